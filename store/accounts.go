@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// CreateAccount stores a new account; a taken name is a KindConflict error.
+func (db *DB) CreateAccount(ctx context.Context, a boxwatch.Account) error {
+	features := make(listArg, len(a.Features))
+	for i, f := range a.Features {
+		features[i] = string(f)
+	}
+	_, err := db.write.exec(ctx, "INSERT INTO accounts (id, name, features, created_at) VALUES (?, ?, ?, ?)",
+		a.ID, a.Name, features, db.ts(a.CreatedAt))
+	if err := db.internal("create account", err); err != nil {
+		if errors.Is(err, errUniqueViolation) {
+			return &boxwatch.Error{Kind: boxwatch.KindConflict, Code: boxwatch.CodeTaken, Message: "An account named " + a.Name + " already exists."}
+		}
+		return err
+	}
+	return nil
+}
+
+const accountColumns = "a.id, a.name, a.features, a.created_at"
+
+func scanAccount(r row, a *boxwatch.Account, more ...any) error {
+	var features []string
+	dest := append([]any{nullString{&a.ID}, &a.Name, listCol{&features}, timeCol{&a.CreatedAt}}, more...)
+	if err := r.Scan(dest...); err != nil {
+		return err
+	}
+	a.Features = make([]boxwatch.Feature, len(features))
+	for i, f := range features {
+		a.Features[i] = boxwatch.Feature(f)
+	}
+	return nil
+}
+
+// AccountByName returns the account with that name, or ErrNotFound.
+func (db *DB) AccountByName(ctx context.Context, name string) (boxwatch.Account, error) {
+	var a boxwatch.Account
+	err := scanAccount(db.read.queryRow(ctx, "SELECT "+accountColumns+" FROM accounts a WHERE a.name = ?", name), &a)
+	return a, db.notFound("account by name", err)
+}
+
+// CreateAPIKey stores a key record; an unknown account is ErrNotFound.
+func (db *DB) CreateAPIKey(ctx context.Context, k boxwatch.APIKey) error {
+	_, err := db.write.exec(ctx, "INSERT INTO api_keys (id, account_id, hash, created_at) VALUES (?, ?, ?, ?)",
+		k.ID, k.AccountID, k.Hash, db.ts(k.CreatedAt))
+	return db.internal("create api key", err)
+}
+
+// APIKey returns the key with that key id and its account, or ErrNotFound.
+func (db *DB) APIKey(ctx context.Context, keyID string) (boxwatch.APIKey, boxwatch.Account, error) {
+	var k boxwatch.APIKey
+	var a boxwatch.Account
+	err := scanAccount(db.read.queryRow(ctx,
+		"SELECT "+accountColumns+", k.id, k.hash, k.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?", keyID),
+		&a, &k.ID, &k.Hash, timeCol{&k.CreatedAt})
+	k.AccountID = a.ID
+	return k, a, db.notFound("api key", err)
+}
+
+// notFound maps "no rows" to ErrNotFound and wraps anything else.
+func (db *DB) notFound(op string, err error) error {
+	err = db.internal(op, err)
+	if errors.Is(err, errNoRows) {
+		return boxwatch.ErrNotFound
+	}
+	return err
+}
+
+var errUniqueViolation = errors.New("unique constraint violated")

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// conn is the little each dialect must provide: statements written once, with ? placeholders, run
+// on database/sql (SQLite) or pgx (PostgreSQL).
+type conn interface {
+	exec(ctx context.Context, q string, args ...any) (int64, error)
+	query(ctx context.Context, q string, args ...any) (rows, error)
+	queryRow(ctx context.Context, q string, args ...any) row
+}
+
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+type row interface{ Scan(dest ...any) error }
+
+// sqlConn runs statements on a database/sql handle (a pool or a transaction).
+type sqlConn struct {
+	db interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}
+}
+
+func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := c.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := c.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+
+func (c sqlConn) queryRow(ctx context.Context, q string, args ...any) row {
+	return c.db.QueryRowContext(ctx, q, args...)
+}
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+// pgConn runs statements on a pgx pool or transaction, rewriting ? placeholders to $n once per
+// distinct statement.
+type pgConn struct {
+	db interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+		Query(context.Context, string, ...any) (pgx.Rows, error)
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}
+}
+
+func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	tag, err := c.db.Exec(ctx, rebind(q), args...)
+	return tag.RowsAffected(), err
+}
+
+func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := c.db.Query(ctx, rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (c pgConn) queryRow(ctx context.Context, q string, args ...any) row {
+	return c.db.QueryRow(ctx, rebind(q), args...)
+}
+
+var rebound sync.Map // statement with ? → statement with $n
+
+// rebind numbers the ? placeholders of q. Statements here never hold a literal '?'.
+func rebind(q string) string {
+	if v, ok := rebound.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	rebound.Store(q, b.String())
+	return b.String()
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("invalid PostgreSQL URL %s: %v", Redact(dsn), pgErrorText(err))
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to PostgreSQL at %s: %v", Redact(dsn), pgErrorText(err))
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("cannot reach PostgreSQL at %s: %v (is the server running? check --db or BOXWATCH_DB)", Redact(dsn), pgErrorText(err))
+	}
+	db := &DB{
+		dialect:   Postgres,
+		read:      pgConn{pool},
+		write:     pgConn{pool},
+		closers:   []func(){pool.Close},
+		ping:      pool.Ping,
+		translate: translatePostgres,
+		ts:        func(t time.Time) any { return t },
+		pool:      pool,
+	}
+	db.limiter = &pgLimiter{db: db}
+	return db, nil
+}
+
+// pgErrorText keeps the cause of a connection error short: pgx wraps it in the full DSN otherwise.
+func pgErrorText(err error) string {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) && ce.Unwrap() != nil {
+		return ce.Unwrap().Error()
+	}
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) && pe.Unwrap() != nil {
+		return pe.Unwrap().Error()
+	}
+	return err.Error()
+}
+
+func translatePostgres(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505": // unique_violation
+			return errUniqueViolation
+		case "23503": // foreign_key_violation
+			return boxwatch.ErrNotFound
+		}
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}

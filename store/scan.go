@@ -1,0 +1,89 @@
+package store
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// timeCol scans a time column of either dialect: Unix microseconds (SQLite) or timestamptz.
+type timeCol struct{ t *time.Time }
+
+func (c timeCol) Scan(v any) error {
+	switch v := v.(type) {
+	case int64:
+		*c.t = time.UnixMicro(v).UTC()
+	case time.Time:
+		*c.t = v.UTC()
+	default:
+		return fmt.Errorf("time column holds %T", v)
+	}
+	return nil
+}
+
+// nullTimeCol scans a nullable time column; NULL leaves the zero time.
+type nullTimeCol struct{ t *time.Time }
+
+func (c nullTimeCol) Scan(v any) error {
+	if v == nil {
+		*c.t = time.Time{}
+		return nil
+	}
+	return timeCol(c).Scan(v)
+}
+
+// listCol scans a JSON array of strings (TEXT in SQLite, jsonb in PostgreSQL).
+type listCol struct{ l *[]string }
+
+func (c listCol) Scan(v any) error {
+	var b []byte
+	switch v := v.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("list column holds %T", v)
+	}
+	*c.l = []string{}
+	return json.Unmarshal(b, c.l)
+}
+
+// listArg stores a list of strings as a JSON array.
+type listArg []string
+
+func (l listArg) Value() (driver.Value, error) {
+	if l == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]string(l))
+	return string(b), err
+}
+
+// nullString scans a nullable text column into "" for NULL.
+type nullString struct{ s *string }
+
+func (c nullString) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		*c.s = ""
+	case string:
+		*c.s = v
+	case []byte:
+		*c.s = string(v)
+	case [16]byte: // a PostgreSQL uuid
+		*c.s = fmt.Sprintf("%x-%x-%x-%x-%x", v[0:4], v[4:6], v[6:8], v[8:10], v[10:16])
+	default:
+		return fmt.Errorf("text column holds %T", v)
+	}
+	return nil
+}
+
+// nullIfEmpty stores "" as NULL.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// sqliteReaders is the size of the read pool; WAL lets readers run beside the one writer.
+const sqliteReaders = 4
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("empty database path: set --db or BOXWATCH_DB to a SQLite file or a postgres:// URL")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("cannot open SQLite database %s: directory %s does not exist", path, dir)
+		}
+	}
+	pragmas := url.Values{"_pragma": {
+		"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)",
+	}}
+	writeDSN := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
+	pragmas["_pragma"] = append(pragmas["_pragma"], "query_only(1)")
+	readDSN := "file:" + path + "?" + pragmas.Encode()
+
+	w, err := sql.Open("sqlite", writeDSN)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
+	}
+	// SQLite has one writer: a single connection serialises writes instead of failing them busy.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", readDSN)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(sqliteReaders)
+	r.SetMaxIdleConns(sqliteReaders)
+	r.SetConnMaxLifetime(0)
+
+	return &DB{
+		dialect:   SQLite,
+		read:      sqlConn{r},
+		write:     sqlConn{w},
+		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
+		ping:      r.PingContext,
+		limiter:   newMemoryLimiter(boxwatch.SystemClock),
+		translate: translateSQLite,
+		ts:        func(t time.Time) any { return t.UnixMicro() },
+		sqlWriter: w,
+	}, nil
+}
+
+func translateSQLite(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return errUniqueViolation
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return boxwatch.ErrNotFound
+		}
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}

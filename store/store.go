@@ -1,0 +1,133 @@
+// Package store keeps boxwatch's data in SQLite (the embedded default) or PostgreSQL (for several
+// replicas sharing one database). Statements are written once and run on either dialect; where the
+// dialects differ (time columns, rate limits, locking) the difference sits in one function.
+//
+// Driver errors are translated into boxwatch errors here and never leave the package raw.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// Dialect names a database engine.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is a boxwatch.Store on SQLite or PostgreSQL.
+type DB struct {
+	dialect Dialect
+	read    conn // SQLite: a pool of read-only connections; PostgreSQL: the pool
+	write   conn // SQLite: the single writer connection; PostgreSQL: the pool
+	closers []func()
+	ping    func(context.Context) error
+	limiter boxwatch.RateLimiter
+	// translate turns a driver error into a boxwatch error where it has a domain meaning.
+	translate func(error) error
+	// ts converts a time to the value the dialect stores.
+	ts func(time.Time) any
+
+	sqlWriter *sql.DB       // SQLite only
+	pool      *pgxpool.Pool // PostgreSQL only
+}
+
+// inTx runs fn in one transaction on the writer and commits when fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
+	if db.pool != nil {
+		return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(pgConn{tx}) })
+	}
+	tx, err := db.sqlWriter.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(sqlConn{tx}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+var _ boxwatch.Store = (*DB)(nil)
+
+// IsPostgresURL reports whether dsn names a PostgreSQL database rather than a SQLite file.
+func IsPostgresURL(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open connects to the database named by dsn (a postgres:// URL or a SQLite file path), checks that
+// it answers, and applies any pending migrations. Errors say what to fix and never echo a password.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	var db *DB
+	var err error
+	if IsPostgresURL(dsn) {
+		db, err = openPostgres(ctx, dsn)
+	} else {
+		db, err = openSQLite(ctx, dsn)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrating %s: %w", Redact(dsn), err)
+	}
+	return db, nil
+}
+
+// Redact hides the password of a database URL so it can be printed.
+func Redact(dsn string) string {
+	if !IsPostgresURL(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(unparseable URL)"
+	}
+	return u.Redacted()
+}
+
+// Dialect says which engine the store runs on.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// Limiter returns the rate limiter that fits the deployment: in process for SQLite (one node), in
+// the database for PostgreSQL, so that every replica shares the same buckets.
+func (db *DB) Limiter() boxwatch.RateLimiter { return db.limiter }
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.ping(ctx) }
+
+// Close releases every connection.
+func (db *DB) Close() error {
+	for i := len(db.closers) - 1; i >= 0; i-- {
+		db.closers[i]()
+	}
+	db.closers = nil
+	return nil
+}
+
+// internal wraps an unexpected driver error with the operation that failed.
+func (db *DB) internal(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if t := db.translate(err); t != err {
+		return t
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
+
+var errNoRows = errors.New("no rows")

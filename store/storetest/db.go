@@ -1,0 +1,108 @@
+// Package storetest is the conformance suite every boxwatch.Store must pass, and the helpers that
+// open a fresh database of each dialect for a test.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/boxwatch/boxwatch/store"
+)
+
+// PostgresURLEnv names the variable holding the PostgreSQL server tests may use. Unset, the
+// PostgreSQL tests are skipped; set, a server that cannot be reached fails them.
+const PostgresURLEnv = "BOXWATCH_TEST_POSTGRES_URL"
+
+// Backend opens a fresh, migrated, empty database of one dialect for a test.
+type Backend struct {
+	Name string
+	// DSN returns the --db value of a new empty database, removed when the test ends.
+	DSN func(t testing.TB) string
+}
+
+// Open returns a store on a new empty database, closed when the test ends.
+func (b Backend) Open(t testing.TB) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), b.DSN(t))
+	if err != nil {
+		t.Fatalf("open %s store: %v", b.Name, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// SQLite is a database file in the test's temporary directory.
+var SQLite = Backend{Name: "sqlite", DSN: func(t testing.TB) string {
+	return filepath.Join(t.TempDir(), "boxwatch.db")
+}}
+
+// Postgres is a new schema on the server named by BOXWATCH_TEST_POSTGRES_URL, dropped afterwards.
+var Postgres = Backend{Name: "postgres", DSN: postgresDSN}
+
+// Backends lists both dialects; run a test against each with ForEach.
+var Backends = []Backend{SQLite, Postgres}
+
+// ForEach runs fn as a subtest per backend, skipping PostgreSQL when no server is configured.
+func ForEach(t *testing.T, fn func(t *testing.T, b Backend)) {
+	for _, b := range Backends {
+		t.Run(b.Name, func(t *testing.T) {
+			if b.Name == "postgres" {
+				RequirePostgres(t)
+			}
+			fn(t, b)
+		})
+	}
+}
+
+// RequirePostgres skips the test when BOXWATCH_TEST_POSTGRES_URL is unset, saying so.
+func RequirePostgres(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresURLEnv)
+	if base == "" {
+		t.Skip(PostgresURLEnv + " is not set: PostgreSQL tests skipped")
+	}
+	return base
+}
+
+func postgresDSN(t testing.TB) string {
+	t.Helper()
+	base := RequirePostgres(t)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("%s is set but PostgreSQL cannot be reached: %v", PostgresURLEnv, err)
+	}
+	defer admin.Close(ctx)
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "bwtest_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer c.Close(context.Background())
+		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("%s: %v", PostgresURLEnv, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+const trackingRequestColumns = `id, account_id, request_type, request_number, scac, ref_numbers, shipment_tags,
+	status, failed_reason, is_retrying, retry_count, shipment_id, created_at, updated_at`
+
+func scanTrackingRequest(r row) (boxwatch.TrackingRequest, error) {
+	var tr boxwatch.TrackingRequest
+	var retry *int64
+	err := r.Scan(nullString{&tr.ID}, nullString{&tr.AccountID}, &tr.RequestType, &tr.RequestNumber, &tr.SCAC,
+		listCol{&tr.RefNumbers}, listCol{&tr.ShipmentTags}, &tr.Status, nullString{&tr.FailedReason},
+		&tr.IsRetrying, &retry, nullString{&tr.ShipmentID}, timeCol{&tr.CreatedAt}, timeCol{&tr.UpdatedAt})
+	if retry != nil {
+		n := int(*retry)
+		tr.RetryCount = &n
+	}
+	return tr, err
+}
+
+// CreateTrackingRequest stores a new request; the live-number index turns a concurrent duplicate
+// into DuplicateError.
+func (db *DB) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
+	_, err := db.write.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tr.ID, tr.AccountID, string(tr.RequestType), tr.RequestNumber, tr.SCAC, listArg(tr.RefNumbers),
+		listArg(tr.ShipmentTags), string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount,
+		nullIfEmpty(tr.ShipmentID), db.ts(tr.CreatedAt), db.ts(tr.UpdatedAt))
+	if err := db.internal("create tracking request", err); err != nil {
+		if errors.Is(err, errUniqueViolation) {
+			return boxwatch.DuplicateError(tr.RequestNumber, tr.SCAC)
+		}
+		return err
+	}
+	return nil
+}
+
+// TrackingRequest returns one of the account's requests, or ErrNotFound.
+func (db *DB) TrackingRequest(ctx context.Context, accountID, id string) (boxwatch.TrackingRequest, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
+	}
+	tr, err := scanTrackingRequest(db.read.queryRow(ctx,
+		"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
+	return tr, db.notFound("tracking request", err)
+}
+
+// TrackingRequests returns one page of the account's requests, newest first, and the total.
+func (db *DB) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, int, error) {
+	where, args := db.trackingRequestWhere(accountID, f)
+	var total int
+	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM tracking_requests WHERE "+where, args...).Scan(&total); err != nil {
+		return nil, 0, db.internal("count tracking requests", err)
+	}
+	list := []boxwatch.TrackingRequest{}
+	if total == 0 || p.Offset() >= total {
+		return list, total, nil
+	}
+	rs, err := db.read.query(ctx, "SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE "+where+
+		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, p.Size, p.Offset())...)
+	if err != nil {
+		return nil, 0, db.internal("list tracking requests", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		tr, err := scanTrackingRequest(rs)
+		if err != nil {
+			return nil, 0, db.internal("scan tracking request", err)
+		}
+		list = append(list, tr)
+	}
+	return list, total, db.internal("list tracking requests", rs.Err())
+}
+
+func (db *DB) trackingRequestWhere(accountID string, f boxwatch.TrackingRequestFilter) (string, []any) {
+	conds := []string{"account_id = ?"}
+	args := []any{accountID}
+	add := func(cond string, arg any) {
+		conds = append(conds, cond)
+		args = append(args, arg)
+	}
+	if f.Status != "" {
+		add("status = ?", string(f.Status))
+	}
+	if f.SCAC != "" {
+		add("scac = ?", f.SCAC)
+	}
+	if f.RequestNumber != "" {
+		add("request_number = ?", f.RequestNumber)
+	}
+	if f.Query != "" {
+		// Both dialects compare the JSON text of ref_numbers; the pattern escapes LIKE's wildcards.
+		pattern := "%" + likeEscaper.Replace(f.Query) + "%"
+		refs := "ref_numbers"
+		if db.dialect == Postgres {
+			refs = "ref_numbers::text"
+		}
+		conds = append(conds, "(upper(request_number) LIKE upper(?) ESCAPE '\\' OR upper("+refs+") LIKE upper(?) ESCAPE '\\')")
+		args = append(args, pattern, pattern)
+	}
+	for _, c := range []struct {
+		cond string
+		t    time.Time
+	}{
+		{"created_at >= ?", f.CreatedAfter}, {"created_at <= ?", f.CreatedBefore},
+		{"updated_at >= ?", f.UpdatedAfter}, {"updated_at <= ?", f.UpdatedBefore},
+	} {
+		if !c.t.IsZero() {
+			add(c.cond, db.ts(c.t))
+		}
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests.
+func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (boxwatch.TrackingRequest, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
+	}
+	tr, err := scanTrackingRequest(db.write.queryRow(ctx,
+		"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
+		listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
+	return tr, db.notFound("update tracking request", err)
+}

@@ -1,0 +1,187 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/store/storetest"
+)
+
+func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
+
+func TestAuthentication(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	wrongSecret := ts.acme[:len(ts.acme)-4] + "0000"
+	if wrongSecret == ts.acme {
+		wrongSecret = ts.acme[:len(ts.acme)-4] + "1111"
+	}
+	for name, header := range map[string]string{
+		"ErrMissing":     "",
+		"ErrBearer":      "Bearer " + ts.acme,
+		"ErrNoScheme":    ts.acme,
+		"ErrEmptyToken":  "Token ",
+		"ErrMalformed":   "Token not-a-key",
+		"ErrUnknownKey":  "Token bw_0123456789abcdef_0123456789abcdef0123456789abcdef",
+		"ErrWrongSecret": "Token " + wrongSecret,
+		"ErrHuge":        "Token " + strings.Repeat("a", 8000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var r response
+			if header == "" {
+				r = ts.do(t, "GET", "/v2/tracking_requests", "", "")
+			} else {
+				r = ts.do(t, "GET", "/v2/tracking_requests", "", "", "Authorization", header)
+			}
+			e := r.wantError(t, 401, "unauthorized", "", "")
+			if e["detail"] != "Invalid or missing API token." {
+				t.Fatalf("detail = %v", e["detail"])
+			}
+		})
+	}
+	// The scheme is case-insensitive, as HTTP schemes are.
+	ts.do(t, "GET", "/v2/tracking_requests", "", "", "Authorization", "token "+ts.acme).want(t, 200)
+	// Keys never reach the logs, whether they work or not.
+	if logs := ts.log.String(); strings.Contains(logs, ts.acme[3:]) || strings.Contains(logs, wrongSecret[20:]) {
+		t.Fatal("an API key appears in the logs")
+	}
+	if !strings.Contains(ts.log.String(), `"status":401`) {
+		t.Fatal("requests are not logged")
+	}
+}
+
+func TestRoutingErrors(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	ts.do(t, "GET", "/v2/nowhere", ts.acme, "").wantError(t, 404, "route_not_found", "", "")
+	ts.do(t, "GET", "/", "", "").wantError(t, 404, "route_not_found", "", "")
+	r := ts.do(t, "DELETE", "/v2/tracking_requests", ts.acme, "")
+	r.wantError(t, 405, "method_not_allowed", "", "")
+	if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") {
+		t.Fatalf("Allow = %q", allow)
+	}
+	ts.do(t, "PUT", "/v2/tracking_requests/01936e3a-0000-7000-8000-000000000000", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
+	ts.do(t, "POST", "/v2/shipping_lines", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
+}
+
+func TestHealth(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	if r := ts.do(t, "GET", "/healthz", "", "").want(t, 200); r.body["status"] != "ok" {
+		t.Fatalf("healthz: %s", r.raw)
+	}
+	ts.do(t, "GET", "/readyz", "", "").want(t, 200)
+	ts.db.Close()
+	if r := ts.do(t, "GET", "/readyz", "", "").want(t, 503); r.body["status"] != "unavailable" {
+		t.Fatalf("readyz with the database closed: %s", r.raw)
+	}
+}
+
+func TestInternalErrorsHideTheirCause(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	// Prime the key cache, then lose the database: the next query fails inside the store.
+	ts.do(t, "GET", "/v2/tracking_requests", ts.acme, "").want(t, 200)
+	ts.db.Close()
+	r := ts.do(t, "GET", "/v2/tracking_requests", ts.acme, "")
+	e := r.wantError(t, 500, "internal", "", "")
+	reqID := r.header.Get("X-Request-Id")
+	if get(e, "meta", "request_id") != reqID || reqID == "" {
+		t.Fatalf("500 carries request id %v, header %q", get(e, "meta", "request_id"), reqID)
+	}
+	if strings.Contains(strings.ToLower(string(r.raw)), "sql") || strings.Contains(string(r.raw), "closed") {
+		t.Fatalf("500 body leaks internals: %s", r.raw)
+	}
+	if logs := ts.log.String(); !strings.Contains(logs, `"internal error"`) || !strings.Contains(logs, reqID) {
+		t.Fatalf("the cause is not logged with the request id:\n%s", logs)
+	}
+}
+
+func TestRequestIDs(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	if id := ts.do(t, "GET", "/healthz", "", "", "X-Request-Id", "abc-123").header.Get("X-Request-Id"); id != "abc-123" {
+		t.Fatalf("caller's request id not kept: %q", id)
+	}
+	if id := ts.do(t, "GET", "/healthz", "", "", "X-Request-Id", "<script>").header.Get("X-Request-Id"); id == "<script>" || id == "" {
+		t.Fatalf("hostile request id kept: %q", id)
+	}
+}
+
+func TestRateLimits(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db := b.Open(t)
+		limits := withLimits(api.Limits{CreateTrackingRequest: 3, InferNumber: 5, Default: 4})
+		ts := serveOn(t, db, limits)
+		for i := range 3 {
+			ts.mustCreate(t, ts.acme, "bill_of_lading", fmt.Sprintf("RL%d", i), "MSCU")
+		}
+		r := ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("bill_of_lading", "RL9", "MSCU"))
+		e := r.wantError(t, 429, "rate_limited", "", "")
+		if ra := r.header.Get("Retry-After"); ra == "" || ra == "0" || strings.ContainsAny(ra, ".-") {
+			t.Fatalf("Retry-After = %q, want whole seconds >= 1", ra)
+		}
+		if !strings.Contains(e["detail"].(string), "create tracking requests limit") {
+			t.Fatalf("detail = %v", e["detail"])
+		}
+		// Other buckets and other accounts are untouched.
+		for range 4 {
+			ts.do(t, "GET", "/v2/shipping_lines", ts.acme, "").want(t, 200)
+		}
+		ts.do(t, "GET", "/v2/shipping_lines", ts.acme, "").wantError(t, 429, "rate_limited", "", "")
+		ts.mustCreate(t, ts.globex, "bill_of_lading", "RL0", "MSCU")
+
+		if b.Name == "postgres" {
+			// A second replica on the same database shares the buckets.
+			replica := serveOn(t, db, limits)
+			replica.do(t, "GET", "/v2/shipping_lines", ts.acme, "").wantError(t, 429, "rate_limited", "", "")
+		}
+	})
+}
+
+func TestShippingLines(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	r := ts.do(t, "GET", "/v2/shipping_lines", ts.acme, "").want(t, 200)
+	data := r.body["data"].([]any)
+	if len(data) < 31 {
+		t.Fatalf("%d shipping lines, want at least the top 30 and TEST", len(data))
+	}
+	var msc map[string]any
+	scacs := map[string]bool{}
+	for _, d := range data {
+		scac := get(d, "attributes", "scac").(string)
+		scacs[scac] = true
+		if scac == "MSCU" {
+			msc = d.(map[string]any)
+		}
+	}
+	for _, want := range []string{"MSCU", "MAEU", "CMDU", "COSU", "HLCU", "ONEY", "EGLV", "HDMU", "YMLU", "ZIMU", "TEST"} {
+		if !scacs[want] {
+			t.Errorf("%s missing from /v2/shipping_lines", want)
+		}
+	}
+	if msc == nil || get(msc, "type") != "shipping_line" || get(msc, "attributes", "name") != "Mediterranean Shipping Company" ||
+		fmt.Sprint(get(msc, "attributes", "alternative_scacs")) != "[MEDU]" || get(msc, "attributes", "container_number_tracking_support") != true {
+		t.Fatalf("MSC entry: %v", msc)
+	}
+	id := msc["id"].(string)
+	for _, ref := range []string{id, "MSCU", "mscu", "MEDU"} {
+		r := ts.do(t, "GET", "/v2/shipping_lines/"+ref, ts.acme, "").want(t, 200)
+		if get(r.body, "data", "id") != id {
+			t.Fatalf("GET /v2/shipping_lines/%s: %s", ref, r.raw)
+		}
+	}
+	ts.do(t, "GET", "/v2/shipping_lines/XXXX", ts.acme, "").wantError(t, 404, "not_found", "", "")
+	ts.do(t, "GET", "/v2/shipping_lines?page[size]=2", ts.acme, "").wantError(t, 400, "invalid", "", "page[size]")
+}
+
+func TestServerSurvivesClientDisconnect(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/v2/tracking_requests", nil)
+	req.Header.Set("Authorization", "Token "+ts.acme)
+	cancel()
+	http.DefaultClient.Do(req)
+	ts.do(t, "GET", "/v2/tracking_requests", ts.acme, "").want(t, 200)
+}

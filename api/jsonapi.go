@@ -1,0 +1,342 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// MediaType is the JSON:API media type every response carries.
+const MediaType = "application/vnd.api+json"
+
+// MaxBodyBytes bounds a request body; larger bodies get 413.
+const MaxBodyBytes = 1 << 20
+
+// document is a JSON:API top-level document with primary data of type T.
+type document[T any] struct {
+	Data     T      `json:"data"`
+	Included []any  `json:"included,omitempty"`
+	Links    *links `json:"links,omitempty"`
+	Meta     *meta  `json:"meta,omitempty"`
+}
+
+// links are absolute URLs; members that do not apply are omitted.
+type links struct {
+	Self    string `json:"self" format:"uri"`
+	Current string `json:"current,omitempty" format:"uri"`
+	First   string `json:"first,omitempty" format:"uri"`
+	Prev    string `json:"prev,omitempty" format:"uri"`
+	Next    string `json:"next,omitempty" format:"uri"`
+	Last    string `json:"last,omitempty" format:"uri"`
+}
+
+type meta struct {
+	Size       int        `json:"size" doc:"Records on this page."`
+	Total      int        `json:"total" doc:"Records matching the request, on every page."`
+	Pagination pagination `json:"pagination"`
+}
+
+type pagination struct {
+	Current int  `json:"current"`
+	Next    *int `json:"next,omitempty"`
+	Last    int  `json:"last"`
+	Records int  `json:"records"`
+}
+
+// resourceLinks holds a resource's own relative link.
+type resourceLinks struct {
+	Self string `json:"self"`
+}
+
+type resourceIdentifier struct {
+	ID   string `json:"id" format:"uuid"`
+	Type string `json:"type"`
+}
+
+// toOne is a to-one relationship; Data is null when nothing is linked.
+type toOne struct {
+	Data *resourceIdentifier `json:"data"`
+}
+
+// errorDocument is the body of every error response.
+type errorDocument struct {
+	Errors []errorObject `json:"errors"`
+}
+
+type errorObject struct {
+	Status string       `json:"status"`
+	Title  string       `json:"title"`
+	Detail string       `json:"detail,omitempty"`
+	Code   string       `json:"code,omitempty"`
+	Source *errorSource `json:"source,omitempty"`
+	Meta   *errorMeta   `json:"meta,omitempty"`
+}
+
+type errorSource struct {
+	Pointer   string `json:"pointer,omitempty"`
+	Parameter string `json:"parameter,omitempty"`
+}
+
+type errorMeta struct {
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// httpError is an error that already knows its status: problems with the HTTP exchange itself.
+type httpError struct {
+	status int
+	code   string
+	detail string
+	header http.Header
+}
+
+func (e *httpError) Error() string { return fmt.Sprintf("%d %s", e.status, e.detail) }
+
+var statusOfKind = map[boxwatch.Kind]int{
+	boxwatch.KindInvalid:      http.StatusUnprocessableEntity,
+	boxwatch.KindBadRequest:   http.StatusBadRequest,
+	boxwatch.KindNotFound:     http.StatusNotFound,
+	boxwatch.KindConflict:     http.StatusConflict,
+	boxwatch.KindUnauthorized: http.StatusUnauthorized,
+	boxwatch.KindForbidden:    http.StatusForbidden,
+}
+
+// writeJSON sends v as the body with the JSON:API media type.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only a programming error gets here: every document is made of plain types.
+		panic(fmt.Sprintf("api: encoding %T: %v", v, err))
+	}
+	w.Header().Set("Content-Type", MediaType)
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// errorResponse turns err into a status and an error document. Internal errors carry no detail;
+// the caller logs their cause.
+func errorResponse(err error, requestID string) (int, errorDocument, http.Header) {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status, errorDocument{Errors: []errorObject{{
+			Status: strconv.Itoa(he.status), Title: http.StatusText(he.status), Detail: he.detail, Code: he.code,
+		}}}, he.header
+	}
+	errs := boxwatch.AllErrors(err)
+	if len(errs) == 0 {
+		return http.StatusInternalServerError, errorDocument{Errors: []errorObject{{
+			Status: "500", Title: http.StatusText(500), Code: boxwatch.CodeInternal,
+			Detail: "Something went wrong on our side. Quote the request id if you contact the operator.",
+			Meta:   &errorMeta{RequestID: requestID},
+		}}}, nil
+	}
+	status := statusOfKind[errs[0].Kind]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	doc := errorDocument{Errors: make([]errorObject, len(errs))}
+	for i, e := range errs {
+		o := errorObject{Status: strconv.Itoa(status), Title: http.StatusText(status), Detail: e.Message, Code: e.Code}
+		if e.Pointer != "" || e.Parameter != "" {
+			o.Source = &errorSource{Pointer: e.Pointer, Parameter: e.Parameter}
+		}
+		doc.Errors[i] = o
+	}
+	return status, doc, nil
+}
+
+// readBody checks the request's media type and size and returns the body.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	switch {
+	case ct == "":
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+			detail: "Send the body as application/vnd.api+json or application/json."}
+	case err != nil || (mt != MediaType && mt != "application/json"):
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+			detail: fmt.Sprintf("Content-Type %q is not supported: send application/vnd.api+json or application/json.", ct)}
+	case mt == MediaType && len(params) > 0:
+		// JSON:API forbids media type parameters on its own type.
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+			detail: "application/vnd.api+json must be sent without media type parameters."}
+	case mt == "application/json" && len(params) > 0 && !(len(params) == 1 && strings.EqualFold(params["charset"], "utf-8")):
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+			detail: "application/json is accepted with no parameter other than charset=utf-8."}
+	}
+	if r.ContentLength > MaxBodyBytes {
+		return nil, errTooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, errTooLarge
+		}
+		return nil, &httpError{status: http.StatusBadRequest, code: "invalid_body", detail: "The request body could not be read."}
+	}
+	return body, nil
+}
+
+var errTooLarge = &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large",
+	detail: fmt.Sprintf("The request body is larger than %d bytes.", MaxBodyBytes)}
+
+// parseJSON decodes one JSON value, keeping numbers exact, and rejects anything after it.
+func parseJSON(body []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, badJSON(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &httpError{status: http.StatusBadRequest, code: "invalid_json", detail: "The body holds more than one JSON value."}
+	}
+	return v, nil
+}
+
+func badJSON(err error) error {
+	detail := "The body is not valid JSON."
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		detail = fmt.Sprintf("The body is not valid JSON: %s at byte %d.", se.Error(), se.Offset)
+	case errors.As(err, &te):
+		detail = fmt.Sprintf("The body is not valid JSON: %s.", te.Error())
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		detail = "The body is empty or ends too early."
+	}
+	return &httpError{status: http.StatusBadRequest, code: "invalid_json", detail: detail}
+}
+
+// object is a JSON object being checked member by member, with the pointer it sits at.
+type object struct {
+	m       map[string]any
+	pointer string
+}
+
+// resourceObject extracts and checks the primary data of a request document: an object with the
+// expected type, and for updates an id matching the path. It returns the attributes object and the
+// relationships member, if any.
+func resourceObject(doc any, wantType, wantID string) (attrs object, err error) {
+	top, ok := doc.(map[string]any)
+	if !ok {
+		return object{}, boxwatch.Invalid("/", boxwatch.CodeInvalid, "The body must be a JSON object with a data member.")
+	}
+	for k := range top {
+		if k != "data" && k != "meta" && k != "jsonapi" {
+			return object{}, boxwatch.Invalid("/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown top-level member '%s'.", k)
+		}
+	}
+	raw, ok := top["data"]
+	if !ok {
+		return object{}, boxwatch.Invalid("/data", boxwatch.CodeBlank, "The body must have a data member.")
+	}
+	data, ok := raw.(map[string]any)
+	if !ok {
+		return object{}, boxwatch.Invalid("/data", boxwatch.CodeInvalid, "data must be a resource object.")
+	}
+	for k := range data {
+		switch k {
+		case "type", "attributes", "meta":
+		case "id":
+			if wantID == "" {
+				return object{}, boxwatch.Invalid("/data/id", boxwatch.CodeInvalid, "Ids are assigned by the server: leave data.id out.")
+			}
+		case "relationships":
+			return object{}, boxwatch.Invalid("/data/relationships", boxwatch.CodeNotSupported, "Relationships cannot be set on a %s.", wantType)
+		default:
+			return object{}, boxwatch.Invalid("/data/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown member '%s' in data.", k)
+		}
+	}
+	switch t, ok := data["type"].(string); {
+	case data["type"] == nil:
+		return object{}, boxwatch.Invalid("/data/type", boxwatch.CodeBlank, "data.type can't be blank: it must be %q.", wantType)
+	case !ok:
+		return object{}, boxwatch.Invalid("/data/type", boxwatch.CodeInvalid, "data.type must be the string %q.", wantType)
+	case t != wantType:
+		return object{}, &httpError{status: http.StatusConflict, code: "type_mismatch",
+			detail: fmt.Sprintf("data.type is %q but this endpoint takes %q.", t, wantType)}
+	}
+	if id, present := data["id"]; present && wantID != "" {
+		if s, ok := id.(string); !ok || !strings.EqualFold(s, wantID) {
+			return object{}, &httpError{status: http.StatusConflict, code: "id_mismatch", detail: "data.id does not match the id in the path."}
+		}
+	}
+	switch a := data["attributes"].(type) {
+	case map[string]any:
+		return object{m: a, pointer: "/data/attributes"}, nil
+	case nil:
+		if _, present := data["attributes"]; !present {
+			return object{m: map[string]any{}, pointer: "/data/attributes"}, nil
+		}
+	}
+	return object{}, boxwatch.Invalid("/data/attributes", boxwatch.CodeInvalid, "data.attributes must be an object.")
+}
+
+// only rejects members other than allowed.
+func (o object) only(allowed ...string) error {
+	for k := range o.m {
+		found := false
+		for _, a := range allowed {
+			if k == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return boxwatch.Invalid(o.pointer+"/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown attribute '%s'.", k)
+		}
+	}
+	return nil
+}
+
+// str returns a string member; absent or null gives "", false.
+func (o object) str(name string) (string, bool, error) {
+	v, ok := o.m[name]
+	if !ok || v == nil {
+		return "", false, nil
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", false, boxwatch.Invalid(o.pointer+"/"+name, boxwatch.CodeInvalid, "%s must be a string.", name)
+	}
+	return s, true, nil
+}
+
+// strings returns a member holding an array of strings; absent or null gives nil, false.
+func (o object) strings(name string) ([]string, bool, error) {
+	v, ok := o.m[name]
+	if !ok || v == nil {
+		return nil, false, nil
+	}
+	arr, isArr := v.([]any)
+	if !isArr {
+		return nil, false, boxwatch.Invalid(o.pointer+"/"+name, boxwatch.CodeInvalid, "%s must be an array of strings.", name)
+	}
+	out := make([]string, len(arr))
+	for i, e := range arr {
+		s, isStr := e.(string)
+		if !isStr {
+			return nil, false, boxwatch.Invalid(fmt.Sprintf("%s/%s/%d", o.pointer, name, i), boxwatch.CodeInvalid, "%s must hold only strings.", name)
+		}
+		out[i] = s
+	}
+	return out, true, nil
+}
+
+// escapePointer escapes a member name for use in a JSON pointer (RFC 6901).
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+type shippingLineAttributes struct {
+	SCAC                           string   `json:"scac"`
+	Name                           string   `json:"name"`
+	ShortName                      string   `json:"short_name"`
+	AlternativeSCACs               []string `json:"alternative_scacs" doc:"Other SCACs accepted in tracking requests for this line."`
+	BillOfLadingTrackingSupport    bool     `json:"bill_of_lading_tracking_support"`
+	BookingNumberTrackingSupport   bool     `json:"booking_number_tracking_support"`
+	ContainerNumberTrackingSupport bool     `json:"container_number_tracking_support"`
+}
+
+type shippingLineResource struct {
+	ID         string                 `json:"id" format:"uuid"`
+	Type       string                 `json:"type" enum:"shipping_line"`
+	Attributes shippingLineAttributes `json:"attributes"`
+	Links      resourceLinks          `json:"links"`
+}
+
+type shippingLineDocument = document[shippingLineResource]
+type shippingLineListDocument = document[[]shippingLineResource]
+
+func shippingLineOut(l boxwatch.ShippingLine) shippingLineResource {
+	return shippingLineResource{
+		ID:   l.ID,
+		Type: "shipping_line",
+		Attributes: shippingLineAttributes{
+			SCAC: l.SCAC, Name: l.Name, ShortName: l.ShortName, AlternativeSCACs: nonNil(l.AlternativeSCACs),
+			BillOfLadingTrackingSupport:    l.Support.BillOfLading,
+			BookingNumberTrackingSupport:   l.Support.BookingNumber,
+			ContainerNumberTrackingSupport: l.Support.Container,
+		},
+		Links: resourceLinks{Self: "/v2/shipping_lines/" + l.ID},
+	}
+}
+
+func handleShippingLineList(carriers *boxwatch.Carriers, base func(*http.Request) string) handlerFunc {
+	// The registry is read-only: render the list once.
+	all := carriers.All()
+	data := make([]shippingLineResource, len(all))
+	for i, l := range all {
+		data[i] = shippingLineOut(l)
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		writeJSON(w, http.StatusOK, shippingLineListDocument{Data: data, Links: &links{Self: base(r) + r.URL.Path}})
+		return nil
+	}
+}
+
+func handleShippingLineGet(carriers *boxwatch.Carriers, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := r.PathValue("id")
+		line, ok := carriers.ByID(strings.ToLower(id))
+		if !ok {
+			line, ok = carriers.BySCAC(strings.ToUpper(id))
+		}
+		if !ok {
+			return boxwatch.ErrNotFound
+		}
+		res := shippingLineOut(line)
+		writeJSON(w, http.StatusOK, shippingLineDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		return nil
+	}
+}

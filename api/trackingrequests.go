@@ -1,0 +1,336 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// trackingRequestAttributes is the wire form of a tracking request.
+type trackingRequestAttributes struct {
+	RequestNumber string   `json:"request_number"`
+	RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
+	SCAC          string   `json:"scac"`
+	RefNumbers    []string `json:"ref_numbers"`
+	ShipmentTags  []string `json:"shipment_tags"`
+	Status        string   `json:"status" enum:"pending,awaiting_manifest,created,failed,tracking_stopped"`
+	FailedReason  *string  `json:"failed_reason" doc:"Why the request failed or is failing; null otherwise."`
+	IsRetrying    bool     `json:"is_retrying"`
+	RetryCount    *int     `json:"retry_count" doc:"Lookup retries so far; null before the first retry."`
+	CreatedAt     string   `json:"created_at" format:"date-time"`
+	UpdatedAt     string   `json:"updated_at" format:"date-time"`
+}
+
+type trackingRequestRelationships struct {
+	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
+}
+
+type trackingRequestResource struct {
+	ID            string                       `json:"id" format:"uuid"`
+	Type          string                       `json:"type" enum:"tracking_request"`
+	Attributes    trackingRequestAttributes    `json:"attributes"`
+	Relationships trackingRequestRelationships `json:"relationships"`
+	Links         resourceLinks                `json:"links"`
+}
+
+type trackingRequestDocument = document[trackingRequestResource]
+type trackingRequestListDocument = document[[]trackingRequestResource]
+
+func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
+	res := trackingRequestResource{
+		ID:   tr.ID,
+		Type: "tracking_request",
+		Attributes: trackingRequestAttributes{
+			RequestNumber: tr.RequestNumber,
+			RequestType:   string(tr.RequestType),
+			SCAC:          tr.SCAC,
+			RefNumbers:    nonNil(tr.RefNumbers),
+			ShipmentTags:  nonNil(tr.ShipmentTags),
+			Status:        string(tr.Status),
+			IsRetrying:    tr.IsRetrying,
+			RetryCount:    tr.RetryCount,
+			CreatedAt:     tr.CreatedAt.UTC().Format(boxwatch.TimeFormat),
+			UpdatedAt:     tr.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+		},
+		Links: resourceLinks{Self: "/v2/tracking_requests/" + tr.ID},
+	}
+	if tr.FailedReason != "" {
+		reason := tr.FailedReason
+		res.Attributes.FailedReason = &reason
+	}
+	if tr.ShipmentID != "" {
+		res.Relationships.TrackedObject.Data = &resourceIdentifier{ID: tr.ShipmentID, Type: "shipment"}
+	}
+	return res
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// trackingRequestCreateBody documents the create body; decoding walks the JSON itself so that
+// every wrong member gets its own pointer.
+type trackingRequestCreateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"tracking_request"`
+		Attributes struct {
+			RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
+			RequestNumber string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
+			SCAC          string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
+			RefNumbers    []string `json:"ref_numbers,omitempty"`
+			ShipmentTags  []string `json:"shipment_tags,omitempty"`
+			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"Only false is accepted: use POST /v2/tracking_requests/infer_number to find the SCAC."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
+// structural problem with a pointer to it.
+func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, error) {
+	var n boxwatch.NewTrackingRequest
+	doc, err := parseJSON(body)
+	if err != nil {
+		return n, err
+	}
+	attrs, err := resourceObject(doc, "tracking_request", "")
+	if err != nil {
+		return n, err
+	}
+	if _, unsupported := attrs.m["initial_custom_fields"]; unsupported {
+		return n, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported, "Custom fields are not supported.")
+	}
+	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac"); err != nil {
+		return n, err
+	}
+	if v, ok := attrs.m["auto_detect_vocc_scac"]; ok && v != false && v != nil {
+		return n, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeNotSupported,
+			"Automatic SCAC detection is not supported on create: ask POST /v2/tracking_requests/infer_number for the SCAC, then send it.")
+	}
+	var typ string
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
+		if *f.dst, _, err = attrs.str(f.name); err != nil {
+			return n, err
+		}
+	}
+	n.RequestType = boxwatch.RequestType(typ)
+	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
+		return n, err
+	}
+	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+func handleTrackingRequestCreate(st boxwatch.Store, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		n, err := decodeTrackingRequestCreate(body)
+		if err != nil {
+			return err
+		}
+		if err := n.Validate(carriers); err != nil {
+			return err
+		}
+		t := now()
+		tr := boxwatch.TrackingRequest{
+			ID: boxwatch.NewID(t), AccountID: account(r).ID, RequestType: n.RequestType,
+			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
+			ShipmentTags: nonNil(n.ShipmentTags), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
+		}
+		if err := st.CreateTrackingRequest(r.Context(), tr); err != nil {
+			return err
+		}
+		res := trackingRequestOut(tr)
+		w.Header().Set("Location", base(r)+res.Links.Self)
+		writeJSON(w, http.StatusCreated, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		return nil
+	}
+}
+
+func handleTrackingRequestGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if _, err := includes(r.URL.Query(), "tracked_object"); err != nil {
+			return err
+		}
+		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		res := trackingRequestOut(tr)
+		// Shipments arrive with the tracking engine; until then there is nothing to include.
+		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Included: []any{}, Links: &links{Self: base(r) + res.Links.Self}})
+		return nil
+	}
+}
+
+var trackingRequestListParams = []param{
+	paramPageNumber, paramPageSize, paramInclude("tracked_object"),
+	{name: "filter[status]", typ: "string", doc: "Only requests with this status.", enum: []string{"pending", "awaiting_manifest", "created", "failed", "tracking_stopped"}},
+	{name: "filter[scac]", typ: "string", doc: "Only requests for this shipping line (any of its SCACs)."},
+	{name: "filter[request_number]", typ: "string", doc: "Only requests for this number (compared after normalising)."},
+	{name: "filter[created_at][start]", typ: "string", format: "date-time", doc: "Only requests created at or after this time."},
+	{name: "filter[created_at][end]", typ: "string", format: "date-time", doc: "Only requests created at or before this time."},
+	{name: "filter[updated_at][start]", typ: "string", format: "date-time", doc: "Only requests updated at or after this time."},
+	{name: "filter[updated_at][end]", typ: "string", format: "date-time", doc: "Only requests updated at or before this time."},
+	{name: "q", typ: "string", doc: "Only requests whose number or a reference number contains this text."},
+}
+
+// trackingRequestFilter reads the list filters; a value that cannot match is a 400, not an empty page.
+func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.TrackingRequestFilter, error) {
+	var f boxwatch.TrackingRequestFilter
+	if v := q.Get("filter[status]"); v != "" {
+		known := false
+		for _, s := range boxwatch.Statuses {
+			known = known || string(s) == v
+		}
+		if !known {
+			return f, boxwatch.BadParameter("filter[status]", "'%s' is not a tracking request status.", v)
+		}
+		f.Status = boxwatch.Status(v)
+	}
+	if v := q.Get("filter[scac]"); v != "" {
+		line, ok := carriers.BySCAC(strings.ToUpper(strings.TrimSpace(v)))
+		if !ok {
+			return f, boxwatch.BadParameter("filter[scac]", "Scac '%s' is not recognized.", v)
+		}
+		f.SCAC = line.SCAC
+	}
+	f.RequestNumber = strings.ToUpper(strings.TrimSpace(q.Get("filter[request_number]")))
+	f.Query = strings.TrimSpace(q.Get("q"))
+	if len(f.Query) > 100 {
+		return f, boxwatch.BadParameter("q", "q is at most 100 characters.")
+	}
+	for _, t := range []struct {
+		name string
+		dst  *time.Time
+	}{
+		{"filter[created_at][start]", &f.CreatedAfter}, {"filter[created_at][end]", &f.CreatedBefore},
+		{"filter[updated_at][start]", &f.UpdatedAfter}, {"filter[updated_at][end]", &f.UpdatedBefore},
+	} {
+		var err error
+		if *t.dst, err = timeParam(q, t.name); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		page, err := pageParams(q)
+		if err != nil {
+			return err
+		}
+		f, err := trackingRequestFilter(q, carriers)
+		if err != nil {
+			return err
+		}
+		if _, err := includes(q, "tracked_object"); err != nil {
+			return err
+		}
+		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
+		if err != nil {
+			return err
+		}
+		data := make([]trackingRequestResource, len(list))
+		for i, tr := range list {
+			data[i] = trackingRequestOut(tr)
+		}
+		l, m := pageLinks(r, page, total)
+		m.Size = len(data)
+		writeJSON(w, http.StatusOK, trackingRequestListDocument{Data: data, Included: []any{}, Links: l, Meta: m})
+		return nil
+	}
+}
+
+// trackingRequestUpdateBody documents the update body.
+type trackingRequestUpdateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"tracking_request"`
+		ID         string `json:"id,omitempty" format:"uuid"`
+		Attributes struct {
+			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
+			RefNumber  string   `json:"ref_number,omitempty" doc:"Replaces the reference numbers with this one value."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := resourceObject(doc, "tracking_request", id)
+	if err != nil {
+		return nil, err
+	}
+	for _, ro := range []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
+		"retry_count", "created_at", "updated_at", "shipment_tags"} {
+		if _, ok := attrs.m[ro]; ok {
+			return nil, boxwatch.Invalid(attrs.pointer+"/"+ro, boxwatch.CodeInvalid, "%s cannot be changed; only ref_numbers can.", ro)
+		}
+	}
+	if err := attrs.only("ref_numbers", "ref_number"); err != nil {
+		return nil, err
+	}
+	refs, hasList, err := attrs.strings("ref_numbers")
+	if err != nil {
+		return nil, err
+	}
+	one, hasOne, err := attrs.str("ref_number")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case hasList && hasOne:
+		return nil, boxwatch.Invalid(attrs.pointer+"/ref_number", boxwatch.CodeInvalid, "Send ref_numbers or ref_number, not both.")
+	case hasOne:
+		refs = []string{one}
+	case !hasList:
+		if _, null := attrs.m["ref_numbers"]; !null {
+			return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
+		}
+		refs = []string{}
+	}
+	return nonNil(refs), boxwatch.ValidateRefNumbers(refs)
+}
+
+func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := r.PathValue("id")
+		acct := account(r).ID
+		// An id the caller cannot see is a 404 whatever the body holds.
+		if _, err := st.TrackingRequest(r.Context(), acct, id); err != nil {
+			return err
+		}
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		refs, err := decodeTrackingRequestUpdate(body, id)
+		if err != nil {
+			return err
+		}
+		tr, err := st.SetTrackingRequestRefNumbers(r.Context(), acct, id, refs, now())
+		if err != nil {
+			return err
+		}
+		res := trackingRequestOut(tr)
+		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		return nil
+	}
+}

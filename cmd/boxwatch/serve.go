@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+// serveConfig is everything "boxwatch serve" can be told, with its defaults.
+type serveConfig struct {
+	addr, adminAddr, db, publicURL, logLevel string
+	demo                                     bool
+	limits                                   api.Limits
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs, dsn := newFlagSet("serve", stderr)
+	cfg := serveConfig{limits: api.DefaultLimits}
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "address of the API listener")
+	fs.StringVar(&cfg.adminAddr, "admin-addr", "127.0.0.1:9090", `address of the admin listener (/metrics); "off" disables it`)
+	fs.StringVar(&cfg.publicURL, "public-url", "", "scheme and host clients reach the API at, for absolute links (default: from each request)")
+	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.BoolVar(&cfg.demo, "demo", false, "create the demo account if missing and print a fresh API key for it")
+	fs.IntVar(&cfg.limits.CreateTrackingRequest, "limit-create", cfg.limits.CreateTrackingRequest, "POST /v2/tracking_requests per account per minute (0 lifts the limit)")
+	fs.IntVar(&cfg.limits.InferNumber, "limit-infer", cfg.limits.InferNumber, "POST /v2/tracking_requests/infer_number per account per minute (0 lifts the limit)")
+	fs.IntVar(&cfg.limits.Default, "limit-default", cfg.limits.Default, "every other /v2 request per account per minute (0 lifts the limit)")
+	pos, err := parseFlags(fs, args, getenv)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %q", pos)
+	}
+	cfg.db = *dsn
+	for name, v := range map[string]int{"limit-create": cfg.limits.CreateTrackingRequest, "limit-infer": cfg.limits.InferNumber, "limit-default": cfg.limits.Default} {
+		if v < 0 {
+			return usagef("--%s must be 0 (no limit) or more, got %d", name, v)
+		}
+	}
+	log, err := newLogger(stderr, cfg.logLevel)
+	if err != nil {
+		return err
+	}
+
+	db, err := store.Open(ctx, cfg.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	handler, err := api.NewHandler(api.Config{
+		Store: db, Limiter: db.Limiter(), Carriers: boxwatch.DefaultCarriers(), Logger: log,
+		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
+	})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", cfg.addr, err)
+	}
+	servers := []*http.Server{{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}}
+	listeners := []net.Listener{ln}
+	if cfg.adminAddr != "off" && cfg.adminAddr != "" {
+		aln, err := net.Listen("tcp", cfg.adminAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("cannot listen on %s: %w (choose another with --admin-addr, or --admin-addr off)", cfg.adminAddr, err)
+		}
+		admin := http.NewServeMux()
+		admin.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		servers = append(servers, &http.Server{Handler: admin, ReadHeaderTimeout: 10 * time.Second})
+		listeners = append(listeners, aln)
+		log.Info("admin listener", "addr", aln.Addr().String())
+	}
+
+	apiURL := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "boxwatch serving the API at %s (database: %s, %s)\n", apiURL, store.Redact(cfg.db), db.Dialect())
+	if cfg.demo {
+		if err := startDemo(ctx, db, apiURL, stdout); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+
+	errc := make(chan error, len(servers))
+	for i, srv := range servers {
+		go func() { errc <- srv.Serve(listeners[i]) }()
+	}
+	if db.Dialect() == store.Postgres {
+		go sweepRateLimits(ctx, db, log)
+	}
+
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, srv := range servers {
+		srv.Shutdown(shutdownCtx)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// startDemo makes sure the demo account exists with every feature and prints a fresh key for it.
+func startDemo(ctx context.Context, db boxwatch.Store, apiURL string, stdout io.Writer) error {
+	a, err := db.AccountByName(ctx, "demo")
+	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+		a, err = createAccount(ctx, db, "demo", boxwatch.Features)
+	}
+	if err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	key, err := createKey(ctx, db, a)
+	if err != nil {
+		return fmt.Errorf("demo key: %w", err)
+	}
+	fmt.Fprintf(stdout, `
+Demo account ready. Its API key (new at every start; only its hash is stored):
+  %[2]s
+
+Try:
+  curl -s %[1]s/v2/shipping_lines -H 'Authorization: Token %[2]s'
+  curl -s %[1]s/v2/tracking_requests -H 'Authorization: Token %[2]s' \
+    -H 'Content-Type: application/vnd.api+json' \
+    -d '{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-SUCCEEDED","scac":"TEST"}}}'
+
+`, apiURL, key)
+	return nil
+}
+
+// sweepRateLimits deletes full rate-limit buckets every minute so the table stays small.
+func sweepRateLimits(ctx context.Context, db *store.DB, log interface {
+	Warn(msg string, args ...any)
+}) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := db.SweepRateLimits(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("sweeping rate limits", "error", err.Error())
+			}
+		}
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/store"
@@ -49,13 +51,20 @@ type option func(*api.Config)
 
 func withLimits(l api.Limits) option { return func(c *api.Config) { c.Limits = l } }
 
-func newTestServer(t *testing.T, b storetest.Backend, opts ...option) *testServer {
+// production logs every request as JSON (to nowhere) and counts it in Prometheus metrics, as
+// serve does, so benchmarks pay what a real deployment pays.
+func production(c *api.Config) {
+	c.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	c.Metrics = prometheus.NewRegistry()
+}
+
+func newTestServer(t testing.TB, b storetest.Backend, opts ...option) *testServer {
 	t.Helper()
 	return serveOn(t, b.Open(t), opts...)
 }
 
 // serveOn starts an API server over an existing store; accounts are created if missing.
-func serveOn(t *testing.T, db *store.DB, opts ...option) *testServer {
+func serveOn(t testing.TB, db *store.DB, opts ...option) *testServer {
 	t.Helper()
 	logs := &syncBuffer{}
 	cfg := api.Config{
@@ -78,7 +87,7 @@ func serveOn(t *testing.T, db *store.DB, opts ...option) *testServer {
 	return ts
 }
 
-func mustKey(t *testing.T, db *store.DB, name string, features ...boxwatch.Feature) string {
+func mustKey(t testing.TB, db *store.DB, name string, features ...boxwatch.Feature) string {
 	t.Helper()
 	a, err := db.AccountByName(context.Background(), name)
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
@@ -105,7 +114,7 @@ type response struct {
 }
 
 // do sends a request with the key (if any) and, for a body, the JSON:API content type.
-func (ts *testServer) do(t *testing.T, method, path, key, body string, headers ...string) response {
+func (ts *testServer) do(t testing.TB, method, path, key, body string, headers ...string) response {
 	t.Helper()
 	var r io.Reader
 	if body != "" {
@@ -143,7 +152,7 @@ func (ts *testServer) do(t *testing.T, method, path, key, body string, headers .
 }
 
 // want fails unless the status matches, printing the body.
-func (r response) want(t *testing.T, status int) response {
+func (r response) want(t testing.TB, status int) response {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d; body: %s", r.status, status, r.raw)
@@ -152,7 +161,7 @@ func (r response) want(t *testing.T, status int) response {
 }
 
 // wantError checks a JSON:API error answer: status, first error's code and source.
-func (r response) wantError(t *testing.T, status int, code, pointer, parameter string) map[string]any {
+func (r response) wantError(t testing.TB, status int, code, pointer, parameter string) map[string]any {
 	t.Helper()
 	r.want(t, status)
 	if ct := r.header.Get("Content-Type"); ct != api.MediaType {
@@ -206,7 +215,7 @@ func createBody(requestType, number, scac string, extra ...string) string {
 }
 
 // mustCreate posts a tracking request and returns its id.
-func (ts *testServer) mustCreate(t *testing.T, key, requestType, number, scac string, extra ...string) string {
+func (ts *testServer) mustCreate(t testing.TB, key, requestType, number, scac string, extra ...string) string {
 	t.Helper()
 	r := ts.do(t, "POST", "/v2/tracking_requests", key, createBody(requestType, number, scac, extra...)).want(t, 201)
 	return get(r.body, "data", "id").(string)

@@ -23,7 +23,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// Limits are per-account request budgets per minute, one bucket each.
+// Limits are per-account request budgets per minute, one bucket each; 0 lifts a limit.
 type Limits struct {
 	CreateTrackingRequest int
 	InferNumber           int
@@ -77,9 +77,6 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = boxwatch.SystemClock
-	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}

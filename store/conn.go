@@ -28,17 +28,51 @@ type rows interface {
 
 type row interface{ Scan(dest ...any) error }
 
-// sqlConn runs statements on a database/sql handle (a pool or a transaction).
+// sqlConn runs statements on a database/sql handle (a pool or a transaction). On a pool it
+// prepares each distinct statement once and reuses it: parsing dominates SQLite's cost for the
+// small queries the API makes.
 type sqlConn struct {
 	db interface {
 		ExecContext(context.Context, string, ...any) (sql.Result, error)
 		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 		QueryRowContext(context.Context, string, ...any) *sql.Row
+		PrepareContext(context.Context, string) (*sql.Stmt, error)
 	}
+	stmts *sync.Map // statement → *sql.Stmt; nil inside a transaction
+}
+
+func newSQLConn(db *sql.DB) sqlConn { return sqlConn{db: db, stmts: &sync.Map{}} }
+
+// prepared returns the cached statement for q, or nil when statements are not cached here.
+func (c sqlConn) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	if c.stmts == nil {
+		return nil, nil
+	}
+	if st, ok := c.stmts.Load(q); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := c.stmts.LoadOrStore(q, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	res, err := c.db.ExecContext(ctx, q, args...)
+	st, err := c.prepared(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	var res sql.Result
+	if st != nil {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = c.db.ExecContext(ctx, q, args...)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -46,7 +80,16 @@ func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error)
 }
 
 func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
-	r, err := c.db.QueryContext(ctx, q, args...)
+	st, err := c.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var r *sql.Rows
+	if st != nil {
+		r, err = st.QueryContext(ctx, args...)
+	} else {
+		r, err = c.db.QueryContext(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +97,20 @@ func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error)
 }
 
 func (c sqlConn) queryRow(ctx context.Context, q string, args ...any) row {
+	st, err := c.prepared(ctx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	if st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return c.db.QueryRowContext(ctx, q, args...)
 }
+
+// errRow is a row whose statement could not be prepared.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 type sqlRows struct{ *sql.Rows }
 

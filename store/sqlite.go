@@ -58,8 +58,8 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 
 	return &DB{
 		dialect:   SQLite,
-		read:      sqlConn{r},
-		write:     sqlConn{w},
+		read:      newSQLConn(r),
+		write:     newSQLConn(w),
 		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
 		ping:      r.PingContext,
 		limiter:   newMemoryLimiter(boxwatch.SystemClock),

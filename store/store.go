@@ -54,7 +54,7 @@ func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(sqlConn{tx}); err != nil {
+	if err := fn(sqlConn{db: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}

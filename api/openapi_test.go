@@ -1,0 +1,252 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/boxwatch/boxwatch/store/storetest"
+)
+
+// TestOpenAPIMatchesResponses checks the served OpenAPI document against live answers: every
+// documented operation is called, and each answer's body must validate against the schema the
+// document gives for its status. A route added without its test, or a response shape that drifts
+// from its documented type, fails here.
+func TestOpenAPIMatchesResponses(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	r := ts.do(t, "GET", "/v2/openapi.json", "", "").want(t, 200)
+	doc := r.body
+	if doc["openapi"] != "3.1.0" {
+		t.Fatalf("openapi = %v", doc["openapi"])
+	}
+
+	id := ts.mustCreate(t, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU")
+	calls := []struct {
+		method, path, pattern, body string
+		key                         string
+	}{
+		{"POST", "/v2/tracking_requests", "", createBody("bill_of_lading", "OA1", "MAEU", `"ref_numbers":["X"]`), ts.acme},
+		{"POST", "/v2/tracking_requests", "", createBody("bill_of_lading", "MEDUFR030802", "MSCU"), ts.acme}, // 422
+		{"POST", "/v2/tracking_requests", "", `{"data":{"type":"shipment"}}`, ts.acme},                       // 409
+		{"POST", "/v2/tracking_requests", "", `nope`, ts.acme},                                                // 400
+		{"GET", "/v2/tracking_requests?page[size]=1", "/v2/tracking_requests", "", ts.acme},
+		{"GET", "/v2/tracking_requests?bogus=1", "/v2/tracking_requests", "", ts.acme}, // 400
+		{"GET", "/v2/tracking_requests", "", "", ""},                                   // 401
+		{"GET", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.acme},
+		{"GET", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.globex}, // 404
+		{"PATCH", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", `{"data":{"type":"tracking_request","attributes":{"ref_numbers":["A"]}}}`, ts.acme},
+		{"DELETE", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.acme}, // 405
+		{"GET", "/v2/shipping_lines", "", "", ts.acme},
+		{"GET", "/v2/shipping_lines/MSCU", "/v2/shipping_lines/{id}", "", ts.acme},
+		{"GET", "/v2/openapi.json", "", "", ""},
+		{"GET", "/healthz", "", "", ""},
+		{"GET", "/readyz", "", "", ""},
+	}
+	covered := map[string]bool{}
+	for _, c := range calls {
+		pattern := c.pattern
+		if pattern == "" {
+			pattern = c.path
+		}
+		res := ts.do(t, c.method, c.path, c.key, c.body)
+		op, _ := get(doc, "paths", pattern, strings.ToLower(c.method)).(map[string]any)
+		if op == nil {
+			if res.status != 405 {
+				t.Errorf("%s %s is not documented", c.method, pattern)
+			}
+			op, _ = firstOperation(doc, pattern)
+		}
+		resp, _ := get(op, "responses", fmt.Sprint(res.status)).(map[string]any)
+		if resp == nil {
+			t.Errorf("%s %s answered %d, which is not documented", c.method, pattern, res.status)
+			continue
+		}
+		content, _ := resp["content"].(map[string]any)
+		for mt, m := range content {
+			if ct := res.header.Get("Content-Type"); ct != mt {
+				t.Errorf("%s %s: Content-Type %q, documented %q", c.method, pattern, ct, mt)
+			}
+			var body any
+			json.Unmarshal(res.raw, &body)
+			if errs := validate(doc, get(m, "schema").(map[string]any), body, ""); len(errs) > 0 {
+				t.Errorf("%s %s %d does not match its schema:\n  %s\nbody: %s", c.method, pattern, res.status, strings.Join(errs, "\n  "), res.raw)
+			}
+		}
+		if res.status < 300 {
+			covered[c.method+" "+pattern] = true
+		}
+	}
+	var missing []string
+	for path, item := range doc["paths"].(map[string]any) {
+		for method := range item.(map[string]any) {
+			if k := strings.ToUpper(method) + " " + path; !covered[k] {
+				missing = append(missing, k)
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("documented operations never checked against a live success: %v", missing)
+	}
+}
+
+func firstOperation(doc map[string]any, path string) (map[string]any, bool) {
+	item, _ := get(doc, "paths", path).(map[string]any)
+	for _, op := range item {
+		return op.(map[string]any), true
+	}
+	return nil, false
+}
+
+// validate checks v against the subset of JSON Schema the generator emits.
+func validate(doc map[string]any, sch map[string]any, v any, at string) []string {
+	if ref, ok := sch["$ref"].(string); ok {
+		name := strings.TrimPrefix(ref, "#/components/schemas/")
+		target, _ := get(doc, "components", "schemas", name).(map[string]any)
+		if target == nil {
+			return []string{at + ": unresolved " + ref}
+		}
+		return validate(doc, target, v, at)
+	}
+	if all, ok := sch["allOf"].([]any); ok {
+		var errs []string
+		for _, s := range all {
+			errs = append(errs, validate(doc, s.(map[string]any), v, at)...)
+		}
+		if len(errs) > 0 {
+			return errs
+		}
+	}
+	if alts, ok := sch["oneOf"].([]any); ok {
+		matched := 0
+		for _, s := range alts {
+			if len(validate(doc, s.(map[string]any), v, at)) == 0 {
+				matched++
+			}
+		}
+		if matched != 1 {
+			return []string{fmt.Sprintf("%s: %v matches %d of oneOf", at, v, matched)}
+		}
+		return nil
+	}
+	if enum, ok := sch["enum"].([]any); ok {
+		found := false
+		for _, e := range enum {
+			found = found || e == v
+		}
+		if !found {
+			return []string{fmt.Sprintf("%s: %v not in enum %v", at, v, enum)}
+		}
+	}
+	switch sch["type"] {
+	case nil:
+		return nil
+	case "null":
+		if v != nil {
+			return []string{at + ": want null"}
+		}
+	case "string":
+		s, ok := v.(string)
+		if !ok {
+			return []string{fmt.Sprintf("%s: %v is not a string", at, v)}
+		}
+		switch sch["format"] {
+		case "date-time":
+			if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$`).MatchString(s) {
+				return []string{fmt.Sprintf("%s: %q is not a date-time", at, s)}
+			}
+		case "uuid":
+			if !regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(s) {
+				return []string{fmt.Sprintf("%s: %q is not a uuid", at, s)}
+			}
+		case "uri":
+			if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+				return []string{fmt.Sprintf("%s: %q is not an absolute URI", at, s)}
+			}
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return []string{fmt.Sprintf("%s: %v is not a boolean", at, v)}
+		}
+	case "integer", "number":
+		f, ok := v.(float64)
+		if !ok || sch["type"] == "integer" && f != float64(int64(f)) {
+			return []string{fmt.Sprintf("%s: %v is not an %s", at, v, sch["type"])}
+		}
+	case "array":
+		a, ok := v.([]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: %v is not an array", at, v)}
+		}
+		var errs []string
+		for i, e := range a {
+			errs = append(errs, validate(doc, sch["items"].(map[string]any), e, fmt.Sprintf("%s/%d", at, i))...)
+		}
+		return errs
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: %v is not an object", at, v)}
+		}
+		var errs []string
+		props, _ := sch["properties"].(map[string]any)
+		for _, r := range asStrings(sch["required"]) {
+			if _, ok := m[r]; !ok {
+				errs = append(errs, at+": missing required "+r)
+			}
+		}
+		for k, val := range m {
+			p, ok := props[k].(map[string]any)
+			if !ok {
+				if sch["additionalProperties"] == false {
+					errs = append(errs, at+": undocumented member "+k)
+				}
+				continue
+			}
+			errs = append(errs, validate(doc, p, val, at+"/"+k)...)
+		}
+		return errs
+	}
+	return nil
+}
+
+func asStrings(v any) []string {
+	a, _ := v.([]any)
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		out = append(out, e.(string))
+	}
+	return out
+}
+
+func TestOpenAPIValidatorCatchesDrift(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	doc := ts.do(t, "GET", "/v2/openapi.json", "", "").want(t, 200).body
+	sch := get(doc, "paths", "/v2/tracking_requests/{id}", "get", "responses", "200", "content", "application/vnd.api+json", "schema").(map[string]any)
+	id := ts.mustCreate(t, ts.acme, "bill_of_lading", "DRIFT1", "MSCU")
+	good := ts.do(t, "GET", "/v2/tracking_requests/"+id, ts.acme, "").want(t, 200).body
+	if errs := validate(doc, sch, good, ""); len(errs) > 0 {
+		t.Fatalf("a real answer fails: %v", errs)
+	}
+	for name, mutate := range map[string]func(m map[string]any){
+		"ExtraMember":   func(m map[string]any) { get(m, "data", "attributes").(map[string]any)["colour"] = "red" },
+		"MissingMember": func(m map[string]any) { delete(get(m, "data", "attributes").(map[string]any), "status") },
+		"WrongType":     func(m map[string]any) { get(m, "data", "attributes").(map[string]any)["is_retrying"] = "no" },
+		"BadEnum":       func(m map[string]any) { get(m, "data", "attributes").(map[string]any)["status"] = "lost" },
+		"BadTime":       func(m map[string]any) { get(m, "data", "attributes").(map[string]any)["created_at"] = "yesterday" },
+		"RelativeLink":  func(m map[string]any) { m["links"].(map[string]any)["self"] = "/v2/x" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var m map[string]any
+			b, _ := json.Marshal(good)
+			json.Unmarshal(b, &m)
+			mutate(m)
+			if errs := validate(doc, sch, m, ""); len(errs) == 0 {
+				t.Fatal("drifted document validates")
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
 )
 
 var fuzzCarriers = boxwatch.DefaultCarriers()
@@ -129,4 +130,36 @@ func FuzzListQuery(f *testing.F) {
 			t.Fatalf("links %+v meta %+v", l, m)
 		}
 	})
+}
+
+func FuzzInferNumberBody(f *testing.F) {
+	engine := newFuzzEngine(f)
+	for _, s := range []string{
+		`{"number":"MSCU1234566"}`, `{"number":" mscu-123456.6 "}`, `{"number":"MEDUAB123456"}`,
+		`{"number":""}`, `{"number":null}`, `{"number":1}`, `{}`, `[]`, `{"number":"\u00e9\u0000"}`,
+		`{"number":"` + strings.Repeat("9", 41) + `"}`, `{"number":"x","y":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		n, err := decodeInferBody(body)
+		if err != nil {
+			checkDecodeError(t, err)
+			return
+		}
+		if _, err := engine.Infer(n); err != nil {
+			checkDecodeError(t, err)
+			if e := boxwatch.AsError(err); e == nil || e.Pointer != "/number" {
+				t.Fatalf("infer error %v does not point at /number", err)
+			}
+		}
+	})
+}
+
+func newFuzzEngine(f *testing.F) *infer.Engine {
+	e, err := infer.New(fuzzCarriers, boxwatch.DefaultLessors())
+	if err != nil {
+		f.Fatal(err)
+	}
+	return e
 }

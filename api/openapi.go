@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/boxwatch/boxwatch/infer"
 )
 
 // openAPI builds the OpenAPI 3.1 document from the route table and the Go types the handlers
@@ -148,7 +150,22 @@ type schemaGen struct {
 	components map[string]any
 }
 
+// schemaOverrides describe types whose JSON form is not their Go shape.
+var schemaOverrides = map[reflect.Type]func() map[string]any{
+	reflect.TypeFor[infer.NullBool]():   func() map[string]any { return map[string]any{"type": []any{"boolean", "null"}} },
+	reflect.TypeFor[infer.NullString](): func() map[string]any { return map[string]any{"type": []any{"string", "null"}} },
+	reflect.TypeFor[infer.NumberType](): func() map[string]any {
+		return map[string]any{"type": "string", "enum": []string{string(infer.Container), string(infer.BillOfLading), string(infer.Booking)}}
+	},
+	reflect.TypeFor[infer.Decision](): func() map[string]any {
+		return map[string]any{"type": "string", "enum": []string{string(infer.AutoSelect), string(infer.NeedsConfirmation), string(infer.NoPrediction)}}
+	},
+}
+
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	if o, ok := schemaOverrides[t]; ok {
+		return o()
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		inner := g.schema(t.Elem())

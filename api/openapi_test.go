@@ -32,6 +32,10 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"POST", "/v2/tracking_requests", "", createBody("bill_of_lading", "MEDUFR030802", "MSCU"), ts.acme}, // 422
 		{"POST", "/v2/tracking_requests", "", `{"data":{"type":"shipment"}}`, ts.acme},                       // 409
 		{"POST", "/v2/tracking_requests", "", `nope`, ts.acme},                                                // 400
+		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"MSCU 123456-6"}`, ts.acme},
+		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"MEDUAB123456"}`, ts.acme},
+		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"123456789012"}`, ts.acme},
+		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"!"}`, ts.acme}, // 422
 		{"GET", "/v2/tracking_requests?page[size]=1", "/v2/tracking_requests", "", ts.acme},
 		{"GET", "/v2/tracking_requests?bogus=1", "/v2/tracking_requests", "", ts.acme}, // 400
 		{"GET", "/v2/tracking_requests", "", "", ""},                                   // 401
@@ -140,6 +144,15 @@ func validate(doc map[string]any, sch map[string]any, v any, at string) []string
 		if !found {
 			return []string{fmt.Sprintf("%s: %v not in enum %v", at, v, enum)}
 		}
+	}
+	if types, ok := sch["type"].([]any); ok {
+		for _, typ := range types {
+			alt := map[string]any{"type": typ}
+			if len(validate(doc, alt, v, at)) == 0 {
+				return nil
+			}
+		}
+		return []string{fmt.Sprintf("%s: %v is none of %v", at, v, types)}
 	}
 	switch sch["type"] {
 	case nil:

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
 )
 
 // Limits are per-account request budgets per minute, one bucket each; 0 lifts a limit.
@@ -46,6 +47,8 @@ type Config struct {
 	PublicURL string
 	// Metrics receives the request counters; nil disables them.
 	Metrics prometheus.Registerer
+	// Infer answers infer_number; nil builds one from Carriers and the shipped lessor list.
+	Infer *infer.Engine
 }
 
 // bucket names a rate-limit budget.
@@ -77,6 +80,13 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = boxwatch.SystemClock
+	}
+	if cfg.Infer == nil {
+		engine, err := infer.New(cfg.Carriers, boxwatch.DefaultLessors())
+		if err != nil {
+			return nil, err
+		}
+		cfg.Infer = engine
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}

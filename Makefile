@@ -1,0 +1,50 @@
+# boxwatch: make run starts the service with a demo account; make test runs every test.
+GO       ?= go
+BIN      := bin/boxwatch
+PG_URL   ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
+FUZZTIME ?= 30s
+
+.PHONY: build run test test-postgres bench fuzz deps-check clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/boxwatch
+
+# The service on the embedded SQLite default (boxwatch.db here), with a demo account and key.
+run: build
+	./$(BIN) serve --demo
+
+# Every test. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
+test: deps-check
+	@if [ -z "$$BOXWATCH_TEST_POSTGRES_URL" ]; then \
+	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
+	else echo "PostgreSQL tests: on"; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-postgres:
+	scripts/postgres.sh "$(PG_URL)"
+	BOXWATCH_TEST_POSTGRES_URL="$(PG_URL)" $(MAKE) test
+
+# Benchmarks named by the issues, each printed as a ratio to a baseline from the same run.
+# PostgreSQL figures need BOXWATCH_TEST_POSTGRES_URL, as for the tests.
+bench:
+	$(GO) run ./infer/cmd/infereval
+	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./... | $(GO) run ./internal/benchreport
+
+# Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
+fuzz:
+	@for pkg in . ./api ./infer; do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+# modernc.org/sqlite works only with the exact modernc.org/libc its own go.mod names.
+deps-check:
+	@want=$$($(GO) mod download -json modernc.org/sqlite@$$($(GO) list -m -f '{{.Version}}' modernc.org/sqlite) \
+	  | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' | xargs grep -E '^\s*modernc.org/libc ' | awk '{print $$2}'); \
+	have=$$($(GO) list -m -f '{{.Version}}' modernc.org/libc); \
+	if [ "$$want" != "$$have" ]; then echo "modernc.org/libc is $$have but modernc.org/sqlite needs $$want"; exit 1; fi
+
+clean:
+	rm -rf bin

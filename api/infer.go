@@ -1,0 +1,63 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
+)
+
+type inferResource struct {
+	ID         string       `json:"id" format:"uuid"`
+	Type       string       `json:"type" enum:"infer_number_results"`
+	Attributes infer.Result `json:"attributes"`
+}
+
+type inferDocument = document[inferResource]
+
+// inferBody documents the request: a plain JSON object, not a JSON:API document.
+type inferBody struct {
+	Number string `json:"number" doc:"A container, bill of lading or booking number; spaces, dashes, dots and slashes are ignored. At most 40 characters."`
+}
+
+func decodeInferBody(body []byte) (string, error) {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return "", err
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return "", boxwatch.Invalid("/", boxwatch.CodeInvalid, `The body must be a JSON object such as {"number": "MSCU1234566"}.`)
+	}
+	o := object{m: m, pointer: ""}
+	if err := o.only("number"); err != nil {
+		return "", err
+	}
+	n, present, err := o.str("number")
+	if err != nil {
+		return "", err
+	}
+	if !present {
+		return "", boxwatch.Invalid("/number", boxwatch.CodeBlank, "Number can't be blank.")
+	}
+	return n, nil
+}
+
+func handleInferNumber(engine *infer.Engine, now boxwatch.Clock) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		number, err := decodeInferBody(body)
+		if err != nil {
+			return err
+		}
+		res, err := engine.Infer(number)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, inferDocument{Data: inferResource{ID: boxwatch.NewID(now()), Type: "infer_number_results", Attributes: res}})
+		return nil
+	}
+}

@@ -18,7 +18,7 @@ func TestInferNumber(t *testing.T) {
 	}
 	tests := []struct {
 		name, number, numberType, decision, selected string
-		isValid, checkDigit                        any
+		isValid, checkDigit                          any
 	}{
 		{"ContainerOwnLine", "MSCU1234566", "container", "auto_select", "MSCU", true, true},
 		{"ContainerSeparatorsAndCase", " mscu 123456-6 ", "container", "auto_select", "MSCU", true, true},

@@ -31,7 +31,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"POST", "/v2/tracking_requests", "", createBody("bill_of_lading", "OA1", "MAEU", `"ref_numbers":["X"]`), ts.acme},
 		{"POST", "/v2/tracking_requests", "", createBody("bill_of_lading", "MEDUFR030802", "MSCU"), ts.acme}, // 422
 		{"POST", "/v2/tracking_requests", "", `{"data":{"type":"shipment"}}`, ts.acme},                       // 409
-		{"POST", "/v2/tracking_requests", "", `nope`, ts.acme},                                                // 400
+		{"POST", "/v2/tracking_requests", "", `nope`, ts.acme},                                               // 400
 		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"MSCU 123456-6"}`, ts.acme},
 		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"MEDUAB123456"}`, ts.acme},
 		{"POST", "/v2/tracking_requests/infer_number", "", `{"number":"123456789012"}`, ts.acme},

@@ -35,7 +35,6 @@ func (s *server) openAPI() map[string]any {
 			"description": "Container tracking, wire-compatible with the Terminal49 v2 API. " +
 				"Bodies are JSON:API (application/vnd.api+json; application/json is accepted too). " +
 				"Unknown query parameters are rejected with 400 rather than ignored.",
-			"license": map[string]any{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"paths":   paths,

@@ -105,16 +105,14 @@ func NewHandler(cfg Config) (http.Handler, error) {
 
 type ctxKey int
 
-const (
-	ctxAccount ctxKey = iota
-	ctxRequestInfo
-)
+const ctxRequestInfo ctxKey = 0
 
-// requestInfo is filled in as a request passes through, for the log line.
+// requestInfo is filled in as a request passes through: the authenticated account for the
+// handlers, and what the log line reports.
 type requestInfo struct {
-	id        string
-	accountID string
-	route     string
+	id      string
+	account boxwatch.Account
+	route   string
 }
 
 func info(r *http.Request) *requestInfo {
@@ -125,9 +123,7 @@ func info(r *http.Request) *requestInfo {
 }
 
 // account returns the authenticated account; only handlers behind auth call it.
-func account(r *http.Request) boxwatch.Account {
-	return r.Context().Value(ctxAccount).(boxwatch.Account)
-}
+func account(r *http.Request) boxwatch.Account { return info(r).account }
 
 // wrap applies the route's authentication, rate limit and query-parameter rules around its handler.
 func (s *server) wrap(rt route) http.Handler {
@@ -140,8 +136,7 @@ func (s *server) wrap(rt route) http.Handler {
 				if err != nil {
 					return err
 				}
-				ri.accountID = a.ID
-				r = r.WithContext(context.WithValue(r.Context(), ctxAccount, a))
+				ri.account = a
 				if err := s.rateLimit(w, r, a, rt.bucket); err != nil {
 					return err
 				}
@@ -286,7 +281,7 @@ func (s *server) observe(next http.Handler) http.Handler {
 				slog.Int("status", rec.status),
 				slog.Int64("bytes", rec.bytes),
 				slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
-				slog.String("account_id", ri.accountID),
+				slog.String("account_id", ri.account.ID),
 				slog.String("remote", r.RemoteAddr),
 			)
 		}()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -43,17 +45,24 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
-// pgErrorText keeps the cause of a connection error short: pgx wraps it in the full DSN otherwise.
+// pgErrorText keeps the cause of a connection error short and on one line: pgx wraps it in the
+// full DSN, and joins the errors of its attempts (with and without TLS) with newlines.
 func pgErrorText(err error) string {
 	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) && ce.Unwrap() != nil {
-		return ce.Unwrap().Error()
-	}
 	var pe *pgconn.ParseConfigError
-	if errors.As(err, &pe) && pe.Unwrap() != nil {
-		return pe.Unwrap().Error()
+	switch {
+	case errors.As(err, &ce) && ce.Unwrap() != nil:
+		err = ce.Unwrap()
+	case errors.As(err, &pe) && pe.Unwrap() != nil:
+		err = pe.Unwrap()
 	}
-	return err.Error()
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(lines, l) {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 func translatePostgres(err error) error {

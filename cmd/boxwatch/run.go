@@ -61,16 +61,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	return usagef("unknown command %q", cmd)
 }
 
+// flagSet is a command's flags. Parse errors print nothing themselves: they come back as one line
+// from run; --help prints the flags to the command's stderr.
+type flagSet struct {
+	*flag.FlagSet
+	help io.Writer
+}
+
 // parseFlags parses flags that may come before, between or after positional arguments, then fills
 // every flag not given on the command line from its BOXWATCH_* environment variable.
-func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
+func parseFlags(fs flagSet, args []string, getenv func(string) string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(fs.help, "Usage of boxwatch %s:\n", fs.Name())
+				fs.SetOutput(fs.help)
+				fs.PrintDefaults()
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usagef("%v (see 'boxwatch %s --help')", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -97,9 +107,9 @@ func envName(flagName string) string {
 	return "BOXWATCH_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-func newFlagSet(name string, stderr io.Writer) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func newFlagSet(name string, stderr io.Writer) (flagSet, *string) {
+	fs := flagSet{flag.NewFlagSet(name, flag.ContinueOnError), stderr}
+	fs.SetOutput(io.Discard)
 	db := fs.String("db", "boxwatch.db", "SQLite file or postgres:// URL (env BOXWATCH_DB)")
 	return fs, db
 }

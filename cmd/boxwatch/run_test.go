@@ -81,8 +81,9 @@ func TestUsageErrors(t *testing.T) {
 
 func TestUnreachableDatabase(t *testing.T) {
 	for name, dsn := range map[string]string{
-		"PostgresRefused": "postgres://boxwatch:s3cret@127.0.0.1:1/db?sslmode=disable",
-		"SQLiteNoDir":     filepath.Join(t.TempDir(), "missing", "boxwatch.db"),
+		"PostgresRefused":         "postgres://boxwatch:s3cret@127.0.0.1:1/db?sslmode=disable",
+		"PostgresRefusedTLSFirst": "postgres://boxwatch:s3cret@127.0.0.1:1/db",
+		"SQLiteNoDir":             filepath.Join(t.TempDir(), "missing", "boxwatch.db"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := runCmd(t, nil, "migrate", "--db", dsn)

@@ -131,9 +131,13 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 	return c, nil
 }
 
-// ShippingLineID derives the stable UUID (version 5 layout, SHA-1 based) of the line with scac.
-func ShippingLineID(scac string) string {
-	h := sha1.Sum([]byte("boxwatch/shipping_line/" + scac))
+// ShippingLineID derives the stable UUID of the line with scac.
+func ShippingLineID(scac string) string { return nameUUID("boxwatch/shipping_line/" + scac) }
+
+// nameUUID derives a UUID from a name (the version 5 layout: SHA-1 based), so that reference data
+// has the same ids on every installation.
+func nameUUID(name string) string {
+	h := sha1.Sum([]byte(name))
 	h[6] = h[6]&0x0f | 0x50
 	h[8] = h[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])

@@ -1,0 +1,162 @@
+package boxwatch
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// CarrierReference names what to look up with a shipping line.
+type CarrierReference struct {
+	Type   RequestType
+	Number string
+	SCAC   string
+}
+
+// Carrier looks shipments up with one shipping line (or a simulation of one). A refresh is a
+// Lookup by the shipment's own reference (its bill of lading when known): carriers' tracking APIs
+// answer the whole current picture to every query.
+//
+// Lookup returns a *CarrierError for every failure the carrier causes: not knowing the number
+// (Reason "not_found"), being unreachable or overloaded (Temporary), or answering something that
+// cannot be read ("unrecognized_response"). Any other error is boxwatch's own.
+type Carrier interface {
+	Lookup(ctx context.Context, ref CarrierReference) (CarrierShipment, error)
+}
+
+// Failure reasons of tracking requests (the failed_reason attribute).
+const (
+	ReasonNotFound                = "not_found"
+	ReasonInvalidNumber           = "invalid_number"
+	ReasonRetriesExhausted        = "retries_exhausted"
+	ReasonUnreachable             = "shipping_line_unreachable"
+	ReasonUnrecognizedResponse    = "unrecognized_response"
+	ReasonDataUnavailable         = "data_unavailable"
+	ReasonDuplicate               = "duplicate"
+	ReasonExpired                 = "expired"
+	ReasonInternalProcessingError = "internal_processing_error"
+)
+
+// CarrierError is a failure caused by the carrier, with the failed_reason it leads to.
+type CarrierError struct {
+	Reason string
+	// Temporary failures (timeouts, 5xx, 429) are retried; the others end the lookup.
+	Temporary bool
+	// RetryAfter is the carrier's own hint (a Retry-After header); zero when it gave none.
+	RetryAfter time.Duration
+	// Err is the cause, for logs; it never reaches API clients.
+	Err error
+}
+
+func (e *CarrierError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("carrier: %s: %v", e.Reason, e.Err)
+	}
+	return "carrier: " + e.Reason
+}
+
+func (e *CarrierError) Unwrap() error { return e.Err }
+
+// CarrierShipment is what a carrier reports for one bill of lading, booking or container: the
+// route as transport calls in sequence, the equipment, and every event, normalised from the
+// carrier's format (DCSA Track & Trace 2.2 names and codes).
+type CarrierShipment struct {
+	// BillOfLading is the transport document reference, when the carrier gave one.
+	BillOfLading string
+	// Booking is the carrier booking reference, when the carrier gave one.
+	Booking   string
+	Calls     []TransportCall
+	Equipment []CarrierEquipment
+	// Events are every event the carrier reported, oldest eventDateTime first.
+	Events []CarrierEvent
+}
+
+// TransportCall is one call of the route at a place (a port, a depot, a terminal), in sequence,
+// with the vessel and voyage that arrive and leave there.
+type TransportCall struct {
+	// ID is the carrier's transportCallID.
+	ID       string
+	Sequence int
+	// LOCODE is the UN/LOCODE of the place.
+	LOCODE       string
+	FacilityCode string
+	// FacilityType is DCSA's facilityTypeCode: POTE (port terminal), DEPO, CLOC, …
+	FacilityType string
+	// Mode is VESSEL, RAIL, TRUCK or BARGE.
+	Mode         string
+	Vessel       *VesselRef
+	ServiceCode  string
+	ExportVoyage string
+	ImportVoyage string
+	Arrival      CallTimes
+	Departure    CallTimes
+}
+
+// CallTimes are the planned, latest estimated and actual times of an arrival or a departure; a
+// zero time is unknown.
+type CallTimes struct {
+	Planned   time.Time
+	Estimated time.Time
+	Actual    time.Time
+}
+
+// VesselRef identifies a vessel as carriers report it.
+type VesselRef struct {
+	IMO      string
+	Name     string
+	Flag     string
+	CallSign string
+	// MMSI is rarely reported by carriers; empty when unknown.
+	MMSI string
+}
+
+// CarrierEquipment is one container of the shipment.
+type CarrierEquipment struct {
+	// Reference is the container number.
+	Reference string
+	// ISOCode is the ISO 6346 size-type code (22G1, 45G1, …), when reported.
+	ISOCode string
+	Seals   []string
+}
+
+// DCSA event families, classifiers and codes used by boxwatch.
+const (
+	EventTransport = "TRANSPORT"
+	EventEquipment = "EQUIPMENT"
+	EventShipment  = "SHIPMENT"
+
+	Planned   = "PLN"
+	Estimated = "EST"
+	Actual    = "ACT"
+)
+
+// CarrierEvent is one event as the carrier reported it.
+type CarrierEvent struct {
+	// ID is the carrier's eventID; with the SCAC it identifies the event.
+	ID string
+	// Type is TRANSPORT, EQUIPMENT or SHIPMENT.
+	Type string
+	// Classifier is PLN, EST or ACT.
+	Classifier string
+	// Code is the transport (ARRI, DEPA), equipment (GTOT, GTIN, LOAD, DISC, …) or shipment
+	// (RECE, DRFT, ISSU, …) event type code.
+	Code string
+	// Time is when the event happens or happened, with the offset the carrier gave.
+	Time time.Time
+	// Created is when the carrier recorded it; later records supersede earlier ones.
+	Created time.Time
+	// LOCODE is where it happens, from the event location or its transport call.
+	LOCODE string
+	// TransportCallID links the event to a call of the route, when it has one.
+	TransportCallID string
+	// EquipmentReference is the container, for equipment events.
+	EquipmentReference string
+	// Empty is true for EMPTY, false for LADEN, nil when not given.
+	Empty *bool
+	// DocumentType and DocumentID are set on shipment events.
+	DocumentType string
+	DocumentID   string
+	// DelayReason (an SMDG code) and ChangeRemark explain a changed time, when given.
+	DelayReason  string
+	ChangeRemark string
+}

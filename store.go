@@ -30,6 +30,22 @@ type Store interface {
 	// and returns it updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
 
+	// Shipment returns one of the account's shipments, or ErrNotFound.
+	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
+	// Shipments returns a page of the account's shipments, newest first, and how many match.
+	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
+	// ShipmentContainers returns the containers of one of the account's shipments by number.
+	ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]Container, error)
+	// Container returns one of the account's containers, or ErrNotFound.
+	Container(ctx context.Context, accountID, id string) (Container, error)
+	// Containers returns a page of the account's containers, newest first, and how many there are.
+	Containers(ctx context.Context, accountID string, p Page) ([]Container, int, error)
+	// TransportEvents returns a page of a container's milestones, oldest first, and how many
+	// there are; another account's container is ErrNotFound.
+	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)
+	// Vessel returns a vessel by id or IMO number, or ErrNotFound. Vessels are shared reference data.
+	Vessel(ctx context.Context, idOrIMO string) (Vessel, error)
+
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	Close() error
@@ -40,4 +56,23 @@ type RateLimiter interface {
 	// Allow takes one request from the bucket key, which admits limit requests per period. When
 	// it refuses, retryAfter says how long until a request would be admitted.
 	Allow(ctx context.Context, key string, limit int, period time.Duration) (ok bool, retryAfter time.Duration, err error)
+}
+
+// Tracker runs the tracking lifecycle: changes that must start or stop work go through it so that
+// the work is scheduled in the same transaction.
+type Tracker interface {
+	// CreateTrackingRequest stores a new request and schedules its lookup; see
+	// Store.CreateTrackingRequest for the duplicate rule.
+	CreateTrackingRequest(ctx context.Context, tr TrackingRequest) error
+	// StopTracking stops refreshing one of the account's shipments; ErrNotFound if it is not theirs.
+	StopTracking(ctx context.Context, accountID, shipmentID string) (Shipment, error)
+	// ResumeTracking refreshes a stopped shipment again; DuplicateError if the account meanwhile
+	// tracks the same number in another live request.
+	ResumeTracking(ctx context.Context, accountID, shipmentID string) (Shipment, error)
+}
+
+// PortLookup finds ports by UN/LOCODE or by id.
+type PortLookup interface {
+	ByLOCODE(locode string) (Port, bool)
+	ByID(id string) (Port, bool)
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // testServer is the real API on a loopback listener, over a real database.
@@ -47,15 +49,22 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-type option func(*api.Config)
+type option func(testing.TB, *api.Config, *store.DB)
 
-func withLimits(l api.Limits) option { return func(c *api.Config) { c.Limits = l } }
+func withLimits(l api.Limits) option {
+	return func(_ testing.TB, c *api.Config, _ *store.DB) { c.Limits = l }
+}
 
 // production logs every request as JSON (to nowhere) and counts it in Prometheus metrics, as
 // serve does, so benchmarks pay what a real deployment pays.
-func production(c *api.Config) {
+func production(_ testing.TB, c *api.Config, _ *store.DB) {
 	c.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	c.Metrics = prometheus.NewRegistry()
+}
+
+// tracked runs the tracking engine with its workers behind the API, on the simulated carriers.
+func tracked(t testing.TB, c *api.Config, db *store.DB) {
+	c.Tracker = trackingtest.Start(t, db, trackingtest.Options{}).Engine
 }
 
 func newTestServer(t testing.TB, b storetest.Backend, opts ...option) *testServer {
@@ -63,17 +72,28 @@ func newTestServer(t testing.TB, b storetest.Backend, opts ...option) *testServe
 	return serveOn(t, b.Open(t), opts...)
 }
 
-// serveOn starts an API server over an existing store; accounts are created if missing.
+// serveOn starts an API server over an existing store; accounts are created if missing. Its
+// tracking engine enqueues lookups but runs no workers: requests stay pending.
 func serveOn(t testing.TB, db *store.DB, opts ...option) *testServer {
 	t.Helper()
 	logs := &syncBuffer{}
 	cfg := api.Config{
-		Store: db, Limiter: db.Limiter(), Carriers: boxwatch.DefaultCarriers(),
+		Store: db, Limiter: db.Limiter(), Carriers: boxwatch.DefaultCarriers(), Ports: boxwatch.DefaultPorts(),
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Limits: api.Limits{CreateTrackingRequest: 1 << 20, InferNumber: 1 << 20, Default: 1 << 20},
 	}
 	for _, o := range opts {
-		o(&cfg)
+		o(t, &cfg, db)
+	}
+	if cfg.Tracker == nil {
+		if err := tracking.Migrate(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+		engine, err := tracking.New(tracking.Config{DB: db, Registry: cfg.Carriers}) // enqueues, runs nothing
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Tracker = engine
 	}
 	h, err := api.NewHandler(cfg)
 	if err != nil {

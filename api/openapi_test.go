@@ -16,7 +16,12 @@ import (
 // document gives for its status. A route added without its test, or a response shape that drifts
 // from its documented type, fails here.
 func TestOpenAPIMatchesResponses(t *testing.T) {
-	ts := newTestServer(t, storetest.SQLite)
+	ts := newTestServer(t, storetest.SQLite, tracked)
+	_, sid := ts.waitShipment(t, ts.acme, "HLCU123456785", "HLCU")
+	shipment := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body
+	cid := get(shipment, "data", "relationships", "containers", "data", 0, "id").(string)
+	pod := get(shipment, "data", "attributes", "port_of_discharge_locode").(string)
+	imo := get(shipment, "data", "attributes", "pod_vessel_imo").(string)
 	r := ts.do(t, "GET", "/v2/openapi.json", "", "").want(t, 200)
 	doc := r.body
 	if doc["openapi"] != "3.1.0" {
@@ -43,6 +48,16 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"GET", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.globex}, // 404
 		{"PATCH", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", `{"data":{"type":"tracking_request","attributes":{"ref_numbers":["A"]}}}`, ts.acme},
 		{"DELETE", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.acme}, // 405
+		{"GET", "/v2/shipments?include=containers,port_of_lading,port_of_discharge", "/v2/shipments", "", ts.acme},
+		{"GET", "/v2/shipments/" + sid + "?include=containers", "/v2/shipments/{id}", "", ts.acme},
+		{"PATCH", "/v2/shipments/" + sid + "/stop_tracking", "/v2/shipments/{id}/stop_tracking", "", ts.acme},
+		{"PATCH", "/v2/shipments/" + sid + "/resume_tracking", "/v2/shipments/{id}/resume_tracking", "", ts.acme},
+		{"GET", "/v2/containers?include=shipment", "/v2/containers", "", ts.acme},
+		{"GET", "/v2/containers/" + cid + "?include=shipment,transport_events", "/v2/containers/{id}", "", ts.acme},
+		{"GET", "/v2/containers/" + cid + "/transport_events?include=location,vessel", "/v2/containers/{id}/transport_events", "", ts.acme},
+		{"GET", "/v2/ports/" + pod, "/v2/ports/{id}", "", ts.acme},
+		{"GET", "/v2/vessels/" + imo, "/v2/vessels/{id}", "", ts.acme},
+		{"GET", "/v2/tracking_requests?include=tracked_object", "/v2/tracking_requests", "", ts.acme},
 		{"GET", "/v2/shipping_lines", "", "", ts.acme},
 		{"GET", "/v2/shipping_lines/MSCU", "/v2/shipping_lines/{id}", "", ts.acme},
 		{"GET", "/v2/openapi.json", "", "", ""},

@@ -20,7 +20,8 @@ type route struct {
 }
 
 func (s *server) routes() []route {
-	st, carriers, now := s.cfg.Store, s.cfg.Carriers, s.cfg.Clock
+	st, carriers, now, tracker := s.cfg.Store, s.cfg.Carriers, s.cfg.Clock, s.cfg.Tracker
+	pl := places{ports: s.cfg.Ports}
 	return []route{
 		{
 			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
@@ -31,7 +32,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketCreate, body: trackingRequestCreateBody{},
 			status: http.StatusCreated, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
-			handler: handleTrackingRequestCreate(st, carriers, now, s.baseURL),
+			handler: handleTrackingRequestCreate(tracker, carriers, now, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/tracking_requests/infer_number", tag: "Tracking Requests",
@@ -52,7 +53,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: trackingRequestListParams,
 			status: http.StatusOK, resp: trackingRequestListDocument{},
 			errors:  []int{400, 401, 429},
-			handler: handleTrackingRequestList(st, carriers, s.listLinks),
+			handler: handleTrackingRequestList(st, carriers, pl, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
@@ -61,7 +62,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramInclude("tracked_object")},
 			status: http.StatusOK, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleTrackingRequestGet(st, s.baseURL),
+			handler: handleTrackingRequestGet(st, carriers, pl, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
@@ -72,6 +73,88 @@ func (s *server) routes() []route {
 			status: http.StatusOK, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleTrackingRequestUpdate(st, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/shipments", tag: "Shipments",
+			summary: "List shipments",
+			doc:     "Returns the account's shipments, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: shipmentListParams,
+			status: http.StatusOK, resp: shipmentListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleShipmentList(st, carriers, pl, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Get a shipment",
+			doc:     "Returns one shipment: its route, times and containers. ETAs live here, not on containers.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("containers", "port_of_lading", "port_of_discharge")},
+			status: http.StatusOK, resp: shipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentGet(st, carriers, pl, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",
+			summary: "Stop tracking a shipment",
+			doc:     "Stops refreshing the shipment (line_tracking_stopped_reason cancelled_by_user). Stopping a stopped shipment changes nothing.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: shipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentTracking(tracker, st, carriers, pl, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/resume_tracking", tag: "Shipments",
+			summary: "Resume tracking a shipment",
+			doc: "Refreshes a stopped shipment again, starting now. Fails with 422 duplicate if the account meanwhile " +
+				"tracks the same number in another pending or created request.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: shipmentDocument{},
+			errors:  []int{400, 401, 404, 422, 429},
+			handler: handleShipmentTracking(tracker, st, carriers, pl, s.baseURL, true),
+		},
+		{
+			method: "GET", path: "/v2/containers", tag: "Containers",
+			summary: "List containers",
+			doc:     "Returns the account's containers, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude("shipment")},
+			status: http.StatusOK, resp: containerListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleContainerList(st, carriers, pl, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Get a container",
+			doc:     "Returns one container with its status and milestone times.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("shipment", "transport_events")},
+			status: http.StatusOK, resp: containerDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerGet(st, carriers, pl, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}/transport_events", tag: "Containers",
+			summary: "List a container's transport events",
+			doc:     "Returns the container's milestones (container.transport.*), oldest first.",
+			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude("location", "vessel")},
+			status: http.StatusOK, resp: transportEventListDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTransportEvents(st, pl, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
+			summary: "Get a port",
+			doc:     "Returns a port by its id or UN/LOCODE.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: portDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handlePortGet(pl, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
+			summary: "Get a vessel",
+			doc:     "Returns a vessel by its id or IMO number.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleVesselGet(st, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/shipping_lines", tag: "Shipping Lines",

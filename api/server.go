@@ -34,14 +34,17 @@ type Limits struct {
 // DefaultLimits are the reference API's published limits, and a default for everything else.
 var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200}
 
-// Config is what the API needs; Store, Limiter and Carriers are required.
+// Config is what the API needs; Store, Tracker, Limiter and Carriers are required.
 type Config struct {
 	Store    boxwatch.Store
+	Tracker  boxwatch.Tracker
 	Limiter  boxwatch.RateLimiter
 	Carriers *boxwatch.Carriers
-	Logger   *slog.Logger
-	Clock    boxwatch.Clock
-	Limits   Limits
+	// Ports names the ports of routes; nil leaves names and time zones null.
+	Ports  boxwatch.PortLookup
+	Logger *slog.Logger
+	Clock  boxwatch.Clock
+	Limits Limits
 	// PublicURL is the scheme and host clients use (https://track.example.com); absolute links are
 	// built from it. Empty, they are built from the request's Host.
 	PublicURL string
@@ -72,8 +75,8 @@ type server struct {
 
 // NewHandler returns the API's handler.
 func NewHandler(cfg Config) (http.Handler, error) {
-	if cfg.Store == nil || cfg.Limiter == nil || cfg.Carriers == nil {
-		return nil, fmt.Errorf("api: Store, Limiter and Carriers are required")
+	if cfg.Store == nil || cfg.Tracker == nil || cfg.Limiter == nil || cfg.Carriers == nil {
+		return nil, fmt.Errorf("api: Store, Tracker, Limiter and Carriers are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -131,7 +131,7 @@ func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, erro
 	return n, nil
 }
 
-func handleTrackingRequestCreate(st boxwatch.Store, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -150,7 +150,7 @@ func handleTrackingRequestCreate(st boxwatch.Store, carriers *boxwatch.Carriers,
 			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
 			ShipmentTags: nonNil(n.ShipmentTags), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
 		}
-		if err := st.CreateTrackingRequest(r.Context(), tr); err != nil {
+		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err
 		}
 		res := trackingRequestOut(tr)
@@ -160,18 +160,45 @@ func handleTrackingRequestCreate(st boxwatch.Store, carriers *boxwatch.Carriers,
 	}
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+// trackedObjects renders the shipments of requests, each once, for include=tracked_object.
+func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p places, trs []boxwatch.TrackingRequest) ([]any, error) {
+	included, seen := []any{}, map[string]bool{}
+	for _, tr := range trs {
+		if tr.ShipmentID == "" || seen[tr.ShipmentID] {
+			continue
+		}
+		seen[tr.ShipmentID] = true
+		s, err := st.Shipment(r.Context(), tr.AccountID, tr.ShipmentID)
+		if err != nil {
+			return nil, err
+		}
+		containers, err := st.ShipmentContainers(r.Context(), tr.AccountID, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		included = append(included, p.shipmentOut(s, carriers, containers))
+	}
+	return included, nil
+}
+
+func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if _, err := includes(r.URL.Query(), "tracked_object"); err != nil {
+		inc, err := includes(r.URL.Query(), "tracked_object")
+		if err != nil {
 			return err
 		}
 		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
+		included := []any{}
+		if inc["tracked_object"] {
+			if included, err = trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr}); err != nil {
+				return err
+			}
+		}
 		res := trackingRequestOut(tr)
-		// Shipments arrive with the tracking engine; until then there is nothing to include.
-		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Included: []any{}, Links: &links{Self: base(r) + res.Links.Self}})
+		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
 		return nil
 	}
 }
@@ -228,7 +255,7 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		page, err := pageParams(q)
@@ -239,10 +266,15 @@ func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p
 		if err != nil {
 			return err
 		}
+		// The reference API includes tracked_object in lists by default; include may name it too.
 		if _, err := includes(q, "tracked_object"); err != nil {
 			return err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
+		if err != nil {
+			return err
+		}
+		included, err := trackedObjects(r, st, carriers, p, list)
 		if err != nil {
 			return err
 		}
@@ -252,7 +284,7 @@ func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p
 		}
 		l, m := pageLinks(r, page, total)
 		m.Size = len(data)
-		writeJSON(w, http.StatusOK, trackingRequestListDocument{Data: data, Included: []any{}, Links: l, Meta: m})
+		writeJSON(w, http.StatusOK, trackingRequestListDocument{Data: data, Included: included, Links: l, Meta: m})
 		return nil
 	}
 }

@@ -45,21 +45,44 @@ type DB struct {
 	pool      *pgxpool.Pool // PostgreSQL only
 }
 
-// inTx runs fn in one transaction on the writer and commits when fn returns nil.
-func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
+// Tx is a transaction on the writer: state changes, the events they cause and the jobs they need
+// commit together or not at all.
+type Tx struct {
+	db     *DB
+	c      conn
+	native any
+}
+
+// Native is the driver's transaction (*sql.Tx on SQLite, pgx.Tx on PostgreSQL), for enqueueing
+// jobs in it.
+func (tx *Tx) Native() any { return tx.native }
+
+// InTx runs fn in one transaction and commits when fn returns nil. On SQLite the transaction takes
+// the write lock at once; on PostgreSQL rows are locked as the methods of Tx read them.
+func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if db.pool != nil {
-		return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(pgConn{tx}) })
+		return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error { return fn(&Tx{db: db, c: pgConn{t}, native: t}) })
 	}
-	tx, err := db.sqlWriter.BeginTx(ctx, nil)
+	t, err := db.sqlWriter.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(sqlConn{db: tx}); err != nil {
-		tx.Rollback()
+	if err := fn(&Tx{db: db, c: sqlConn{db: t}, native: t}); err != nil {
+		t.Rollback()
 		return err
 	}
-	return tx.Commit()
+	return t.Commit()
 }
+
+// inTx is InTx for the package's own statements.
+func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
+	return db.InTx(ctx, func(tx *Tx) error { return fn(tx.c) })
+}
+
+// SQLWriter is the SQLite writer pool (nil on PostgreSQL) and Pool the PostgreSQL pool (nil on
+// SQLite): the job queue runs on the same connections, so jobs commit with the data.
+func (db *DB) SQLWriter() *sql.DB  { return db.sqlWriter }
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
 var _ boxwatch.Store = (*DB)(nil)
 

@@ -28,7 +28,16 @@ func scanTrackingRequest(r row) (boxwatch.TrackingRequest, error) {
 // CreateTrackingRequest stores a new request; the live-number index turns a concurrent duplicate
 // into DuplicateError.
 func (db *DB) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
-	_, err := db.write.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
+	return db.createTrackingRequest(ctx, db.write, tr)
+}
+
+// CreateTrackingRequest is DB.CreateTrackingRequest inside a transaction.
+func (tx *Tx) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
+	return tx.db.createTrackingRequest(ctx, tx.c, tr)
+}
+
+func (db *DB) createTrackingRequest(ctx context.Context, c conn, tr boxwatch.TrackingRequest) error {
+	_, err := c.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		tr.ID, tr.AccountID, string(tr.RequestType), tr.RequestNumber, tr.SCAC, listArg(tr.RefNumbers),
 		listArg(tr.ShipmentTags), string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking"
 )
 
 // usageError is a mistake on the command line; main exits 2 for it.
@@ -24,6 +25,7 @@ const usage = `boxwatch tracks ocean containers behind a Terminal49-compatible A
 
 Usage:
   boxwatch serve [--addr 127.0.0.1:8080] [--admin-addr 127.0.0.1:9090] [--db FILE|URL] [--demo]
+                 [--carriers FILE] [--sim] [--sim-speed N] [--refresh-interval 4h] [--retry-scale F]
   boxwatch migrate [--db FILE|URL]
   boxwatch account create NAME [--feature map]... [--db FILE|URL]
   boxwatch apikey create ACCOUNT_NAME [--db FILE|URL]
@@ -128,6 +130,9 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	defer db.Close()
+	if err := tracking.Migrate(ctx, db); err != nil {
+		return err
+	}
 	v, err := db.SchemaVersion(ctx)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,7 +16,10 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/carrier"
+	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking"
 )
 
 // serveConfig is everything "boxwatch serve" can be told, with its defaults.
@@ -23,6 +27,13 @@ type serveConfig struct {
 	addr, adminAddr, db, publicURL, logLevel string
 	demo                                     bool
 	limits                                   api.Limits
+	carriersFile                             string
+	sim                                      bool
+	simSpeed                                 float64
+	simLatency                               time.Duration
+	retryScale                               float64
+	refreshInterval, jobTimeout              time.Duration
+	workers                                  int
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -36,6 +47,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.IntVar(&cfg.limits.CreateTrackingRequest, "limit-create", cfg.limits.CreateTrackingRequest, "POST /v2/tracking_requests per account per minute (0 lifts the limit)")
 	fs.IntVar(&cfg.limits.InferNumber, "limit-infer", cfg.limits.InferNumber, "POST /v2/tracking_requests/infer_number per account per minute (0 lifts the limit)")
 	fs.IntVar(&cfg.limits.Default, "limit-default", cfg.limits.Default, "every other /v2 request per account per minute (0 lifts the limit)")
+	fs.StringVar(&cfg.carriersFile, "carriers", "", "carrier configuration file (JSON): SCAC → adapter, base URL, credentials")
+	fs.BoolVar(&cfg.sim, "sim", false, "simulate every carrier the carriers file does not configure (on with --demo)")
+	fs.Float64Var(&cfg.simSpeed, "sim-speed", 1, "run the simulated world this many times faster than real time")
+	fs.DurationVar(&cfg.simLatency, "sim-latency", 0, "delay every simulated carrier answer by this much")
+	fs.Float64Var(&cfg.retryScale, "retry-scale", 1, "multiply every retry and backoff delay by this factor")
+	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", 4*time.Hour, "how often a tracked shipment is looked up again")
+	fs.IntVar(&cfg.workers, "workers", 20, "lookups and refreshes run at once by this process (0: an API-only replica)")
+	fs.DurationVar(&cfg.jobTimeout, "job-timeout", 2*time.Minute, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
 		return helpOK(err)
@@ -49,9 +68,31 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return usagef("--%s must be 0 (no limit) or more, got %d", name, v)
 		}
 	}
+	switch {
+	case cfg.simSpeed <= 0:
+		return usagef("--sim-speed must be more than 0, got %v", cfg.simSpeed)
+	case cfg.retryScale <= 0:
+		return usagef("--retry-scale must be more than 0, got %v", cfg.retryScale)
+	case cfg.refreshInterval < time.Second:
+		return usagef("--refresh-interval must be at least 1s, got %v", cfg.refreshInterval)
+	case cfg.workers < 0:
+		return usagef("--workers must be 0 or more, got %d", cfg.workers)
+	case cfg.jobTimeout < time.Second:
+		return usagef("--job-timeout must be at least 1s, got %v", cfg.jobTimeout)
+	case cfg.simLatency < 0:
+		return usagef("--sim-latency must not be negative, got %v", cfg.simLatency)
+	}
+	cfg.sim = cfg.sim || cfg.demo
 	log, err := newLogger(stderr, cfg.logLevel)
 	if err != nil {
 		return err
+	}
+	registry := boxwatch.DefaultCarriers()
+	configured := map[string]boxwatch.Carrier{}
+	if cfg.carriersFile != "" {
+		if configured, err = loadCarriers(cfg.carriersFile, registry, getenv); err != nil {
+			return err
+		}
 	}
 
 	db, err := store.Open(ctx, cfg.db)
@@ -59,11 +100,45 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer db.Close()
+	if err := tracking.Migrate(ctx, db); err != nil {
+		return err
+	}
+	ports := boxwatch.DefaultPorts()
+	carriers := configured
+	if cfg.sim {
+		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: boxwatch.DefaultFleet(),
+			State: store.SimState{DB: db}, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim")})
+		if err != nil {
+			return err
+		}
+		simLn, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("carrier simulator: %w", err)
+		}
+		if err := network.Start(simLn); err != nil {
+			return err
+		}
+		defer network.Close()
+		simulated, err := carrier.Simulated(network, configured, nil)
+		if err != nil {
+			return err
+		}
+		for scac, c := range configured {
+			simulated[scac] = c
+		}
+		carriers = simulated
+		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()))
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
+		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout})
+	if err != nil {
+		return err
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	handler, err := api.NewHandler(api.Config{
-		Store: db, Limiter: db.Limiter(), Carriers: boxwatch.DefaultCarriers(), Logger: log,
+		Store: db, Tracker: engine, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
 	})
 	if err != nil {
@@ -98,6 +173,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 
+	if err := engine.Start(ctx); err != nil {
+		return fmt.Errorf("starting the job workers: %w", err)
+	}
 	errc := make(chan error, len(servers))
 	for i, srv := range servers {
 		go func() { errc <- srv.Serve(listeners[i]) }()
@@ -115,6 +193,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer cancel()
 	for _, srv := range servers {
 		srv.Shutdown(shutdownCtx)
+	}
+	if err := engine.Stop(shutdownCtx); err != nil {
+		log.Warn("stopping the job workers", "error", err.Error())
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
@@ -165,4 +246,22 @@ func sweepRateLimits(ctx context.Context, db *store.DB, log interface {
 			}
 		}
 	}
+}
+
+// loadCarriers reads the carrier configuration file and builds its adapters.
+func loadCarriers(path string, registry *boxwatch.Carriers, getenv func(string) string) (map[string]boxwatch.Carrier, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--carriers: %w", err)
+	}
+	defer f.Close()
+	cfg, err := carrier.Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("--carriers %s: %w", path, err)
+	}
+	built, err := cfg.Build(registry, getenv, nil)
+	if err != nil {
+		return nil, fmt.Errorf("--carriers %s: %w", path, err)
+	}
+	return built, nil
 }

@@ -1,0 +1,166 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boxwatch/boxwatch/carrier/dcsa"
+)
+
+// event is a DCSA event with its times parsed, for filtering and sorting.
+type event struct {
+	dcsa.Event
+	at, created time.Time
+}
+
+// Estimates of a transport move are revised as it comes closer: at these fractions of the time
+// between the plan's publication and the actual move (a revision carries that fraction of the
+// plan's error plus noise), and a last time shortly before the move, exactly.
+var revisions = []float64{0.7, 0.4, 0.15}
+
+const (
+	revisionNoise = 12 * time.Hour // at most, scaled by the revision's fraction
+	lastRevision  = 24 * time.Hour // before the move, or a tenth of the time to it when shorter
+)
+
+// events returns what the carrier reports at simulated time now about a journey whose first
+// lookup was at anchor: the plan, the latest estimate of every transport move still to come, and
+// every move already made, each once its record exists.
+func (j *journey) events(anchor, now time.Time) []event {
+	start := anchor.Add(-j.lookup)
+	abs := func(off time.Duration) time.Time { return start.Add(off).Truncate(time.Minute) }
+	refs := j.documentReferences()
+	calls := make([]*dcsa.TransportCall, len(j.calls))
+	for i := range j.calls {
+		calls[i] = j.calls[i].wire()
+	}
+	d := dice("estimates/" + j.key)
+	out := make([]event, 0, len(j.moves)+8)
+	add := func(m move, classifier string, at, created time.Time, reason delayReason) {
+		e := event{at: at, created: created}
+		e.EventType = m.family
+		e.EventClassifierCode = classifier
+		e.EventCreatedDateTime = created.UTC().Format(time.RFC3339)
+		switch m.family {
+		case "SHIPMENT":
+			e.ShipmentEventTypeCode = m.code
+			e.DocumentTypeCode = m.docType
+			e.DocumentID = m.docID
+			e.EventDateTime = e.EventCreatedDateTime
+		case "TRANSPORT":
+			e.TransportEventTypeCode = m.code
+			e.TransportCall = calls[m.call]
+			e.DelayReasonCode, e.ChangeRemark = reason.code, reason.remark
+			e.DocumentReferences = refs
+			e.EventDateTime = at.In(j.calls[m.call].place.loc).Format(time.RFC3339)
+		case "EQUIPMENT":
+			c, q := j.calls[m.call], j.equipment[m.equipment]
+			e.EquipmentEventTypeCode = m.code
+			e.EquipmentReference = q.ref
+			e.ISOEquipmentCode = q.isoCode
+			e.EmptyIndicatorCode = "LADEN"
+			if m.empty {
+				e.EmptyIndicatorCode = "EMPTY"
+			} else {
+				e.Seals = []dcsa.Seal{{SealNumber: q.seal, SealSource: "CAR", SealType: "BLT"}}
+			}
+			e.EventLocation = &dcsa.Location{LocationName: c.name, UNLocationCode: c.place.LOCODE}
+			e.TransportCall = calls[m.call]
+			e.DocumentReferences = refs
+			e.EventDateTime = at.In(c.place.loc).Format(time.RFC3339)
+		}
+		e.EventID = nameUUID(fmt.Sprintf("event/%s/%s/%s/%s/%d/%d/%d/%d", j.key, m.family, m.code, classifier,
+			m.call, m.equipment, at.Unix(), created.Unix()))
+		out = append(out, e)
+	}
+	published := abs(j.confirmed)
+	for i, m := range j.moves {
+		actual := abs(m.actual)
+		recorded := abs(m.actual + m.lag)
+		if m.family == "TRANSPORT" && !published.After(now) {
+			add(m, "PLN", abs(m.planned), published, delayReason{})
+		}
+		if !recorded.After(now) {
+			add(m, "ACT", actual, recorded, m.reason)
+			continue
+		}
+		if m.family != "TRANSPORT" {
+			continue
+		}
+		if est, revised, ok := j.estimate(d, i, now.Sub(start)); ok {
+			reason := delayReason{}
+			switch {
+			case est-m.planned > 2*hour:
+				reason = m.reason
+				if reason == (delayReason{}) {
+					reason = delayReasons[0]
+				}
+			case m.planned-est > 2*hour:
+				reason = delayReason{remark: "Ahead of schedule"}
+			}
+			add(m, "EST", abs(est), abs(revised), reason)
+		}
+	}
+	return out
+}
+
+// estimate returns the latest estimate of transport move i that was made by offset now, and when
+// it was made; ok is false before the plan's publication.
+func (j *journey) estimate(d dice, i int, now time.Duration) (est, revised time.Duration, ok bool) {
+	m := j.moves[i]
+	if now < j.confirmed {
+		return 0, 0, false
+	}
+	est, revised = m.planned, j.confirmed
+	span := m.actual - j.confirmed
+	for k, f := range revisions {
+		at := m.actual - time.Duration(f*float64(span))
+		if at > now {
+			return est, revised, true
+		}
+		noise := time.Duration(f * (2*d.frac(fmt.Sprint(i, "/", k)) - 1) * float64(revisionNoise))
+		est, revised = m.actual+time.Duration(f*float64(m.planned-m.actual))+noise, at
+	}
+	if at := m.actual - min(lastRevision, span/10); at <= now {
+		est, revised = m.actual, at
+	}
+	return est, revised, true
+}
+
+// documentReferences ties the journey's events to its booking and bill of lading, when known.
+func (j *journey) documentReferences() []dcsa.DocumentReference {
+	var refs []dcsa.DocumentReference
+	if j.booking != "" {
+		refs = append(refs, dcsa.DocumentReference{DocumentReferenceType: "BKG", DocumentReferenceValue: j.booking})
+	}
+	if j.bill != "" {
+		refs = append(refs, dcsa.DocumentReference{DocumentReferenceType: "TRD", DocumentReferenceValue: j.bill})
+	}
+	return refs
+}
+
+// wire is the call as DCSA describes it.
+func (c call) wire() *dcsa.TransportCall {
+	seq := c.seq
+	tc := &dcsa.TransportCall{
+		TransportCallID:             c.id,
+		TransportCallSequenceNumber: &seq,
+		UNLocationCode:              c.place.LOCODE,
+		FacilityTypeCode:            c.facility,
+		ModeOfTransport:             c.mode,
+		CarrierServiceCode:          c.service,
+		ExportVoyageNumber:          c.voyage,
+		ImportVoyageNumber:          c.voyage,
+	}
+	if c.facility == "DEPO" {
+		tc.OtherFacility = c.name
+	}
+	if v := c.vessel; v != nil {
+		tc.Vessel = &dcsa.Vessel{VesselIMONumber: v.IMO, VesselName: v.Name, VesselFlag: v.Flag, VesselCallSignNumber: v.CallSign}
+		if c.operator != "" {
+			tc.Vessel.VesselOperatorCarrierCode = c.operator
+			tc.Vessel.VesselOperatorCarrierCodeListProvider = "NMFTA"
+		}
+	}
+	return tc
+}

@@ -1,0 +1,380 @@
+// Package sim is a simulated carrier network: a deterministic world of real ports, trade lanes
+// and vessels in which every bill of lading, booking and container number has a journey, served
+// as DCSA Track & Trace 2.2 over HTTP, one base URL per SCAC. It lets the whole service run on a
+// fresh machine and gives tests numbers with known outcomes (see Network).
+//
+// The service must reach it over HTTP through its DCSA client, like any carrier, never by
+// calling into this package; the package must not import the engine or the store.
+package sim
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // event times are local to each port, the same on every machine
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/carrier/dcsa"
+)
+
+// Options configure a Network. The zero value simulates every line of the default registry
+// with the default ports and fleet, in real time, with an in-memory State.
+type Options struct {
+	// Carriers is the registry the simulated lines come from; DefaultCarriers when nil.
+	Carriers *boxwatch.Carriers
+	// SCACs are the lines to simulate (primary or alternative SCACs); every SCAC of Carriers when
+	// empty. An alternative SCAC answers as its line.
+	SCACs []string
+	// Ports and Fleet are the world's reference data; DefaultPorts and DefaultFleet when nil.
+	// Every port of the simulator's lanes must be in Ports with coordinates.
+	Ports *boxwatch.Ports
+	Fleet []boxwatch.Vessel
+	// State remembers first lookups and attempts; a MemoryState when nil.
+	State State
+	// Clock is the real time; time.Now when nil.
+	Clock func() time.Time
+	// Speed is how many times faster than real time the simulated world runs after a number's
+	// first lookup; 1 when zero.
+	Speed float64
+	// Latency delays every answer, as a remote carrier would.
+	Latency time.Duration
+	// RetryAfter is the Retry-After of the unreachable numbers' 503 answers; 30 s when zero.
+	RetryAfter time.Duration
+	// Log receives failures of State; nothing is logged when nil.
+	Log *slog.Logger
+}
+
+// Network is the simulated carrier network. It is an http.Handler serving
+// GET /{SCAC}/v2/events for every simulated SCAC; Start serves it on a listener.
+//
+// Every number has a journey, the same on every run and every replica sharing a State, except
+// these documented test numbers:
+//   - SCAC TEST: TEST-TR-SUCCEEDED has a journey; TEST-TR-FAILED is unknown.
+//   - A number ending in 0000 is unknown: the answer is an empty list.
+//   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey.
+//   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
+//     0 booked, empty not yet picked up; 1 full at the port of lading, the vessel leaves within 12
+//     hours; 2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct
+//     lane); 6 at sea on the last leg; 7 the vessel arrives at the port of discharge within 12
+//     hours; 8 discharged, available for pickup; 9 delivered and the empty returned. A number
+//     ending in a letter goes by the last digit in it, or stands at 3 when it has none.
+//
+// A valid ISO 6346 container number, whichever parameter carries it, is a journey of that one
+// container with no booking or bill known. Any other number is a booking whose bill of lading
+// has the same number (when it fits DCSA's 20 characters), with one to four containers of the
+// line's own owner prefixes. Simulated time starts at the first lookup and runs Speed times
+// faster from there.
+type Network struct {
+	world      *world
+	lines      map[string]boxwatch.ShippingLine // by every served SCAC
+	state      State
+	clock      func() time.Time
+	speed      float64
+	latency    time.Duration
+	retryAfter time.Duration
+	log        *slog.Logger
+	mux        *http.ServeMux
+
+	mu     sync.Mutex
+	server *http.Server
+	root   string // "http://host:port" once started
+}
+
+// unreachableAttempts is how many lookups of a number ending in 9999 fail.
+const unreachableAttempts = 2
+
+// APIVersion is the DCSA Track & Trace version the network speaks.
+const APIVersion = "2.2.0"
+
+// New builds a network. It fails on invalid options: a negative or non-finite Speed, a negative
+// Latency or RetryAfter, an SCAC missing from Carriers, a lane port missing from Ports, or a
+// Fleet of fewer than two vessels.
+func New(o Options) (*Network, error) {
+	if o.Carriers == nil {
+		o.Carriers = boxwatch.DefaultCarriers()
+	}
+	if o.Ports == nil {
+		o.Ports = boxwatch.DefaultPorts()
+	}
+	if o.Fleet == nil {
+		o.Fleet = boxwatch.DefaultFleet()
+	}
+	if o.State == nil {
+		o.State = NewMemoryState()
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Speed == 0 {
+		o.Speed = 1
+	}
+	if o.Speed < 0 || math.IsNaN(o.Speed) || math.IsInf(o.Speed, 0) {
+		return nil, fmt.Errorf("sim: speed %v is not a positive number", o.Speed)
+	}
+	if o.Latency < 0 || o.RetryAfter < 0 {
+		return nil, errors.New("sim: latency and retry-after must not be negative")
+	}
+	if o.RetryAfter == 0 {
+		o.RetryAfter = 30 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	w, err := newWorld(o.Carriers, o.Ports, o.Fleet)
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{world: w, lines: map[string]boxwatch.ShippingLine{}, state: o.State, clock: o.Clock,
+		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log}
+	scacs := o.SCACs
+	if len(scacs) == 0 {
+		for _, l := range o.Carriers.All() {
+			scacs = append(scacs, l.SCAC)
+			scacs = append(scacs, l.AlternativeSCACs...)
+		}
+	}
+	for _, s := range scacs {
+		line, ok := o.Carriers.BySCAC(s)
+		if !ok {
+			return nil, fmt.Errorf("sim: SCAC %q is not in the carrier registry", s)
+		}
+		n.lines[s] = line
+	}
+	n.mux = http.NewServeMux()
+	n.mux.HandleFunc("/{scac}/v2/events", n.serveEvents)
+	n.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		n.fail(w, r, http.StatusNotFound, "notFound", "no such resource: the simulated carriers serve /{SCAC}/v2/events")
+	})
+	return n, nil
+}
+
+// SCACs returns the simulated SCACs, sorted.
+func (n *Network) SCACs() []string {
+	out := make([]string, 0, len(n.lines))
+	for s := range n.lines {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Start serves the network on ln in the background until Close. It fails when already started.
+func (n *Network) Start(ln net.Listener) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.server != nil {
+		return errors.New("sim: already started")
+	}
+	n.server = &http.Server{Handler: n, ReadHeaderTimeout: 10 * time.Second}
+	n.root = "http://" + ln.Addr().String()
+	go n.server.Serve(ln) //nolint:errcheck // Serve returns ErrServerClosed once Close is called
+	return nil
+}
+
+// Close stops serving and closes the listener given to Start.
+func (n *Network) Close() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.server == nil {
+		return nil
+	}
+	return n.server.Close()
+}
+
+// BaseURL returns the DCSA base URL of a simulated SCAC once Start was called: GET
+// BaseURL + "/v2/events" queries it. ok is false for an SCAC the network does not simulate or
+// before Start. Served by another server, the base URL is that server's root followed by
+// "/" + SCAC.
+func (n *Network) BaseURL(scac string) (url string, ok bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if _, simulated := n.lines[scac]; !simulated || n.root == "" {
+		return "", false
+	}
+	return n.root + "/" + scac, true
+}
+
+// ServeHTTP implements http.Handler.
+func (n *Network) ServeHTTP(w http.ResponseWriter, r *http.Request) { n.mux.ServeHTTP(w, r) }
+
+// errUnreachable is the answer to the first lookups of a number ending in 9999.
+var errUnreachable = errors.New("carrier unreachable")
+
+func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
+	scac := strings.ToUpper(r.PathValue("scac"))
+	line, ok := n.lines[scac]
+	if !ok {
+		n.fail(w, r, http.StatusNotFound, "notFound", fmt.Sprintf("SCAC %q is not simulated here", scac))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		n.fail(w, r, http.StatusMethodNotAllowed, "methodNotAllowed", "only GET is supported")
+		return
+	}
+	if !n.wait(r.Context()) {
+		return
+	}
+	if v := r.Header.Get(dcsa.HeaderAPIVersion); v != "" && v != "2" && !strings.HasPrefix(v, "2.") {
+		n.fail(w, r, http.StatusBadRequest, "invalidHeader", fmt.Sprintf("API-Version %q: this server speaks version 2", v))
+		return
+	}
+	q, err := parseQuery(r.URL.Query())
+	if err != nil {
+		n.fail(w, r, http.StatusBadRequest, "invalidQuery", err.Error())
+		return
+	}
+	events, err := n.lookup(r.Context(), line, &q)
+	switch {
+	case errors.Is(err, errUnreachable):
+		w.Header().Set("Retry-After", fmt.Sprint(int(math.Ceil(n.retryAfter.Seconds()))))
+		n.fail(w, r, http.StatusServiceUnavailable, "serviceUnavailable", "the carrier's system is unavailable; try again later")
+		return
+	case err != nil:
+		n.log.Error("sim: state", "scac", line.SCAC, "err", err)
+		n.fail(w, r, http.StatusInternalServerError, "internalError", "the simulation's state is unavailable")
+		return
+	}
+
+	total := len(events)
+	from := min(q.Offset, total)
+	to := min(from+q.Limit, total)
+	page := make([]dcsa.Event, 0, to-from)
+	for _, e := range events[from:to] {
+		page = append(page, e.Event)
+	}
+	body, err := json.Marshal(page)
+	if err != nil {
+		n.fail(w, r, http.StatusInternalServerError, "internalError", "cannot encode the events")
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set(dcsa.HeaderAPIVersion, APIVersion)
+	h.Set(dcsa.HeaderCurrentPage, pageLink(r, scac, q))
+	if to < total {
+		next := q
+		next.Offset = to
+		h.Set(dcsa.HeaderNextPage, pageLink(r, scac, next))
+	}
+	w.Write(body) //nolint:errcheck // the client went away
+}
+
+// lookup returns the events that answer q, sorted, with q's world pinned (Anchor and AsOf set)
+// for the page links. It returns errUnreachable for the first lookups of a number ending in
+// 9999, and the State's errors.
+func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *query) ([]event, error) {
+	number := cmp.Or(q.Bill, q.Booking, q.Equipment)
+	if q.Bill != "" && q.Booking != "" && q.Bill != q.Booking {
+		return nil, nil // the simulated lines give a booking's bill of lading the booking's number
+	}
+	if unknown(line.SCAC, number) {
+		return nil, nil
+	}
+	byContainer := boxwatch.ContainerNumberProblem(number) == ""
+	if number == q.Equipment && !byContainer {
+		return nil, nil // no container has that number
+	}
+	key := line.SCAC + "/" + number
+	if q.AsOf.IsZero() {
+		if strings.HasSuffix(number, "9999") {
+			attempt, err := n.state.Attempt(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			if attempt <= unreachableAttempts {
+				return nil, errUnreachable
+			}
+		}
+		now := n.clock()
+		anchor, err := n.state.FirstSeen(ctx, key, now)
+		if err != nil {
+			return nil, err
+		}
+		q.Anchor, q.AsOf = anchor, n.simTime(anchor, now)
+	}
+	j := n.world.newJourney(line, number)
+	if q.Equipment != "" && !slices.ContainsFunc(j.equipment, func(e equipment) bool { return e.ref == q.Equipment }) {
+		return nil, nil
+	}
+	all := j.events(q.Anchor, q.AsOf)
+	events := all[:0]
+	for _, e := range all {
+		if q.match(e) {
+			events = append(events, e)
+		}
+	}
+	q.sort(events)
+	return events, nil
+}
+
+// unknown reports whether number is one of the documented numbers the carrier does not know.
+func unknown(scac, number string) bool {
+	return strings.HasSuffix(number, "0000") || scac == "TEST" && number == "TEST-TR-FAILED"
+}
+
+// simTime is the simulated time at real time now for a journey first looked up at anchor.
+func (n *Network) simTime(anchor, now time.Time) time.Time {
+	elapsed := float64(max(now.Sub(anchor), 0)) * n.speed
+	return anchor.Add(time.Duration(min(elapsed, float64(maxElapsed))))
+}
+
+// wait holds the answer for the configured latency; it returns false when the client gives up.
+func (n *Network) wait(ctx context.Context) bool {
+	if n.latency <= 0 {
+		return true
+	}
+	t := time.NewTimer(n.latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// pageLink is the absolute URL of a page of the result q describes.
+func pageLink(r *http.Request, scac string, q query) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: "/" + scac + "/v2/events",
+		RawQuery: url.Values{dcsa.ParamCursor: {q.cursor()}}.Encode()}
+	return u.String()
+}
+
+// fail answers with DCSA's error body.
+func (n *Network) fail(w http.ResponseWriter, r *http.Request, status int, reason, message string) {
+	type subError struct {
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	}
+	body, _ := json.Marshal(struct {
+		HTTPMethod     string     `json:"httpMethod"`
+		RequestURI     string     `json:"requestUri"`
+		StatusCode     int        `json:"statusCode"`
+		StatusCodeText string     `json:"statusCodeText"`
+		ErrorDateTime  string     `json:"errorDateTime"`
+		Errors         []subError `json:"errors"`
+	}{r.Method, r.URL.RequestURI(), status, http.StatusText(status), n.clock().UTC().Format(time.RFC3339),
+		[]subError{{reason, message}}})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set(dcsa.HeaderAPIVersion, APIVersion)
+	w.WriteHeader(status)
+	w.Write(body) //nolint:errcheck // the client went away
+}

@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// lane is a trade the simulated carriers sell: cargo from one of the origins to one of the
+// destinations, direct or through a hub where it changes vessel. Shipments run it either way.
+type lane struct {
+	code         string // stem of its service codes (at most 3 characters)
+	name         string
+	origins      []string
+	hub          string // UN/LOCODE of the transshipment port, or "" for a direct service
+	destinations []string
+	// detour is the sea distance over the great-circle distance of each leg (origin to hub or
+	// destination, then hub to destination): canals, straits and capes make it more than 1.
+	detour [2]float64
+}
+
+// lanes are the simulated world's trades between real container ports. The detour factors
+// were set so that the busiest pair of each lane gets its usual sea distance (Shanghai–Rotterdam
+// through Suez is about 10,500 nautical miles against 4,820 on the great circle).
+var lanes = []lane{
+	{code: "AE", name: "Asia–North Europe", origins: []string{"CNSHA", "CNNGB", "CNXMN", "CNTAO", "KRPUS", "HKHKG"},
+		destinations: []string{"NLRTM", "DEHAM", "BEANR", "GBFXT", "FRLEH"}, detour: [2]float64{2.15}},
+	{code: "AS", name: "Southeast Asia–North Europe via Singapore", origins: []string{"THLCH", "VNCLI", "VNHPH", "IDJKT", "PHMNL"},
+		hub: "SGSIN", destinations: []string{"NLRTM", "DEHAM", "BEANR", "GBFXT", "DEBRV"}, detour: [2]float64{1.15, 1.46}},
+	{code: "AM", name: "Asia–Mediterranean", origins: []string{"CNSHA", "CNNGB", "CNXMN", "KRPUS", "HKHKG"},
+		destinations: []string{"ITGOA", "ESVLC", "ESBCN", "GRPIR", "FRFOS"}, detour: [2]float64{1.75}},
+	{code: "AT", name: "Southeast Asia–Mediterranean via Tanjung Pelepas", origins: []string{"THLCH", "VNCLI", "IDJKT", "PHMNL"},
+		hub: "MYTPP", destinations: []string{"ITGOA", "ESVLC", "GRPIR", "ITSPE"}, detour: [2]float64{1.12, 1.37}},
+	{code: "TP", name: "Transpacific", origins: []string{"CNSHA", "CNNGB", "CNXMN", "KRPUS", "HKHKG", "TWKHH", "JPTYO"},
+		destinations: []string{"USLAX", "USLGB", "USSEA", "USTIW", "CAVAN", "CAPRR"}, detour: [2]float64{1.03}},
+	{code: "TB", name: "North China–US West Coast via Busan", origins: []string{"CNTAO", "CNDLC", "CNTXG"},
+		hub: "KRPUS", destinations: []string{"USLAX", "USLGB", "USSEA", "CAVAN"}, detour: [2]float64{1.3, 1.02}},
+	{code: "AU", name: "Asia–US East Coast via Panama", origins: []string{"CNSHA", "CNNGB", "CNXMN", "KRPUS"},
+		destinations: []string{"USNYC", "USSAV", "USCHS", "USORF", "USBAL"}, detour: [2]float64{1.62}},
+	{code: "AC", name: "Asia–Caribbean via Manzanillo", origins: []string{"CNSHA", "CNNGB", "KRPUS", "HKHKG"},
+		hub: "PAMIT", destinations: []string{"COCTG", "DOCAU", "JMKIN", "CRLIO"}, detour: [2]float64{1.05, 1.2}},
+	{code: "TA", name: "Transatlantic", origins: []string{"NLRTM", "DEHAM", "BEANR", "DEBRV", "GBFXT", "FRLEH"},
+		destinations: []string{"USNYC", "USSAV", "USCHS", "USORF", "USBAL", "CAHAL", "CAMTR"}, detour: [2]float64{1.1}},
+	{code: "IC", name: "Bay of Bengal–North Europe via Colombo", origins: []string{"BDCGP", "INMAA", "INTUT"},
+		hub: "LKCMB", destinations: []string{"NLRTM", "DEHAM", "BEANR", "GBFXT"}, detour: [2]float64{1.1, 1.39}},
+	{code: "WA", name: "North Europe–West Africa via Tanger Med", origins: []string{"NLRTM", "BEANR", "DEHAM", "FRLEH", "GBFXT"},
+		hub: "MAPTM", destinations: []string{"GHTEM", "NGAPP", "CIABJ", "SNDKR", "TGLFW"}, detour: [2]float64{1.31, 1.35}},
+	{code: "IA", name: "Intra-Asia", origins: []string{"CNSHA", "CNNGB", "CNXMN", "KRPUS", "JPTYO", "JPYOK", "HKHKG", "TWKHH"},
+		destinations: []string{"SGSIN", "THLCH", "VNCLI", "MYPKG", "IDJKT", "PHMNL"}, detour: [2]float64{1.12}},
+	{code: "ME", name: "Asia–Middle East and India", origins: []string{"CNSHA", "CNNGB", "HKHKG", "KRPUS", "SGSIN"},
+		destinations: []string{"AEJEA", "INNSA", "INMUN", "PKKHI", "OMSLL"}, detour: [2]float64{1.42}},
+	{code: "OC", name: "Asia–Oceania", origins: []string{"CNSHA", "CNNGB", "KRPUS", "HKHKG", "SGSIN"},
+		destinations: []string{"AUSYD", "AUMEL", "AUBNE", "NZAKL"}, detour: [2]float64{1.1}},
+	{code: "SA", name: "Europe–East Coast South America", origins: []string{"NLRTM", "DEHAM", "BEANR", "ESALG", "FRLEH"},
+		destinations: []string{"BRSSZ", "BRRIG", "ARBUE", "UYMVD"}, detour: [2]float64{1.03}},
+	{code: "CB", name: "US–Caribbean and Central America", origins: []string{"USMIA", "USPEF", "USJAX", "USHOU"},
+		destinations: []string{"JMKIN", "DOCAU", "HNPCR", "GTSTC", "CRLIO", "COCTG"}, detour: [2]float64{1.25}},
+}
+
+// carrierLanes lists the lanes of the regional carriers; every other carrier serves all lanes.
+var carrierLanes = map[string][]string{
+	"SITC": {"IA"}, "KMTU": {"IA", "ME"}, "SKLU": {"IA"}, "TXZJ": {"IA"}, "CULU": {"IA"}, "SQQY": {"IA", "ME"},
+	"WHLC": {"IA", "ME", "TP"}, "PCIU": {"IA", "ME", "OC"}, "GOSU": {"IA", "OC"}, "SMLM": {"TP", "IA"},
+	"ESPU": {"ME", "IA"}, "MATS": {"TP"}, "SSBF": {"TP"}, "CHVW": {"OC"}, "ANNU": {"OC", "IA"},
+	"APLU": {"TP", "IA", "AU", "ME"}, "ACLU": {"TA"}, "IILU": {"TA"}, "TRKU": {"TA"}, "ARKU": {"WA"},
+	"CLAM": {"CB"}, "SMLU": {"CB"}, "SEAU": {"CB", "TA"}, "SUDU": {"SA", "TA", "CB"}, "SAFM": {"WA", "SA"},
+}
+
+// brands are how container lines name their ships, judged from the names in the fleet data:
+// a vessel whose name starts with one of the prefixes (or ends with " MAERSK") is operated by
+// that SCAC's line.
+var brands = []struct {
+	scac     string
+	prefixes []string
+}{
+	{"MSCU", []string{"MSC "}},
+	{"MAEU", []string{"MAERSK ", "A.P. MOELLER"}},
+	{"SAFM", []string{"SAFMARINE "}},
+	{"CMDU", []string{"CMA CGM ", "CMA-CGM "}},
+	{"APLU", []string{"APL "}},
+	{"ANNU", []string{"ANL "}},
+	{"COSU", []string{"COSCO "}},
+	{"OOLU", []string{"OOCL "}},
+	{"HLCU", []string{"HAPAG ", "CSAV "}},
+	{"EGLV", []string{"EVER ", "ITAL ", "LT "}},
+	{"ONEY", []string{"ONE ", "MOL ", "NYK "}},
+	{"HDMU", []string{"HYUNDAI ", "HMM "}},
+	{"YMLU", []string{"YM "}},
+	{"ZIMU", []string{"ZIM "}},
+	{"WHLC", []string{"WAN HAI "}},
+	{"PCIU", []string{"KOTA "}},
+	{"SUDU", []string{"CAP ", "SANTA "}},
+}
+
+// operatorOf returns the SCAC of the line that operates a vessel, judged by its name, or "".
+func operatorOf(name string) string {
+	if strings.HasSuffix(name, " MAERSK") {
+		return "MAEU"
+	}
+	for _, b := range brands {
+		for _, p := range b.prefixes {
+			if strings.HasPrefix(name, p) {
+				return b.scac
+			}
+		}
+	}
+	return ""
+}
+
+// place is a port of the simulated world with its time zone loaded.
+type place struct {
+	boxwatch.Port
+	loc *time.Location
+}
+
+// service is a carrier's service on a lane: the vessels that sail each leg of it.
+type service struct {
+	lane *lane
+	// codes and vessels are per leg of the lane (one leg when it has no hub).
+	codes   [2]string
+	vessels [2][]boxwatch.Vessel
+}
+
+// world is the static part of the simulation: ports, lanes and each carrier's services.
+type world struct {
+	carriers *boxwatch.Carriers
+	places   map[string]place
+	services map[string][]service // by primary SCAC
+}
+
+// servicePoolSize is how many vessels a carrier's pool holds at least, and serviceVessels how
+// many of them sail each leg of a service.
+const (
+	servicePoolSize = 6
+	serviceVessels  = 4
+)
+
+func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwatch.Vessel) (*world, error) {
+	if len(fleet) < 2 {
+		return nil, fmt.Errorf("sim: the fleet has %d vessels; at least 2 are needed", len(fleet))
+	}
+	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}}
+	for _, l := range lanes {
+		codes := slices.Concat(l.origins, l.destinations)
+		if l.hub != "" {
+			codes = append(codes, l.hub)
+		}
+		for _, code := range codes {
+			if _, done := w.places[code]; done {
+				continue
+			}
+			p, ok := ports.ByLOCODE(code)
+			if !ok || !p.HasCoordinates {
+				return nil, fmt.Errorf("sim: lane %s needs port %s with coordinates", l.code, code)
+			}
+			loc, err := time.LoadLocation(p.TimeZone)
+			if err != nil || p.TimeZone == "" {
+				loc = time.UTC
+			}
+			w.places[code] = place{Port: p, loc: loc}
+		}
+	}
+	fleet = slices.Clone(fleet)
+	slices.SortFunc(fleet, func(a, b boxwatch.Vessel) int { return cmp.Compare(a.IMO, b.IMO) })
+	for _, line := range carriers.All() {
+		w.services[line.SCAC] = w.carrierServices(line, fleet)
+	}
+	return w, nil
+}
+
+// carrierServices gives a line one service per lane it serves, each leg sailed by vessels of
+// its own fleet (its brand and its parent's), topped up with chartered ones.
+func (w *world) carrierServices(line boxwatch.ShippingLine, fleet []boxwatch.Vessel) []service {
+	d := dice("line/" + line.SCAC)
+	owners := []string{line.SCAC, parentSCAC(line)}
+	var pool, free, others []boxwatch.Vessel
+	for _, v := range fleet {
+		switch op := operatorOf(v.Name); {
+		case op != "" && slices.Contains(owners, op):
+			pool = append(pool, v)
+		case op == "":
+			free = append(free, v)
+		default:
+			others = append(others, v)
+		}
+	}
+	if len(pool) < servicePoolSize {
+		// Top up with chartered tonnage: vessels of no line first, then other lines' vessels.
+		byDraw(d, "pool/free", free)
+		byDraw(d, "pool/others", others)
+		charter := slices.Concat(free, others)
+		pool = append(pool, charter[:min(servicePoolSize-len(pool), len(charter))]...)
+	}
+	served := carrierLanes[line.SCAC]
+	if !slices.ContainsFunc(lanes, func(l lane) bool { return slices.Contains(served, l.code) }) {
+		served = nil // a line of no listed lane serves them all
+	}
+	var out []service
+	for i := range lanes {
+		l := &lanes[i]
+		if served != nil && !slices.Contains(served, l.code) {
+			continue
+		}
+		s := service{lane: l}
+		code := fmt.Sprintf("%s%d", l.code, 1+d.intn("service/"+l.code, 9))
+		for leg := range legs(l) {
+			s.codes[leg] = code
+			if l.hub != "" && leg == w.feederLeg(l) {
+				s.codes[leg] = code + "F"
+			}
+			vessels := slices.Clone(pool)
+			byDraw(d, fmt.Sprintf("vessels/%s/%d", l.code, leg), vessels)
+			s.vessels[leg] = vessels[:min(serviceVessels, len(vessels))]
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// byDraw shuffles vessels into an order drawn for label, independent of their order before.
+func byDraw(d dice, label string, vessels []boxwatch.Vessel) {
+	slices.SortFunc(vessels, func(a, b boxwatch.Vessel) int {
+		return cmp.Or(cmp.Compare(d.u64(label+"/"+a.IMO), d.u64(label+"/"+b.IMO)), cmp.Compare(a.IMO, b.IMO))
+	})
+}
+
+func parentSCAC(line boxwatch.ShippingLine) string {
+	var parent string
+	if raw, ok := line.Extra["parent_scac"]; ok {
+		_ = json.Unmarshal(raw, &parent) // a malformed parent just means no parent fleet
+	}
+	return parent
+}
+
+// legs is the number of ocean legs of a lane: two through a hub, one direct.
+func legs(l *lane) int {
+	if l.hub == "" {
+		return 1
+	}
+	return 2
+}
+
+// feederLeg is the shorter leg of a hub lane, sailed by a feeder service.
+func (w *world) feederLeg(l *lane) int {
+	first := l.detour[0] * greatCircleNM(w.places[l.origins[0]].Port, w.places[l.hub].Port)
+	second := l.detour[1] * greatCircleNM(w.places[l.hub].Port, w.places[l.destinations[0]].Port)
+	if first < second {
+		return 0
+	}
+	return 1
+}
+
+// greatCircleNM is the great-circle distance between two ports in nautical miles.
+func greatCircleNM(a, b boxwatch.Port) float64 {
+	const earthRadiusNM = 3440.065
+	rad := math.Pi / 180
+	lat1, lat2 := a.Latitude*rad, b.Latitude*rad
+	dLat, dLon := lat2-lat1, (b.Longitude-a.Longitude)*rad
+	h := math.Pow(math.Sin(dLat/2), 2) + math.Cos(lat1)*math.Cos(lat2)*math.Pow(math.Sin(dLon/2), 2)
+	return 2 * earthRadiusNM * math.Asin(math.Min(1, math.Sqrt(h)))
+}

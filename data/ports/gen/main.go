@@ -1,0 +1,143 @@
+// Command gen writes data/ports/ports.json from an unpacked copy of the npm package sea-ports
+// (scripts/ports.sh fetches it). The output is deterministic: ports sorted by UN/LOCODE, one per
+// line, fields in a fixed order. Time zones that are not IANA zone names are dropped.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	_ "time/tzdata" // judge time zones by Go's own database, whatever the machine has
+)
+
+// sourcePort is an entry of the package's lib/ports.json, keyed there by UN/LOCODE.
+type sourcePort struct {
+	Name        string    `json:"name"`
+	City        string    `json:"city"`
+	Province    string    `json:"province"`
+	Country     string    `json:"country"`
+	TimeZone    string    `json:"timezone"`
+	Coordinates []float64 `json:"coordinates"` // [lon, lat]
+}
+
+// port is one line of ports.json; the root package's loader reads the same names.
+type port struct {
+	LOCODE      string   `json:"locode"`
+	Name        string   `json:"name"`
+	City        string   `json:"city,omitempty"`
+	State       string   `json:"state,omitempty"`
+	Country     string   `json:"country"`
+	CountryCode string   `json:"country_code"`
+	TimeZone    string   `json:"time_zone,omitempty"`
+	Lat         *float64 `json:"lat,omitempty"`
+	Lon         *float64 `json:"lon,omitempty"`
+}
+
+var locodePattern = regexp.MustCompile(`^[A-Z]{2}[A-Z2-9]{3}$`)
+
+func main() {
+	pkg := flag.String("package", "", "directory of the unpacked sea-ports package")
+	out := flag.String("out", "data/ports", "directory to write ports.json and LICENSE.sea-ports to")
+	flag.Parse()
+	if err := run(*pkg, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "ports:", err)
+		os.Exit(1)
+	}
+}
+
+func run(pkg, out string) error {
+	if pkg == "" {
+		return errors.New("-package is required")
+	}
+	raw, err := os.ReadFile(filepath.Join(pkg, "lib", "ports.json"))
+	if err != nil {
+		return err
+	}
+	var src map[string]sourcePort
+	if err := json.Unmarshal(raw, &src); err != nil {
+		return fmt.Errorf("lib/ports.json: %w", err)
+	}
+	ports, err := convert(src)
+	if err != nil {
+		return err
+	}
+	doc, err := encode(ports)
+	if err != nil {
+		return err
+	}
+	license, err := os.ReadFile(filepath.Join(pkg, "LICENSE"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "ports.json"), doc, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "LICENSE.sea-ports"), license, 0o644)
+}
+
+func convert(src map[string]sourcePort) ([]port, error) {
+	ports := make([]port, 0, len(src))
+	for code, s := range src {
+		if !locodePattern.MatchString(code) {
+			return nil, fmt.Errorf("%q is not a UN/LOCODE", code)
+		}
+		p := port{
+			LOCODE:      code,
+			Name:        strings.TrimSpace(s.Name),
+			City:        strings.TrimSpace(s.City),
+			State:       strings.TrimSpace(s.Province),
+			Country:     strings.TrimSpace(s.Country),
+			CountryCode: code[:2],
+			TimeZone:    s.TimeZone,
+		}
+		if _, err := time.LoadLocation(s.TimeZone); err != nil {
+			p.TimeZone = "" // not an IANA zone ("America/Argentina" is a region, not a zone)
+		}
+		if p.Name == "" {
+			return nil, fmt.Errorf("%s has no name", code)
+		}
+		switch len(s.Coordinates) {
+		case 0:
+		case 2:
+			lon, lat := s.Coordinates[0], s.Coordinates[1]
+			if lat < -90 || lat > 90 || lon < -180 || lon > 180 {
+				return nil, fmt.Errorf("%s: coordinates %v out of range", code, s.Coordinates)
+			}
+			p.Lat, p.Lon = &lat, &lon
+		default:
+			return nil, fmt.Errorf("%s: coordinates %v are not [lon, lat]", code, s.Coordinates)
+		}
+		ports = append(ports, p)
+	}
+	slices.SortFunc(ports, func(a, b port) int { return strings.Compare(a.LOCODE, b.LOCODE) })
+	return ports, nil
+}
+
+// encode writes a JSON array with one port per line, so that diffs show changed ports.
+func encode(ports []port) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, p := range ports {
+		var line bytes.Buffer
+		enc := json.NewEncoder(&line)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(p); err != nil {
+			return nil, err
+		}
+		b.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		if i < len(ports)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	return b.Bytes(), nil
+}

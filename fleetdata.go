@@ -1,0 +1,81 @@
+package boxwatch
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+)
+
+//go:embed data/vessels/vessels.json
+var vesselsJSON []byte
+
+var defaultFleet = sync.OnceValue(func() []Vessel {
+	f, err := LoadFleet(bytes.NewReader(vesselsJSON))
+	if err != nil {
+		panic("boxwatch: embedded vessel list is invalid: " + err.Error())
+	}
+	return f
+})
+
+// DefaultFleet returns the container ships shipped with boxwatch (data/vessels/vessels.json, from
+// real AIS static reports), in IMO order. The caller owns the returned slice.
+func DefaultFleet() []Vessel { return slices.Clone(defaultFleet()) }
+
+// LoadFleet reads a vessel list in the format of data/vessels/vessels.json: a JSON array of
+// objects with imo, mmsi, name, call_sign and flag. It fails on a malformed document, an IMO
+// number with a wrong check digit, an IMO number listed twice, an MMSI that is not nine digits,
+// or a vessel without a name.
+func LoadFleet(r io.Reader) ([]Vessel, error) {
+	var doc []struct {
+		IMO      string `json:"imo"`
+		MMSI     string `json:"mmsi"`
+		Name     string `json:"name"`
+		CallSign string `json:"call_sign"`
+		Flag     string `json:"flag"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("vessel list: %w", err)
+	}
+	fleet := make([]Vessel, 0, len(doc))
+	seen := make(map[string]bool, len(doc))
+	for i, d := range doc {
+		if !ValidIMO(d.IMO) {
+			return nil, fmt.Errorf("vessel list: entry %d: %q is not a valid IMO number", i, d.IMO)
+		}
+		if seen[d.IMO] {
+			return nil, fmt.Errorf("vessel list: IMO %s is listed twice", d.IMO)
+		}
+		seen[d.IMO] = true
+		if d.MMSI != "" && !isDigits(d.MMSI, 9) {
+			return nil, fmt.Errorf("vessel list: IMO %s: MMSI %q is not nine digits", d.IMO, d.MMSI)
+		}
+		if d.Name == "" {
+			return nil, fmt.Errorf("vessel list: IMO %s has no name", d.IMO)
+		}
+		fleet = append(fleet, Vessel{
+			ID:       VesselID(d.IMO),
+			IMO:      d.IMO,
+			MMSI:     d.MMSI,
+			Name:     d.Name,
+			CallSign: d.CallSign,
+			Flag:     d.Flag,
+		})
+	}
+	return fleet, nil
+}
+
+func isDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

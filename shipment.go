@@ -1,0 +1,203 @@
+package boxwatch
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Shipment is what a successful tracking request tracks: a bill of lading (or booking) with its
+// route and containers, refreshed from the carrier until the journey ends.
+type Shipment struct {
+	ID                string
+	AccountID         string
+	TrackingRequestID string
+	SCAC              string
+	// BillOfLading is the number as the carrier knows it; NormalizedNumber drops the carrier's
+	// prefix (OOLU2148468620 → 2148468620).
+	BillOfLading     string
+	NormalizedNumber string
+	Booking          string
+	RefNumbers       []string
+	Tags             []string
+	// Route lists the ports of the ocean journey in order: the port of lading first, the port
+	// of discharge last, transshipment ports between.
+	Route []RouteStop
+	// Reference is what refreshes look up.
+	Reference CarrierReference
+
+	LastAttemptedAt time.Time
+	LastSucceededAt time.Time
+	// StoppedAt is set once tracking stopped, with StoppedReason saying why.
+	StoppedAt     time.Time
+	StoppedReason string
+	// NextRefreshAt is when the shipment is next looked up; zero once tracking stopped.
+	NextRefreshAt time.Time
+	// Snapshot is the carrier's picture as of the last successful lookup: the base of the next diff.
+	Snapshot  CarrierShipment
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Reasons tracking stops (line_tracking_stopped_reason).
+const (
+	StopAllContainersTerminated = "all_containers_terminated"
+	StopPastArrivalWindow       = "past_arrival_window"
+	StopCancelledByUser         = "cancelled_by_user"
+)
+
+// Route roles of a stop.
+const (
+	RolePOL = "POL"
+	RoleTS  = "TS"
+	RolePOD = "POD"
+)
+
+// RouteStop is one port of a route with the times of the vessel calls there, and the vessel and
+// voyage arriving at and leaving it: the legs of the journey, which the map draws.
+type RouteStop struct {
+	Sequence int
+	LOCODE   string
+	Role     string
+	// Inbound times are zero at the port of lading, outbound times at the port of discharge.
+	ETA, OriginalETA, ATA time.Time
+	ETD, OriginalETD, ATD time.Time
+	InboundVesselIMO      string
+	InboundVoyage         string
+	OutboundVesselIMO     string
+	OutboundVoyage        string
+}
+
+// POL returns the port of lading, POD the port of discharge; ok is false for an empty route.
+func (s Shipment) POL() (RouteStop, bool) {
+	if len(s.Route) == 0 {
+		return RouteStop{}, false
+	}
+	return s.Route[0], true
+}
+
+func (s Shipment) POD() (RouteStop, bool) {
+	if len(s.Route) == 0 {
+		return RouteStop{}, false
+	}
+	return s.Route[len(s.Route)-1], true
+}
+
+// Container statuses (current_status).
+const (
+	ContainerNew           = "new"
+	ContainerOnShip        = "on_ship"
+	ContainerAvailable     = "available"
+	ContainerPickedUp      = "picked_up"
+	ContainerEmptyReturned = "empty_returned"
+)
+
+// Container is one container of a shipment.
+type Container struct {
+	ID         string
+	AccountID  string
+	ShipmentID string
+	Number     string
+	SealNumber string
+	// ISOCode is the ISO 6346 size-type code; the equipment fields are derived from it.
+	ISOCode         string
+	EquipmentType   string // dry, reefer, open top, flat rack, tank, bulk; "" when unknown
+	EquipmentLength int    // feet; 0 when unknown
+	EquipmentHeight string // standard or high_cube; "" when unknown
+	CurrentStatus   string
+	// Milestone times; zero when not (yet) reached.
+	EmptyOutAt, FullInAt, LoadedAt, DepartedAt  time.Time
+	PODArrivedAt, PODDischargedAt, PODFullOutAt time.Time
+	EmptyTerminatedAt                           time.Time
+	AvailableForPickup                          *bool
+	CreatedAt, UpdatedAt                        time.Time
+}
+
+// TransportEvent is a milestone of a container (container.transport.*), as shown by
+// GET /v2/containers/{id}/transport_events.
+type TransportEvent struct {
+	ID          string
+	AccountID   string
+	ShipmentID  string
+	ContainerID string
+	// Event is the milestone name, such as container.transport.vessel_departed.
+	Event        string
+	Timestamp    time.Time
+	LOCODE       string
+	VoyageNumber string
+	VesselIMO    string
+	// DataSource is shipping_line for what carriers report.
+	DataSource string
+	CreatedAt  time.Time
+}
+
+// Event is an entry of the durable event log: one change an account's webhooks hear about.
+// Each has a key that makes it unique per account, so the same change is never logged twice.
+type Event struct {
+	ID        string
+	AccountID string
+	// Name is the webhook event name: tracking_request.succeeded, container.transport.full_out, …
+	Name string
+	// ObjectType and ObjectID are the reference object: tracking_request, transport_event,
+	// estimated_event, container_created_event, container_updated_event.
+	ObjectType string
+	ObjectID   string
+	// The resources the event concerns; empty when not applicable.
+	TrackingRequestID string
+	ShipmentID        string
+	ContainerID       string
+	// Data holds what the reference object needs beyond the stored resources (an estimate, a
+	// changeset), as JSON.
+	Data      json.RawMessage
+	Key       string
+	CreatedAt time.Time
+}
+
+// ShipmentFilter narrows a shipment listing; zero fields do not filter.
+type ShipmentFilter struct {
+	// TrackingStopped, when set, keeps only shipments whose tracking has (true) or has not
+	// (false) stopped.
+	TrackingStopped *bool
+	// Number matches the bill of lading, booking or original request number.
+	Number string
+}
+
+// DescribeEquipment fills a container's equipment type, length and height from its ISO 6346
+// size-type code (22G1: 20 ft, standard height, general purpose).
+func DescribeEquipment(c *Container) {
+	c.EquipmentType, c.EquipmentLength, c.EquipmentHeight = "", 0, ""
+	code := c.ISOCode
+	if len(code) != 4 {
+		return
+	}
+	switch code[0] {
+	case '2':
+		c.EquipmentLength = 20
+	case '4':
+		c.EquipmentLength = 40
+	case 'L':
+		c.EquipmentLength = 45
+	case '1':
+		c.EquipmentLength = 10
+	}
+	// 45G1 is the common code of a 40 ft high cube: length 4, height 5.
+	switch code[1] {
+	case '0', '2':
+		c.EquipmentHeight = "standard"
+	case '5':
+		c.EquipmentHeight = "high_cube"
+	}
+	switch code[2] {
+	case 'G', 'V':
+		c.EquipmentType = "dry"
+	case 'R', 'H':
+		c.EquipmentType = "reefer"
+	case 'U':
+		c.EquipmentType = "open top"
+	case 'P':
+		c.EquipmentType = "flat rack"
+	case 'T':
+		c.EquipmentType = "tank"
+	case 'B':
+		c.EquipmentType = "bulk"
+	}
+}

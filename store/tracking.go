@@ -1,0 +1,447 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// forUpdate locks the rows a transaction reads on PostgreSQL; SQLite's transactions already hold
+// the write lock.
+func (tx *Tx) forUpdate() string {
+	if tx.db.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// nullTime stores the zero time as NULL.
+func (db *DB) nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return db.ts(t)
+}
+
+func jsonArg(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// jsonCol scans a JSON column into v.
+type jsonCol struct{ v any }
+
+func (c jsonCol) Scan(src any) error {
+	switch s := src.(type) {
+	case string:
+		return json.Unmarshal([]byte(s), c.v)
+	case []byte:
+		return json.Unmarshal(s, c.v)
+	}
+	return errors.New("json column holds a non-text value")
+}
+
+// TrackingRequestForWork returns a request by id whatever its account, locked for the
+// transaction: the tracking engine's view.
+func (tx *Tx) TrackingRequestForWork(ctx context.Context, id string) (boxwatch.TrackingRequest, error) {
+	tr, err := scanTrackingRequest(tx.c.queryRow(ctx, "SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE id = ?"+tx.forUpdate(), id))
+	return tr, tx.db.notFound("tracking request for work", err)
+}
+
+// SaveTrackingRequestState writes the lifecycle fields of a request: status, failed_reason,
+// is_retrying, retry_count, the shipment link and updated_at. Reaching pending or created again
+// may collide with a live duplicate: that is DuplicateError.
+func (tx *Tx) SaveTrackingRequestState(ctx context.Context, tr boxwatch.TrackingRequest) error {
+	_, err := tx.c.exec(ctx, `UPDATE tracking_requests SET status = ?, failed_reason = ?, is_retrying = ?, retry_count = ?,
+		shipment_id = ?, updated_at = ? WHERE id = ?`,
+		string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount, nullIfEmpty(tr.ShipmentID), tx.db.ts(tr.UpdatedAt), tr.ID)
+	if err := tx.db.internal("save tracking request", err); err != nil {
+		if errors.Is(err, errUniqueViolation) {
+			return boxwatch.DuplicateError(tr.RequestNumber, tr.SCAC)
+		}
+		return err
+	}
+	return nil
+}
+
+const shipmentColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
+	tags, route, reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason,
+	next_refresh_at, snapshot, created_at, updated_at`
+
+func scanShipment(r row) (boxwatch.Shipment, error) {
+	var s boxwatch.Shipment
+	var refType string
+	err := r.Scan(nullString{&s.ID}, nullString{&s.AccountID}, nullString{&s.TrackingRequestID}, &s.SCAC, &s.BillOfLading,
+		&s.NormalizedNumber, &s.Booking, listCol{&s.RefNumbers}, listCol{&s.Tags}, jsonCol{&s.Route}, &refType,
+		&s.Reference.Number, nullTimeCol{&s.LastAttemptedAt}, nullTimeCol{&s.LastSucceededAt}, nullTimeCol{&s.StoppedAt},
+		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt})
+	s.Reference.Type = boxwatch.RequestType(refType)
+	s.Reference.SCAC = s.SCAC
+	return s, err
+}
+
+func (tx *Tx) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
+	route, err := jsonArg(s.Route)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := jsonArg(s.Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	db := tx.db
+	return []any{s.SCAC, s.BillOfLading, s.NormalizedNumber, s.Booking, listArg(s.RefNumbers), listArg(s.Tags), route,
+		string(s.Reference.Type), s.Reference.Number, db.nullTime(s.LastAttemptedAt), db.nullTime(s.LastSucceededAt),
+		db.nullTime(s.StoppedAt), nullIfEmpty(s.StoppedReason), db.nullTime(s.NextRefreshAt), snap, db.ts(s.UpdatedAt)}, nil
+}
+
+// InsertShipment stores a new shipment.
+func (tx *Tx) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
+	args, err := tx.shipmentArgs(s)
+	if err != nil {
+		return err
+	}
+	_, err = tx.c.exec(ctx, `INSERT INTO shipments (scac, bill_of_lading, normalized_number, booking, ref_numbers, tags, route,
+		reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason, next_refresh_at,
+		snapshot, updated_at, id, account_id, tracking_request_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt))...)
+	return tx.db.internal("insert shipment", err)
+}
+
+// UpdateShipment writes every mutable field of a shipment.
+func (tx *Tx) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
+	args, err := tx.shipmentArgs(s)
+	if err != nil {
+		return err
+	}
+	n, err := tx.c.exec(ctx, `UPDATE shipments SET scac = ?, bill_of_lading = ?, normalized_number = ?, booking = ?, ref_numbers = ?,
+		tags = ?, route = ?, reference_type = ?, reference_number = ?, last_attempted_at = ?, last_succeeded_at = ?, stopped_at = ?,
+		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ? WHERE id = ?`, append(args, s.ID)...)
+	if err := tx.db.internal("update shipment", err); err != nil {
+		return err
+	}
+	if n == 0 {
+		return boxwatch.ErrNotFound
+	}
+	return nil
+}
+
+// ShipmentForWork returns a shipment by id whatever its account, locked for the transaction.
+func (tx *Tx) ShipmentForWork(ctx context.Context, id string) (boxwatch.Shipment, error) {
+	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE id = ?"+tx.forUpdate(), id))
+	return s, tx.db.notFound("shipment for work", err)
+}
+
+// ShipmentForUpdate returns one of the account's shipments, locked for the transaction.
+func (tx *Tx) ShipmentForUpdate(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?"+tx.forUpdate(),
+		accountID, strings.ToLower(id)))
+	return s, tx.db.notFound("shipment for update", err)
+}
+
+// Shipment returns one of the account's shipments, or ErrNotFound.
+func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?",
+		accountID, strings.ToLower(id)))
+	return s, db.notFound("shipment", err)
+}
+
+// Shipments returns one page of the account's shipments, newest first, and how many match.
+func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]boxwatch.Shipment, int, error) {
+	conds := []string{"account_id = ?"}
+	args := []any{accountID}
+	if f.TrackingStopped != nil {
+		if *f.TrackingStopped {
+			conds = append(conds, "stopped_at IS NOT NULL")
+		} else {
+			conds = append(conds, "stopped_at IS NULL")
+		}
+	}
+	if f.Number != "" {
+		conds = append(conds, "(bill_of_lading = ? OR normalized_number = ? OR booking = ? OR reference_number = ?)")
+		args = append(args, f.Number, f.Number, f.Number, f.Number)
+	}
+	return page(ctx, db, "shipments", shipmentColumns, strings.Join(conds, " AND "), args, p, scanShipment)
+}
+
+// page runs a count and a page query over table, newest first.
+func page[T any](ctx context.Context, db *DB, table, columns, where string, args []any, p boxwatch.Page, scan func(row) (T, error)) ([]T, int, error) {
+	var total int
+	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+where, args...).Scan(&total); err != nil {
+		return nil, 0, db.internal("count "+table, err)
+	}
+	list := []T{}
+	if total == 0 || p.Offset() >= total {
+		return list, total, nil
+	}
+	rs, err := db.read.query(ctx, "SELECT "+columns+" FROM "+table+" WHERE "+where+" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+		append(args, p.Size, p.Offset())...)
+	if err != nil {
+		return nil, 0, db.internal("list "+table, err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		v, err := scan(rs)
+		if err != nil {
+			return nil, 0, db.internal("scan "+table, err)
+		}
+		list = append(list, v)
+	}
+	return list, total, db.internal("list "+table, rs.Err())
+}
+
+// DueShipments returns the ids of shipments whose refresh is due at now, oldest due first.
+func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	rs, err := db.read.query(ctx, "SELECT id FROM shipments WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? ORDER BY next_refresh_at LIMIT ?",
+		db.ts(now), limit)
+	if err != nil {
+		return nil, db.internal("due shipments", err)
+	}
+	defer rs.Close()
+	var ids []string
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(nullString{&id}); err != nil {
+			return nil, db.internal("due shipments", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, db.internal("due shipments", rs.Err())
+}
+
+const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
+	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
+	created_at, updated_at`
+
+func scanContainer(r row) (boxwatch.Container, error) {
+	var c boxwatch.Container
+	err := r.Scan(nullString{&c.ID}, nullString{&c.AccountID}, nullString{&c.ShipmentID}, &c.Number, &c.SealNumber, &c.ISOCode,
+		&c.CurrentStatus, nullTimeCol{&c.EmptyOutAt}, nullTimeCol{&c.FullInAt}, nullTimeCol{&c.LoadedAt}, nullTimeCol{&c.DepartedAt},
+		nullTimeCol{&c.PODArrivedAt}, nullTimeCol{&c.PODDischargedAt}, nullTimeCol{&c.PODFullOutAt}, nullTimeCol{&c.EmptyTerminatedAt},
+		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
+	boxwatch.DescribeEquipment(&c)
+	return c, err
+}
+
+// SaveContainer inserts a container or updates the one with its id.
+func (tx *Tx) SaveContainer(ctx context.Context, c boxwatch.Container) error {
+	db := tx.db
+	_, err := tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
+		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
+		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
+		pod_discharged_at = excluded.pod_discharged_at, pod_full_out_at = excluded.pod_full_out_at,
+		empty_terminated_at = excluded.empty_terminated_at, available_for_pickup = excluded.available_for_pickup,
+		updated_at = excluded.updated_at`,
+		c.ID, c.AccountID, c.ShipmentID, c.Number, c.SealNumber, c.ISOCode, c.CurrentStatus, db.nullTime(c.EmptyOutAt),
+		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
+		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
+		db.ts(c.CreatedAt), db.ts(c.UpdatedAt))
+	return db.internal("save container", err)
+}
+
+// ShipmentContainers returns a shipment's containers in number order (within a transaction).
+func (tx *Tx) ShipmentContainers(ctx context.Context, shipmentID string) ([]boxwatch.Container, error) {
+	return tx.db.containersWhere(ctx, tx.c, "shipment_id = ?", shipmentID)
+}
+
+// ShipmentContainers returns the containers of one of the account's shipments, in number order.
+func (db *DB) ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]boxwatch.Container, error) {
+	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, shipmentID)
+}
+
+func (db *DB) containersWhere(ctx context.Context, c conn, where string, args ...any) ([]boxwatch.Container, error) {
+	rs, err := c.query(ctx, "SELECT "+containerColumns+" FROM containers WHERE "+where+" ORDER BY number", args...)
+	if err != nil {
+		return nil, db.internal("containers", err)
+	}
+	defer rs.Close()
+	list := []boxwatch.Container{}
+	for rs.Next() {
+		ct, err := scanContainer(rs)
+		if err != nil {
+			return nil, db.internal("scan container", err)
+		}
+		list = append(list, ct)
+	}
+	return list, db.internal("containers", rs.Err())
+}
+
+// Container returns one of the account's containers, or ErrNotFound.
+func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Container, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Container{}, boxwatch.ErrNotFound
+	}
+	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?",
+		accountID, strings.ToLower(id)))
+	return c, db.notFound("container", err)
+}
+
+// Containers returns one page of the account's containers, newest first, and how many there are.
+func (db *DB) Containers(ctx context.Context, accountID string, p boxwatch.Page) ([]boxwatch.Container, int, error) {
+	return page(ctx, db, "containers", containerColumns, "account_id = ?", []any{accountID}, p, scanContainer)
+}
+
+const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,
+	data_source, created_at`
+
+func scanTransportEvent(r row) (boxwatch.TransportEvent, error) {
+	var e boxwatch.TransportEvent
+	err := r.Scan(nullString{&e.ID}, nullString{&e.AccountID}, nullString{&e.ShipmentID}, nullString{&e.ContainerID}, &e.Event,
+		timeCol{&e.Timestamp}, &e.LOCODE, &e.VoyageNumber, &e.VesselIMO, &e.DataSource, timeCol{&e.CreatedAt})
+	return e, err
+}
+
+// InsertTransportEvent stores a milestone unless the container already has it at that place, and
+// reports whether it was new.
+func (tx *Tx) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
+	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (container_id, event, locode) DO NOTHING`,
+		e.ID, e.AccountID, e.ShipmentID, e.ContainerID, e.Event, tx.db.ts(e.Timestamp), e.LOCODE, e.VoyageNumber, e.VesselIMO,
+		e.DataSource, tx.db.ts(e.CreatedAt))
+	return n > 0, tx.db.internal("insert transport event", err)
+}
+
+// TransportEventByKey returns the stored milestone of a container at a place.
+func (tx *Tx) TransportEventByKey(ctx context.Context, containerID, event, locode string) (boxwatch.TransportEvent, error) {
+	e, err := scanTransportEvent(tx.c.queryRow(ctx, "SELECT "+transportEventColumns+
+		" FROM transport_events WHERE container_id = ? AND event = ? AND locode = ?", containerID, event, locode))
+	return e, tx.db.notFound("transport event", err)
+}
+
+// TransportEvents returns a page of a container's milestones, oldest first, and how many there
+// are. An unknown container, or another account's, is ErrNotFound.
+func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string, p boxwatch.Page) ([]boxwatch.TransportEvent, int, error) {
+	if _, err := db.Container(ctx, accountID, containerID); err != nil {
+		return nil, 0, err
+	}
+	var total int
+	id := strings.ToLower(containerID)
+	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM transport_events WHERE account_id = ? AND container_id = ?", accountID, id).Scan(&total); err != nil {
+		return nil, 0, db.internal("count transport events", err)
+	}
+	rs, err := db.read.query(ctx, "SELECT "+transportEventColumns+
+		" FROM transport_events WHERE account_id = ? AND container_id = ? ORDER BY timestamp, id LIMIT ? OFFSET ?", accountID, id, p.Size, p.Offset())
+	if err != nil {
+		return nil, 0, db.internal("transport events", err)
+	}
+	defer rs.Close()
+	list := []boxwatch.TransportEvent{}
+	for rs.Next() {
+		e, err := scanTransportEvent(rs)
+		if err != nil {
+			return nil, 0, db.internal("scan transport event", err)
+		}
+		list = append(list, e)
+	}
+	return list, total, db.internal("transport events", rs.Err())
+}
+
+// AppendEvent adds an event to the log unless the account already has one with its key, and
+// reports whether it was new.
+func (tx *Tx) AppendEvent(ctx context.Context, e boxwatch.Event) (bool, error) {
+	data := string(e.Data)
+	if data == "" {
+		data = "{}"
+	}
+	n, err := tx.c.exec(ctx, `INSERT INTO events (id, account_id, name, object_type, object_id, tracking_request_id, shipment_id,
+		container_id, data, key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, key) DO NOTHING`,
+		e.ID, e.AccountID, e.Name, e.ObjectType, e.ObjectID, nullIfEmpty(e.TrackingRequestID), nullIfEmpty(e.ShipmentID),
+		nullIfEmpty(e.ContainerID), data, e.Key, tx.db.ts(e.CreatedAt))
+	return n > 0, tx.db.internal("append event", err)
+}
+
+// Events returns the account's events, oldest first, after the given number of them.
+func (db *DB) Events(ctx context.Context, accountID string, offset, limit int) ([]boxwatch.Event, error) {
+	rs, err := db.read.query(ctx, `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id, container_id,
+		data, key, created_at FROM events WHERE account_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?`, accountID, limit, offset)
+	if err != nil {
+		return nil, db.internal("events", err)
+	}
+	defer rs.Close()
+	var list []boxwatch.Event
+	for rs.Next() {
+		var e boxwatch.Event
+		var data string
+		if err := rs.Scan(nullString{&e.ID}, nullString{&e.AccountID}, &e.Name, &e.ObjectType, &e.ObjectID, nullString{&e.TrackingRequestID},
+			nullString{&e.ShipmentID}, nullString{&e.ContainerID}, nullString{&data}, &e.Key, timeCol{&e.CreatedAt}); err != nil {
+			return nil, db.internal("scan event", err)
+		}
+		e.Data = json.RawMessage(data)
+		list = append(list, e)
+	}
+	return list, db.internal("events", rs.Err())
+}
+
+// SaveVessel stores a vessel or updates what is known of it; empty fields keep their stored value.
+func (tx *Tx) SaveVessel(ctx context.Context, v boxwatch.Vessel, now time.Time) error {
+	_, err := tx.c.exec(ctx, `INSERT INTO vessels (id, imo, mmsi, name, call_sign, flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (imo) DO UPDATE SET
+		mmsi = CASE WHEN excluded.mmsi <> '' THEN excluded.mmsi ELSE vessels.mmsi END,
+		name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE vessels.name END,
+		call_sign = CASE WHEN excluded.call_sign <> '' THEN excluded.call_sign ELSE vessels.call_sign END,
+		flag = CASE WHEN excluded.flag <> '' THEN excluded.flag ELSE vessels.flag END,
+		updated_at = excluded.updated_at`,
+		v.ID, v.IMO, v.MMSI, v.Name, v.CallSign, v.Flag, tx.db.ts(now))
+	return tx.db.internal("save vessel", err)
+}
+
+// Vessel returns a vessel by its id or IMO number, or ErrNotFound.
+func (db *DB) Vessel(ctx context.Context, idOrIMO string) (boxwatch.Vessel, error) {
+	col := "imo"
+	if boxwatch.IsUUID(idOrIMO) {
+		col, idOrIMO = "id", strings.ToLower(idOrIMO)
+	}
+	var v boxwatch.Vessel
+	err := db.read.queryRow(ctx, "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE "+col+" = ?", idOrIMO).
+		Scan(nullString{&v.ID}, &v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.Flag)
+	return v, db.notFound("vessel", err)
+}
+
+// FirstSeen returns when key was first seen, recording now if it never was. Replicas sharing the
+// database agree on the answer.
+func (db *DB) FirstSeen(ctx context.Context, key string, now time.Time) (time.Time, error) {
+	var t time.Time
+	err := db.inTx(ctx, func(c conn) error {
+		if _, err := c.exec(ctx, "INSERT INTO sim_state (key, first_seen) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, db.ts(now)); err != nil {
+			return err
+		}
+		return c.queryRow(ctx, "SELECT first_seen FROM sim_state WHERE key = ?", key).Scan(timeCol{&t})
+	})
+	return t, db.internal("sim first seen", err)
+}
+
+// SimState keeps the carrier simulator's memory in the database (package sim's State), so that
+// simulated journeys survive restarts and every replica sees the same world.
+type SimState struct{ DB *DB }
+
+// FirstSeen returns when key was first seen, recording now if it never was.
+func (s SimState) FirstSeen(ctx context.Context, key string, now time.Time) (time.Time, error) {
+	return s.DB.FirstSeen(ctx, key, now)
+}
+
+// Attempt counts one more attempt on key and returns the count, from 1. Attempts are kept apart
+// from first sightings: counting one does not anchor a journey.
+func (s SimState) Attempt(ctx context.Context, key string) (int, error) {
+	db := s.DB
+	var n int
+	err := db.inTx(ctx, func(c conn) error {
+		if _, err := c.exec(ctx, `INSERT INTO sim_state (key, first_seen, attempts) VALUES (?, ?, 1)
+			ON CONFLICT (key) DO UPDATE SET attempts = sim_state.attempts + 1`, "attempts/"+key, db.ts(time.Unix(0, 0))); err != nil {
+			return err
+		}
+		return c.queryRow(ctx, "SELECT attempts FROM sim_state WHERE key = ?", "attempts/"+key).Scan(&n)
+	})
+	return n, db.internal("sim attempt", err)
+}

@@ -1,0 +1,299 @@
+package tracking
+
+import (
+	"sort"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// Milestone names (the container.transport.* events), in journey order.
+const (
+	EmptyOut              = "container.transport.empty_out"
+	FullIn                = "container.transport.full_in"
+	VesselLoaded          = "container.transport.vessel_loaded"
+	VesselDeparted        = "container.transport.vessel_departed"
+	TransshipmentArrived  = "container.transport.transshipment_arrived"
+	TransshipmentDisch    = "container.transport.transshipment_discharged"
+	TransshipmentLoaded   = "container.transport.transshipment_loaded"
+	TransshipmentDeparted = "container.transport.transshipment_departed"
+	VesselArrived         = "container.transport.vessel_arrived"
+	VesselDischarged      = "container.transport.vessel_discharged"
+	FullOut               = "container.transport.full_out"
+	EmptyIn               = "container.transport.empty_in"
+)
+
+// milestone is one thing that happened to a container, derived from actual (ACT) carrier events.
+type milestone struct {
+	event   string
+	at      time.Time
+	locode  string
+	voyage  string
+	vessel  string
+	eventID string
+}
+
+// deriveRoute turns the carrier's vessel calls into the ports of the journey: consecutive calls at
+// the same place (a transshipment: one vessel arrives, another leaves) merge into one stop. Times
+// are the latest the carrier gave; OriginalETA and OriginalETD keep the first known value, carried
+// over from the previous route.
+func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []boxwatch.RouteStop {
+	calls := make([]boxwatch.TransportCall, 0, len(cs.Calls))
+	for _, c := range cs.Calls {
+		if c.Mode == "VESSEL" && c.LOCODE != "" {
+			calls = append(calls, c)
+		}
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Sequence < calls[j].Sequence })
+	var stops []boxwatch.RouteStop
+	for _, c := range calls {
+		voyageIn, voyageOut := firstNonEmpty(c.ImportVoyage, c.ExportVoyage), firstNonEmpty(c.ExportVoyage, c.ImportVoyage)
+		imo := ""
+		if c.Vessel != nil {
+			imo = c.Vessel.IMO
+		}
+		if n := len(stops); n > 0 && stops[n-1].LOCODE == c.LOCODE {
+			// Another call at the same port: the vessel that leaves.
+			s := &stops[n-1]
+			s.ETD, s.ATD = estimate(c.Departure), c.Departure.Actual
+			s.OriginalETD = firstTime(c.Departure.Planned, c.Departure.Estimated)
+			s.OutboundVesselIMO, s.OutboundVoyage = imo, voyageOut
+			continue
+		}
+		stops = append(stops, boxwatch.RouteStop{
+			LOCODE: c.LOCODE,
+			ETA:    estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
+			ETD: estimate(c.Departure), ATD: c.Departure.Actual, OriginalETD: firstTime(c.Departure.Planned, c.Departure.Estimated),
+			InboundVesselIMO: imo, InboundVoyage: voyageIn, OutboundVesselIMO: imo, OutboundVoyage: voyageOut,
+		})
+	}
+	for i := range stops {
+		s := &stops[i]
+		s.Sequence = i + 1
+		switch {
+		case i == 0:
+			s.Role = boxwatch.RolePOL
+			// A port of lading has no inbound leg on this journey.
+			s.ETA, s.ATA, s.OriginalETA, s.InboundVesselIMO, s.InboundVoyage = time.Time{}, time.Time{}, time.Time{}, "", ""
+		case i == len(stops)-1:
+			s.Role = boxwatch.RolePOD
+			s.ETD, s.ATD, s.OriginalETD, s.OutboundVesselIMO, s.OutboundVoyage = time.Time{}, time.Time{}, time.Time{}, "", ""
+		default:
+			s.Role = boxwatch.RoleTS
+		}
+		for _, p := range previous {
+			if p.Sequence == s.Sequence && p.LOCODE == s.LOCODE {
+				if !p.OriginalETA.IsZero() {
+					s.OriginalETA = p.OriginalETA
+				}
+				if !p.OriginalETD.IsZero() {
+					s.OriginalETD = p.OriginalETD
+				}
+			}
+		}
+	}
+	return stops
+}
+
+// estimate is the carrier's latest expectation of a time: its estimate, else its plan. It stays
+// what it was once the actual time is known, as the reference API's *_eta_at fields do.
+func estimate(t boxwatch.CallTimes) time.Time {
+	return firstTime(t.Estimated, t.Planned)
+}
+
+func firstTime(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// containerFacts is what the carrier's events say of one container.
+type containerFacts struct {
+	number     string
+	isoCode    string
+	seal       string
+	milestones []milestone
+}
+
+// deriveContainers lists every container the carrier reports with its milestones, in journey
+// order. Equipment events give what happens to the box; the vessel's actual departures and
+// arrivals at the ports of the route give the rest.
+func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) []containerFacts {
+	role := map[string]string{} // LOCODE → role on the route
+	for _, s := range route {
+		role[s.LOCODE] = s.Role
+	}
+	callByID := map[string]boxwatch.TransportCall{}
+	for _, c := range cs.Calls {
+		callByID[c.ID] = c
+	}
+	voyage := func(e boxwatch.CarrierEvent, outbound bool) (string, string) {
+		c, ok := callByID[e.TransportCallID]
+		if !ok {
+			return "", ""
+		}
+		v := c.ImportVoyage
+		if outbound {
+			v = c.ExportVoyage
+		}
+		if v == "" {
+			v = firstNonEmpty(c.ExportVoyage, c.ImportVoyage)
+		}
+		imo := ""
+		if c.Vessel != nil {
+			imo = c.Vessel.IMO
+		}
+		return v, imo
+	}
+
+	var facts []containerFacts
+	index := map[string]int{}
+	add := func(number string) *containerFacts {
+		if i, ok := index[number]; ok {
+			return &facts[i]
+		}
+		index[number] = len(facts)
+		facts = append(facts, containerFacts{number: number})
+		return &facts[len(facts)-1]
+	}
+	for _, eq := range cs.Equipment {
+		f := add(eq.Reference)
+		f.isoCode = eq.ISOCode
+		if len(eq.Seals) > 0 {
+			f.seal = eq.Seals[0]
+		}
+	}
+
+	// Vessel movements at route ports apply to every container of the shipment.
+	var moves []milestone
+	for _, e := range cs.Events {
+		if e.Type != boxwatch.EventTransport || e.Classifier != boxwatch.Actual {
+			continue
+		}
+		r := role[e.LOCODE]
+		var name string
+		switch {
+		case e.Code == "DEPA" && r == boxwatch.RolePOL:
+			name = VesselDeparted
+		case e.Code == "ARRI" && r == boxwatch.RoleTS:
+			name = TransshipmentArrived
+		case e.Code == "DEPA" && r == boxwatch.RoleTS:
+			name = TransshipmentDeparted
+		case e.Code == "ARRI" && r == boxwatch.RolePOD:
+			name = VesselArrived
+		default:
+			continue
+		}
+		v, imo := voyage(e, e.Code == "DEPA")
+		moves = append(moves, milestone{event: name, at: e.Time, locode: e.LOCODE, voyage: v, vessel: imo, eventID: e.ID})
+	}
+
+	for _, e := range cs.Events {
+		if e.Type != boxwatch.EventEquipment || e.Classifier != boxwatch.Actual || e.EquipmentReference == "" {
+			continue
+		}
+		f := add(e.EquipmentReference)
+		empty := e.Empty != nil && *e.Empty
+		r := role[e.LOCODE]
+		var name string
+		switch {
+		case e.Code == "GTOT" && empty && !f.has(VesselDischarged):
+			name = EmptyOut
+		case e.Code == "GTIN" && !empty && !f.has(VesselLoaded):
+			name = FullIn
+		case e.Code == "LOAD" && r == boxwatch.RolePOL:
+			name = VesselLoaded
+		case e.Code == "LOAD" && r == boxwatch.RoleTS:
+			name = TransshipmentLoaded
+		case e.Code == "DISC" && r == boxwatch.RoleTS:
+			name = TransshipmentDisch
+		case e.Code == "DISC" && r == boxwatch.RolePOD:
+			name = VesselDischarged
+		case e.Code == "GTOT" && !empty:
+			name = FullOut
+		case e.Code == "GTIN" && empty && f.has(FullOut):
+			name = EmptyIn
+		default:
+			continue
+		}
+		v, imo := voyage(e, e.Code == "LOAD")
+		f.milestones = append(f.milestones, milestone{event: name, at: e.Time, locode: e.LOCODE, voyage: v, vessel: imo, eventID: e.ID})
+	}
+	for i := range facts {
+		f := &facts[i]
+		for _, m := range moves {
+			// A container rides the vessel once it is loaded; with no equipment events at all,
+			// the carrier reports only the voyage, which then stands for every container.
+			if len(f.milestones) == 0 || f.has(VesselLoaded) || m.event != VesselDeparted {
+				f.milestones = append(f.milestones, m)
+			}
+		}
+		sort.SliceStable(f.milestones, func(a, b int) bool { return f.milestones[a].at.Before(f.milestones[b].at) })
+	}
+	return facts
+}
+
+func (f *containerFacts) has(event string) bool {
+	for _, m := range f.milestones {
+		if m.event == event {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *containerFacts) at(event string) time.Time {
+	for _, m := range f.milestones {
+		if m.event == event {
+			return m.at.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// applyFacts sets a container's milestone times and status from what the carrier reports.
+func applyFacts(c *boxwatch.Container, f containerFacts) {
+	c.ISOCode = firstNonEmpty(f.isoCode, c.ISOCode)
+	c.SealNumber = firstNonEmpty(f.seal, c.SealNumber)
+	c.EmptyOutAt = f.at(EmptyOut)
+	c.FullInAt = f.at(FullIn)
+	c.LoadedAt = f.at(VesselLoaded)
+	c.DepartedAt = f.at(VesselDeparted)
+	c.PODArrivedAt = f.at(VesselArrived)
+	c.PODDischargedAt = f.at(VesselDischarged)
+	c.PODFullOutAt = f.at(FullOut)
+	c.EmptyTerminatedAt = f.at(EmptyIn)
+	boxwatch.DescribeEquipment(c)
+	switch {
+	case !c.EmptyTerminatedAt.IsZero():
+		c.CurrentStatus = boxwatch.ContainerEmptyReturned
+	case !c.PODFullOutAt.IsZero():
+		c.CurrentStatus = boxwatch.ContainerPickedUp
+	case !c.PODDischargedAt.IsZero():
+		c.CurrentStatus = boxwatch.ContainerAvailable
+	case !c.LoadedAt.IsZero() || !c.DepartedAt.IsZero():
+		c.CurrentStatus = boxwatch.ContainerOnShip
+	default:
+		c.CurrentStatus = boxwatch.ContainerNew
+	}
+	// Discharged and not yet out: available for pickup, as far as the carrier says. Terminal
+	// holds would say otherwise; boxwatch has no terminal data yet.
+	var avail *bool
+	if !c.PODDischargedAt.IsZero() {
+		v := c.PODFullOutAt.IsZero()
+		avail = &v
+	}
+	c.AvailableForPickup = avail
+}

@@ -1,0 +1,133 @@
+package tracking
+
+import (
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+var t0 = time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
+
+func hours(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+
+func yes() *bool { b := true; return &b }
+func no() *bool  { b := false; return &b }
+
+// journey is a Shanghai → Singapore (transshipment) → Rotterdam shipment of one container, seen
+// when the second vessel has left Singapore.
+func journey() boxwatch.CarrierShipment {
+	v1 := &boxwatch.VesselRef{IMO: "9811000", Name: "FIRST"}
+	v2 := &boxwatch.VesselRef{IMO: "9839430", Name: "SECOND"}
+	return boxwatch.CarrierShipment{
+		BillOfLading: "MAEU123456789",
+		Calls: []boxwatch.TransportCall{
+			{ID: "c0", Sequence: 0, LOCODE: "CNSHA", Mode: "TRUCK"},
+			{ID: "c1", Sequence: 1, LOCODE: "CNSHA", Mode: "VESSEL", Vessel: v1, ExportVoyage: "101W",
+				Departure: boxwatch.CallTimes{Planned: hours(20), Actual: hours(22)}},
+			{ID: "c2", Sequence: 2, LOCODE: "SGSIN", Mode: "VESSEL", Vessel: v1, ImportVoyage: "101W",
+				Arrival: boxwatch.CallTimes{Planned: hours(130), Estimated: hours(132), Actual: hours(133)}},
+			{ID: "c3", Sequence: 3, LOCODE: "SGSIN", Mode: "VESSEL", Vessel: v2, ExportVoyage: "202W",
+				Departure: boxwatch.CallTimes{Planned: hours(160), Actual: hours(161)}},
+			{ID: "c4", Sequence: 4, LOCODE: "NLRTM", Mode: "VESSEL", Vessel: v2, ImportVoyage: "202W",
+				Arrival: boxwatch.CallTimes{Planned: hours(500), Estimated: hours(510)}},
+		},
+		Equipment: []boxwatch.CarrierEquipment{{Reference: "MSKU1234565", ISOCode: "45G1", Seals: []string{"S1"}}},
+		Events: []boxwatch.CarrierEvent{
+			{ID: "e1", Type: "EQUIPMENT", Classifier: "ACT", Code: "GTOT", Time: hours(0), LOCODE: "CNSHA", EquipmentReference: "MSKU1234565", Empty: yes()},
+			{ID: "e2", Type: "EQUIPMENT", Classifier: "ACT", Code: "GTIN", Time: hours(5), LOCODE: "CNSHA", EquipmentReference: "MSKU1234565", Empty: no()},
+			{ID: "e3", Type: "EQUIPMENT", Classifier: "ACT", Code: "LOAD", Time: hours(18), LOCODE: "CNSHA", EquipmentReference: "MSKU1234565", Empty: no(), TransportCallID: "c1"},
+			{ID: "e4", Type: "TRANSPORT", Classifier: "ACT", Code: "DEPA", Time: hours(22), LOCODE: "CNSHA", TransportCallID: "c1"},
+			{ID: "e5", Type: "TRANSPORT", Classifier: "ACT", Code: "ARRI", Time: hours(133), LOCODE: "SGSIN", TransportCallID: "c2"},
+			{ID: "e6", Type: "EQUIPMENT", Classifier: "ACT", Code: "DISC", Time: hours(140), LOCODE: "SGSIN", EquipmentReference: "MSKU1234565", Empty: no(), TransportCallID: "c2"},
+			{ID: "e7", Type: "EQUIPMENT", Classifier: "ACT", Code: "LOAD", Time: hours(158), LOCODE: "SGSIN", EquipmentReference: "MSKU1234565", Empty: no(), TransportCallID: "c3"},
+			{ID: "e8", Type: "TRANSPORT", Classifier: "ACT", Code: "DEPA", Time: hours(161), LOCODE: "SGSIN", TransportCallID: "c3"},
+			{ID: "e9", Type: "TRANSPORT", Classifier: "EST", Code: "ARRI", Time: hours(510), LOCODE: "NLRTM", TransportCallID: "c4"},
+		},
+	}
+}
+
+func TestDeriveRoute(t *testing.T) {
+	route := deriveRoute(journey(), nil)
+	if len(route) != 3 {
+		t.Fatalf("route has %d stops, want POL, TS, POD: %+v", len(route), route)
+	}
+	pol, ts, pod := route[0], route[1], route[2]
+	if pol.Role != "POL" || pol.LOCODE != "CNSHA" || !pol.ATD.Equal(hours(22)) || !pol.ETA.IsZero() || pol.OutboundVoyage != "101W" {
+		t.Errorf("POL = %+v", pol)
+	}
+	// The transshipment merges two calls: the first vessel arrives, the second leaves.
+	if ts.Role != "TS" || !ts.ATA.Equal(hours(133)) || !ts.ATD.Equal(hours(161)) || ts.InboundVesselIMO != "9811000" || ts.OutboundVesselIMO != "9839430" {
+		t.Errorf("TS = %+v", ts)
+	}
+	if pod.Role != "POD" || !pod.ETA.Equal(hours(510)) || !pod.OriginalETA.Equal(hours(500)) || !pod.ATA.IsZero() || pod.InboundVoyage != "202W" || pod.Sequence != 3 {
+		t.Errorf("POD = %+v", pod)
+	}
+	// The original ETA survives later estimates.
+	later := journey()
+	later.Calls[4].Arrival = boxwatch.CallTimes{Estimated: hours(520)}
+	again := deriveRoute(later, route)
+	if !again[2].OriginalETA.Equal(hours(500)) || !again[2].ETA.Equal(hours(520)) {
+		t.Errorf("after a new estimate POD = %+v", again[2])
+	}
+}
+
+func TestDeriveContainers(t *testing.T) {
+	cs := journey()
+	facts := deriveContainers(cs, deriveRoute(cs, nil))
+	if len(facts) != 1 {
+		t.Fatalf("%d containers", len(facts))
+	}
+	var got []string
+	for _, m := range facts[0].milestones {
+		got = append(got, m.event+"@"+m.locode)
+	}
+	want := []string{
+		EmptyOut + "@CNSHA", FullIn + "@CNSHA", VesselLoaded + "@CNSHA", VesselDeparted + "@CNSHA",
+		TransshipmentArrived + "@SGSIN", TransshipmentDisch + "@SGSIN", TransshipmentLoaded + "@SGSIN", TransshipmentDeparted + "@SGSIN",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("milestones %v\nwant %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("milestones %v\nwant %v", got, want)
+		}
+	}
+	if v := facts[0].milestones[3]; v.voyage != "101W" || v.vessel != "9811000" {
+		t.Errorf("departure voyage/vessel = %q/%q", v.voyage, v.vessel)
+	}
+
+	var c boxwatch.Container
+	applyFacts(&c, facts[0])
+	if c.CurrentStatus != boxwatch.ContainerOnShip || c.EquipmentLength != 40 || c.EquipmentHeight != "high_cube" || c.EquipmentType != "dry" || c.SealNumber != "S1" || c.AvailableForPickup != nil {
+		t.Fatalf("container = %+v", c)
+	}
+}
+
+func TestContainerStatusThroughTheJourney(t *testing.T) {
+	cs := journey()
+	add := func(code string, h int, locode string, empty *bool) {
+		cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: code + locode, Type: "EQUIPMENT", Classifier: "ACT", Code: code,
+			Time: hours(h), LOCODE: locode, EquipmentReference: "MSKU1234565", Empty: empty})
+	}
+	status := func() boxwatch.Container {
+		var c boxwatch.Container
+		applyFacts(&c, deriveContainers(cs, deriveRoute(cs, nil))[0])
+		return c
+	}
+	cs.Calls[4].Arrival.Actual = hours(505)
+	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "arr", Type: "TRANSPORT", Classifier: "ACT", Code: "ARRI", Time: hours(505), LOCODE: "NLRTM", TransportCallID: "c4"})
+	add("DISC", 510, "NLRTM", no())
+	if c := status(); c.CurrentStatus != boxwatch.ContainerAvailable || c.AvailableForPickup == nil || !*c.AvailableForPickup || !c.PODArrivedAt.Equal(hours(505)) {
+		t.Fatalf("after discharge: %+v", c)
+	}
+	add("GTOT", 530, "NLRTM", no())
+	if c := status(); c.CurrentStatus != boxwatch.ContainerPickedUp || *c.AvailableForPickup {
+		t.Fatalf("after full out: %+v", c)
+	}
+	add("GTIN", 560, "NLRTM", yes())
+	if c := status(); c.CurrentStatus != boxwatch.ContainerEmptyReturned || !c.EmptyTerminatedAt.Equal(hours(560)) {
+		t.Fatalf("after empty return: %+v", c)
+	}
+}

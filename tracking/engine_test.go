@@ -1,0 +1,325 @@
+package tracking_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+)
+
+var ctx = context.Background()
+
+type fixture struct {
+	db      *store.DB
+	stack   *trackingtest.Stack
+	account boxwatch.Account
+	clock   *trackingtest.Clock
+}
+
+func newFixture(t *testing.T, b storetest.Backend, o trackingtest.Options) *fixture {
+	t.Helper()
+	db := b.Open(t)
+	if o.Clock == nil {
+		o.Clock = trackingtest.NewClock(time.Now())
+	}
+	f := &fixture{db: db, clock: o.Clock, account: storetest.MustCreateAccount(t, db, "acme")}
+	f.stack = trackingtest.Start(t, db, o)
+	return f
+}
+
+// track creates a tracking request through the engine, as the API does.
+func (f *fixture) track(t *testing.T, typ boxwatch.RequestType, number, scac string) boxwatch.TrackingRequest {
+	t.Helper()
+	now := f.clock.Now()
+	tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: f.account.ID, RequestType: typ, RequestNumber: number,
+		SCAC: scac, RefNumbers: []string{}, ShipmentTags: []string{}, Status: boxwatch.StatusPending, CreatedAt: now, UpdatedAt: now}
+	if err := f.stack.Engine.CreateTrackingRequest(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func (f *fixture) get(t *testing.T, id string) boxwatch.TrackingRequest {
+	t.Helper()
+	tr, err := f.db.TrackingRequest(ctx, f.account.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// settled waits until the request leaves pending.
+func (f *fixture) settled(t *testing.T, id string) boxwatch.TrackingRequest {
+	t.Helper()
+	var tr boxwatch.TrackingRequest
+	trackingtest.Eventually(t, 20*time.Second, "tracking request "+id+" still pending", func() bool {
+		tr = f.get(t, id)
+		return tr.Status != boxwatch.StatusPending
+	})
+	return tr
+}
+
+func (f *fixture) events(t *testing.T) []string {
+	t.Helper()
+	evs, err := f.db.Events(ctx, f.account.ID, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range evs {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func count(names []string, name string) int {
+	n := 0
+	for _, s := range names {
+		if s == name {
+			n++
+		}
+	}
+	return n
+}
+
+// containerNumber returns a valid ISO 6346 number of prefix whose last four characters are tail.
+func containerNumber(t *testing.T, prefix, tail string) string {
+	for serial := 0; serial < 100; serial++ {
+		body := fmt.Sprintf("%s%02d%s", prefix, serial, tail[:3])
+		if d, _ := boxwatch.ContainerCheckDigit(body); string('0'+d) == tail[3:] {
+			return body + tail[3:]
+		}
+	}
+	t.Fatalf("no %s number ends in %s", prefix, tail)
+	return ""
+}
+
+func TestTestNumbers(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		f := newFixture(t, b, trackingtest.Options{})
+		ok := f.track(t, boxwatch.RequestBillOfLading, "TEST-TR-SUCCEEDED", "TEST")
+		bad := f.track(t, boxwatch.RequestBillOfLading, "TEST-TR-FAILED", "TEST")
+		if tr := f.settled(t, ok.ID); tr.Status != boxwatch.StatusCreated || tr.ShipmentID == "" || tr.FailedReason != "" {
+			t.Fatalf("TEST-TR-SUCCEEDED: %+v", tr)
+		}
+		if tr := f.settled(t, bad.ID); tr.Status != boxwatch.StatusFailed || tr.FailedReason != boxwatch.ReasonNotFound {
+			t.Fatalf("TEST-TR-FAILED: %+v", tr)
+		}
+		s, err := f.db.Shipment(ctx, f.account.ID, f.get(t, ok.ID).ShipmentID)
+		if err != nil || len(s.Route) < 2 || s.BillOfLading != "TEST-TR-SUCCEEDED" {
+			t.Fatalf("shipment %+v, err %v", s, err)
+		}
+		cs, err := f.db.ShipmentContainers(ctx, f.account.ID, s.ID)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("containers %v, err %v", cs, err)
+		}
+		names := f.events(t)
+		if count(names, "tracking_request.succeeded") != 1 || count(names, "tracking_request.failed") != 1 {
+			t.Fatalf("events %v", names)
+		}
+	})
+}
+
+func TestUnknownNumbers(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		clock := trackingtest.NewClock(time.Now())
+		f := newFixture(t, b, trackingtest.Options{Clock: clock, RetryScale: 0.00001})
+		box := f.track(t, boxwatch.RequestContainer, containerNumber(t, "MSKU", "0000"), "MAEU")
+		if tr := f.settled(t, box.ID); tr.Status != boxwatch.StatusFailed || tr.FailedReason != boxwatch.ReasonNotFound {
+			t.Fatalf("unknown container: %+v", tr)
+		}
+		bl := f.track(t, boxwatch.RequestBillOfLading, "MAEU987650000", "MAEU")
+		if tr := f.settled(t, bl.ID); tr.Status != boxwatch.StatusAwaitingManifest || tr.FailedReason != "" {
+			t.Fatalf("unknown bill: %+v", tr)
+		}
+		// Daily checks go on until the manifest window (seven days, scaled) closes.
+		clock.Advance(7 * 24 * time.Hour)
+		trackingtest.Eventually(t, 20*time.Second, "awaiting_manifest never failed", func() bool {
+			return f.get(t, bl.ID).Status == boxwatch.StatusFailed
+		})
+		if tr := f.get(t, bl.ID); tr.FailedReason != boxwatch.ReasonNotFound {
+			t.Fatalf("after the window: %+v", tr)
+		}
+		names := f.events(t)
+		if count(names, "tracking_request.awaiting_manifest") != 1 || count(names, "tracking_request.failed") != 2 {
+			t.Fatalf("events %v", names)
+		}
+	})
+}
+
+func TestCarrierUnreachableThenRetried(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		f := newFixture(t, b, trackingtest.Options{})
+		tr := f.track(t, boxwatch.RequestBillOfLading, "HLCU123459999", "HLCU")
+		// The first failure shows while it waits for the retry.
+		trackingtest.Eventually(t, 20*time.Second, "no retry recorded", func() bool {
+			got := f.get(t, tr.ID)
+			return got.RetryCount != nil || got.Status != boxwatch.StatusPending
+		})
+		got := f.settled(t, tr.ID)
+		// It ends in 9: once found, the journey is already complete and tracking stops.
+		if got.ShipmentID == "" || got.Status != boxwatch.StatusTrackingStopped || got.RetryCount == nil || *got.RetryCount != 2 || got.IsRetrying || got.FailedReason != "" {
+			n := -1
+			if got.RetryCount != nil {
+				n = *got.RetryCount
+			}
+			t.Fatalf("after two failed attempts: %+v (retry_count %d)", got, n)
+		}
+	})
+}
+
+func TestNoCarrierFails(t *testing.T) {
+	db := storetest.SQLite.Open(t)
+	if err := tracking.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: boxwatch.DefaultCarriers(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Stop(ctx)
+	a := storetest.MustCreateAccount(t, db, "acme")
+	now := time.Now()
+	tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: a.ID, RequestType: boxwatch.RequestBillOfLading,
+		RequestNumber: "MAEU123456789", SCAC: "MAEU", Status: boxwatch.StatusPending, CreatedAt: now, UpdatedAt: now}
+	if err := engine.CreateTrackingRequest(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	trackingtest.Eventually(t, 20*time.Second, "request without a carrier never failed", func() bool {
+		got, _ := db.TrackingRequest(ctx, a.ID, tr.ID)
+		return got.Status == boxwatch.StatusFailed && got.FailedReason == boxwatch.ReasonUnreachable
+	})
+}
+
+func TestJourneyStageAtFirstLookup(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		f := newFixture(t, b, trackingtest.Options{})
+		// A booking (0) has no container assigned until its empty is picked up; at the port of
+		// lading (1) the boxes may already be on board before the vessel leaves.
+		want := map[byte]string{
+			'0': "", '1': boxwatch.ContainerOnShip, '2': boxwatch.ContainerOnShip, '3': boxwatch.ContainerOnShip,
+			'4': boxwatch.ContainerOnShip, '5': boxwatch.ContainerOnShip, '6': boxwatch.ContainerOnShip, '7': boxwatch.ContainerOnShip,
+			'8': boxwatch.ContainerAvailable, '9': boxwatch.ContainerEmptyReturned,
+		}
+		ids := map[byte]string{}
+		for d := range want {
+			ids[d] = f.track(t, boxwatch.RequestBillOfLading, "ONEYSH12345"+string(d), "ONEY").ID
+		}
+		for d, status := range want {
+			t.Run(string(d), func(t *testing.T) {
+				tr := f.settled(t, ids[d])
+				if tr.ShipmentID == "" {
+					t.Fatalf("no shipment: %+v", tr)
+				}
+				s, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+				cs, err := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+				if err != nil || (len(cs) == 0) != (status == "") {
+					t.Fatalf("containers: %v %v", cs, err)
+				}
+				for _, c := range cs {
+					if c.CurrentStatus != status && !(d == '1' && c.CurrentStatus == boxwatch.ContainerNew) {
+						t.Errorf("container %s is %s, want %s", c.Number, c.CurrentStatus, status)
+					}
+				}
+				pol, _ := s.POL()
+				pod, _ := s.POD()
+				now := f.clock.Now()
+				switch d {
+				case '0':
+					if !pol.ATD.IsZero() || pol.ETD.IsZero() {
+						t.Errorf("booked: ETD %v, ATD %v", pol.ETD, pol.ATD)
+					}
+				case '1':
+					if cs[0].FullInAt.IsZero() || !pol.ATD.IsZero() || pol.ETD.Sub(now) > 12*time.Hour || pol.ETD.Before(now) {
+						t.Errorf("at the port of lading: full in %v, ETD %v (now %v)", cs[0].FullInAt, pol.ETD, now)
+					}
+				case '7':
+					if !pod.ATA.IsZero() || pod.ETA.Sub(now) > 12*time.Hour || pod.ETA.Before(now) {
+						t.Errorf("arriving: ETA %v, ATA %v (now %v)", pod.ETA, pod.ATA, now)
+					}
+				case '9':
+					if tr.Status != boxwatch.StatusTrackingStopped || s.StoppedReason != boxwatch.StopAllContainersTerminated {
+						t.Errorf("journey complete but tracking is %s (%q)", tr.Status, s.StoppedReason)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestRefreshLogsEachChangeOnce(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		clock := trackingtest.NewClock(time.Now())
+		f := newFixture(t, b, trackingtest.Options{Clock: clock, RefreshInterval: time.Hour})
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "CMDU12345671", "CMDU").ID)
+		before := f.events(t)
+		if count(before, "tracking_request.succeeded") != 1 || len(before) != 1 {
+			t.Fatalf("at creation: %v (the past is recorded, not announced)", before)
+		}
+		// A day on, the vessel has left (it was due within 12 hours): the next refresh says so.
+		clock.Advance(24 * time.Hour)
+		trackingtest.Eventually(t, 30*time.Second, "the departure never reached the event log", func() bool {
+			return count(f.events(t), tracking.VesselDeparted) > 0
+		})
+		cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+		if n := count(f.events(t), tracking.VesselDeparted); n != len(cs) {
+			t.Fatalf("%d vessel_departed events for %d containers", n, len(cs))
+		}
+		// Later refreshes with nothing new log nothing again.
+		seen := len(f.events(t))
+		s, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+		clock.Advance(2 * time.Hour)
+		trackingtest.Eventually(t, 30*time.Second, "no further refresh", func() bool {
+			s2, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+			return s2.LastSucceededAt.After(s.LastSucceededAt)
+		})
+		for _, name := range f.events(t)[seen:] {
+			if strings.HasPrefix(name, "container.transport.vessel_departed") {
+				t.Fatalf("vessel_departed logged twice: %v", f.events(t))
+			}
+		}
+	})
+}
+
+func TestStopAndResume(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		f := newFixture(t, b, trackingtest.Options{})
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ZIMU12345674", "ZIMU").ID)
+		s, err := f.stack.Engine.StopTracking(ctx, f.account.ID, tr.ShipmentID)
+		if err != nil || s.StoppedReason != boxwatch.StopCancelledByUser || !s.NextRefreshAt.IsZero() {
+			t.Fatalf("stop: %+v %v", s, err)
+		}
+		if got := f.get(t, tr.ID); got.Status != boxwatch.StatusTrackingStopped {
+			t.Fatalf("request after stop: %s", got.Status)
+		}
+		// Stopped, the number may be tracked again; resuming the old one is then a duplicate.
+		again := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ZIMU12345674", "ZIMU").ID)
+		if _, err := f.stack.Engine.ResumeTracking(ctx, f.account.ID, tr.ShipmentID); boxwatch.AsError(err) == nil || boxwatch.AsError(err).Code != boxwatch.CodeDuplicate {
+			t.Fatalf("resume beside a live duplicate: err = %v", err)
+		}
+		if _, err := f.stack.Engine.StopTracking(ctx, f.account.ID, again.ShipmentID); err != nil {
+			t.Fatal(err)
+		}
+		s, err = f.stack.Engine.ResumeTracking(ctx, f.account.ID, tr.ShipmentID)
+		if err != nil || !s.StoppedAt.IsZero() {
+			t.Fatalf("resume: %+v %v", s, err)
+		}
+		if got := f.get(t, tr.ID); got.Status != boxwatch.StatusCreated {
+			t.Fatalf("request after resume: %s", got.Status)
+		}
+		other := storetest.MustCreateAccount(t, f.db, "globex")
+		if _, err := f.stack.Engine.StopTracking(ctx, other.ID, tr.ShipmentID); !boxwatch.IsKind(err, boxwatch.KindNotFound) {
+			t.Fatalf("another account stopping it: err = %v", err)
+		}
+	})
+}

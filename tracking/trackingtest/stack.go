@@ -1,0 +1,141 @@
+// Package trackingtest starts the tracking engine for tests the way serve does: the carrier
+// simulator on a loopback listener, reached through the DCSA client over HTTP, and River workers
+// on the test's own database. Nothing is faked in process.
+package trackingtest
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/carrier"
+	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking"
+)
+
+// Clock is a settable clock shared by the engine and the simulator.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock starts at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t.UTC().Truncate(time.Microsecond)} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Options tune a stack; zero values give a fast test setup.
+type Options struct {
+	// Clock drives the engine and the simulator; nil uses the real clock.
+	Clock *Clock
+	// SimSpeed defaults to 1; SimLatency to 0.
+	SimSpeed   float64
+	SimLatency time.Duration
+	// RetryScale defaults to 0.0001: a day of backoff becomes under 9 seconds.
+	RetryScale float64
+	// RefreshInterval defaults to an hour.
+	RefreshInterval time.Duration
+	// Workers defaults to 8; -1 runs none.
+	Workers int
+	Logger  *slog.Logger
+}
+
+// Stack is a running engine with its simulated carriers.
+type Stack struct {
+	Engine   *tracking.Engine
+	Network  *sim.Network
+	Carriers map[string]boxwatch.Carrier
+	Clock    boxwatch.Clock
+}
+
+// Start builds and starts a stack on db; it stops when the test ends.
+func Start(t testing.TB, db *store.DB, o Options) *Stack {
+	t.Helper()
+	ctx := context.Background()
+	if err := tracking.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	clock := boxwatch.Clock(boxwatch.SystemClock)
+	if o.Clock != nil {
+		clock = o.Clock.Now
+	}
+	if o.SimSpeed == 0 {
+		o.SimSpeed = 1
+	}
+	if o.RetryScale == 0 {
+		o.RetryScale = 0.0001
+	}
+	if o.RefreshInterval == 0 {
+		o.RefreshInterval = time.Hour
+	}
+	switch o.Workers {
+	case 0:
+		o.Workers = 8
+	case -1:
+		o.Workers = 0
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	registry := boxwatch.DefaultCarriers()
+	network, err := sim.New(sim.Options{Carriers: registry, Ports: boxwatch.DefaultPorts(), Fleet: boxwatch.DefaultFleet(),
+		State: store.SimState{DB: db}, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := network.Start(ln); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { network.Close() })
+	carriers, err := carrier.Simulated(network, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
+		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		engine.Stop(stopCtx)
+	})
+	return &Stack{Engine: engine, Network: network, Carriers: carriers, Clock: clock}
+}
+
+// Eventually polls cond every 20 ms until it holds, failing the test after limit.
+func Eventually(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", limit, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,437 @@
+package tracking
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+// The lookup lifecycle.
+const (
+	// maxRetries is how often an unreachable carrier is tried again before the request fails
+	// with retries_exhausted; with firstRetry doubling each time they span about 23 hours.
+	maxRetries = 14
+	firstRetry = 5 * time.Second
+	// manifestCheck is how often a bill or booking the carrier does not know yet is looked up
+	// again, and manifestWindow how long before the request fails.
+	manifestCheck  = 24 * time.Hour
+	manifestWindow = 7 * 24 * time.Hour
+	// arrivalWindow is how long after arrival a shipment stays tracked if its empties are not
+	// all returned.
+	arrivalWindow = 56 * 24 * time.Hour
+	// testLine is boxwatch's test shipping line (see the README's test numbers).
+	testLine = "TEST"
+)
+
+// backoff is the delay before retry n (from 1), doubling from firstRetry, with ±10 % jitter so
+// that requests failing together do not retry together.
+func (e *Engine) backoff(n int) time.Duration {
+	d := firstRetry << (n - 1)
+	jitter := 0.9 + 0.2*rand.Float64()
+	return e.scaled(time.Duration(float64(d) * jitter))
+}
+
+type lookupWorker struct {
+	river.WorkerDefaults[lookupArgs]
+	e *Engine
+}
+
+// Work looks a tracking request up with its carrier and records the outcome. The carrier is
+// called outside any transaction; the outcome is written in one.
+func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) error {
+	e := w.e
+	var tr boxwatch.TrackingRequest
+	if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) (err error) {
+		tr, err = tx.TrackingRequestForWork(ctx, job.Args.TrackingRequestID)
+		return err
+	}); err != nil {
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			return nil // deleted with its account
+		}
+		return err
+	}
+	if tr.Status != boxwatch.StatusPending && tr.Status != boxwatch.StatusAwaitingManifest {
+		return nil // already settled: this is a repeated run
+	}
+	carrier, ok := e.cfg.Carriers[tr.SCAC]
+	if !ok {
+		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			return e.fail(ctx, tx, tr, boxwatch.ReasonUnreachable, now)
+		})
+	}
+	cs, err := carrier.Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC})
+	var ce *boxwatch.CarrierError
+	switch {
+	case err == nil:
+		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			return e.succeed(ctx, tx, tr, cs, now)
+		})
+	case errors.As(err, &ce) && ce.Reason == boxwatch.ReasonNotFound:
+		return e.notFound(ctx, tr)
+	case errors.As(err, &ce) && ce.Temporary, errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		reason, wait := boxwatch.ReasonUnreachable, time.Duration(0)
+		if ce != nil {
+			reason, wait = ce.Reason, e.scaled(ce.RetryAfter)
+		}
+		e.log.Info("carrier unavailable", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
+		return e.retry(ctx, tr, reason, wait)
+	case errors.As(err, &ce):
+		e.log.Warn("carrier lookup failed", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
+		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			return e.fail(ctx, tx, tr, ce.Reason, now)
+		})
+	case ctx.Err() != nil:
+		return river.JobSnooze(0) // shutting down: pick it up again at the next start
+	}
+	// boxwatch's own failure: River retries it; the last attempt gives up on the request.
+	if job.Attempt >= job.MaxAttempts {
+		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			return e.fail(ctx, tx, tr, boxwatch.ReasonInternalProcessingError, now)
+		})
+	}
+	return err
+}
+
+// settle applies an outcome to a request under its row lock, unless it was settled meanwhile.
+func (e *Engine) settle(ctx context.Context, id string, fn func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error) error {
+	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+		tr, err := tx.TrackingRequestForWork(ctx, id)
+		if err != nil {
+			return err
+		}
+		if tr.Status != boxwatch.StatusPending && tr.Status != boxwatch.StatusAwaitingManifest {
+			return nil
+		}
+		return fn(tx, &tr, e.cfg.Clock())
+	})
+}
+
+// retry records a failed attempt and snoozes the job, or fails the request once retries run out.
+func (e *Engine) retry(ctx context.Context, tr boxwatch.TrackingRequest, reason string, retryAfter time.Duration) error {
+	var wait time.Duration
+	err := e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		n := 1
+		if tr.RetryCount != nil {
+			n = *tr.RetryCount + 1
+		}
+		if n > maxRetries {
+			return e.fail(ctx, tx, tr, boxwatch.ReasonRetriesExhausted, now)
+		}
+		tr.IsRetrying, tr.RetryCount, tr.FailedReason, tr.UpdatedAt = true, &n, reason, now
+		wait = max(e.backoff(n), retryAfter)
+		return tx.SaveTrackingRequestState(ctx, *tr)
+	})
+	if err != nil || wait == 0 {
+		return err
+	}
+	return river.JobSnooze(wait)
+}
+
+// notFound handles a number the carrier does not know: a container fails at once; a bill or
+// booking waits for the carrier's manifest, checked daily, until the window closes.
+func (e *Engine) notFound(ctx context.Context, tr boxwatch.TrackingRequest) error {
+	wait := false
+	err := e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		// The TEST line has no manifest to wait for: its unknown numbers fail at once, as the
+		// reference API's test numbers do.
+		if tr.RequestType == boxwatch.RequestContainer || tr.SCAC == testLine || now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow) {
+			return e.fail(ctx, tx, tr, boxwatch.ReasonNotFound, now)
+		}
+		wait = true
+		if tr.Status == boxwatch.StatusAwaitingManifest {
+			return nil
+		}
+		tr.Status, tr.IsRetrying, tr.FailedReason, tr.UpdatedAt = boxwatch.StatusAwaitingManifest, false, "", now
+		if err := tx.SaveTrackingRequestState(ctx, *tr); err != nil {
+			return err
+		}
+		return e.requestEvent(ctx, tx, *tr, "tracking_request.awaiting_manifest", now)
+	})
+	if err != nil || !wait {
+		return err
+	}
+	return river.JobSnooze(e.scaled(manifestCheck))
+}
+
+// fail ends a request with reason and logs tracking_request.failed.
+func (e *Engine) fail(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRequest, reason string, now time.Time) error {
+	tr.Status, tr.FailedReason, tr.IsRetrying, tr.UpdatedAt = boxwatch.StatusFailed, reason, false, now
+	if err := tx.SaveTrackingRequestState(ctx, *tr); err != nil {
+		return err
+	}
+	return e.requestEvent(ctx, tx, *tr, "tracking_request.failed", now)
+}
+
+func (e *Engine) requestEvent(ctx context.Context, tx *store.Tx, tr boxwatch.TrackingRequest, name string, now time.Time) error {
+	_, err := tx.AppendEvent(ctx, boxwatch.Event{
+		ID: boxwatch.NewID(now), AccountID: tr.AccountID, Name: name, ObjectType: "tracking_request", ObjectID: tr.ID,
+		TrackingRequestID: tr.ID, ShipmentID: tr.ShipmentID, Key: "tr:" + tr.ID + ":" + name, CreatedAt: now,
+	})
+	return err
+}
+
+// succeed creates the shipment of a request from the carrier's answer.
+func (e *Engine) succeed(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
+	s := boxwatch.Shipment{
+		ID: boxwatch.NewID(now), AccountID: tr.AccountID, TrackingRequestID: tr.ID, SCAC: tr.SCAC,
+		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
+		Reference: boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC},
+		CreatedAt: now, UpdatedAt: now,
+	}
+	switch tr.RequestType {
+	case boxwatch.RequestBillOfLading:
+		s.BillOfLading = firstNonEmpty(s.BillOfLading, tr.RequestNumber)
+	case boxwatch.RequestBookingNumber:
+		s.Booking = firstNonEmpty(s.Booking, tr.RequestNumber)
+	}
+	if s.BillOfLading != "" {
+		// Refreshes ask by the bill of lading: every carrier answers it with the whole shipment.
+		s.Reference = boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: s.BillOfLading, SCAC: tr.SCAC}
+	}
+	s.NormalizedNumber = e.normalize(tr.SCAC, s.BillOfLading)
+	if err := tx.InsertShipment(ctx, s); err != nil {
+		return err
+	}
+	tr.Status, tr.ShipmentID, tr.IsRetrying, tr.FailedReason, tr.UpdatedAt = boxwatch.StatusCreated, s.ID, false, "", now
+	if err := tx.SaveTrackingRequestState(ctx, *tr); err != nil {
+		return err
+	}
+	if err := e.requestEvent(ctx, tx, *tr, "tracking_request.succeeded", now); err != nil {
+		return err
+	}
+	// A journey that is already over stops here, after the success it follows.
+	return e.sync(ctx, tx, &s, cs, now, true)
+}
+
+// normalize drops the line's bill-of-lading prefix: the number as printed without it.
+func (e *Engine) normalize(scac, bl string) string {
+	if line, ok := e.cfg.Registry.BySCAC(scac); ok {
+		for _, p := range append([]string{line.SCAC}, line.BillOfLadingPrefixes...) {
+			if len(bl) > len(p) && strings.HasPrefix(bl, p) {
+				return bl[len(p):]
+			}
+		}
+	}
+	return bl
+}
+
+// sync brings a shipment, its containers and milestones up to the carrier's answer and logs every
+// change. On the first sync (initial) the past is recorded without announcing it: webhooks hear
+// of what changes after the shipment exists. Keys make a repeated sync log nothing twice.
+func (e *Engine) sync(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
+	route := deriveRoute(cs, s.Route)
+	oldPOD, hadPOD := s.POD()
+	s.Route = route
+	newPOD, hasPOD := s.POD()
+	event := func(name, objectType, objectID, containerID, key string, data any) error {
+		ev := boxwatch.Event{ID: boxwatch.NewID(now), AccountID: s.AccountID, Name: name, ObjectType: objectType,
+			ObjectID: objectID, TrackingRequestID: s.TrackingRequestID, ShipmentID: s.ID, ContainerID: containerID,
+			Key: key, CreatedAt: now}
+		if data != nil {
+			b, err := json.Marshal(data)
+			if err != nil {
+				return err
+			}
+			ev.Data = b
+		}
+		_, err := tx.AppendEvent(ctx, ev)
+		return err
+	}
+	if !initial && hadPOD && hasPOD && newPOD.ATA.IsZero() && !newPOD.ETA.IsZero() && !newPOD.ETA.Equal(oldPOD.ETA) {
+		id := boxwatch.NewID(now)
+		if err := event("shipment.estimated.arrival", "estimated_event", id, "",
+			fmt.Sprintf("eta:%s:%d", s.ID, newPOD.ETA.Unix()), EstimatedArrival{
+				ID: id, EstimatedTimestamp: newPOD.ETA.UTC(), PreviousTimestamp: oldPOD.ETA.UTC(), LOCODE: newPOD.LOCODE,
+				VoyageNumber: newPOD.InboundVoyage, VesselIMO: newPOD.InboundVesselIMO, CreatedAt: now,
+			}); err != nil {
+			return err
+		}
+	}
+
+	existing, err := tx.ShipmentContainers(ctx, s.ID)
+	if err != nil {
+		return err
+	}
+	byNumber := map[string]boxwatch.Container{}
+	for _, c := range existing {
+		byNumber[c.Number] = c
+	}
+	facts := deriveContainers(cs, route)
+	allReturned := len(facts) > 0
+	for _, f := range facts {
+		c, existed := byNumber[f.number]
+		if !existed {
+			c = boxwatch.Container{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, Number: f.number, CreatedAt: now}
+		}
+		before := c
+		applyFacts(&c, f)
+		if !existed || containerChanged(before, c) {
+			c.UpdatedAt = now
+			if err := tx.SaveContainer(ctx, c); err != nil {
+				return err
+			}
+		}
+		allReturned = allReturned && c.CurrentStatus == boxwatch.ContainerEmptyReturned
+		switch {
+		case !existed && !initial:
+			if err := event("container.created", "container_created_event", boxwatch.NewID(now), c.ID, "cc:"+c.ID, nil); err != nil {
+				return err
+			}
+		case existed && !sameBool(before.AvailableForPickup, c.AvailableForPickup):
+			change := ContainerChange{"available_for_pickup": {before.AvailableForPickup, c.AvailableForPickup}}
+			if err := event("container.updated", "container_updated_event", boxwatch.NewID(now), c.ID,
+				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, *c.AvailableForPickup), change); err != nil {
+				return err
+			}
+		}
+		for _, m := range f.milestones {
+			te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, ContainerID: c.ID,
+				Event: m.event, Timestamp: m.at.UTC(), LOCODE: m.locode, VoyageNumber: m.voyage, VesselIMO: m.vessel,
+				DataSource: "shipping_line", CreatedAt: now}
+			added, err := tx.InsertTransportEvent(ctx, te)
+			if err != nil {
+				return err
+			}
+			if added && !initial {
+				if err := event(m.event, "transport_event", te.ID, c.ID, "te:"+c.ID+":"+m.event+":"+m.locode, nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, call := range cs.Calls {
+		if v := call.Vessel; v != nil && boxwatch.ValidIMO(v.IMO) {
+			if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(v.IMO), IMO: v.IMO, MMSI: v.MMSI, Name: v.Name,
+				CallSign: v.CallSign, Flag: v.Flag}, now); err != nil {
+				return err
+			}
+		}
+	}
+
+	s.Snapshot, s.LastAttemptedAt, s.LastSucceededAt, s.UpdatedAt = cs, now, now, now
+	s.NextRefreshAt = now.Add(e.refreshDelay(*s, now))
+	switch {
+	case allReturned:
+		return e.stop(ctx, tx, s, boxwatch.StopAllContainersTerminated, now)
+	case hasPOD && !newPOD.ATA.IsZero() && now.Sub(newPOD.ATA) > e.scaled(arrivalWindow):
+		return e.stop(ctx, tx, s, boxwatch.StopPastArrivalWindow, now)
+	}
+	return tx.UpdateShipment(ctx, *s)
+}
+
+// refreshDelay is the time to the next refresh: the interval, a quarter of it within a day of
+// arrival, when carriers' updates come fastest.
+func (e *Engine) refreshDelay(s boxwatch.Shipment, now time.Time) time.Duration {
+	if pod, ok := s.POD(); ok && pod.ATA.IsZero() && !pod.ETA.IsZero() && pod.ETA.Sub(now) < 24*time.Hour {
+		return e.cfg.RefreshInterval / 4
+	}
+	return e.cfg.RefreshInterval
+}
+
+// EstimatedArrival is the data of a shipment.estimated.arrival event (an estimated_event).
+type EstimatedArrival struct {
+	ID                 string    `json:"id"`
+	EstimatedTimestamp time.Time `json:"estimated_timestamp"`
+	PreviousTimestamp  time.Time `json:"previous_timestamp"`
+	LOCODE             string    `json:"location_locode"`
+	VoyageNumber       string    `json:"voyage_number"`
+	VesselIMO          string    `json:"vessel_imo"`
+	CreatedAt          time.Time `json:"created_at"`
+}
+
+// ContainerChange is the changeset of a container.updated event: attribute → [before, after].
+type ContainerChange map[string][2]any
+
+func containerChanged(a, b boxwatch.Container) bool {
+	return a.SealNumber != b.SealNumber || a.ISOCode != b.ISOCode || a.CurrentStatus != b.CurrentStatus ||
+		!a.EmptyOutAt.Equal(b.EmptyOutAt) || !a.FullInAt.Equal(b.FullInAt) || !a.LoadedAt.Equal(b.LoadedAt) ||
+		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
+		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||
+		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup)
+}
+
+func sameBool(a, b *bool) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+type refreshWorker struct {
+	river.WorkerDefaults[refreshArgs]
+	e *Engine
+}
+
+// Work looks a tracked shipment up again and records what changed.
+func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) error {
+	e := w.e
+	var s boxwatch.Shipment
+	if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) (err error) {
+		s, err = tx.ShipmentForWork(ctx, job.Args.ShipmentID)
+		return err
+	}); err != nil {
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	if !s.StoppedAt.IsZero() {
+		return nil
+	}
+	var cs boxwatch.CarrierShipment
+	err := errors.New("no carrier answers for " + s.SCAC)
+	if carrier, ok := e.cfg.Carriers[s.SCAC]; ok {
+		cs, err = carrier.Lookup(ctx, s.Reference)
+	}
+	if ctx.Err() != nil {
+		return river.JobSnooze(0)
+	}
+	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+		s, lerr := tx.ShipmentForWork(ctx, job.Args.ShipmentID)
+		if lerr != nil || !s.StoppedAt.IsZero() {
+			return lerr
+		}
+		now := e.cfg.Clock()
+		if err == nil {
+			return e.sync(ctx, tx, &s, cs, now, false)
+		}
+		e.log.Info("refresh failed", "shipment_id", s.ID, "scac", s.SCAC, "error", err.Error())
+		// Keep what is known; try again sooner when the carrier is only briefly away.
+		delay := e.cfg.RefreshInterval
+		var ce *boxwatch.CarrierError
+		if errors.As(err, &ce) && ce.Temporary {
+			delay = min(delay, max(e.backoff(3), e.scaled(ce.RetryAfter)))
+		}
+		s.LastAttemptedAt, s.NextRefreshAt, s.UpdatedAt = now, now.Add(delay), now
+		return tx.UpdateShipment(ctx, s)
+	})
+}
+
+type scheduleWorker struct {
+	river.WorkerDefaults[scheduleArgs]
+	e *Engine
+}
+
+// Work enqueues a refresh for every shipment that is due. It runs on the leader only; the
+// refresh jobs are unique per shipment, so a shipment already queued is not queued twice.
+func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs]) error {
+	e := w.e
+	ids, err := e.cfg.DB.DueShipments(ctx, e.cfg.Clock(), 1000)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+			return e.queue.insertTx(ctx, tx, refreshArgs{ShipmentID: id}, nil)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

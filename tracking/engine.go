@@ -45,6 +45,8 @@ type Config struct {
 	// JobTimeout bounds one lookup or refresh; a job still marked running this long after its
 	// process died is taken up again. Default 2 minutes.
 	JobTimeout time.Duration
+	// ScheduleEvery is how often the leader looks for shipments due for a refresh; default 5 s.
+	ScheduleEvery time.Duration
 }
 
 // Engine runs the tracking lifecycle. Its methods are safe for concurrent use.
@@ -141,6 +143,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.JobTimeout <= 0 {
 		cfg.JobTimeout = 2 * time.Minute
 	}
+	if cfg.ScheduleEvery <= 0 {
+		cfg.ScheduleEvery = 5 * time.Second
+	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
 
 	workers := river.NewWorkers()
@@ -158,7 +163,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Workers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
-		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(scheduleEvery),
+		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
 	}
 	var err error
@@ -176,9 +181,6 @@ func New(cfg Config) (*Engine, error) {
 	}
 	return e, nil
 }
-
-// scheduleEvery is how often the leader looks for shipments due for a refresh.
-const scheduleEvery = 5 * time.Second
 
 // Start runs the workers until Stop; an engine with no workers only enqueues.
 func (e *Engine) Start(ctx context.Context) error {

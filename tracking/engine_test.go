@@ -23,7 +23,7 @@ type fixture struct {
 	clock   *trackingtest.Clock
 }
 
-func newFixture(t *testing.T, b storetest.Backend, o trackingtest.Options) *fixture {
+func newFixture(t testing.TB, b storetest.Backend, o trackingtest.Options) *fixture {
 	t.Helper()
 	db := b.Open(t)
 	if o.Clock == nil {
@@ -35,7 +35,7 @@ func newFixture(t *testing.T, b storetest.Backend, o trackingtest.Options) *fixt
 }
 
 // track creates a tracking request through the engine, as the API does.
-func (f *fixture) track(t *testing.T, typ boxwatch.RequestType, number, scac string) boxwatch.TrackingRequest {
+func (f *fixture) track(t testing.TB, typ boxwatch.RequestType, number, scac string) boxwatch.TrackingRequest {
 	t.Helper()
 	now := f.clock.Now()
 	tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: f.account.ID, RequestType: typ, RequestNumber: number,
@@ -46,7 +46,7 @@ func (f *fixture) track(t *testing.T, typ boxwatch.RequestType, number, scac str
 	return tr
 }
 
-func (f *fixture) get(t *testing.T, id string) boxwatch.TrackingRequest {
+func (f *fixture) get(t testing.TB, id string) boxwatch.TrackingRequest {
 	t.Helper()
 	tr, err := f.db.TrackingRequest(ctx, f.account.ID, id)
 	if err != nil {
@@ -56,7 +56,7 @@ func (f *fixture) get(t *testing.T, id string) boxwatch.TrackingRequest {
 }
 
 // settled waits until the request leaves pending.
-func (f *fixture) settled(t *testing.T, id string) boxwatch.TrackingRequest {
+func (f *fixture) settled(t testing.TB, id string) boxwatch.TrackingRequest {
 	t.Helper()
 	var tr boxwatch.TrackingRequest
 	trackingtest.Eventually(t, 20*time.Second, "tracking request "+id+" still pending", func() bool {
@@ -66,7 +66,7 @@ func (f *fixture) settled(t *testing.T, id string) boxwatch.TrackingRequest {
 	return tr
 }
 
-func (f *fixture) events(t *testing.T) []string {
+func (f *fixture) events(t testing.TB) []string {
 	t.Helper()
 	evs, err := f.db.Events(ctx, f.account.ID, 0, 1000)
 	if err != nil {
@@ -322,4 +322,18 @@ func TestStopAndResume(t *testing.T) {
 			t.Fatalf("another account stopping it: err = %v", err)
 		}
 	})
+}
+
+func TestHungCarrierIsRetriedNotSpun(t *testing.T) {
+	f := newFixture(t, storetest.SQLite, trackingtest.Options{SimLatency: time.Hour, JobTimeout: time.Second, RetryScale: 1})
+	tr := f.track(t, boxwatch.RequestBillOfLading, "MSCU12345673", "MSCU")
+	trackingtest.Eventually(t, 10*time.Second, "a hung carrier was not recorded as unreachable", func() bool {
+		got := f.get(t, tr.ID)
+		return got.IsRetrying && got.FailedReason == boxwatch.ReasonUnreachable
+	})
+	// With real backoff (5 s for the first retry) there is no second attempt yet.
+	time.Sleep(2 * time.Second)
+	if got := f.get(t, tr.ID); got.Status != boxwatch.StatusPending || got.RetryCount == nil || *got.RetryCount != 1 {
+		t.Fatalf("after a timed-out lookup: %+v", got)
+	}
 }

@@ -69,6 +69,13 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		})
 	}
 	cs, err := carrier.Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC})
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return river.JobSnooze(0) // shutting down: pick it up again at the next start
+	}
+	// A carrier that outlasts the job's time limit is unreachable; record that even though the
+	// job's own context has expired.
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
 	var ce *boxwatch.CarrierError
 	switch {
 	case err == nil:
@@ -77,7 +84,7 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		})
 	case errors.As(err, &ce) && ce.Reason == boxwatch.ReasonNotFound:
 		return e.notFound(ctx, tr)
-	case errors.As(err, &ce) && ce.Temporary, errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+	case errors.As(err, &ce) && ce.Temporary, errors.Is(err, context.DeadlineExceeded):
 		reason, wait := boxwatch.ReasonUnreachable, time.Duration(0)
 		if ce != nil {
 			reason, wait = ce.Reason, e.scaled(ce.RetryAfter)
@@ -89,8 +96,6 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, ce.Reason, now)
 		})
-	case ctx.Err() != nil:
-		return river.JobSnooze(0) // shutting down: pick it up again at the next start
 	}
 	// boxwatch's own failure: River retries it; the last attempt gives up on the request.
 	if job.Attempt >= job.MaxAttempts {
@@ -363,6 +368,12 @@ func sameBool(a, b *bool) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
+// writeContext is the context for recording a carrier call's outcome: it survives the job's own
+// time limit (a hung carrier must still be recorded as unreachable) but is bounded itself.
+func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+}
+
 type refreshWorker struct {
 	river.WorkerDefaults[refreshArgs]
 	e *Engine
@@ -389,9 +400,11 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) e
 	if carrier, ok := e.cfg.Carriers[s.SCAC]; ok {
 		cs, err = carrier.Lookup(ctx, s.Reference)
 	}
-	if ctx.Err() != nil {
+	if errors.Is(ctx.Err(), context.Canceled) {
 		return river.JobSnooze(0)
 	}
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
 	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
 		s, lerr := tx.ShipmentForWork(ctx, job.Args.ShipmentID)
 		if lerr != nil || !s.StoppedAt.IsZero() {

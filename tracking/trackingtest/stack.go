@@ -54,6 +54,9 @@ type Options struct {
 	RefreshInterval time.Duration
 	// Workers defaults to 8; -1 runs none.
 	Workers int
+	// JobTimeout defaults to 30 s; ScheduleEvery to 250 ms.
+	JobTimeout    time.Duration
+	ScheduleEvery time.Duration
 	Logger  *slog.Logger
 }
 
@@ -91,6 +94,12 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	case -1:
 		o.Workers = 0
 	}
+	if o.ScheduleEvery == 0 {
+		o.ScheduleEvery = 250 * time.Millisecond
+	}
+	if o.JobTimeout == 0 {
+		o.JobTimeout = 30 * time.Second
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -113,7 +122,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 		t.Fatal(err)
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
-		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: 30 * time.Second})
+		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery})
 	if err != nil {
 		t.Fatal(err)
 	}

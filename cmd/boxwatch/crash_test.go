@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+)
+
+// buildBinary compiles boxwatch once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "boxwatch")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// process is a running boxwatch serve.
+type process struct {
+	cmd      *exec.Cmd
+	url, key string
+}
+
+// startServe runs "boxwatch serve --demo" with extra flags and waits for its URL and demo key.
+// The process is killed when the test ends if it is still running.
+func startServe(t *testing.T, bin, dsn string, flags ...string) *process {
+	t.Helper()
+	args := append([]string{"serve", "--demo", "--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", dsn, "--job-timeout", "2s", "--retry-scale", "0.001"}, flags...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "BOXWATCH_LOG_LEVEL=warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd}
+	t.Cleanup(func() { p.kill() })
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && p.key == "" {
+		if m := regexp.MustCompile(`serving the API at (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+			p.url = m[1]
+		}
+		if m := regexp.MustCompile(`^\s+(bw_[0-9a-f_]+)$`).FindStringSubmatch(sc.Text()); m != nil {
+			p.key = m[1]
+		}
+	}
+	go io.Copy(io.Discard, stdout)
+	if p.url == "" || p.key == "" {
+		t.Fatalf("serve %v printed no URL or key", flags)
+	}
+	return p
+}
+
+// kill ends the process at once, as a crash or an OOM kill would: no shutdown code runs.
+func (p *process) kill() {
+	if p.cmd.ProcessState == nil {
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+	}
+}
+
+func (p *process) request(t *testing.T, method, path, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(method, p.url+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Token "+p.key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/vnd.api+json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var doc map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return doc
+}
+
+func attr(doc map[string]any, name string) any {
+	return doc["data"].(map[string]any)["attributes"].(map[string]any)[name]
+}
+
+// TestCrashBeforeLookup kills the process between accepting a tracking request and looking it
+// up: once on an API-only replica (the lookup was never started) and once in the middle of the
+// carrier call (the job was running). After a restart the request completes, once.
+func TestCrashBeforeLookup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the binary; skipped with -short")
+	}
+	bin := buildBinary(t)
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		for _, tc := range []struct {
+			name  string
+			flags []string
+		}{
+			{"Enqueued", []string{"--workers", "0"}},
+			{"MidLookup", []string{"--sim-latency", "1h"}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				dsn := b.DSN(t)
+				first := startServe(t, bin, dsn, tc.flags...)
+				doc := first.request(t, "POST", "/v2/tracking_requests",
+					`{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"MAEU123456784","scac":"MAEU"}}}`)
+				id := doc["data"].(map[string]any)["id"].(string)
+				time.Sleep(500 * time.Millisecond) // the MidLookup worker is now waiting on the carrier
+				first.kill()
+
+				second := startServe(t, bin, dsn)
+				trackingtest.Eventually(t, 90*time.Second, "the request never completed after the restart", func() bool {
+					return attr(second.request(t, "GET", "/v2/tracking_requests/"+id, ""), "status") == "created"
+				})
+				list := second.request(t, "GET", "/v2/shipments", "")
+				if total := list["meta"].(map[string]any)["total"]; total != float64(1) {
+					t.Fatalf("%v shipments after the crash, want exactly 1", total)
+				}
+			})
+		}
+	})
+}

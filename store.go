@@ -46,6 +46,28 @@ type Store interface {
 	// Vessel returns a vessel by id or IMO number, or ErrNotFound. Vessels are shared reference data.
 	Vessel(ctx context.Context, idOrIMO string) (Vessel, error)
 
+	// TransportEvent returns one of the account's transport events, or ErrNotFound.
+	TransportEvent(ctx context.Context, accountID, id string) (TransportEvent, error)
+	// Event returns one of the account's logged events, or ErrNotFound.
+	Event(ctx context.Context, accountID, id string) (Event, error)
+
+	// CreateWebhook stores a new webhook.
+	CreateWebhook(ctx context.Context, w Webhook) error
+	// Webhook returns one of the account's webhooks, or ErrNotFound.
+	Webhook(ctx context.Context, accountID, id string) (Webhook, error)
+	// Webhooks returns a page of the account's webhooks, newest first, and how many there are.
+	Webhooks(ctx context.Context, accountID string, p Page) ([]Webhook, int, error)
+	// UpdateWebhook writes every mutable field of one of the account's webhooks, or ErrNotFound.
+	UpdateWebhook(ctx context.Context, w Webhook) error
+	// DeleteWebhook removes one of the account's webhooks with its notifications, or ErrNotFound.
+	DeleteWebhook(ctx context.Context, accountID, id string) error
+	// Notification returns one of the account's notifications, or ErrNotFound.
+	Notification(ctx context.Context, accountID, id string) (Notification, error)
+	// Notifications returns a page of the account's notifications, newest first, and how many match.
+	Notifications(ctx context.Context, accountID string, f NotificationFilter, p Page) ([]Notification, int, error)
+	// DeliveryAttempts returns a notification's log, oldest first.
+	DeliveryAttempts(ctx context.Context, notificationID string) ([]DeliveryAttempt, error)
+
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	Close() error
@@ -69,6 +91,11 @@ type Tracker interface {
 	// ResumeTracking refreshes a stopped shipment again; DuplicateError if the account meanwhile
 	// tracks the same number in another live request.
 	ResumeTracking(ctx context.Context, accountID, shipmentID string) (Shipment, error)
+	// Redeliver sends one of the account's notifications again, with the same id and body.
+	Redeliver(ctx context.Context, accountID, notificationID string) (Notification, error)
+	// RedeliverSince sends again every failed notification of one of the account's webhooks
+	// created at or after since, and returns how many.
+	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
 }
 
 // PortLookup finds ports by UN/LOCODE or by id.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 // testServer is the real API on a loopback listener, over a real database.
@@ -65,6 +67,19 @@ func production(_ testing.TB, c *api.Config, _ *store.DB) {
 // tracked runs the tracking engine with its workers behind the API, on the simulated carriers.
 func tracked(t testing.TB, c *api.Config, db *store.DB) {
 	c.Tracker = trackingtest.Start(t, db, trackingtest.Options{}).Engine
+}
+
+// delivering is tracked with webhook deliveries on, to receivers on loopback (private addresses
+// allowed, a short receiver timeout), with the engine's clock.
+func delivering(clock *trackingtest.Clock) option {
+	return func(t testing.TB, c *api.Config, db *store.DB) {
+		c.Webhooks = webhook.Policy{AllowPrivate: true, Timeout: 300 * time.Millisecond}
+		c.Tracker = trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks,
+			Renderer: api.NewRenderer(db, c.Carriers, c.Ports)}).Engine
+		if clock != nil {
+			c.Clock = clock.Now
+		}
+	}
 }
 
 func newTestServer(t testing.TB, b storetest.Backend, opts ...option) *testServer {

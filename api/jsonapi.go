@@ -109,7 +109,19 @@ var statusOfKind = map[boxwatch.Kind]int{
 }
 
 // writeJSON sends v as the body with the JSON:API media type.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status, MediaType, v) }
+
+// writeJSONAs sends v as the body with the given media type.
+func writeJSONAs(w http.ResponseWriter, status int, mediaType string, v any) {
+	b := mustJSON(v)
+	w.Header().Set("Content-Type", mediaType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// mustJSON encodes v without escaping HTML, ending in a newline.
+func mustJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -117,10 +129,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		// Only a programming error gets here: every document is made of plain types.
 		panic(fmt.Sprintf("api: encoding %T: %v", v, err))
 	}
-	w.Header().Set("Content-Type", MediaType)
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	return buf.Bytes()
 }
 
 // errorResponse turns err into a status and an error document. Internal errors carry no detail;

@@ -109,15 +109,14 @@ func (g *schemaGen) operation(rt route) map[string]any {
 		}
 	}
 	mediaType := MediaType
-	if rt.path == "/v2/openapi.json" {
+	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" {
 		mediaType = "application/json"
 	}
-	responses := map[string]any{
-		strconv.Itoa(rt.status): map[string]any{
-			"description": http.StatusText(rt.status),
-			"content":     map[string]any{mediaType: map[string]any{"schema": g.schema(reflect.TypeOf(rt.resp))}},
-		},
+	success := map[string]any{"description": http.StatusText(rt.status)}
+	if rt.resp != nil {
+		success["content"] = map[string]any{mediaType: map[string]any{"schema": g.schema(reflect.TypeOf(rt.resp))}}
 	}
+	responses := map[string]any{strconv.Itoa(rt.status): success}
 	errs := append([]int{}, rt.errors...)
 	errs = append(errs, 405, 500)
 	sort.Ints(errs)

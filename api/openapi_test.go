@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // TestOpenAPIMatchesResponses checks the served OpenAPI document against live answers: every
@@ -16,8 +18,12 @@ import (
 // document gives for its status. A route added without its test, or a response shape that drifts
 // from its documented type, fails here.
 func TestOpenAPIMatchesResponses(t *testing.T) {
-	ts := newTestServer(t, storetest.SQLite, tracked)
+	ts := newTestServer(t, storetest.SQLite, delivering(nil))
+	rc := newReceiver(t, always(200))
+	hookID := ts.register(t, ts.acme, rc, "tracking_request.succeeded")
 	_, sid := ts.waitShipment(t, ts.acme, "HLCU123456785", "HLCU")
+	trackingtest.Eventually(t, 30*time.Second, "no delivery", func() bool { return len(rc.deliveries()) > 0 })
+	notificationID := rc.deliveries()[0].id
 	shipment := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body
 	cid := get(shipment, "data", "relationships", "containers", "data", 0, "id").(string)
 	pod := get(shipment, "data", "attributes", "port_of_discharge_locode").(string)
@@ -59,6 +65,19 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"GET", "/v2/vessels/" + imo, "/v2/vessels/{id}", "", ts.acme},
 		{"GET", "/v2/tracking_requests?include=tracked_object", "/v2/tracking_requests", "", ts.acme},
 		{"GET", "/v2/shipping_lines", "", "", ts.acme},
+		{"POST", "/v2/webhooks", "", `{"data":{"type":"webhook","attributes":{"url":"https://93.184.216.34/x","events":["container.updated"]}}}`, ts.acme},
+		{"POST", "/v2/webhooks", "", `{"data":{"type":"webhook","attributes":{"url":"https://10.0.0.1/x","events":["nope"]}}}`, ts.acme}, // 422
+		{"GET", "/v2/webhooks", "", "", ts.acme},
+		{"GET", "/v2/webhooks/events", "", "", ts.acme},
+		{"GET", "/v2/webhooks/" + hookID, "/v2/webhooks/{id}", "", ts.acme},
+		{"PATCH", "/v2/webhooks/" + hookID, "/v2/webhooks/{id}", `{"data":{"type":"webhook","attributes":{"headers":[{"name":"X-A","value":"b"}]}}}`, ts.acme},
+		{"POST", "/v2/webhooks/trigger", "", `{"url":"` + rc.URL + `","event":"shipment.estimated.arrival"}`, ts.acme},
+		{"GET", "/v2/webhook_notifications?include=webhook_notification_logs", "/v2/webhook_notifications", "", ts.acme},
+		{"GET", "/v2/webhook_notifications/examples?event=container.transport.full_out", "/v2/webhook_notifications/examples", "", ts.acme},
+		{"GET", "/v2/webhook_notifications/" + notificationID + "?include=reference_object,webhook_notification_logs", "/v2/webhook_notifications/{id}", "", ts.acme},
+		{"POST", "/v2/webhook_notifications/" + notificationID + "/redeliver", "/v2/webhook_notifications/{id}/redeliver", "", ts.acme},
+		{"POST", "/v2/webhooks/" + hookID + "/redeliver?since=2026-01-01T00:00:00Z", "/v2/webhooks/{id}/redeliver", "", ts.acme},
+		{"DELETE", "/v2/webhooks/" + hookID, "/v2/webhooks/{id}", "", ts.acme},
 		{"GET", "/v2/shipping_lines/MSCU", "/v2/shipping_lines/{id}", "", ts.acme},
 		{"GET", "/v2/openapi.json", "", "", ""},
 		{"GET", "/healthz", "", "", ""},
@@ -70,7 +89,12 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		if pattern == "" {
 			pattern = c.path
 		}
-		res := ts.do(t, c.method, c.path, c.key, c.body)
+		var res response
+		if strings.HasSuffix(c.path, "/trigger") {
+			res = ts.do(t, c.method, c.path, c.key, c.body, "Content-Type", "application/json")
+		} else {
+			res = ts.do(t, c.method, c.path, c.key, c.body)
+		}
 		op, _ := get(doc, "paths", pattern, strings.ToLower(c.method)).(map[string]any)
 		if op == nil {
 			if res.status != 405 {
@@ -84,6 +108,9 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 			continue
 		}
 		content, _ := resp["content"].(map[string]any)
+		if content == nil && len(res.raw) > 0 {
+			t.Errorf("%s %s %d has a body but documents none", c.method, pattern, res.status)
+		}
 		for mt, m := range content {
 			if ct := res.header.Get("Content-Type"); ct != mt {
 				t.Errorf("%s %s: Content-Type %q, documented %q", c.method, pattern, ct, mt)

@@ -22,6 +22,8 @@ type route struct {
 func (s *server) routes() []route {
 	st, carriers, now, tracker := s.cfg.Store, s.cfg.Carriers, s.cfg.Clock, s.cfg.Tracker
 	pl := places{ports: s.cfg.Ports}
+	rd := &Renderer{st: st, carriers: carriers, pl: pl}
+	policy := s.cfg.Webhooks
 	return []route{
 		{
 			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
@@ -155,6 +157,110 @@ func (s *server) routes() []route {
 			status: http.StatusOK, resp: vesselDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleVesselGet(st, s.baseURL),
+		},
+		{
+			method: "POST", path: "/v2/webhooks", tag: "Webhooks",
+			summary: "Register a webhook",
+			doc: "Subscribes a URL to events. The URL must be https and resolve to public addresses (checked again at every " +
+				"delivery). The secret that signs deliveries is generated and returned.",
+			auth: true, bucket: bucketDefault, body: webhookBody{},
+			status: http.StatusCreated, resp: webhookDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleWebhookCreate(st, policy, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/webhooks", tag: "Webhooks",
+			summary: "List webhooks", doc: "Returns the account's webhooks, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+			status: http.StatusOK, resp: webhookListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/events", tag: "Webhooks",
+			summary: "List the events webhooks can subscribe to", doc: "Every event name with a description, grouped by category.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: eventCategoryListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookEvents(),
+		},
+		{
+			method: "POST", path: "/v2/webhooks/trigger", tag: "Webhooks",
+			summary: "Send a sample delivery now",
+			doc: "Sends one sample notification of an event to a URL and returns the request sent and the response seen. " +
+				"The body is plain JSON: {\"url\", \"event\", \"secret\"}.",
+			auth: true, bucket: bucketDefault, body: triggerBody{},
+			status: http.StatusOK, resp: triggerResult{},
+			errors:  []int{400, 401, 413, 415, 422, 429},
+			handler: handleWebhookTrigger(rd, policy, s.cfg.WebhookClient, now),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Get a webhook", doc: "Returns one webhook with its secret.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: webhookDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleWebhookGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Update a webhook",
+			doc:     "Changes url, active, events or headers. Setting active to true clears a deactivation.",
+			auth:    true, bucket: bucketDefault, body: webhookBody{},
+			status: http.StatusOK, resp: webhookDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleWebhookUpdate(st, policy, now, s.baseURL),
+		},
+		{
+			method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Delete a webhook", doc: "Removes the webhook and its notifications. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleWebhookDelete(st),
+		},
+		{
+			method: "POST", path: "/v2/webhooks/{id}/redeliver", tag: "Webhooks",
+			summary: "Redeliver failed notifications since a time",
+			doc: "Queues every failed notification of the webhook created at or after since for delivery again, with " +
+				"their original ids: recovery after an outage. The webhook must be active.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "since", typ: "string", format: "date-time", doc: "Required."}},
+			status: http.StatusAccepted, resp: redeliveredDocument{},
+			errors:  []int{400, 401, 404, 409, 429},
+			handler: handleWebhookRedeliver(tracker),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications", tag: "Webhooks",
+			summary: "List webhook notifications", doc: "Returns the account's notifications, newest first.",
+			auth: true, bucket: bucketDefault, params: notificationListParams,
+			status: http.StatusOK, resp: notificationListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/examples", tag: "Webhooks",
+			summary: "Get a sample notification", doc: "Returns a sample payload of an event.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "event", typ: "string", doc: "Required: an event name."}},
+			status: http.StatusOK, resp: notificationDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationExample(rd, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/{id}", tag: "Webhooks",
+			summary: "Get a webhook notification",
+			doc:     "Returns one notification with its delivery status; include=webhook_notification_logs adds each attempt.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook_notification_logs")},
+			status: http.StatusOK, resp: notificationDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleNotificationGet(st, rd, s.baseURL),
+		},
+		{
+			method: "POST", path: "/v2/webhook_notifications/{id}/redeliver", tag: "Webhooks",
+			summary: "Redeliver a notification", doc: "Sends the notification again, with the same id and body. The webhook must be active.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusAccepted, resp: notificationDocument{},
+			errors:  []int{400, 401, 404, 409, 429},
+			handler: handleNotificationRedeliver(tracker, st, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/shipping_lines", tag: "Shipping Lines",

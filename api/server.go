@@ -22,6 +22,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 // Limits are per-account request budgets per minute, one bucket each; 0 lifts a limit.
@@ -52,6 +53,10 @@ type Config struct {
 	Metrics prometheus.Registerer
 	// Infer answers infer_number; nil builds one from Carriers and the shipped lessor list.
 	Infer *infer.Engine
+	// Webhooks is the URL policy for registrations and the trigger; WebhookClient sends the
+	// trigger's sample (nil: webhook.NewClient with the policy).
+	Webhooks      webhook.Policy
+	WebhookClient *http.Client
 }
 
 // bucket names a rate-limit budget.
@@ -90,6 +95,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 			return nil, err
 		}
 		cfg.Infer = engine
+	}
+	if cfg.WebhookClient == nil {
+		cfg.WebhookClient = webhook.NewClient(cfg.Webhooks)
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}

@@ -320,6 +320,16 @@ func (tx *Tx) TransportEventByKey(ctx context.Context, containerID, event, locod
 	return e, tx.db.notFound("transport event", err)
 }
 
+// TransportEvent returns one of the account's transport events, or ErrNotFound.
+func (db *DB) TransportEvent(ctx context.Context, accountID, id string) (boxwatch.TransportEvent, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.TransportEvent{}, boxwatch.ErrNotFound
+	}
+	e, err := scanTransportEvent(db.read.queryRow(ctx, "SELECT "+transportEventColumns+" FROM transport_events WHERE account_id = ? AND id = ?",
+		accountID, strings.ToLower(id)))
+	return e, db.notFound("transport event", err)
+}
+
 // TransportEvents returns a page of a container's milestones, oldest first, and how many there
 // are. An unknown container, or another account's, is ErrNotFound.
 func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string, p boxwatch.Page) ([]boxwatch.TransportEvent, int, error) {

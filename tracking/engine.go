@@ -47,6 +47,8 @@ type Config struct {
 	JobTimeout time.Duration
 	// ScheduleEvery is how often the leader looks for shipments due for a refresh; default 5 s.
 	ScheduleEvery time.Duration
+	// Deliveries configures webhook delivery; see Deliveries.
+	Deliveries Deliveries
 }
 
 // Engine runs the tracking lifecycle. Its methods are safe for concurrent use.
@@ -146,12 +148,19 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ScheduleEvery <= 0 {
 		cfg.ScheduleEvery = 5 * time.Second
 	}
+	if cfg.Deliveries.Workers <= 0 {
+		cfg.Deliveries.Workers = 50
+	}
+	if cfg.Deliveries.PerWebhook <= 0 {
+		cfg.Deliveries.PerWebhook = 4
+	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lookupWorker{e: e})
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
+	river.AddWorker(workers, &deliverWorker{e: e, busy: map[string]int{}})
 	rc := &river.Config{
 		Logger:               cfg.Logger.With("component", "jobs"),
 		Workers:              workers,
@@ -163,6 +172,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Workers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		if cfg.Deliveries.Renderer != nil {
+			rc.Queues[deliveryQueue] = river.QueueConfig{MaxWorkers: cfg.Deliveries.Workers}
+		}
 		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
 	}
@@ -268,12 +280,31 @@ func (e *Engine) stop(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, r
 	if err := tx.SaveTrackingRequestState(ctx, tr); err != nil {
 		return err
 	}
-	_, err = tx.AppendEvent(ctx, boxwatch.Event{
+	err = e.appendEvent(ctx, tx, boxwatch.Event{
 		ID: boxwatch.NewID(now), AccountID: s.AccountID, Name: "tracking_request.tracking_stopped",
 		ObjectType: "tracking_request", ObjectID: tr.ID, TrackingRequestID: tr.ID, ShipmentID: s.ID,
 		Key: fmt.Sprintf("tr:%s:tracking_stopped:%d", tr.ID, now.UnixMicro()), CreatedAt: now,
 	})
 	return err
+}
+
+// appendEvent logs an event unless its key was logged before, creates a notification for every
+// webhook that subscribes to it, and enqueues their deliveries, all in tx.
+func (e *Engine) appendEvent(ctx context.Context, tx *store.Tx, ev boxwatch.Event) error {
+	added, err := tx.AppendEvent(ctx, ev)
+	if err != nil || !added {
+		return err
+	}
+	ids, err := tx.Notify(ctx, ev)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := e.queue.insertTx(ctx, tx, deliverArgs{NotificationID: id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scaled applies the retry scale to a delay.

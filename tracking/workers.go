@@ -177,7 +177,7 @@ func (e *Engine) fail(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRe
 }
 
 func (e *Engine) requestEvent(ctx context.Context, tx *store.Tx, tr boxwatch.TrackingRequest, name string, now time.Time) error {
-	_, err := tx.AppendEvent(ctx, boxwatch.Event{
+	err := e.appendEvent(ctx, tx, boxwatch.Event{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, Name: name, ObjectType: "tracking_request", ObjectID: tr.ID,
 		TrackingRequestID: tr.ID, ShipmentID: tr.ShipmentID, Key: "tr:" + tr.ID + ":" + name, CreatedAt: now,
 	})
@@ -248,7 +248,7 @@ func (e *Engine) sync(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, c
 			}
 			ev.Data = b
 		}
-		_, err := tx.AppendEvent(ctx, ev)
+		err := e.appendEvent(ctx, tx, ev)
 		return err
 	}
 	if !initial && hadPOD && hasPOD && newPOD.ATA.IsZero() && !newPOD.ETA.IsZero() && !newPOD.ETA.Equal(oldPOD.ETA) {

@@ -20,6 +20,7 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 // serveConfig is everything "boxwatch serve" can be told, with its defaults.
@@ -34,6 +35,9 @@ type serveConfig struct {
 	retryScale                               float64
 	refreshInterval, jobTimeout              time.Duration
 	workers                                  int
+	webhookAllowPrivate                      bool
+	webhookTimeout                           time.Duration
+	webhookWorkers, webhookPerEndpoint       int
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -54,6 +58,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.Float64Var(&cfg.retryScale, "retry-scale", 1, "multiply every retry and backoff delay by this factor")
 	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", 4*time.Hour, "how often a tracked shipment is looked up again")
 	fs.IntVar(&cfg.workers, "workers", 20, "lookups and refreshes run at once by this process (0: an API-only replica)")
+	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", false, "allow http and private or loopback webhook URLs (development and tests only)")
+	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", 10*time.Second, "how long a webhook receiver may take to answer")
+	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", 50, "webhook deliveries in flight at once in this process")
+	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", 4, "webhook deliveries in flight at once to one webhook")
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", 2*time.Minute, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
@@ -81,6 +89,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return usagef("--job-timeout must be at least 1s, got %v", cfg.jobTimeout)
 	case cfg.simLatency < 0:
 		return usagef("--sim-latency must not be negative, got %v", cfg.simLatency)
+	case cfg.webhookTimeout < 100*time.Millisecond:
+		return usagef("--webhook-timeout must be at least 100ms, got %v", cfg.webhookTimeout)
+	case cfg.webhookWorkers < 1 || cfg.webhookPerEndpoint < 1:
+		return usagef("--webhook-workers and --webhook-per-endpoint must be at least 1")
 	}
 	cfg.sim = cfg.sim || cfg.demo
 	log, err := newLogger(stderr, cfg.logLevel)
@@ -129,8 +141,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		carriers = simulated
 		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()))
 	}
+	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
+	webhookClient := webhook.NewClient(policy)
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
-		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout})
+		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
+		Deliveries: tracking.Deliveries{Renderer: api.NewRenderer(db, registry, ports), Client: webhookClient,
+			Workers: cfg.webhookWorkers, PerWebhook: cfg.webhookPerEndpoint}})
 	if err != nil {
 		return err
 	}
@@ -139,6 +155,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
+		Webhooks: policy, WebhookClient: webhookClient,
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
 	})
 	if err != nil {

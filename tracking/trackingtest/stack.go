@@ -16,6 +16,7 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 // Clock is a settable clock shared by the engine and the simulator.
@@ -54,10 +55,14 @@ type Options struct {
 	RefreshInterval time.Duration
 	// Workers defaults to 8; -1 runs none.
 	Workers int
+	// Renderer turns on webhook deliveries (api.NewRenderer); Webhooks is their URL policy (tests
+	// allow private addresses to reach receivers on loopback).
+	Renderer tracking.Renderer
+	Webhooks webhook.Policy
 	// JobTimeout defaults to 30 s; ScheduleEvery to 250 ms.
 	JobTimeout    time.Duration
 	ScheduleEvery time.Duration
-	Logger  *slog.Logger
+	Logger        *slog.Logger
 }
 
 // Stack is a running engine with its simulated carriers.
@@ -122,7 +127,8 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 		t.Fatal(err)
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
-		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery})
+		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
+		Deliveries: tracking.Deliveries{Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks)}})
 	if err != nil {
 		t.Fatal(err)
 	}

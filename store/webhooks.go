@@ -1,0 +1,273 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+const webhookColumns = `id, account_id, url, active, events, headers, secret, deactivated_reason, failing_since, created_at, updated_at`
+
+func scanWebhook(r row) (boxwatch.Webhook, error) {
+	var w boxwatch.Webhook
+	err := r.Scan(nullString{&w.ID}, nullString{&w.AccountID}, &w.URL, &w.Active, listCol{&w.Events}, jsonCol{&w.Headers},
+		&w.Secret, nullString{&w.DeactivatedReason}, nullTimeCol{&w.FailingSince}, timeCol{&w.CreatedAt}, timeCol{&w.UpdatedAt})
+	if w.Headers == nil {
+		w.Headers = []boxwatch.WebhookHeader{}
+	}
+	return w, err
+}
+
+func (db *DB) webhookArgs(w boxwatch.Webhook) ([]any, error) {
+	headers := w.Headers
+	if headers == nil {
+		headers = []boxwatch.WebhookHeader{}
+	}
+	h, err := jsonArg(headers)
+	if err != nil {
+		return nil, err
+	}
+	return []any{w.URL, w.Active, listArg(w.Events), h, w.Secret, nullIfEmpty(w.DeactivatedReason), db.nullTime(w.FailingSince), db.ts(w.UpdatedAt)}, nil
+}
+
+// CreateWebhook stores a new webhook.
+func (db *DB) CreateWebhook(ctx context.Context, w boxwatch.Webhook) error {
+	args, err := db.webhookArgs(w)
+	if err != nil {
+		return err
+	}
+	_, err = db.write.exec(ctx, `INSERT INTO webhooks (url, active, events, headers, secret, deactivated_reason, failing_since,
+		updated_at, id, account_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, w.ID, w.AccountID, db.ts(w.CreatedAt))...)
+	return db.internal("create webhook", err)
+}
+
+// UpdateWebhook writes every mutable field of one of the account's webhooks, or ErrNotFound.
+func (db *DB) UpdateWebhook(ctx context.Context, w boxwatch.Webhook) error {
+	return db.updateWebhook(ctx, db.write, w)
+}
+
+// SaveWebhookState is UpdateWebhook inside a transaction (the delivery worker's view).
+func (tx *Tx) SaveWebhookState(ctx context.Context, w boxwatch.Webhook) error {
+	return tx.db.updateWebhook(ctx, tx.c, w)
+}
+
+func (db *DB) updateWebhook(ctx context.Context, c conn, w boxwatch.Webhook) error {
+	args, err := db.webhookArgs(w)
+	if err != nil {
+		return err
+	}
+	n, err := c.exec(ctx, `UPDATE webhooks SET url = ?, active = ?, events = ?, headers = ?, secret = ?, deactivated_reason = ?,
+		failing_since = ?, updated_at = ? WHERE id = ? AND account_id = ?`, append(args, w.ID, w.AccountID)...)
+	if err := db.internal("update webhook", err); err != nil {
+		return err
+	}
+	if n == 0 {
+		return boxwatch.ErrNotFound
+	}
+	return nil
+}
+
+// Webhook returns one of the account's webhooks, or ErrNotFound.
+func (db *DB) Webhook(ctx context.Context, accountID, id string) (boxwatch.Webhook, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Webhook{}, boxwatch.ErrNotFound
+	}
+	w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
+	return w, db.notFound("webhook", err)
+}
+
+// Webhooks returns a page of the account's webhooks, newest first, and how many there are.
+func (db *DB) Webhooks(ctx context.Context, accountID string, p boxwatch.Page) ([]boxwatch.Webhook, int, error) {
+	return page(ctx, db, "webhooks", webhookColumns, "account_id = ?", []any{accountID}, p, scanWebhook)
+}
+
+// DeleteWebhook removes one of the account's webhooks and its notifications, or ErrNotFound.
+func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.ErrNotFound
+	}
+	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
+	if err := db.internal("delete webhook", err); err != nil {
+		return err
+	}
+	if n == 0 {
+		return boxwatch.ErrNotFound
+	}
+	return nil
+}
+
+// Notify creates a pending notification of an event for each active webhook of its account that
+// subscribes to the event's name, and returns their ids. It runs in the event's transaction, so
+// an event is never logged without its notifications.
+func (tx *Tx) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
+	rs, err := tx.c.query(ctx, "SELECT id, events FROM webhooks WHERE account_id = ? AND active = ?", e.AccountID, true)
+	if err != nil {
+		return nil, tx.db.internal("webhooks to notify", err)
+	}
+	var targets []string
+	for rs.Next() {
+		var id string
+		var events []string
+		if err := rs.Scan(nullString{&id}, listCol{&events}); err != nil {
+			rs.Close()
+			return nil, tx.db.internal("webhooks to notify", err)
+		}
+		for _, name := range events {
+			if name == e.Name {
+				targets = append(targets, id)
+				break
+			}
+		}
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, tx.db.internal("webhooks to notify", err)
+	}
+	ids := make([]string, len(targets))
+	for i, webhookID := range targets {
+		ids[i] = boxwatch.NewID(e.CreatedAt)
+		if _, err := tx.c.exec(ctx, `INSERT INTO webhook_notifications (id, account_id, webhook_id, event_id, event, delivery_status,
+			attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+			ids[i], e.AccountID, webhookID, e.ID, e.Name, boxwatch.DeliveryPending, tx.db.ts(e.CreatedAt), tx.db.ts(e.CreatedAt)); err != nil {
+			return nil, tx.db.internal("create notification", err)
+		}
+	}
+	return ids, nil
+}
+
+const notificationColumns = `id, account_id, webhook_id, event_id, event, delivery_status, attempts, body, created_at, updated_at`
+
+func scanNotification(r row) (boxwatch.Notification, error) {
+	var n boxwatch.Notification
+	var body string
+	err := r.Scan(nullString{&n.ID}, nullString{&n.AccountID}, nullString{&n.WebhookID}, nullString{&n.EventID}, &n.Event,
+		&n.DeliveryStatus, &n.Attempts, nullString{&body}, timeCol{&n.CreatedAt}, timeCol{&n.UpdatedAt})
+	if body != "" {
+		n.Body = []byte(body)
+	}
+	return n, err
+}
+
+// NotificationForWork returns a notification and its webhook whatever the account, locked for
+// the transaction: the delivery worker's view.
+func (tx *Tx) NotificationForWork(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
+	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forUpdate(), id))
+	if err := tx.db.notFound("notification for work", err); err != nil {
+		return n, boxwatch.Webhook{}, err
+	}
+	w, err := scanWebhook(tx.c.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?"+tx.forUpdate(), n.WebhookID))
+	return n, w, tx.db.notFound("webhook for work", err)
+}
+
+// SaveNotification writes a notification's status, attempts and body.
+func (tx *Tx) SaveNotification(ctx context.Context, n boxwatch.Notification) error {
+	var body any
+	if len(n.Body) > 0 {
+		body = string(n.Body)
+	}
+	_, err := tx.c.exec(ctx, "UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, body = ?, updated_at = ? WHERE id = ?",
+		n.DeliveryStatus, n.Attempts, body, tx.db.ts(n.UpdatedAt), n.ID)
+	return tx.db.internal("save notification", err)
+}
+
+// AddDeliveryAttempt appends an attempt to a notification's log.
+func (tx *Tx) AddDeliveryAttempt(ctx context.Context, a boxwatch.DeliveryAttempt) error {
+	var status any
+	if a.StatusCode != 0 {
+		status = a.StatusCode
+	}
+	_, err := tx.c.exec(ctx, `INSERT INTO webhook_notification_logs (id, notification_id, attempted_at, status_code, latency_ms, error,
+		response_snippet) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.NotificationID, tx.db.ts(a.At), status, a.Latency.Milliseconds(), a.Error, a.ResponseSnippet)
+	return tx.db.internal("add delivery attempt", err)
+}
+
+// Notification returns one of the account's notifications, or ErrNotFound.
+func (db *DB) Notification(ctx context.Context, accountID, id string) (boxwatch.Notification, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Notification{}, boxwatch.ErrNotFound
+	}
+	n, err := scanNotification(db.read.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE account_id = ? AND id = ?",
+		accountID, strings.ToLower(id)))
+	return n, db.notFound("notification", err)
+}
+
+// Notifications returns a page of the account's notifications, newest first, and how many match.
+func (db *DB) Notifications(ctx context.Context, accountID string, f boxwatch.NotificationFilter, p boxwatch.Page) ([]boxwatch.Notification, int, error) {
+	conds, args := []string{"account_id = ?"}, []any{accountID}
+	for _, c := range []struct{ col, v string }{{"webhook_id", strings.ToLower(f.WebhookID)}, {"delivery_status", f.DeliveryStatus}, {"event", f.Event}} {
+		if c.v != "" {
+			conds, args = append(conds, c.col+" = ?"), append(args, c.v)
+		}
+	}
+	return page(ctx, db, "webhook_notifications", notificationColumns, strings.Join(conds, " AND "), args, p, scanNotification)
+}
+
+// DeliveryAttempts returns a notification's log, oldest first.
+func (db *DB) DeliveryAttempts(ctx context.Context, notificationID string) ([]boxwatch.DeliveryAttempt, error) {
+	rs, err := db.read.query(ctx, `SELECT id, notification_id, attempted_at, status_code, latency_ms, error, response_snippet
+		FROM webhook_notification_logs WHERE notification_id = ? ORDER BY attempted_at, id`, notificationID)
+	if err != nil {
+		return nil, db.internal("delivery attempts", err)
+	}
+	defer rs.Close()
+	list := []boxwatch.DeliveryAttempt{}
+	for rs.Next() {
+		var a boxwatch.DeliveryAttempt
+		var status *int64
+		var ms int64
+		if err := rs.Scan(nullString{&a.ID}, nullString{&a.NotificationID}, timeCol{&a.At}, &status, &ms, &a.Error, &a.ResponseSnippet); err != nil {
+			return nil, db.internal("delivery attempts", err)
+		}
+		if status != nil {
+			a.StatusCode = int(*status)
+		}
+		a.Latency = time.Duration(ms) * time.Millisecond
+		list = append(list, a)
+	}
+	return list, db.internal("delivery attempts", rs.Err())
+}
+
+// Redeliverable returns the ids of a webhook's failed notifications created at or after since,
+// and marks them pending again, in the transaction.
+func (tx *Tx) Redeliverable(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
+	rs, err := tx.c.query(ctx, "SELECT id FROM webhook_notifications WHERE webhook_id = ? AND delivery_status = ? AND created_at >= ?",
+		webhookID, boxwatch.DeliveryFailed, tx.db.ts(since))
+	if err != nil {
+		return nil, tx.db.internal("redeliverable", err)
+	}
+	var ids []string
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(nullString{&id}); err != nil {
+			rs.Close()
+			return nil, tx.db.internal("redeliverable", err)
+		}
+		ids = append(ids, id)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, tx.db.internal("redeliverable", err)
+	}
+	for _, id := range ids {
+		if _, err := tx.c.exec(ctx, "UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, updated_at = ? WHERE id = ?",
+			boxwatch.DeliveryPending, tx.db.ts(now), id); err != nil {
+			return nil, tx.db.internal("redeliver", err)
+		}
+	}
+	return ids, nil
+}
+
+// Event returns one of the account's logged events, or ErrNotFound.
+func (db *DB) Event(ctx context.Context, accountID, id string) (boxwatch.Event, error) {
+	var e boxwatch.Event
+	var data string
+	err := db.read.queryRow(ctx, `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id, container_id,
+		data, key, created_at FROM events WHERE account_id = ? AND id = ?`, accountID, id).
+		Scan(nullString{&e.ID}, nullString{&e.AccountID}, &e.Name, &e.ObjectType, &e.ObjectID, nullString{&e.TrackingRequestID},
+			nullString{&e.ShipmentID}, nullString{&e.ContainerID}, nullString{&data}, &e.Key, timeCol{&e.CreatedAt})
+	e.Data = []byte(data)
+	return e, db.notFound("event", err)
+}

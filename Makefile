@@ -27,10 +27,12 @@ test-postgres:
 
 # Benchmarks named by the issues, each printed as a ratio to a baseline from the same run.
 # PostgreSQL figures need BOXWATCH_TEST_POSTGRES_URL, as for the tests.
-# The tracking benchmarks run a fixed batch of 300 lookups or refreshes each (their setup is long).
+# Pipeline benchmarks run fixed batches (their setup is long): 300 lookups or refreshes, 5,000
+# webhook deliveries.
 bench:
 	$(GO) run ./infer/cmd/infereval
-	( $(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./api ./infer && \
+	( $(GO) test -run '^$$' -bench 'Benchmark(GetTrackingRequest|CreateTrackingRequest|Infer)' -benchtime 2s -count 3 ./api ./infer && \
+	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
 	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking ) | $(GO) run ./internal/benchreport
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.

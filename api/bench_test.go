@@ -1,13 +1,23 @@
 package api_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+	"github.com/boxwatch/boxwatch/webhook"
 
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/store/storetest"
@@ -121,6 +131,146 @@ func BenchmarkCreateTrackingRequest(b *testing.B) {
 				req.Header.Set("Content-Type", api.MediaType)
 				return req
 			}, 201)
+		})
+	}
+}
+
+// BenchmarkDeliver measures webhook deliveries per second to a receiver on loopback, and the time
+// from an event being written to its delivery. Ten webhooks (ten subscribers) share the receiver,
+// so each event fans out to ten notifications. The baseline POSTs the same body from as many
+// goroutines as the engine has delivery workers, with no engine and no database.
+func BenchmarkDeliver(b *testing.B) {
+	const webhooks, workers = 10, 50
+	var got atomic.Int64
+	var mu sync.Mutex
+	arrived := map[string]time.Time{} // webhook-id → when the delivery arrived
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if id := r.Header.Get("webhook-id"); id != "" {
+			mu.Lock()
+			arrived[id] = time.Now()
+			mu.Unlock()
+		}
+		got.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+
+	b.Run("baseline", func(b *testing.B) {
+		body := bytes.Repeat([]byte("x"), 2500)
+		client := benchClient()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		b.ResetTimer()
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for next.Add(1) <= int64(b.N) {
+					res, err := client.Post(receiver.URL, "application/json", bytes.NewReader(body))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					res.Body.Close()
+				}
+			}()
+		}
+		wg.Wait()
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "deliveries/s")
+	})
+	// setup opens a database with an account, a tracking request and the webhooks, and returns an
+	// emit function writing one event the way the engine does.
+	setup := func(b *testing.B, be storetest.Backend) (*store.DB, boxwatch.Account, func(i int)) {
+		if be.Name == "postgres" {
+			storetest.RequirePostgres(b)
+		}
+		db := be.Open(b)
+		acct := storetest.MustCreateAccount(b, db, "bench")
+		now := time.Now()
+		tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: acct.ID, RequestType: boxwatch.RequestBillOfLading,
+			RequestNumber: "BENCH1", SCAC: "MAEU", Status: boxwatch.StatusFailed, FailedReason: "not_found", CreatedAt: now, UpdatedAt: now}
+		if err := db.CreateTrackingRequest(context.Background(), tr); err != nil {
+			b.Fatal(err)
+		}
+		for range webhooks {
+			secret, _ := webhook.NewSecret()
+			if err := db.CreateWebhook(context.Background(), boxwatch.Webhook{ID: boxwatch.NewID(now), AccountID: acct.ID,
+				URL: receiver.URL, Active: true, Events: []string{"tracking_request.failed"}, Secret: secret, CreatedAt: now, UpdatedAt: now}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		// An engine with no workers writes the events, as a replica that only tracks would.
+		writer := trackingtest.Start(b, db, trackingtest.Options{Workers: -1})
+		return db, acct, func(i int) {
+			at := boxwatch.SystemClock()
+			if err := writer.Engine.Emit(context.Background(), boxwatch.Event{ID: boxwatch.NewID(at), AccountID: acct.ID,
+				Name: "tracking_request.failed", ObjectType: "tracking_request", ObjectID: tr.ID, TrackingRequestID: tr.ID,
+				Key: fmt.Sprintf("bench:%d", i), CreatedAt: at}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	deliverer := func(b *testing.B, db *store.DB) {
+		trackingtest.Start(b, db, trackingtest.Options{Webhooks: webhook.Policy{AllowPrivate: true},
+			Renderer: api.NewRenderer(db, boxwatch.DefaultCarriers(), boxwatch.DefaultPorts())})
+	}
+	reset := func() {
+		got.Store(0)
+		mu.Lock()
+		clear(arrived)
+		mu.Unlock()
+	}
+	for _, be := range storetest.Backends {
+		// Throughput: the queue holds b.N deliveries; time until the receiver has them all.
+		b.Run(be.Name, func(b *testing.B) {
+			db, _, emit := setup(b, be)
+			events := (b.N + webhooks - 1) / webhooks
+			for i := range events {
+				emit(i)
+			}
+			reset()
+			b.ResetTimer()
+			deliverer(b, db)
+			trackingtest.Eventually(b, 5*time.Minute, "deliveries did not finish", func() bool { return got.Load() >= int64(events*webhooks) })
+			b.StopTimer()
+			b.ReportMetric(float64(events*webhooks)/b.Elapsed().Seconds(), "deliveries/s")
+		})
+	}
+	for _, be := range storetest.Backends {
+		// Latency: events written at a steady 200 deliveries a second, well under capacity; time
+		// from each event's write (its notifications' creation) to its arrival.
+		b.Run("latency-"+be.Name, func(b *testing.B) {
+			db, acct, emit := setup(b, be)
+			deliverer(b, db)
+			reset()
+			events := (b.N + webhooks - 1) / webhooks
+			tick := time.NewTicker(time.Second / 20)
+			defer tick.Stop()
+			b.ResetTimer()
+			for i := range events {
+				<-tick.C
+				emit(i)
+			}
+			trackingtest.Eventually(b, 5*time.Minute, "deliveries did not finish", func() bool { return got.Load() >= int64(events*webhooks) })
+			b.StopTimer()
+			list, _, err := db.Notifications(context.Background(), acct.ID, boxwatch.NotificationFilter{}, boxwatch.Page{Number: 1, Size: events * webhooks})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var lat []time.Duration
+			mu.Lock()
+			for _, n := range list {
+				if t, ok := arrived[n.ID]; ok {
+					lat = append(lat, t.Sub(n.CreatedAt))
+				}
+			}
+			mu.Unlock()
+			slices.Sort(lat)
+			if len(lat) > 0 {
+				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+			}
 		})
 	}
 }

@@ -153,12 +153,28 @@ func scanNotification(r row) (boxwatch.Notification, error) {
 // NotificationForWork returns a notification and its webhook whatever the account, locked for
 // the transaction: the delivery worker's view.
 func (tx *Tx) NotificationForWork(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
+	return tx.db.notificationWithWebhook(ctx, tx.c, id, tx.forUpdate())
+}
+
+// NotificationForUpdate returns a notification whatever the account, locked for the transaction.
+func (tx *Tx) NotificationForUpdate(ctx context.Context, id string) (boxwatch.Notification, error) {
 	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forUpdate(), id))
-	if err := tx.db.notFound("notification for work", err); err != nil {
+	return n, tx.db.notFound("notification for update", err)
+}
+
+// NotificationToSend reads a notification and its webhook without locking them, whatever the
+// account: what the delivery worker needs before sending. The outcome is written under lock.
+func (db *DB) NotificationToSend(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
+	return db.notificationWithWebhook(ctx, db.read, id, "")
+}
+
+func (db *DB) notificationWithWebhook(ctx context.Context, c conn, id, lock string) (boxwatch.Notification, boxwatch.Webhook, error) {
+	n, err := scanNotification(c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+lock, id))
+	if err := db.notFound("notification", err); err != nil {
 		return n, boxwatch.Webhook{}, err
 	}
-	w, err := scanWebhook(tx.c.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?"+tx.forUpdate(), n.WebhookID))
-	return n, w, tx.db.notFound("webhook for work", err)
+	w, err := scanWebhook(c.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?"+lock, n.WebhookID))
+	return n, w, db.notFound("webhook of notification", err)
 }
 
 // SaveNotification writes a notification's status, attempts and body.

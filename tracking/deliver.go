@@ -61,39 +61,53 @@ func (deliverArgs) InsertOpts() river.InsertOpts {
 type deliverWorker struct {
 	river.WorkerDefaults[deliverArgs]
 	e *Engine
-	// busy counts deliveries in flight per webhook.
-	mu   sync.Mutex
-	busy map[string]int
+	// slots holds a semaphore per webhook: deliveries in flight to it.
+	mu    sync.Mutex
+	slots map[string]chan struct{}
 }
 
-func (w *deliverWorker) acquire(webhookID string) bool {
+// slotWait is how long a delivery waits for its webhook's slot before giving its worker back:
+// a receiver that answers in milliseconds frees one well within it; a slow one does not, and its
+// deliveries then wait in the queue instead of holding workers other webhooks need.
+const slotWait = 25 * time.Millisecond
+
+func (w *deliverWorker) acquire(ctx context.Context, webhookID string) bool {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.busy[webhookID] >= w.e.cfg.Deliveries.PerWebhook {
-		return false
+	sem, ok := w.slots[webhookID]
+	if !ok {
+		sem = make(chan struct{}, w.e.cfg.Deliveries.PerWebhook)
+		w.slots[webhookID] = sem
 	}
-	w.busy[webhookID]++
-	return true
+	w.mu.Unlock()
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(slotWait)
+	defer t.Stop()
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 func (w *deliverWorker) release(webhookID string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.busy[webhookID]--; w.busy[webhookID] <= 0 {
-		delete(w.busy, webhookID)
-	}
+	sem := w.slots[webhookID]
+	w.mu.Unlock()
+	<-sem
 }
 
 // Work sends a notification once and records the attempt: success, a retry after backoff, or the
 // end (the last retry failed, or the receiver said 410 Gone, which deactivates the webhook).
 func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
 	e := w.e
-	var n boxwatch.Notification
-	var hook boxwatch.Webhook
-	if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) (err error) {
-		n, hook, err = tx.NotificationForWork(ctx, job.Args.NotificationID)
-		return err
-	}); err != nil {
+	n, hook, err := e.cfg.DB.NotificationToSend(ctx, job.Args.NotificationID)
+	if err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
 			return nil // its webhook was deleted
 		}
@@ -113,8 +127,8 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 			return tx.SaveNotification(ctx, n)
 		})
 	}
-	if !w.acquire(hook.ID) {
-		return river.JobSnooze(time.Duration(50+rand.IntN(100)) * time.Millisecond)
+	if !w.acquire(ctx, hook.ID) {
+		return river.JobSnooze(time.Duration(250+rand.IntN(500)) * time.Millisecond)
 	}
 	defer w.release(hook.ID)
 
@@ -136,8 +150,16 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 	defer cancel()
 
 	var retryIn time.Duration
-	err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
-		cur, hook, err := tx.NotificationForWork(ctx, n.ID)
+	err = e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+		// A success that finds the webhook healthy changes only the notification; every other
+		// outcome may change the webhook too, so it is read again under lock.
+		var cur boxwatch.Notification
+		var err error
+		if attempt.Outcome == webhook.Succeeded && hook.FailingSince.IsZero() {
+			cur, err = tx.NotificationForUpdate(ctx, n.ID)
+		} else {
+			cur, hook, err = tx.NotificationForWork(ctx, n.ID)
+		}
 		if err != nil {
 			return err
 		}
@@ -233,14 +255,16 @@ func (e *Engine) RedeliverSince(ctx context.Context, accountID, webhookID string
 		if err != nil {
 			return err
 		}
-		round := boxwatch.NewID(now)
-		for _, id := range ids {
-			if err := e.queue.insertTx(ctx, tx, deliverArgs{NotificationID: id, Round: round}, nil); err != nil {
-				return err
-			}
-		}
 		count = len(ids)
-		return nil
+		if count == 0 {
+			return nil
+		}
+		round := boxwatch.NewID(now)
+		jobs := make([]river.JobArgs, count)
+		for i, id := range ids {
+			jobs[i] = deliverArgs{NotificationID: id, Round: round}
+		}
+		return e.queue.insertManyTx(ctx, tx, jobs)
 	})
 	return count, err
 }

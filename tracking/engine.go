@@ -92,6 +92,8 @@ func (scheduleArgs) Kind() string { return kindSchedule }
 // queue hides the transaction type River is generic over (*sql.Tx or pgx.Tx).
 type queue interface {
 	insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error
+	// insertManyTx inserts jobs with one statement: River's statements are costly to parse.
+	insertManyTx(ctx context.Context, tx *store.Tx, args []river.JobArgs) error
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 }
@@ -100,6 +102,14 @@ type riverQueue[TTx any] struct{ c *river.Client[TTx] }
 
 func (q riverQueue[TTx]) insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error {
 	_, err := q.c.InsertTx(ctx, tx.Native().(TTx), args, opts)
+	return err
+}
+func (q riverQueue[TTx]) insertManyTx(ctx context.Context, tx *store.Tx, args []river.JobArgs) error {
+	params := make([]river.InsertManyParams, len(args))
+	for i, a := range args {
+		params[i] = river.InsertManyParams{Args: a}
+	}
+	_, err := q.c.InsertManyTx(ctx, tx.Native().(TTx), params)
 	return err
 }
 func (q riverQueue[TTx]) start(ctx context.Context) error { return q.c.Start(ctx) }
@@ -160,7 +170,7 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &lookupWorker{e: e})
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
-	river.AddWorker(workers, &deliverWorker{e: e, busy: map[string]int{}})
+	river.AddWorker(workers, &deliverWorker{e: e, slots: map[string]chan struct{}{}})
 	rc := &river.Config{
 		Logger:               cfg.Logger.With("component", "jobs"),
 		Workers:              workers,
@@ -288,6 +298,13 @@ func (e *Engine) stop(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, r
 	return err
 }
 
+// Emit logs an event with its notifications and their delivery jobs, in one transaction; an
+// event whose key is already logged is ignored. The engine emits the events of tracking itself;
+// Emit is for other sources of events.
+func (e *Engine) Emit(ctx context.Context, ev boxwatch.Event) error {
+	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error { return e.appendEvent(ctx, tx, ev) })
+}
+
 // appendEvent logs an event unless its key was logged before, creates a notification for every
 // webhook that subscribes to it, and enqueues their deliveries, all in tx.
 func (e *Engine) appendEvent(ctx context.Context, tx *store.Tx, ev boxwatch.Event) error {
@@ -296,15 +313,14 @@ func (e *Engine) appendEvent(ctx context.Context, tx *store.Tx, ev boxwatch.Even
 		return err
 	}
 	ids, err := tx.Notify(ctx, ev)
-	if err != nil {
+	if err != nil || len(ids) == 0 {
 		return err
 	}
-	for _, id := range ids {
-		if err := e.queue.insertTx(ctx, tx, deliverArgs{NotificationID: id}, nil); err != nil {
-			return err
-		}
+	jobs := make([]river.JobArgs, len(ids))
+	for i, id := range ids {
+		jobs[i] = deliverArgs{NotificationID: id}
 	}
-	return nil
+	return e.queue.insertManyTx(ctx, tx, jobs)
 }
 
 // scaled applies the retry scale to a delay.

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -134,5 +136,67 @@ func TestCrashBeforeLookup(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// TestCrashMidDelivery kills the process while a webhook delivery is in flight (the receiver is
+// still reading it). After a restart the notification is delivered, with the same webhook-id.
+func TestCrashMidDelivery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the binary; skipped with -short")
+	}
+	bin := buildBinary(t)
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		var mu sync.Mutex
+		var ids []string
+		hung := make(chan struct{})
+		release := make(chan struct{})
+		receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			ids = append(ids, r.Header.Get("webhook-id"))
+			first := len(ids) == 1
+			mu.Unlock()
+			if first {
+				close(hung)
+				select { // the first delivery never gets an answer from this receiver
+				case <-release:
+				case <-r.Context().Done():
+				}
+				return
+			}
+			w.WriteHeader(http.StatusOK)
+		}))
+		defer receiver.Close()
+		defer close(release)
+
+		dsn := b.DSN(t)
+		flags := []string{"--webhook-allow-private", "--webhook-timeout", "60s"}
+		first := startServe(t, bin, dsn, flags...)
+		first.request(t, "POST", "/v2/webhooks", `{"data":{"type":"webhook","attributes":{"url":"`+receiver.URL+`/hook","events":["tracking_request.succeeded"]}}}`)
+		first.request(t, "POST", "/v2/tracking_requests",
+			`{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-SUCCEEDED","scac":"TEST"}}}`)
+		select {
+		case <-hung:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the delivery never reached the receiver")
+		}
+		first.kill()
+
+		second := startServe(t, bin, dsn, flags...)
+		trackingtest.Eventually(t, 90*time.Second, "the delivery was not resumed after the restart", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(ids) >= 2
+		})
+		mu.Lock()
+		if ids[0] == "" || ids[1] != ids[0] {
+			t.Fatalf("webhook-ids %v: the retry must carry the first attempt's id", ids)
+		}
+		mu.Unlock()
+		trackingtest.Eventually(t, 10*time.Second, "the notification is not marked succeeded", func() bool {
+			list := second.request(t, "GET", "/v2/webhook_notifications", "")
+			data := list["data"].([]any)
+			return len(data) == 1 && data[0].(map[string]any)["attributes"].(map[string]any)["delivery_status"] == "succeeded"
+		})
 	})
 }

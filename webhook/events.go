@@ -10,7 +10,7 @@ type EventSummary struct {
 	// Emitted reports whether boxwatch produces the event today. The others are the rest of
 	// Terminal49's catalogue: accepted in subscriptions, so that clients written for Terminal49
 	// can register unchanged, but never delivered yet.
-	Emitted bool `json:"-"`
+	Emitted bool `json:"emitted" doc:"Whether boxwatch sends this event today; the others are accepted so that Terminal49 clients can register unchanged."`
 }
 
 // Category is a named group of events, as GET /v2/webhooks/events lists them.

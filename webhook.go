@@ -45,6 +45,8 @@ type Notification struct {
 	// DeliveryStatus is pending until a delivery succeeds or the last retry fails.
 	DeliveryStatus string
 	Attempts       int
+	// NextAttemptAt is when a pending notification is next due for delivery.
+	NextAttemptAt time.Time
 	// Body is the document as first sent; empty before the first attempt. Retries and
 	// redeliveries send these same bytes.
 	Body      []byte

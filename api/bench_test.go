@@ -16,6 +16,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 	"github.com/boxwatch/boxwatch/webhook"
 
@@ -181,7 +182,7 @@ func BenchmarkDeliver(b *testing.B) {
 	})
 	// setup opens a database with an account, a tracking request and the webhooks, and returns an
 	// emit function writing one event the way the engine does.
-	setup := func(b *testing.B, be storetest.Backend) (*store.DB, boxwatch.Account, func(i int)) {
+	setup := func(b *testing.B, be storetest.Backend) (*store.DB, boxwatch.Account, func(e *tracking.Engine, i int)) {
 		if be.Name == "postgres" {
 			storetest.RequirePostgres(b)
 		}
@@ -200,20 +201,18 @@ func BenchmarkDeliver(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		// An engine with no workers writes the events, as a replica that only tracks would.
-		writer := trackingtest.Start(b, db, trackingtest.Options{Workers: -1})
-		return db, acct, func(i int) {
+		return db, acct, func(e *tracking.Engine, i int) {
 			at := boxwatch.SystemClock()
-			if err := writer.Engine.Emit(context.Background(), boxwatch.Event{ID: boxwatch.NewID(at), AccountID: acct.ID,
+			if err := e.Emit(context.Background(), boxwatch.Event{ID: boxwatch.NewID(at), AccountID: acct.ID,
 				Name: "tracking_request.failed", ObjectType: "tracking_request", ObjectID: tr.ID, TrackingRequestID: tr.ID,
 				Key: fmt.Sprintf("bench:%d", i), CreatedAt: at}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	deliverer := func(b *testing.B, db *store.DB) {
-		trackingtest.Start(b, db, trackingtest.Options{Webhooks: webhook.Policy{AllowPrivate: true},
-			Renderer: api.NewRenderer(db, boxwatch.DefaultCarriers(), boxwatch.DefaultPorts())})
+	deliverer := func(b *testing.B, db *store.DB) *tracking.Engine {
+		return trackingtest.Start(b, db, trackingtest.Options{Webhooks: webhook.Policy{AllowPrivate: true},
+			Renderer: api.NewRenderer(db, boxwatch.DefaultCarriers(), boxwatch.DefaultPorts())}).Engine
 	}
 	reset := func() {
 		got.Store(0)
@@ -225,9 +224,11 @@ func BenchmarkDeliver(b *testing.B) {
 		// Throughput: the queue holds b.N deliveries; time until the receiver has them all.
 		b.Run(be.Name, func(b *testing.B) {
 			db, _, emit := setup(b, be)
+			// An engine with no workers writes the events, as a replica that only tracks would.
+			writer := trackingtest.Start(b, db, trackingtest.Options{Workers: -1}).Engine
 			events := (b.N + webhooks - 1) / webhooks
 			for i := range events {
-				emit(i)
+				emit(writer, i)
 			}
 			reset()
 			b.ResetTimer()
@@ -238,11 +239,12 @@ func BenchmarkDeliver(b *testing.B) {
 		})
 	}
 	for _, be := range storetest.Backends {
-		// Latency: events written at a steady 200 deliveries a second, well under capacity; time
-		// from each event's write (its notifications' creation) to its arrival.
+		// Latency: events written at a steady 200 deliveries a second, well under capacity, by the
+		// process that delivers them; time from each event's write (its notifications'
+		// creation) to its arrival.
 		b.Run("latency-"+be.Name, func(b *testing.B) {
 			db, acct, emit := setup(b, be)
-			deliverer(b, db)
+			engine := deliverer(b, db)
 			reset()
 			events := (b.N + webhooks - 1) / webhooks
 			tick := time.NewTicker(time.Second / 20)
@@ -250,7 +252,7 @@ func BenchmarkDeliver(b *testing.B) {
 			b.ResetTimer()
 			for i := range events {
 				<-tick.C
-				emit(i)
+				emit(engine, i)
 			}
 			trackingtest.Eventually(b, 5*time.Minute, "deliveries did not finish", func() bool { return got.Load() >= int64(events*webhooks) })
 			b.StopTimer()

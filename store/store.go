@@ -48,10 +48,14 @@ type DB struct {
 // Tx is a transaction on the writer: state changes, the events they cause and the jobs they need
 // commit together or not at all.
 type Tx struct {
-	db     *DB
-	c      conn
-	native any
+	db          *DB
+	c           conn
+	native      any
+	afterCommit []func()
 }
+
+// AfterCommit runs fn once the transaction has committed; not at all if it rolls back.
+func (tx *Tx) AfterCommit(fn func()) { tx.afterCommit = append(tx.afterCommit, fn) }
 
 // Native is the driver's transaction (*sql.Tx on SQLite, pgx.Tx on PostgreSQL), for enqueueing
 // jobs in it.
@@ -60,14 +64,29 @@ func (tx *Tx) Native() any { return tx.native }
 // InTx runs fn in one transaction and commits when fn returns nil. On SQLite the transaction takes
 // the write lock at once; on PostgreSQL rows are locked as the methods of Tx read them.
 func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	tx := &Tx{db: db}
+	if err := db.runTx(ctx, tx, fn); err != nil {
+		return err
+	}
+	for _, f := range tx.afterCommit {
+		f()
+	}
+	return nil
+}
+
+func (db *DB) runTx(ctx context.Context, tx *Tx, fn func(tx *Tx) error) error {
 	if db.pool != nil {
-		return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error { return fn(&Tx{db: db, c: pgConn{t}, native: t}) })
+		return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error {
+			tx.c, tx.native = pgConn{t}, t
+			return fn(tx)
+		})
 	}
 	t, err := db.sqlWriter.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(&Tx{db: db, c: sqlConn{db: t}, native: t}); err != nil {
+	tx.c, tx.native = sqlConn{db: t}, t
+	if err := fn(tx); err != nil {
 		t.Rollback()
 		return err
 	}

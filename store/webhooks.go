@@ -129,21 +129,23 @@ func (tx *Tx) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
 	for i, webhookID := range targets {
 		ids[i] = boxwatch.NewID(e.CreatedAt)
 		if _, err := tx.c.exec(ctx, `INSERT INTO webhook_notifications (id, account_id, webhook_id, event_id, event, delivery_status,
-			attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-			ids[i], e.AccountID, webhookID, e.ID, e.Name, boxwatch.DeliveryPending, tx.db.ts(e.CreatedAt), tx.db.ts(e.CreatedAt)); err != nil {
+			attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+			ids[i], e.AccountID, webhookID, e.ID, e.Name, boxwatch.DeliveryPending, tx.db.ts(e.CreatedAt), tx.db.ts(e.CreatedAt),
+			tx.db.ts(e.CreatedAt)); err != nil {
 			return nil, tx.db.internal("create notification", err)
 		}
 	}
 	return ids, nil
 }
 
-const notificationColumns = `id, account_id, webhook_id, event_id, event, delivery_status, attempts, body, created_at, updated_at`
+const notificationColumns = `id, account_id, webhook_id, event_id, event, delivery_status, attempts, next_attempt_at, body,
+	created_at, updated_at`
 
 func scanNotification(r row) (boxwatch.Notification, error) {
 	var n boxwatch.Notification
 	var body string
 	err := r.Scan(nullString{&n.ID}, nullString{&n.AccountID}, nullString{&n.WebhookID}, nullString{&n.EventID}, &n.Event,
-		&n.DeliveryStatus, &n.Attempts, nullString{&body}, timeCol{&n.CreatedAt}, timeCol{&n.UpdatedAt})
+		&n.DeliveryStatus, &n.Attempts, nullTimeCol{&n.NextAttemptAt}, nullString{&body}, timeCol{&n.CreatedAt}, timeCol{&n.UpdatedAt})
 	if body != "" {
 		n.Body = []byte(body)
 	}
@@ -177,15 +179,53 @@ func (db *DB) notificationWithWebhook(ctx context.Context, c conn, id, lock stri
 	return n, w, db.notFound("webhook of notification", err)
 }
 
-// SaveNotification writes a notification's status, attempts and body.
+// SaveNotification writes a notification's status, attempts, next attempt and body, and ends
+// any claim on it.
 func (tx *Tx) SaveNotification(ctx context.Context, n boxwatch.Notification) error {
 	var body any
 	if len(n.Body) > 0 {
 		body = string(n.Body)
 	}
-	_, err := tx.c.exec(ctx, "UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, body = ?, updated_at = ? WHERE id = ?",
-		n.DeliveryStatus, n.Attempts, body, tx.db.ts(n.UpdatedAt), n.ID)
+	_, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, next_attempt_at = ?, body = ?,
+		claimed_until = NULL, updated_at = ? WHERE id = ?`,
+		n.DeliveryStatus, n.Attempts, tx.db.nullTime(n.NextAttemptAt), body, tx.db.ts(n.UpdatedAt), n.ID)
 	return tx.db.internal("save notification", err)
+}
+
+// ClaimDue claims up to limit pending notifications due at now that no live claim holds, until
+// the given time, and returns their ids, the most overdue first. Replicas claiming at once get
+// different notifications.
+func (db *DB) ClaimDue(ctx context.Context, now, until time.Time, limit int) ([]string, error) {
+	skip := ""
+	if db.dialect == Postgres {
+		skip = " FOR UPDATE SKIP LOCKED"
+	}
+	var ids []string
+	err := db.inTx(ctx, func(c conn) error {
+		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
+			SELECT id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?
+			AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?`+skip+`) RETURNING id`,
+			db.ts(until), boxwatch.DeliveryPending, db.ts(now), db.ts(now), limit)
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var id string
+			if err := rs.Scan(nullString{&id}); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rs.Err()
+	})
+	return ids, db.internal("claim due notifications", err)
+}
+
+// Unclaim gives a claimed notification back, due again at next.
+func (db *DB) Unclaim(ctx context.Context, id string, next time.Time) error {
+	_, err := db.write.exec(ctx, "UPDATE webhook_notifications SET claimed_until = NULL, next_attempt_at = ? WHERE id = ?", db.ts(next), id)
+	return db.internal("unclaim notification", err)
 }
 
 // AddDeliveryAttempt appends an attempt to a notification's log.
@@ -268,8 +308,8 @@ func (tx *Tx) Redeliverable(ctx context.Context, webhookID string, since, now ti
 		return nil, tx.db.internal("redeliverable", err)
 	}
 	for _, id := range ids {
-		if _, err := tx.c.exec(ctx, "UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, updated_at = ? WHERE id = ?",
-			boxwatch.DeliveryPending, tx.db.ts(now), id); err != nil {
+		if _, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, next_attempt_at = ?,
+			claimed_until = NULL, updated_at = ? WHERE id = ?`, boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), id); err != nil {
 			return nil, tx.db.internal("redeliver", err)
 		}
 	}

@@ -9,9 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
-
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -29,56 +26,148 @@ type Deliveries struct {
 	// Client sends deliveries; it must refuse private addresses unless the service allows them
 	// (webhook.NewClient).
 	Client *http.Client
+	// Timeout is the client's limit on one delivery (default 10 s): a claim outlasts it.
+	Timeout time.Duration
 	// Workers bounds deliveries in flight in this process (default 50); PerWebhook bounds them
 	// per webhook (default 4), so one slow receiver cannot hold up the others.
 	Workers    int
 	PerWebhook int
 }
 
-// failingWindow is how long every delivery of a webhook may fail before it is deactivated.
-const failingWindow = 72 * time.Hour
+// Delivery timing.
+const (
+	// failingWindow is how long every delivery of a webhook may fail before it is deactivated.
+	failingWindow = 72 * time.Hour
+	// pollEvery is how often a dispatcher looks for due notifications it was not told about:
+	// retries coming due, and events written by other replicas.
+	pollEvery = 100 * time.Millisecond
+	// claimBatch bounds the notifications claimed at once.
+	claimBatch = 100
+	// slotWait is how long a delivery waits for its webhook's slot: a receiver answering in
+	// milliseconds frees one well within it; a slow one does not, and its deliveries are then
+	// put back to wait instead of holding workers other webhooks need.
+	slotWait = 25 * time.Millisecond
+)
 
-// deliveryQueue is the River queue of deliveries, apart from lookups and refreshes.
-const deliveryQueue = "webhooks"
-
-type deliverArgs struct {
-	NotificationID string `json:"notification_id"`
-	// Round tells a redelivery from the first delivery: the job that delivered the notification
-	// before may not be marked completed yet, and must not swallow the new one as a duplicate.
-	Round string `json:"round,omitempty"`
+// dispatcher delivers notifications. It claims due ones from the database in batches (a claim
+// lapses if its process dies, so nothing is lost), sends them concurrently, and records each
+// outcome in its own transaction. Jobs per notification would cost more in queue bookkeeping
+// than the delivery itself.
+type dispatcher struct {
+	e      *Engine
+	wake   chan struct{}
+	free   chan struct{} // one token per idle worker
+	mu     sync.Mutex
+	slots  map[string]chan struct{}
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
 }
 
-func (deliverArgs) Kind() string { return "deliver" }
-
-func (deliverArgs) InsertOpts() river.InsertOpts {
-	// One delivery job per notification at a time; a redelivery while one is queued is a no-op.
-	return river.InsertOpts{Queue: deliveryQueue, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
-	}}}
-}
-
-type deliverWorker struct {
-	river.WorkerDefaults[deliverArgs]
-	e *Engine
-	// slots holds a semaphore per webhook: deliveries in flight to it.
-	mu    sync.Mutex
-	slots map[string]chan struct{}
-}
-
-// slotWait is how long a delivery waits for its webhook's slot before giving its worker back:
-// a receiver that answers in milliseconds frees one well within it; a slow one does not, and its
-// deliveries then wait in the queue instead of holding workers other webhooks need.
-const slotWait = 25 * time.Millisecond
-
-func (w *deliverWorker) acquire(ctx context.Context, webhookID string) bool {
-	w.mu.Lock()
-	sem, ok := w.slots[webhookID]
-	if !ok {
-		sem = make(chan struct{}, w.e.cfg.Deliveries.PerWebhook)
-		w.slots[webhookID] = sem
+func newDispatcher(e *Engine) *dispatcher {
+	d := &dispatcher{e: e, wake: make(chan struct{}, 1), free: make(chan struct{}, e.cfg.Deliveries.Workers), slots: map[string]chan struct{}{}}
+	for range e.cfg.Deliveries.Workers {
+		d.free <- struct{}{}
 	}
-	w.mu.Unlock()
+	return d
+}
+
+// notify wakes the dispatcher: new notifications are due.
+func (d *dispatcher) notify() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// claimFor is how long a claim lasts: longer than any delivery takes.
+func (d *dispatcher) claimFor() time.Duration {
+	return d.e.cfg.Deliveries.Timeout + d.e.cfg.JobTimeout
+}
+
+func (d *dispatcher) start(ctx context.Context) {
+	ctx, d.cancel = context.WithCancel(ctx)
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.run(ctx)
+	}()
+}
+
+// stop ends claiming and waits for deliveries in flight, up to ctx's deadline; their claims
+// lapse if they outlive it.
+func (d *dispatcher) stop(ctx context.Context) error {
+	d.cancel()
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *dispatcher) run(ctx context.Context) {
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		// Claim as many as there are idle workers.
+		n := 0
+		for n < claimBatch {
+			select {
+			case <-d.free:
+				n++
+				continue
+			default:
+			}
+			break
+		}
+		if n == 0 {
+			select { // every worker is busy: wait for one
+			case <-d.free:
+				n = 1
+			case <-ctx.Done():
+				return
+			}
+		}
+		now := d.e.cfg.Clock()
+		ids, err := d.e.cfg.DB.ClaimDue(ctx, now, now.Add(d.claimFor()), n)
+		if err != nil && ctx.Err() == nil {
+			d.e.log.Warn("claiming deliveries", "error", err.Error())
+		}
+		for i := range n {
+			if i < len(ids) {
+				d.wg.Add(1)
+				go func(id string) {
+					defer func() { d.free <- struct{}{}; d.wg.Done() }()
+					if err := d.deliver(ctx, id); err != nil && ctx.Err() == nil {
+						d.e.log.Warn("delivering a notification", "notification_id", id, "error", err.Error())
+					}
+				}(ids[i])
+			} else {
+				d.free <- struct{}{}
+			}
+		}
+		if len(ids) == n {
+			continue // there may be more due
+		}
+		select {
+		case <-d.wake:
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (d *dispatcher) acquire(ctx context.Context, webhookID string) bool {
+	d.mu.Lock()
+	sem, ok := d.slots[webhookID]
+	if !ok {
+		sem = make(chan struct{}, d.e.cfg.Deliveries.PerWebhook)
+		d.slots[webhookID] = sem
+	}
+	d.mu.Unlock()
 	select {
 	case sem <- struct{}{}:
 		return true
@@ -95,18 +184,19 @@ func (w *deliverWorker) acquire(ctx context.Context, webhookID string) bool {
 	return false
 }
 
-func (w *deliverWorker) release(webhookID string) {
-	w.mu.Lock()
-	sem := w.slots[webhookID]
-	w.mu.Unlock()
+func (d *dispatcher) release(webhookID string) {
+	d.mu.Lock()
+	sem := d.slots[webhookID]
+	d.mu.Unlock()
 	<-sem
 }
 
-// Work sends a notification once and records the attempt: success, a retry after backoff, or the
-// end (the last retry failed, or the receiver said 410 Gone, which deactivates the webhook).
-func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) error {
-	e := w.e
-	n, hook, err := e.cfg.DB.NotificationToSend(ctx, job.Args.NotificationID)
+// deliver sends a claimed notification once and records the attempt: success, a retry after
+// backoff, or the end (the last retry failed, or the receiver said 410 Gone, which deactivates
+// the webhook).
+func (d *dispatcher) deliver(ctx context.Context, id string) error {
+	e := d.e
+	n, hook, err := e.cfg.DB.NotificationToSend(ctx, id)
 	if err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
 			return nil // its webhook was deleted
@@ -119,7 +209,7 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 	if !hook.Active {
 		return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
 			now := e.cfg.Clock()
-			n.DeliveryStatus, n.UpdatedAt = boxwatch.DeliveryFailed, now
+			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryFailed, time.Time{}, now
 			if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: now,
 				Error: "not sent: the webhook is inactive"}); err != nil {
 				return err
@@ -127,10 +217,11 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 			return tx.SaveNotification(ctx, n)
 		})
 	}
-	if !w.acquire(ctx, hook.ID) {
-		return river.JobSnooze(time.Duration(250+rand.IntN(500)) * time.Millisecond)
+	if !d.acquire(ctx, hook.ID) {
+		back := e.cfg.Clock().Add(time.Duration(250+rand.IntN(500)) * time.Millisecond)
+		return e.cfg.DB.Unclaim(ctx, n.ID, back)
 	}
-	defer w.release(hook.ID)
+	defer d.release(hook.ID)
 
 	if len(n.Body) == 0 {
 		// The body is rendered once and kept: every retry sends the same bytes.
@@ -140,17 +231,14 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 		}
 		n.Body = body
 	}
-	now := e.cfg.Clock()
 	attempt := webhook.Deliver(ctx, e.cfg.Deliveries.Client, webhook.Request{URL: hook.URL, Headers: hook.Headers, Secret: hook.Secret,
-		NotificationID: n.ID, Body: n.Body, Now: now})
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return river.JobSnooze(0) // shutting down: send it again at the next start
+		NotificationID: n.ID, Body: n.Body, Now: e.cfg.Clock()})
+	if ctx.Err() != nil {
+		return nil // shutting down: the claim lapses and the notification is sent again
 	}
 	ctx, cancel := writeContext(ctx)
 	defer cancel()
-
-	var retryIn time.Duration
-	err = e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
 		// A success that finds the webhook healthy changes only the notification; every other
 		// outcome may change the webhook too, so it is read again under lock.
 		var cur boxwatch.Notification
@@ -169,6 +257,7 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 			StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}); err != nil {
 			return err
 		}
+		cur.NextAttemptAt = time.Time{}
 		switch attempt.Outcome {
 		case webhook.Succeeded:
 			cur.DeliveryStatus = boxwatch.DeliverySucceeded
@@ -199,18 +288,15 @@ func (w *deliverWorker) Work(ctx context.Context, job *river.Job[deliverArgs]) e
 			if cur.Attempts > webhook.MaxRetries || !hook.Active {
 				cur.DeliveryStatus = boxwatch.DeliveryFailed
 			} else {
-				retryIn = attempt.NextDelay(cur.Attempts, e.cfg.RetryScale, rand.Float64)
+				cur.NextAttemptAt = now.Add(attempt.NextDelay(cur.Attempts, e.cfg.RetryScale, rand.Float64))
 			}
 		}
 		return tx.SaveNotification(ctx, cur)
 	})
-	if err != nil || retryIn == 0 {
-		return err
-	}
-	return river.JobSnooze(retryIn)
 }
 
-// Redeliver sends one of the account's notifications again, with the same id and body.
+// Redeliver sends one of the account's notifications again, with the same id and body. A
+// notification still pending is already on its way and is left as it is.
 func (e *Engine) Redeliver(ctx context.Context, accountID, notificationID string) (boxwatch.Notification, error) {
 	n, err := e.cfg.DB.Notification(ctx, accountID, notificationID)
 	if err != nil {
@@ -226,15 +312,15 @@ func (e *Engine) Redeliver(ctx context.Context, accountID, notificationID string
 		}
 		n = cur
 		if cur.DeliveryStatus == boxwatch.DeliveryPending {
-			return nil // already on its way
+			return nil
 		}
 		now := e.cfg.Clock()
-		n.DeliveryStatus, n.Attempts, n.UpdatedAt = boxwatch.DeliveryPending, 0, now
-		if err := tx.SaveNotification(ctx, n); err != nil {
-			return err
-		}
-		return e.queue.insertTx(ctx, tx, deliverArgs{NotificationID: n.ID, Round: boxwatch.NewID(now)}, nil)
+		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryPending, 0, now, now
+		return tx.SaveNotification(ctx, n)
 	})
+	if err == nil {
+		e.wakeDeliveries()
+	}
 	return n, err
 }
 
@@ -250,23 +336,21 @@ func (e *Engine) RedeliverSince(ctx context.Context, accountID, webhookID string
 	}
 	var count int
 	err = e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
-		now := e.cfg.Clock()
-		ids, err := tx.Redeliverable(ctx, hook.ID, since, now)
-		if err != nil {
-			return err
-		}
+		ids, err := tx.Redeliverable(ctx, hook.ID, since, e.cfg.Clock())
 		count = len(ids)
-		if count == 0 {
-			return nil
-		}
-		round := boxwatch.NewID(now)
-		jobs := make([]river.JobArgs, count)
-		for i, id := range ids {
-			jobs[i] = deliverArgs{NotificationID: id, Round: round}
-		}
-		return e.queue.insertManyTx(ctx, tx, jobs)
+		return err
 	})
+	if err == nil && count > 0 {
+		e.wakeDeliveries()
+	}
 	return count, err
+}
+
+// wakeDeliveries tells this process's dispatcher that notifications are due.
+func (e *Engine) wakeDeliveries() {
+	if e.deliveries != nil {
+		e.deliveries.notify()
+	}
 }
 
 func inactive(w boxwatch.Webhook) error {

@@ -53,9 +53,10 @@ type Config struct {
 
 // Engine runs the tracking lifecycle. Its methods are safe for concurrent use.
 type Engine struct {
-	cfg   Config
-	log   *slog.Logger
-	queue queue
+	cfg        Config
+	log        *slog.Logger
+	queue      queue
+	deliveries *dispatcher // nil when this process delivers nothing
 }
 
 // Job kinds.
@@ -92,8 +93,6 @@ func (scheduleArgs) Kind() string { return kindSchedule }
 // queue hides the transaction type River is generic over (*sql.Tx or pgx.Tx).
 type queue interface {
 	insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error
-	// insertManyTx inserts jobs with one statement: River's statements are costly to parse.
-	insertManyTx(ctx context.Context, tx *store.Tx, args []river.JobArgs) error
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 }
@@ -102,14 +101,6 @@ type riverQueue[TTx any] struct{ c *river.Client[TTx] }
 
 func (q riverQueue[TTx]) insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error {
 	_, err := q.c.InsertTx(ctx, tx.Native().(TTx), args, opts)
-	return err
-}
-func (q riverQueue[TTx]) insertManyTx(ctx context.Context, tx *store.Tx, args []river.JobArgs) error {
-	params := make([]river.InsertManyParams, len(args))
-	for i, a := range args {
-		params[i] = river.InsertManyParams{Args: a}
-	}
-	_, err := q.c.InsertManyTx(ctx, tx.Native().(TTx), params)
 	return err
 }
 func (q riverQueue[TTx]) start(ctx context.Context) error { return q.c.Start(ctx) }
@@ -164,13 +155,18 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Deliveries.PerWebhook <= 0 {
 		cfg.Deliveries.PerWebhook = 4
 	}
+	if cfg.Deliveries.Timeout <= 0 {
+		cfg.Deliveries.Timeout = 10 * time.Second
+	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
+	if cfg.Workers > 0 && cfg.Deliveries.Renderer != nil {
+		e.deliveries = newDispatcher(e)
+	}
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lookupWorker{e: e})
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
-	river.AddWorker(workers, &deliverWorker{e: e, slots: map[string]chan struct{}{}})
 	rc := &river.Config{
 		Logger:               cfg.Logger.With("component", "jobs"),
 		Workers:              workers,
@@ -182,9 +178,6 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Workers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
-		if cfg.Deliveries.Renderer != nil {
-			rc.Queues[deliveryQueue] = river.QueueConfig{MaxWorkers: cfg.Deliveries.Workers}
-		}
 		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
 	}
@@ -209,7 +202,13 @@ func (e *Engine) Start(ctx context.Context) error {
 	if e.cfg.Workers == 0 {
 		return nil
 	}
-	return e.queue.start(ctx)
+	if err := e.queue.start(ctx); err != nil {
+		return err
+	}
+	if e.deliveries != nil {
+		e.deliveries.start(context.WithoutCancel(ctx))
+	}
+	return nil
 }
 
 // Stop waits for running jobs to finish, up to ctx's deadline.
@@ -217,7 +216,11 @@ func (e *Engine) Stop(ctx context.Context) error {
 	if e.cfg.Workers == 0 {
 		return nil
 	}
-	return e.queue.stop(ctx)
+	var derr error
+	if e.deliveries != nil {
+		derr = e.deliveries.stop(ctx)
+	}
+	return errors.Join(derr, e.queue.stop(ctx))
 }
 
 // CreateTrackingRequest stores a new request and its lookup job in one transaction.
@@ -298,29 +301,25 @@ func (e *Engine) stop(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, r
 	return err
 }
 
-// Emit logs an event with its notifications and their delivery jobs, in one transaction; an
+// Emit logs an event with its notifications, in one transaction; an
 // event whose key is already logged is ignored. The engine emits the events of tracking itself;
 // Emit is for other sources of events.
 func (e *Engine) Emit(ctx context.Context, ev boxwatch.Event) error {
 	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error { return e.appendEvent(ctx, tx, ev) })
 }
 
-// appendEvent logs an event unless its key was logged before, creates a notification for every
-// webhook that subscribes to it, and enqueues their deliveries, all in tx.
+// appendEvent logs an event unless its key was logged before and creates a notification for
+// every webhook that subscribes to it, in tx; the dispatcher is woken once tx commits.
 func (e *Engine) appendEvent(ctx context.Context, tx *store.Tx, ev boxwatch.Event) error {
 	added, err := tx.AppendEvent(ctx, ev)
 	if err != nil || !added {
 		return err
 	}
 	ids, err := tx.Notify(ctx, ev)
-	if err != nil || len(ids) == 0 {
-		return err
+	if err == nil && len(ids) > 0 {
+		tx.AfterCommit(e.wakeDeliveries)
 	}
-	jobs := make([]river.JobArgs, len(ids))
-	for i, id := range ids {
-		jobs[i] = deliverArgs{NotificationID: id}
-	}
-	return e.queue.insertManyTx(ctx, tx, jobs)
+	return err
 }
 
 // scaled applies the retry scale to a delay.

@@ -170,7 +170,8 @@ func TestCrashMidDelivery(t *testing.T) {
 		defer close(release)
 
 		dsn := b.DSN(t)
-		flags := []string{"--webhook-allow-private", "--webhook-timeout", "60s"}
+		// A claim lasts the receiver timeout plus the job timeout (2s): 7 s here.
+		flags := []string{"--webhook-allow-private", "--webhook-timeout", "5s"}
 		first := startServe(t, bin, dsn, flags...)
 		first.request(t, "POST", "/v2/webhooks", `{"data":{"type":"webhook","attributes":{"url":"`+receiver.URL+`/hook","events":["tracking_request.succeeded"]}}}`)
 		first.request(t, "POST", "/v2/tracking_requests",

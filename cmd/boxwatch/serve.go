@@ -145,7 +145,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	webhookClient := webhook.NewClient(policy)
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Deliveries: tracking.Deliveries{Renderer: api.NewRenderer(db, registry, ports), Client: webhookClient,
+		Deliveries: tracking.Deliveries{Renderer: api.NewRenderer(db, registry, ports), Client: webhookClient, Timeout: cfg.webhookTimeout,
 			Workers: cfg.webhookWorkers, PerWebhook: cfg.webhookPerEndpoint}})
 	if err != nil {
 		return err

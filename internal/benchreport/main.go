@@ -73,8 +73,8 @@ func summarise(results []result, w io.Writer) {
 	for _, k := range order {
 		r := best[k]
 		base, ok := best[r.group+"/baseline"]
-		if !ok || r.name == "baseline" {
-			continue
+		if !ok || r.name == "baseline" || unit(r) != unit(base) {
+			continue // a ratio compares like with like (latency runs beside a throughput baseline do not)
 		}
 		fmt.Fprintf(w, "  %-45s %6.2fx   (%s; baseline %s)\n", r.group+"/"+r.name, base.nsPerOp/r.nsPerOp, orNs(r), orNs(base))
 		printed = true
@@ -82,6 +82,14 @@ func summarise(results []result, w io.Writer) {
 	if !printed {
 		fmt.Fprintln(w, "  (no benchmark group has a baseline)")
 	}
+}
+
+// unit is the throughput metric a result reports, or ns/op when it reports none.
+func unit(r result) string {
+	if _, u, ok := strings.Cut(r.extra, " "); ok {
+		return u
+	}
+	return "ns/op"
 }
 
 func orNs(r result) string {

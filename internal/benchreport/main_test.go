@@ -14,6 +14,7 @@ BenchmarkGet/sqlite-2     	  100	     50000 ns/op	     20000 req/s
 BenchmarkInfer/baseline   	  100	        40 ns/op
 BenchmarkInfer/engine     	  100	       160 ns/op
 BenchmarkLonely-2         	  100	       160 ns/op
+BenchmarkGet/latency-2    	  100	   5000000 ns/op	  3.1 p50-ms
 PASS`
 	results, err := parse(strings.NewReader(in), io.Discard)
 	if err != nil {
@@ -32,5 +33,8 @@ PASS`
 	}
 	if strings.Contains(got, "Lonely") {
 		t.Errorf("a benchmark without a baseline got a ratio:\n%s", got)
+	}
+	if strings.Contains(got, "latency") {
+		t.Errorf("a result in another unit than its baseline got a ratio:\n%s", got)
 	}
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, b Backend) {
 		{"TrackingRequestFilters", withDB(testTrackingRequestFilters)},
 		{"TrackingRequestRefNumbers", withDB(testTrackingRequestRefNumbers)},
 		{"RateLimiter", withDB(testRateLimiter)},
+		{"DeliveryClaims", withDB(testDeliveryClaims)},
 		{"MigrateTwice", testMigrateTwice},
 	}
 	for _, tt := range tests {
@@ -349,5 +350,72 @@ func testMigrateTwice(t *testing.T, b Backend) {
 		if err != nil || v < 1 {
 			t.Fatalf("schema version %d, err %v", v, err)
 		}
+	}
+}
+
+func testDeliveryClaims(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	tr := mustCreateTR(t, db, newTR(a.ID, "MEDUFR030802", "MSCU", base))
+	hook := boxwatch.Webhook{ID: boxwatch.NewID(base), AccountID: a.ID, URL: "https://93.184.216.34/x", Active: true,
+		Events: []string{"tracking_request.failed"}, Secret: "s", CreatedAt: base, UpdatedAt: base}
+	if err := db.CreateWebhook(ctx, hook); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	err := db.InTx(ctx, func(tx *store.Tx) error {
+		for i := range 3 {
+			ev := boxwatch.Event{ID: boxwatch.NewID(base), AccountID: a.ID, Name: "tracking_request.failed", ObjectType: "tracking_request",
+				ObjectID: tr.ID, TrackingRequestID: tr.ID, Key: fmt.Sprint("k", i), CreatedAt: base.Add(time.Duration(i) * time.Second)}
+			if _, err := tx.AppendEvent(ctx, ev); err != nil {
+				return err
+			}
+			got, err := tx.Notify(ctx, ev)
+			ids = append(ids, got...)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || len(ids) != 3 {
+		t.Fatalf("notify: %v, %d notifications", err, len(ids))
+	}
+	now := base.Add(time.Minute)
+	first, err := db.ClaimDue(ctx, now, now.Add(time.Minute), 2)
+	slices.Sort(first)
+	if err != nil || !slices.Equal(first, ids[:2]) {
+		t.Fatalf("first claim: %v %v, want the two most overdue %v", first, err, ids[:2])
+	}
+	second, err := db.ClaimDue(ctx, now, now.Add(time.Minute), 10)
+	if err != nil || len(second) != 1 || second[0] != ids[2] {
+		t.Fatalf("second claim: %v %v, want only the unclaimed one", second, err)
+	}
+	if again, _ := db.ClaimDue(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
+		t.Fatalf("everything is claimed, yet %v", again)
+	}
+	// A claim lapses (its process died) and is taken up again.
+	later := now.Add(2 * time.Minute)
+	if lapsed, _ := db.ClaimDue(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
+		t.Fatalf("after the claims lapsed: %v", lapsed)
+	}
+	// A recorded outcome ends the claim; a delivered notification is never due again.
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		n, err := tx.NotificationForUpdate(ctx, ids[0])
+		if err != nil {
+			return err
+		}
+		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliverySucceeded, 1, time.Time{}, later
+		return tx.SaveNotification(ctx, n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Unclaim(ctx, ids[1], later); err != nil {
+		t.Fatal(err)
+	}
+	muchLater := later.Add(time.Hour)
+	got, _ := db.ClaimDue(ctx, muchLater, muchLater.Add(time.Minute), 10)
+	if len(got) != 2 || slices.Contains(got, ids[0]) {
+		t.Fatalf("after one success: %v, want the two still pending", got)
 	}
 }

@@ -128,7 +128,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
-		Deliveries: tracking.Deliveries{Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks)}})
+		Deliveries: tracking.Deliveries{Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks), Timeout: o.Webhooks.Timeout}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,8 @@ const (
 	CodeUnauthorized  = "unauthorized"
 	CodeForbidden     = "forbidden"
 	CodeInternal      = "internal"
+	// CodeWebhookInactive refuses a redelivery to a webhook that is not active.
+	CodeWebhookInactive = "webhook_inactive"
 )
 
 // Error is the service's error type: a kind, a machine code and a message that is safe to show to

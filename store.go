@@ -73,6 +73,98 @@ type Store interface {
 	Close() error
 }
 
+// Tx is one transaction on the store: a state change, the events it causes and the jobs it needs
+// commit together or not at all. Its methods are unscoped (they take ids, not an account) unless
+// their name says Account, and the methods named Lock… lock the rows they read until the
+// transaction ends. Only background work (the tracking engine, webhook delivery) uses Tx; the API
+// reads through Store.
+type Tx interface {
+	// AfterCommit runs fn once the transaction has committed; never if it rolls back.
+	AfterCommit(fn func())
+
+	// CreateTrackingRequest is Store.CreateTrackingRequest inside the transaction.
+	CreateTrackingRequest(ctx context.Context, tr TrackingRequest) error
+	// LockTrackingRequest returns a request by id, whatever its account, or ErrNotFound.
+	LockTrackingRequest(ctx context.Context, id string) (TrackingRequest, error)
+	// SaveTrackingRequestState writes a request's lifecycle fields (status, failed_reason,
+	// is_retrying, retry_count, shipment link, updated_at). Reaching pending or created again may
+	// collide with a live duplicate: that is DuplicateError.
+	SaveTrackingRequestState(ctx context.Context, tr TrackingRequest) error
+
+	// InsertShipment stores a new shipment.
+	InsertShipment(ctx context.Context, s Shipment) error
+	// UpdateShipment writes every mutable field of a shipment, or returns ErrNotFound.
+	UpdateShipment(ctx context.Context, s Shipment) error
+	// LockShipment returns a shipment by id, whatever its account, or ErrNotFound.
+	LockShipment(ctx context.Context, id string) (Shipment, error)
+	// LockAccountShipment returns one of the account's shipments, or ErrNotFound.
+	LockAccountShipment(ctx context.Context, accountID, id string) (Shipment, error)
+	// ShipmentContainers returns a shipment's containers by number, unlocked.
+	ShipmentContainers(ctx context.Context, shipmentID string) ([]Container, error)
+	// SaveContainer inserts a container or writes every mutable field of an existing one.
+	SaveContainer(ctx context.Context, c Container) error
+	// InsertTransportEvent stores a milestone unless one with the same container, event and
+	// place exists; it reports whether it stored it.
+	InsertTransportEvent(ctx context.Context, e TransportEvent) (bool, error)
+	// TransportEventByKey returns the milestone of a container with that event and place, or
+	// ErrNotFound.
+	TransportEventByKey(ctx context.Context, containerID, event, locode string) (TransportEvent, error)
+	// SaveVessel inserts a vessel or refreshes what carriers reported of it.
+	SaveVessel(ctx context.Context, v Vessel, now time.Time) error
+
+	// AppendEvent logs an event unless one with the same key is logged; it reports whether it
+	// logged it.
+	AppendEvent(ctx context.Context, e Event) (bool, error)
+	// Notify creates a pending notification of e for every active webhook of its account that
+	// subscribes to it, and returns their ids.
+	Notify(ctx context.Context, e Event) ([]string, error)
+
+	// SaveWebhookState writes every mutable field of a webhook, or returns ErrNotFound.
+	SaveWebhookState(ctx context.Context, w Webhook) error
+	// LockNotification returns a notification by id, or ErrNotFound.
+	LockNotification(ctx context.Context, id string) (Notification, error)
+	// LockNotificationAndWebhook returns a notification and its webhook, both locked, or
+	// ErrNotFound.
+	LockNotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
+	// SaveNotification writes a notification's delivery state and body.
+	SaveNotification(ctx context.Context, n Notification) error
+	// AddDeliveryAttempt appends one attempt to a notification's log.
+	AddDeliveryAttempt(ctx context.Context, a DeliveryAttempt) error
+	// RequeueFailedNotifications makes every failed notification of a webhook created at or after
+	// since pending again, due now, and returns their ids.
+	RequeueFailedNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error)
+}
+
+// WorkStore is the store as background work sees it: transactions, and the unscoped reads that
+// find work to do. Implementations must pass the conformance suite in store/storetest.
+type WorkStore interface {
+	// InTx runs fn in one transaction and commits when fn returns nil. It rolls back when fn
+	// returns an error or panics (the panic then continues).
+	InTx(ctx context.Context, fn func(tx Tx) error) error
+	// DueShipments returns up to limit ids of tracked shipments whose next refresh is at or
+	// before now, the most overdue first.
+	DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// NotificationAndWebhook returns a notification and its webhook, unlocked, or ErrNotFound.
+	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
+	// ClaimDueNotifications claims up to limit pending notifications that are due at now and not
+	// claimed, until until, and returns their ids. A claim lapses at until, so the notification
+	// of a process that died is claimed again.
+	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error)
+	// UnclaimNotification gives a claim back and makes the notification due at next.
+	UnclaimNotification(ctx context.Context, id string, next time.Time) error
+}
+
+// Redeliverer sends notifications again on request.
+type Redeliverer interface {
+	// Redeliver sends one of the account's notifications again, with the same id and body. A
+	// notification still pending is already on its way and is returned unchanged. An inactive
+	// webhook is a KindConflict error.
+	Redeliver(ctx context.Context, accountID, notificationID string) (Notification, error)
+	// RedeliverSince sends again every failed notification of one of the account's webhooks
+	// created at or after since, and returns how many.
+	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
+}
+
 // RateLimiter counts requests against per-key limits.
 type RateLimiter interface {
 	// Allow takes one request from the bucket key, which admits limit requests per period. When
@@ -91,11 +183,6 @@ type Tracker interface {
 	// ResumeTracking refreshes a stopped shipment again; DuplicateError if the account meanwhile
 	// tracks the same number in another live request.
 	ResumeTracking(ctx context.Context, accountID, shipmentID string) (Shipment, error)
-	// Redeliver sends one of the account's notifications again, with the same id and body.
-	Redeliver(ctx context.Context, accountID, notificationID string) (Notification, error)
-	// RedeliverSince sends again every failed notification of one of the account's webhooks
-	// created at or after since, and returns how many.
-	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
 }
 
 // PortLookup finds ports by UN/LOCODE or by id.

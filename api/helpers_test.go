@@ -23,6 +23,7 @@ import (
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 	"github.com/boxwatch/boxwatch/webhook"
+	"github.com/boxwatch/boxwatch/webhook/dispatch"
 )
 
 // testServer is the real API on a loopback listener, over a real database.
@@ -66,7 +67,8 @@ func production(_ testing.TB, c *api.Config, _ *store.DB) {
 
 // tracked runs the tracking engine with its workers behind the API, on the simulated carriers.
 func tracked(t testing.TB, c *api.Config, db *store.DB) {
-	c.Tracker = trackingtest.Start(t, db, trackingtest.Options{}).Engine
+	stack := trackingtest.Start(t, db, trackingtest.Options{})
+	c.Tracker, c.Redeliverer = stack.Engine, stack.Deliveries
 }
 
 // delivering is tracked with webhook deliveries on, to receivers on loopback (private addresses
@@ -74,8 +76,9 @@ func tracked(t testing.TB, c *api.Config, db *store.DB) {
 func delivering(clock *trackingtest.Clock) option {
 	return func(t testing.TB, c *api.Config, db *store.DB) {
 		c.Webhooks = webhook.Policy{AllowPrivate: true, Timeout: 300 * time.Millisecond}
-		c.Tracker = trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks,
-			Renderer: api.NewRenderer(db, c.Carriers, c.Ports)}).Engine
+		stack := trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks,
+			Renderer: api.NewRenderer(db, c.Carriers, c.Ports)})
+		c.Tracker, c.Redeliverer = stack.Engine, stack.Deliveries
 		if clock != nil {
 			c.Clock = clock.Now
 		}
@@ -108,7 +111,11 @@ func serveOn(t testing.TB, db *store.DB, opts ...option) *testServer {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Tracker = engine
+		deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db}) // marks redeliveries due, sends nothing
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Tracker, cfg.Redeliverer = engine, deliveries
 	}
 	h, err := api.NewHandler(cfg)
 	if err != nil {

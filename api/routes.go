@@ -227,7 +227,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketDefault, params: []param{{name: "since", typ: "string", format: "date-time", doc: "Required."}},
 			status: http.StatusAccepted, resp: redeliveredDocument{},
 			errors:  []int{400, 401, 404, 409, 429},
-			handler: handleWebhookRedeliver(tracker),
+			handler: handleWebhookRedeliver(s.cfg.Redeliverer),
 		},
 		{
 			method: "GET", path: "/v2/webhook_notifications", tag: "Webhooks",
@@ -260,7 +260,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketDefault,
 			status: http.StatusAccepted, resp: notificationDocument{},
 			errors:  []int{400, 401, 404, 409, 429},
-			handler: handleNotificationRedeliver(tracker, st, s.baseURL),
+			handler: handleNotificationRedeliver(s.cfg.Redeliverer, st, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/shipping_lines", tag: "Shipping Lines",

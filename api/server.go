@@ -35,12 +35,13 @@ type Limits struct {
 // DefaultLimits are the reference API's published limits, and a default for everything else.
 var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200}
 
-// Config is what the API needs; Store, Tracker, Limiter and Carriers are required.
+// Config is what the API needs; Store, Tracker, Redeliverer, Limiter and Carriers are required.
 type Config struct {
-	Store    boxwatch.Store
-	Tracker  boxwatch.Tracker
-	Limiter  boxwatch.RateLimiter
-	Carriers *boxwatch.Carriers
+	Store       boxwatch.Store
+	Tracker     boxwatch.Tracker
+	Redeliverer boxwatch.Redeliverer
+	Limiter     boxwatch.RateLimiter
+	Carriers    *boxwatch.Carriers
 	// Ports names the ports of routes; nil leaves names and time zones null.
 	Ports  boxwatch.PortLookup
 	Logger *slog.Logger
@@ -80,8 +81,8 @@ type server struct {
 
 // NewHandler returns the API's handler.
 func NewHandler(cfg Config) (http.Handler, error) {
-	if cfg.Store == nil || cfg.Tracker == nil || cfg.Limiter == nil || cfg.Carriers == nil {
-		return nil, fmt.Errorf("api: Store, Tracker, Limiter and Carriers are required")
+	if cfg.Store == nil || cfg.Tracker == nil || cfg.Redeliverer == nil || cfg.Limiter == nil || cfg.Carriers == nil {
+		return nil, fmt.Errorf("api: Store, Tracker, Redeliverer, Limiter and Carriers are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

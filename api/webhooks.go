@@ -409,9 +409,9 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 	}
 }
 
-func handleNotificationRedeliver(tracker boxwatch.Tracker, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		n, err := tracker.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
+		n, err := deliveries.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
@@ -431,7 +431,7 @@ type redeliveredDocument struct {
 	} `json:"meta"`
 }
 
-func handleWebhookRedeliver(tracker boxwatch.Tracker) handlerFunc {
+func handleWebhookRedeliver(deliveries boxwatch.Redeliverer) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if r.URL.Query().Get("since") == "" {
 			return boxwatch.BadParameter("since", "since is required: an ISO 8601 time such as 2026-04-28T00:00:00Z.")
@@ -440,7 +440,7 @@ func handleWebhookRedeliver(tracker boxwatch.Tracker) handlerFunc {
 		if err != nil {
 			return err
 		}
-		n, err := tracker.RedeliverSince(r.Context(), account(r).ID, r.PathValue("id"), since)
+		n, err := deliveries.RedeliverSince(r.Context(), account(r).ID, r.PathValue("id"), since)
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,7 @@ func scanAccount(r row, a *boxwatch.Account, more ...any) error {
 func (db *DB) AccountByName(ctx context.Context, name string) (boxwatch.Account, error) {
 	var a boxwatch.Account
 	err := scanAccount(db.read.queryRow(ctx, "SELECT "+accountColumns+" FROM accounts a WHERE a.name = ?", name), &a)
-	return a, db.notFound("account by name", err)
+	return a, db.lookupErr("account by name", err)
 }
 
 // CreateAPIKey stores a key record; an unknown account is ErrNotFound.
@@ -61,11 +61,11 @@ func (db *DB) APIKey(ctx context.Context, keyID string) (boxwatch.APIKey, boxwat
 		"SELECT "+accountColumns+", k.id, k.hash, k.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?", keyID),
 		&a, &k.ID, &k.Hash, timeCol{&k.CreatedAt})
 	k.AccountID = a.ID
-	return k, a, db.notFound("api key", err)
+	return k, a, db.lookupErr("api key", err)
 }
 
 // notFound maps "no rows" to ErrNotFound and wraps anything else.
-func (db *DB) notFound(op string, err error) error {
+func (db *DB) lookupErr(op string, err error) error {
 	err = db.internal(op, err)
 	if errors.Is(err, errNoRows) {
 		return boxwatch.ErrNotFound

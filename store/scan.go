@@ -90,3 +90,17 @@ func nullIfEmpty(s string) any {
 	}
 	return s
 }
+
+// collect scans every row of rs with scan and closes rs.
+func collect[T any](rs rows, scan func(row) (T, error)) ([]T, error) {
+	defer rs.Close()
+	list := []T{}
+	for rs.Next() {
+		v, err := scan(rs)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	return list, rs.Err()
+}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/boxwatch/boxwatch"
@@ -45,26 +44,28 @@ type DB struct {
 	pool      *pgxpool.Pool // PostgreSQL only
 }
 
-// Tx is a transaction on the writer: state changes, the events they cause and the jobs they need
-// commit together or not at all.
-type Tx struct {
+// txn is a boxwatch.Tx on the writer.
+type txn struct {
 	db          *DB
 	c           conn
 	native      any
 	afterCommit []func()
 }
 
-// AfterCommit runs fn once the transaction has committed; not at all if it rolls back.
-func (tx *Tx) AfterCommit(fn func()) { tx.afterCommit = append(tx.afterCommit, fn) }
+var _ boxwatch.Tx = (*txn)(nil)
 
-// Native is the driver's transaction (*sql.Tx on SQLite, pgx.Tx on PostgreSQL), for enqueueing
-// jobs in it.
-func (tx *Tx) Native() any { return tx.native }
+func (tx *txn) AfterCommit(fn func()) { tx.afterCommit = append(tx.afterCommit, fn) }
 
-// InTx runs fn in one transaction and commits when fn returns nil. On SQLite the transaction takes
-// the write lock at once; on PostgreSQL rows are locked as the methods of Tx read them.
-func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
-	tx := &Tx{db: db}
+// Native is the driver's transaction (*sql.Tx on SQLite, pgx.Tx on PostgreSQL): the job queue
+// enqueues in it, so jobs commit with the data. No other package may use it.
+func (tx *txn) Native() any { return tx.native }
+
+// InTx runs fn in one transaction and commits when fn returns nil; it rolls back when fn returns
+// an error or panics, so a panicking worker never leaves the writer inside a transaction. On
+// SQLite the transaction takes the write lock at once; on PostgreSQL rows are locked as the
+// Lock… methods read them.
+func (db *DB) InTx(ctx context.Context, fn func(tx boxwatch.Tx) error) error {
+	tx := &txn{db: db}
 	if err := db.runTx(ctx, tx, fn); err != nil {
 		return err
 	}
@@ -74,28 +75,44 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-func (db *DB) runTx(ctx context.Context, tx *Tx, fn func(tx *Tx) error) error {
+func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error) error {
 	if db.pool != nil {
-		return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error {
-			tx.c, tx.native = pgConn{t}, t
-			return fn(tx)
-		})
+		t, err := db.pool.Begin(ctx)
+		if err != nil {
+			return db.internal("begin", err)
+		}
+		tx.c, tx.native = pgConn{t}, t
+		return finishTx(fn, tx, func() error { return t.Commit(ctx) }, func() { t.Rollback(context.WithoutCancel(ctx)) })
 	}
 	t, err := db.sqlWriter.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return db.internal("begin", err)
 	}
 	tx.c, tx.native = sqlConn{db: t}, t
+	return finishTx(fn, tx, t.Commit, func() { t.Rollback() })
+}
+
+// finishTx runs fn and commits, or rolls back when fn fails or panics.
+func finishTx(fn func(boxwatch.Tx) error, tx *txn, commit func() error, rollback func()) (err error) {
+	committed := false
+	defer func() {
+		if !committed {
+			rollback()
+		}
+	}()
 	if err := fn(tx); err != nil {
-		t.Rollback()
 		return err
 	}
-	return t.Commit()
+	committed = true
+	if err := commit(); err != nil {
+		return tx.db.internal("commit", err)
+	}
+	return nil
 }
 
 // inTx is InTx for the package's own statements.
 func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
-	return db.InTx(ctx, func(tx *Tx) error { return fn(tx.c) })
+	return db.InTx(ctx, func(tx boxwatch.Tx) error { return fn(tx.(*txn).c) })
 }
 
 // SQLWriter is the SQLite writer pool (nil on PostgreSQL) and Pool the PostgreSQL pool (nil on
@@ -103,7 +120,10 @@ func (db *DB) inTx(ctx context.Context, fn func(c conn) error) error {
 func (db *DB) SQLWriter() *sql.DB  { return db.sqlWriter }
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
-var _ boxwatch.Store = (*DB)(nil)
+var (
+	_ boxwatch.Store     = (*DB)(nil)
+	_ boxwatch.WorkStore = (*DB)(nil)
+)
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database rather than a SQLite file.
 func IsPostgresURL(dsn string) bool {

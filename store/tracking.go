@@ -12,7 +12,7 @@ import (
 
 // forUpdate locks the rows a transaction reads on PostgreSQL; SQLite's transactions already hold
 // the write lock.
-func (tx *Tx) forUpdate() string {
+func (tx *txn) forUpdate() string {
 	if tx.db.dialect == Postgres {
 		return " FOR UPDATE"
 	}
@@ -45,17 +45,17 @@ func (c jsonCol) Scan(src any) error {
 	return errors.New("json column holds a non-text value")
 }
 
-// TrackingRequestForWork returns a request by id whatever its account, locked for the
+// LockTrackingRequest returns a request by id whatever its account, locked for the
 // transaction: the tracking engine's view.
-func (tx *Tx) TrackingRequestForWork(ctx context.Context, id string) (boxwatch.TrackingRequest, error) {
+func (tx *txn) LockTrackingRequest(ctx context.Context, id string) (boxwatch.TrackingRequest, error) {
 	tr, err := scanTrackingRequest(tx.c.queryRow(ctx, "SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE id = ?"+tx.forUpdate(), id))
-	return tr, tx.db.notFound("tracking request for work", err)
+	return tr, tx.db.lookupErr("tracking request for work", err)
 }
 
 // SaveTrackingRequestState writes the lifecycle fields of a request: status, failed_reason,
 // is_retrying, retry_count, the shipment link and updated_at. Reaching pending or created again
 // may collide with a live duplicate: that is DuplicateError.
-func (tx *Tx) SaveTrackingRequestState(ctx context.Context, tr boxwatch.TrackingRequest) error {
+func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	_, err := tx.c.exec(ctx, `UPDATE tracking_requests SET status = ?, failed_reason = ?, is_retrying = ?, retry_count = ?,
 		shipment_id = ?, updated_at = ? WHERE id = ?`,
 		string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount, nullIfEmpty(tr.ShipmentID), tx.db.ts(tr.UpdatedAt), tr.ID)
@@ -84,7 +84,7 @@ func scanShipment(r row) (boxwatch.Shipment, error) {
 	return s, err
 }
 
-func (tx *Tx) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
+func (tx *txn) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
 	route, err := jsonArg(s.Route)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (tx *Tx) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
 }
 
 // InsertShipment stores a new shipment.
-func (tx *Tx) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
+func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	args, err := tx.shipmentArgs(s)
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (tx *Tx) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 }
 
 // UpdateShipment writes every mutable field of a shipment.
-func (tx *Tx) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
+func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	args, err := tx.shipmentArgs(s)
 	if err != nil {
 		return err
@@ -131,20 +131,20 @@ func (tx *Tx) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	return nil
 }
 
-// ShipmentForWork returns a shipment by id whatever its account, locked for the transaction.
-func (tx *Tx) ShipmentForWork(ctx context.Context, id string) (boxwatch.Shipment, error) {
+// LockShipment returns a shipment by id whatever its account, locked for the transaction.
+func (tx *txn) LockShipment(ctx context.Context, id string) (boxwatch.Shipment, error) {
 	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE id = ?"+tx.forUpdate(), id))
-	return s, tx.db.notFound("shipment for work", err)
+	return s, tx.db.lookupErr("shipment for work", err)
 }
 
-// ShipmentForUpdate returns one of the account's shipments, locked for the transaction.
-func (tx *Tx) ShipmentForUpdate(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
+// LockAccountShipment returns one of the account's shipments, locked for the transaction.
+func (tx *txn) LockAccountShipment(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Shipment{}, boxwatch.ErrNotFound
 	}
 	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?"+tx.forUpdate(),
 		accountID, strings.ToLower(id)))
-	return s, tx.db.notFound("shipment for update", err)
+	return s, tx.db.lookupErr("shipment for update", err)
 }
 
 // Shipment returns one of the account's shipments, or ErrNotFound.
@@ -154,7 +154,7 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 	}
 	s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?",
 		accountID, strings.ToLower(id)))
-	return s, db.notFound("shipment", err)
+	return s, db.lookupErr("shipment", err)
 }
 
 // Shipments returns one page of the account's shipments, newest first, and how many match.
@@ -235,7 +235,7 @@ func scanContainer(r row) (boxwatch.Container, error) {
 }
 
 // SaveContainer inserts a container or updates the one with its id.
-func (tx *Tx) SaveContainer(ctx context.Context, c boxwatch.Container) error {
+func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	db := tx.db
 	_, err := tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
@@ -252,7 +252,7 @@ func (tx *Tx) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 }
 
 // ShipmentContainers returns a shipment's containers in number order (within a transaction).
-func (tx *Tx) ShipmentContainers(ctx context.Context, shipmentID string) ([]boxwatch.Container, error) {
+func (tx *txn) ShipmentContainers(ctx context.Context, shipmentID string) ([]boxwatch.Container, error) {
 	return tx.db.containersWhere(ctx, tx.c, "shipment_id = ?", shipmentID)
 }
 
@@ -285,7 +285,7 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 	}
 	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?",
 		accountID, strings.ToLower(id)))
-	return c, db.notFound("container", err)
+	return c, db.lookupErr("container", err)
 }
 
 // Containers returns one page of the account's containers, newest first, and how many there are.
@@ -305,7 +305,7 @@ func scanTransportEvent(r row) (boxwatch.TransportEvent, error) {
 
 // InsertTransportEvent stores a milestone unless the container already has it at that place, and
 // reports whether it was new.
-func (tx *Tx) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
+func (tx *txn) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
 	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (container_id, event, locode) DO NOTHING`,
 		e.ID, e.AccountID, e.ShipmentID, e.ContainerID, e.Event, tx.db.ts(e.Timestamp), e.LOCODE, e.VoyageNumber, e.VesselIMO,
@@ -314,10 +314,10 @@ func (tx *Tx) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEven
 }
 
 // TransportEventByKey returns the stored milestone of a container at a place.
-func (tx *Tx) TransportEventByKey(ctx context.Context, containerID, event, locode string) (boxwatch.TransportEvent, error) {
+func (tx *txn) TransportEventByKey(ctx context.Context, containerID, event, locode string) (boxwatch.TransportEvent, error) {
 	e, err := scanTransportEvent(tx.c.queryRow(ctx, "SELECT "+transportEventColumns+
 		" FROM transport_events WHERE container_id = ? AND event = ? AND locode = ?", containerID, event, locode))
-	return e, tx.db.notFound("transport event", err)
+	return e, tx.db.lookupErr("transport event", err)
 }
 
 // TransportEvent returns one of the account's transport events, or ErrNotFound.
@@ -327,7 +327,7 @@ func (db *DB) TransportEvent(ctx context.Context, accountID, id string) (boxwatc
 	}
 	e, err := scanTransportEvent(db.read.queryRow(ctx, "SELECT "+transportEventColumns+" FROM transport_events WHERE account_id = ? AND id = ?",
 		accountID, strings.ToLower(id)))
-	return e, db.notFound("transport event", err)
+	return e, db.lookupErr("transport event", err)
 }
 
 // TransportEvents returns a page of a container's milestones, oldest first, and how many there
@@ -360,7 +360,7 @@ func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string
 
 // AppendEvent adds an event to the log unless the account already has one with its key, and
 // reports whether it was new.
-func (tx *Tx) AppendEvent(ctx context.Context, e boxwatch.Event) (bool, error) {
+func (tx *txn) AppendEvent(ctx context.Context, e boxwatch.Event) (bool, error) {
 	data := string(e.Data)
 	if data == "" {
 		data = "{}"
@@ -395,7 +395,7 @@ func (db *DB) Events(ctx context.Context, accountID string, offset, limit int) (
 }
 
 // SaveVessel stores a vessel or updates what is known of it; empty fields keep their stored value.
-func (tx *Tx) SaveVessel(ctx context.Context, v boxwatch.Vessel, now time.Time) error {
+func (tx *txn) SaveVessel(ctx context.Context, v boxwatch.Vessel, now time.Time) error {
 	_, err := tx.c.exec(ctx, `INSERT INTO vessels (id, imo, mmsi, name, call_sign, flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (imo) DO UPDATE SET
 		mmsi = CASE WHEN excluded.mmsi <> '' THEN excluded.mmsi ELSE vessels.mmsi END,
@@ -416,42 +416,29 @@ func (db *DB) Vessel(ctx context.Context, idOrIMO string) (boxwatch.Vessel, erro
 	var v boxwatch.Vessel
 	err := db.read.queryRow(ctx, "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE "+col+" = ?", idOrIMO).
 		Scan(nullString{&v.ID}, &v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.Flag)
-	return v, db.notFound("vessel", err)
+	return v, db.lookupErr("vessel", err)
 }
 
 // FirstSeen returns when key was first seen, recording now if it never was. Replicas sharing the
-// database agree on the answer.
+// database agree on the answer. Keys are at most 200 bytes.
 func (db *DB) FirstSeen(ctx context.Context, key string, now time.Time) (time.Time, error) {
 	var t time.Time
 	err := db.inTx(ctx, func(c conn) error {
-		if _, err := c.exec(ctx, "INSERT INTO sim_state (key, first_seen) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, db.ts(now)); err != nil {
+		if _, err := c.exec(ctx, "INSERT INTO first_seen (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, db.ts(now)); err != nil {
 			return err
 		}
-		return c.queryRow(ctx, "SELECT first_seen FROM sim_state WHERE key = ?", key).Scan(timeCol{&t})
+		return c.queryRow(ctx, "SELECT at FROM first_seen WHERE key = ?", key).Scan(timeCol{&t})
 	})
-	return t, db.internal("sim first seen", err)
+	return t, db.internal("first seen", err)
 }
 
-// SimState keeps the carrier simulator's memory in the database (package sim's State), so that
-// simulated journeys survive restarts and every replica sees the same world.
-type SimState struct{ DB *DB }
-
-// FirstSeen returns when key was first seen, recording now if it never was.
-func (s SimState) FirstSeen(ctx context.Context, key string, now time.Time) (time.Time, error) {
-	return s.DB.FirstSeen(ctx, key, now)
-}
-
-// Attempt counts one more attempt on key and returns the count, from 1. Attempts are kept apart
-// from first sightings: counting one does not anchor a journey.
-func (s SimState) Attempt(ctx context.Context, key string) (int, error) {
-	db := s.DB
+// Increment adds one to the counter key (absent counts as 0) and returns its new value, atomically
+// across replicas.
+func (db *DB) Increment(ctx context.Context, key string) (int, error) {
 	var n int
 	err := db.inTx(ctx, func(c conn) error {
-		if _, err := c.exec(ctx, `INSERT INTO sim_state (key, first_seen, attempts) VALUES (?, ?, 1)
-			ON CONFLICT (key) DO UPDATE SET attempts = sim_state.attempts + 1`, "attempts/"+key, db.ts(time.Unix(0, 0))); err != nil {
-			return err
-		}
-		return c.queryRow(ctx, "SELECT attempts FROM sim_state WHERE key = ?", "attempts/"+key).Scan(&n)
+		return c.queryRow(ctx, `INSERT INTO counters (key, value) VALUES (?, 1)
+			ON CONFLICT (key) DO UPDATE SET value = counters.value + 1 RETURNING value`, key).Scan(&n)
 	})
-	return n, db.internal("sim attempt", err)
+	return n, db.internal("increment", err)
 }

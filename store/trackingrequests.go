@@ -32,7 +32,7 @@ func (db *DB) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingReq
 }
 
 // CreateTrackingRequest is DB.CreateTrackingRequest inside a transaction.
-func (tx *Tx) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
+func (tx *txn) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	return tx.db.createTrackingRequest(ctx, tx.c, tr)
 }
 
@@ -58,7 +58,7 @@ func (db *DB) TrackingRequest(ctx context.Context, accountID, id string) (boxwat
 	}
 	tr, err := scanTrackingRequest(db.read.queryRow(ctx,
 		"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
-	return tr, db.notFound("tracking request", err)
+	return tr, db.lookupErr("tracking request", err)
 }
 
 // TrackingRequests returns one page of the account's requests, newest first, and the total.
@@ -138,5 +138,5 @@ func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id st
 	tr, err := scanTrackingRequest(db.write.queryRow(ctx,
 		"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
 		listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
-	return tr, db.notFound("update tracking request", err)
+	return tr, db.lookupErr("update tracking request", err)
 }

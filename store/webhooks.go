@@ -49,7 +49,7 @@ func (db *DB) UpdateWebhook(ctx context.Context, w boxwatch.Webhook) error {
 }
 
 // SaveWebhookState is UpdateWebhook inside a transaction (the delivery worker's view).
-func (tx *Tx) SaveWebhookState(ctx context.Context, w boxwatch.Webhook) error {
+func (tx *txn) SaveWebhookState(ctx context.Context, w boxwatch.Webhook) error {
 	return tx.db.updateWebhook(ctx, tx.c, w)
 }
 
@@ -75,7 +75,7 @@ func (db *DB) Webhook(ctx context.Context, accountID, id string) (boxwatch.Webho
 		return boxwatch.Webhook{}, boxwatch.ErrNotFound
 	}
 	w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
-	return w, db.notFound("webhook", err)
+	return w, db.lookupErr("webhook", err)
 }
 
 // Webhooks returns a page of the account's webhooks, newest first, and how many there are.
@@ -101,7 +101,7 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
 // Notify creates a pending notification of an event for each active webhook of its account that
 // subscribes to the event's name, and returns their ids. It runs in the event's transaction, so
 // an event is never logged without its notifications.
-func (tx *Tx) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
+func (tx *txn) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
 	rs, err := tx.c.query(ctx, "SELECT id, events FROM webhooks WHERE account_id = ? AND active = ?", e.AccountID, true)
 	if err != nil {
 		return nil, tx.db.internal("webhooks to notify", err)
@@ -152,36 +152,36 @@ func scanNotification(r row) (boxwatch.Notification, error) {
 	return n, err
 }
 
-// NotificationForWork returns a notification and its webhook whatever the account, locked for
+// LockNotificationAndWebhook returns a notification and its webhook whatever the account, locked for
 // the transaction: the delivery worker's view.
-func (tx *Tx) NotificationForWork(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
+func (tx *txn) LockNotificationAndWebhook(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
 	return tx.db.notificationWithWebhook(ctx, tx.c, id, tx.forUpdate())
 }
 
-// NotificationForUpdate returns a notification whatever the account, locked for the transaction.
-func (tx *Tx) NotificationForUpdate(ctx context.Context, id string) (boxwatch.Notification, error) {
+// LockNotification returns a notification whatever the account, locked for the transaction.
+func (tx *txn) LockNotification(ctx context.Context, id string) (boxwatch.Notification, error) {
 	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forUpdate(), id))
-	return n, tx.db.notFound("notification for update", err)
+	return n, tx.db.lookupErr("notification for update", err)
 }
 
-// NotificationToSend reads a notification and its webhook without locking them, whatever the
+// NotificationAndWebhook reads a notification and its webhook without locking them, whatever the
 // account: what the delivery worker needs before sending. The outcome is written under lock.
-func (db *DB) NotificationToSend(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
+func (db *DB) NotificationAndWebhook(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
 	return db.notificationWithWebhook(ctx, db.read, id, "")
 }
 
 func (db *DB) notificationWithWebhook(ctx context.Context, c conn, id, lock string) (boxwatch.Notification, boxwatch.Webhook, error) {
 	n, err := scanNotification(c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+lock, id))
-	if err := db.notFound("notification", err); err != nil {
+	if err := db.lookupErr("notification", err); err != nil {
 		return n, boxwatch.Webhook{}, err
 	}
 	w, err := scanWebhook(c.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE id = ?"+lock, n.WebhookID))
-	return n, w, db.notFound("webhook of notification", err)
+	return n, w, db.lookupErr("webhook of notification", err)
 }
 
 // SaveNotification writes a notification's status, attempts, next attempt and body, and ends
 // any claim on it.
-func (tx *Tx) SaveNotification(ctx context.Context, n boxwatch.Notification) error {
+func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) error {
 	var body any
 	if len(n.Body) > 0 {
 		body = string(n.Body)
@@ -195,7 +195,7 @@ func (tx *Tx) SaveNotification(ctx context.Context, n boxwatch.Notification) err
 // ClaimDue claims up to limit pending notifications due at now that no live claim holds, until
 // the given time, and returns their ids, the most overdue first. Replicas claiming at once get
 // different notifications.
-func (db *DB) ClaimDue(ctx context.Context, now, until time.Time, limit int) ([]string, error) {
+func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error) {
 	skip := ""
 	if db.dialect == Postgres {
 		skip = " FOR UPDATE SKIP LOCKED"
@@ -223,13 +223,13 @@ func (db *DB) ClaimDue(ctx context.Context, now, until time.Time, limit int) ([]
 }
 
 // Unclaim gives a claimed notification back, due again at next.
-func (db *DB) Unclaim(ctx context.Context, id string, next time.Time) error {
+func (db *DB) UnclaimNotification(ctx context.Context, id string, next time.Time) error {
 	_, err := db.write.exec(ctx, "UPDATE webhook_notifications SET claimed_until = NULL, next_attempt_at = ? WHERE id = ?", db.ts(next), id)
 	return db.internal("unclaim notification", err)
 }
 
 // AddDeliveryAttempt appends an attempt to a notification's log.
-func (tx *Tx) AddDeliveryAttempt(ctx context.Context, a boxwatch.DeliveryAttempt) error {
+func (tx *txn) AddDeliveryAttempt(ctx context.Context, a boxwatch.DeliveryAttempt) error {
 	var status any
 	if a.StatusCode != 0 {
 		status = a.StatusCode
@@ -247,7 +247,7 @@ func (db *DB) Notification(ctx context.Context, accountID, id string) (boxwatch.
 	}
 	n, err := scanNotification(db.read.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE account_id = ? AND id = ?",
 		accountID, strings.ToLower(id)))
-	return n, db.notFound("notification", err)
+	return n, db.lookupErr("notification", err)
 }
 
 // Notifications returns a page of the account's notifications, newest first, and how many match.
@@ -286,34 +286,20 @@ func (db *DB) DeliveryAttempts(ctx context.Context, notificationID string) ([]bo
 	return list, db.internal("delivery attempts", rs.Err())
 }
 
-// Redeliverable returns the ids of a webhook's failed notifications created at or after since,
-// and marks them pending again, in the transaction.
-func (tx *Tx) Redeliverable(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
-	rs, err := tx.c.query(ctx, "SELECT id FROM webhook_notifications WHERE webhook_id = ? AND delivery_status = ? AND created_at >= ?",
-		webhookID, boxwatch.DeliveryFailed, tx.db.ts(since))
+// RequeueFailedNotifications makes a webhook's failed notifications created at or after since
+// pending again, due now, in one statement, and returns their ids.
+func (tx *txn) RequeueFailedNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
+	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, next_attempt_at = ?,
+		claimed_until = NULL, updated_at = ? WHERE webhook_id = ? AND delivery_status = ? AND created_at >= ? RETURNING id`,
+		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, boxwatch.DeliveryFailed, tx.db.ts(since))
 	if err != nil {
-		return nil, tx.db.internal("redeliverable", err)
+		return nil, tx.db.internal("requeue failed notifications", err)
 	}
-	var ids []string
-	for rs.Next() {
+	ids, err := collect(rs, func(r row) (string, error) {
 		var id string
-		if err := rs.Scan(nullString{&id}); err != nil {
-			rs.Close()
-			return nil, tx.db.internal("redeliverable", err)
-		}
-		ids = append(ids, id)
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
-		return nil, tx.db.internal("redeliverable", err)
-	}
-	for _, id := range ids {
-		if _, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, next_attempt_at = ?,
-			claimed_until = NULL, updated_at = ? WHERE id = ?`, boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), id); err != nil {
-			return nil, tx.db.internal("redeliver", err)
-		}
-	}
-	return ids, nil
+		return id, r.Scan(nullString{&id})
+	})
+	return ids, tx.db.internal("requeue failed notifications", err)
 }
 
 // Event returns one of the account's logged events, or ErrNotFound.
@@ -325,5 +311,5 @@ func (db *DB) Event(ctx context.Context, accountID, id string) (boxwatch.Event, 
 		Scan(nullString{&e.ID}, nullString{&e.AccountID}, &e.Name, &e.ObjectType, &e.ObjectID, nullString{&e.TrackingRequestID},
 			nullString{&e.ShipmentID}, nullString{&e.ContainerID}, nullString{&data}, &e.Key, timeCol{&e.CreatedAt})
 	e.Data = []byte(data)
-	return e, db.notFound("event", err)
+	return e, db.lookupErr("event", err)
 }

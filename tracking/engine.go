@@ -10,26 +10,28 @@ package tracking
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/riverdriver/riversqlite"
-	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/boxwatch/boxwatch"
-	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/queue"
 )
+
+// Database is the store as the engine uses it: transactions and work queries, and the handles the
+// job queue runs on.
+type Database interface {
+	boxwatch.WorkStore
+	queue.Database
+}
 
 // Config is what the engine needs; DB, Registry and Carriers are required.
 type Config struct {
-	DB       *store.DB
+	DB       Database
 	Registry *boxwatch.Carriers
 	// Carriers maps a primary SCAC to the carrier (real or simulated) that answers for it.
 	// Requests for a SCAC without one fail with shipping_line_unreachable.
@@ -38,25 +40,33 @@ type Config struct {
 	Logger   *slog.Logger
 	// RetryScale multiplies every retry and backoff delay (tests use a small value); default 1.
 	RetryScale float64
-	// RefreshInterval is how often a tracked shipment is looked up again; default 4 h.
+	// RefreshInterval is how often a tracked shipment is looked up again; default DefaultRefreshInterval.
 	RefreshInterval time.Duration
 	// Workers is how many jobs run at once in this process; 0 runs none (an API-only replica).
 	Workers int
 	// JobTimeout bounds one lookup or refresh; a job still marked running this long after its
-	// process died is taken up again. Default 2 minutes.
+	// process died is taken up again. Default DefaultJobTimeout.
 	JobTimeout time.Duration
 	// ScheduleEvery is how often the leader looks for shipments due for a refresh; default 5 s.
 	ScheduleEvery time.Duration
-	// Deliveries configures webhook delivery; see Deliveries.
-	Deliveries Deliveries
+	// Notified is called after a transaction that created notifications commits (the webhook
+	// dispatcher's Wake); nil calls nothing.
+	Notified func()
 }
 
-// Engine runs the tracking lifecycle. Its methods are safe for concurrent use.
+// Defaults of Config, shared with the command line.
+const (
+	DefaultRefreshInterval = 4 * time.Hour
+	DefaultJobTimeout      = 2 * time.Minute
+	defaultScheduleEvery   = 5 * time.Second
+)
+
+// Engine runs the tracking lifecycle. Its methods are safe for concurrent use; Start and Stop are
+// safe in any order and idempotent.
 type Engine struct {
-	cfg        Config
-	log        *slog.Logger
-	queue      queue
-	deliveries *dispatcher // nil when this process delivers nothing
+	cfg   Config
+	log   *slog.Logger
+	queue *queue.Queue
 }
 
 // Job kinds.
@@ -90,41 +100,8 @@ type scheduleArgs struct{}
 
 func (scheduleArgs) Kind() string { return kindSchedule }
 
-// queue hides the transaction type River is generic over (*sql.Tx or pgx.Tx).
-type queue interface {
-	insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error
-	start(ctx context.Context) error
-	stop(ctx context.Context) error
-}
-
-type riverQueue[TTx any] struct{ c *river.Client[TTx] }
-
-func (q riverQueue[TTx]) insertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) error {
-	_, err := q.c.InsertTx(ctx, tx.Native().(TTx), args, opts)
-	return err
-}
-func (q riverQueue[TTx]) start(ctx context.Context) error { return q.c.Start(ctx) }
-func (q riverQueue[TTx]) stop(ctx context.Context) error  { return q.c.Stop(ctx) }
-
 // Migrate creates or updates the job queue's tables in the store's database.
-func Migrate(ctx context.Context, db *store.DB) error {
-	var err error
-	if db.Dialect() == store.Postgres {
-		var m *rivermigrate.Migrator[pgx.Tx]
-		if m, err = rivermigrate.New(riverpgxv5.New(db.Pool()), nil); err == nil {
-			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
-		}
-	} else {
-		var m *rivermigrate.Migrator[*sql.Tx]
-		if m, err = rivermigrate.New(riversqlite.New(db.SQLWriter()), nil); err == nil {
-			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("migrating the job queue: %w", err)
-	}
-	return nil
-}
+func Migrate(ctx context.Context, db Database) error { return queue.Migrate(ctx, db) }
 
 // New builds an engine; Start runs its workers.
 func New(cfg Config) (*Engine, error) {
@@ -141,104 +118,57 @@ func New(cfg Config) (*Engine, error) {
 		cfg.RetryScale = 1
 	}
 	if cfg.RefreshInterval <= 0 {
-		cfg.RefreshInterval = 4 * time.Hour
+		cfg.RefreshInterval = DefaultRefreshInterval
 	}
 	if cfg.JobTimeout <= 0 {
-		cfg.JobTimeout = 2 * time.Minute
+		cfg.JobTimeout = DefaultJobTimeout
 	}
 	if cfg.ScheduleEvery <= 0 {
-		cfg.ScheduleEvery = 5 * time.Second
+		cfg.ScheduleEvery = defaultScheduleEvery
 	}
-	if cfg.Deliveries.Workers <= 0 {
-		cfg.Deliveries.Workers = 50
-	}
-	if cfg.Deliveries.PerWebhook <= 0 {
-		cfg.Deliveries.PerWebhook = 4
-	}
-	if cfg.Deliveries.Timeout <= 0 {
-		cfg.Deliveries.Timeout = 10 * time.Second
+	if cfg.Notified == nil {
+		cfg.Notified = func() {}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
-	if cfg.Workers > 0 && cfg.Deliveries.Renderer != nil {
-		e.deliveries = newDispatcher(e)
-	}
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lookupWorker{e: e})
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
-	rc := &river.Config{
-		Logger:               cfg.Logger.With("component", "jobs"),
-		Workers:              workers,
-		JobTimeout:           cfg.JobTimeout,
-		RescueStuckJobsAfter: 2 * cfg.JobTimeout,
-		FetchCooldown:        50 * time.Millisecond,
-		FetchPollInterval:    250 * time.Millisecond,
-		MaxAttempts:          10,
-	}
-	if cfg.Workers > 0 {
-		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
-		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
-	}
-	var err error
-	if cfg.DB.Dialect() == store.Postgres {
-		var c *river.Client[pgx.Tx]
-		c, err = river.NewClient(riverpgxv5.New(cfg.DB.Pool()), rc)
-		e.queue = riverQueue[pgx.Tx]{c}
-	} else {
-		var c *river.Client[*sql.Tx]
-		c, err = river.NewClient(riversqlite.New(cfg.DB.SQLWriter()), rc)
-		e.queue = riverQueue[*sql.Tx]{c}
-	}
+	q, err := queue.New(cfg.DB, queue.Config{
+		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("component", "jobs"),
+		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
+	})
 	if err != nil {
-		return nil, fmt.Errorf("tracking: job queue: %w", err)
+		return nil, fmt.Errorf("tracking: %w", err)
 	}
+	e.queue = q
 	return e, nil
 }
 
 // Start runs the workers until Stop; an engine with no workers only enqueues.
-func (e *Engine) Start(ctx context.Context) error {
-	if e.cfg.Workers == 0 {
-		return nil
-	}
-	if err := e.queue.start(ctx); err != nil {
-		return err
-	}
-	if e.deliveries != nil {
-		e.deliveries.start(context.WithoutCancel(ctx))
-	}
-	return nil
-}
+func (e *Engine) Start(ctx context.Context) error { return e.queue.Start(ctx) }
 
 // Stop waits for running jobs to finish, up to ctx's deadline.
-func (e *Engine) Stop(ctx context.Context) error {
-	if e.cfg.Workers == 0 {
-		return nil
-	}
-	var derr error
-	if e.deliveries != nil {
-		derr = e.deliveries.stop(ctx)
-	}
-	return errors.Join(derr, e.queue.stop(ctx))
-}
+func (e *Engine) Stop(ctx context.Context) error { return e.queue.Stop(ctx) }
 
 // CreateTrackingRequest stores a new request and its lookup job in one transaction.
 func (e *Engine) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRequest) error {
-	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
 		if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
 			return err
 		}
-		return e.queue.insertTx(ctx, tx, lookupArgs{TrackingRequestID: tr.ID}, nil)
+		return e.queue.Enqueue(ctx, tx, lookupArgs{TrackingRequestID: tr.ID}, nil)
 	})
 }
 
 // StopTracking stops refreshing one of the account's shipments (cancelled_by_user).
 func (e *Engine) StopTracking(ctx context.Context, accountID, shipmentID string) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
-	err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
 		var err error
-		if s, err = tx.ShipmentForUpdate(ctx, accountID, shipmentID); err != nil {
+		if s, err = tx.LockAccountShipment(ctx, accountID, shipmentID); err != nil {
 			return err
 		}
 		if !s.StoppedAt.IsZero() {
@@ -253,16 +183,16 @@ func (e *Engine) StopTracking(ctx context.Context, accountID, shipmentID string)
 // the same number in another live request, it is DuplicateError.
 func (e *Engine) ResumeTracking(ctx context.Context, accountID, shipmentID string) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
-	err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
 		var err error
-		if s, err = tx.ShipmentForUpdate(ctx, accountID, shipmentID); err != nil {
+		if s, err = tx.LockAccountShipment(ctx, accountID, shipmentID); err != nil {
 			return err
 		}
 		if s.StoppedAt.IsZero() {
 			return nil
 		}
 		now := e.cfg.Clock()
-		tr, err := tx.TrackingRequestForWork(ctx, s.TrackingRequestID)
+		tr, err := tx.LockTrackingRequest(ctx, s.TrackingRequestID)
 		if err != nil {
 			return err
 		}
@@ -274,18 +204,18 @@ func (e *Engine) ResumeTracking(ctx context.Context, accountID, shipmentID strin
 		if err := tx.UpdateShipment(ctx, s); err != nil {
 			return err
 		}
-		return e.queue.insertTx(ctx, tx, refreshArgs{ShipmentID: s.ID}, nil)
+		return e.queue.Enqueue(ctx, tx, refreshArgs{ShipmentID: s.ID}, nil)
 	})
 	return s, err
 }
 
 // stop ends tracking of a shipment for reason, inside tx.
-func (e *Engine) stop(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, reason string, now time.Time) error {
+func (e *Engine) stop(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, reason string, now time.Time) error {
 	s.StoppedAt, s.StoppedReason, s.NextRefreshAt, s.UpdatedAt = now, reason, time.Time{}, now
 	if err := tx.UpdateShipment(ctx, *s); err != nil {
 		return err
 	}
-	tr, err := tx.TrackingRequestForWork(ctx, s.TrackingRequestID)
+	tr, err := tx.LockTrackingRequest(ctx, s.TrackingRequestID)
 	if err != nil {
 		return err
 	}
@@ -305,19 +235,19 @@ func (e *Engine) stop(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, r
 // event whose key is already logged is ignored. The engine emits the events of tracking itself;
 // Emit is for other sources of events.
 func (e *Engine) Emit(ctx context.Context, ev boxwatch.Event) error {
-	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error { return e.appendEvent(ctx, tx, ev) })
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.appendEvent(ctx, tx, ev) })
 }
 
 // appendEvent logs an event unless its key was logged before and creates a notification for
-// every webhook that subscribes to it, in tx; the dispatcher is woken once tx commits.
-func (e *Engine) appendEvent(ctx context.Context, tx *store.Tx, ev boxwatch.Event) error {
+// every webhook that subscribes to it, in tx; Notified is called once tx commits.
+func (e *Engine) appendEvent(ctx context.Context, tx boxwatch.Tx, ev boxwatch.Event) error {
 	added, err := tx.AppendEvent(ctx, ev)
 	if err != nil || !added {
 		return err
 	}
 	ids, err := tx.Notify(ctx, ev)
 	if err == nil && len(ids) > 0 {
-		tx.AfterCommit(e.wakeDeliveries)
+		tx.AfterCommit(e.cfg.Notified)
 	}
 	return err
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/boxwatch/boxwatch"
-	"github.com/boxwatch/boxwatch/store"
 )
 
 // The lookup lifecycle.
@@ -50,8 +49,8 @@ type lookupWorker struct {
 func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) error {
 	e := w.e
 	var tr boxwatch.TrackingRequest
-	if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) (err error) {
-		tr, err = tx.TrackingRequestForWork(ctx, job.Args.TrackingRequestID)
+	if err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+		tr, err = tx.LockTrackingRequest(ctx, job.Args.TrackingRequestID)
 		return err
 	}); err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
@@ -64,7 +63,7 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 	}
 	carrier, ok := e.cfg.Carriers[tr.SCAC]
 	if !ok {
-		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, boxwatch.ReasonUnreachable, now)
 		})
 	}
@@ -79,7 +78,7 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 	var ce *boxwatch.CarrierError
 	switch {
 	case err == nil:
-		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.succeed(ctx, tx, tr, cs, now)
 		})
 	case errors.As(err, &ce) && ce.Reason == boxwatch.ReasonNotFound:
@@ -93,13 +92,13 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		return e.retry(ctx, tr, reason, wait)
 	case errors.As(err, &ce):
 		e.log.Warn("carrier lookup failed", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
-		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, ce.Reason, now)
 		})
 	}
 	// boxwatch's own failure: River retries it; the last attempt gives up on the request.
 	if job.Attempt >= job.MaxAttempts {
-		return e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, boxwatch.ReasonInternalProcessingError, now)
 		})
 	}
@@ -107,9 +106,9 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 }
 
 // settle applies an outcome to a request under its row lock, unless it was settled meanwhile.
-func (e *Engine) settle(ctx context.Context, id string, fn func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error) error {
-	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
-		tr, err := tx.TrackingRequestForWork(ctx, id)
+func (e *Engine) settle(ctx context.Context, id string, fn func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error) error {
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+		tr, err := tx.LockTrackingRequest(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -123,7 +122,7 @@ func (e *Engine) settle(ctx context.Context, id string, fn func(tx *store.Tx, tr
 // retry records a failed attempt and snoozes the job, or fails the request once retries run out.
 func (e *Engine) retry(ctx context.Context, tr boxwatch.TrackingRequest, reason string, retryAfter time.Duration) error {
 	var wait time.Duration
-	err := e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+	err := e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 		n := 1
 		if tr.RetryCount != nil {
 			n = *tr.RetryCount + 1
@@ -145,7 +144,7 @@ func (e *Engine) retry(ctx context.Context, tr boxwatch.TrackingRequest, reason 
 // booking waits for the carrier's manifest, checked daily, until the window closes.
 func (e *Engine) notFound(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	wait := false
-	err := e.settle(ctx, tr.ID, func(tx *store.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+	err := e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 		// The TEST line has no manifest to wait for: its unknown numbers fail at once, as the
 		// reference API's test numbers do.
 		if tr.RequestType == boxwatch.RequestContainer || tr.SCAC == testLine || now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow) {
@@ -168,7 +167,7 @@ func (e *Engine) notFound(ctx context.Context, tr boxwatch.TrackingRequest) erro
 }
 
 // fail ends a request with reason and logs tracking_request.failed.
-func (e *Engine) fail(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRequest, reason string, now time.Time) error {
+func (e *Engine) fail(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, reason string, now time.Time) error {
 	tr.Status, tr.FailedReason, tr.IsRetrying, tr.UpdatedAt = boxwatch.StatusFailed, reason, false, now
 	if err := tx.SaveTrackingRequestState(ctx, *tr); err != nil {
 		return err
@@ -176,7 +175,7 @@ func (e *Engine) fail(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRe
 	return e.requestEvent(ctx, tx, *tr, "tracking_request.failed", now)
 }
 
-func (e *Engine) requestEvent(ctx context.Context, tx *store.Tx, tr boxwatch.TrackingRequest, name string, now time.Time) error {
+func (e *Engine) requestEvent(ctx context.Context, tx boxwatch.Tx, tr boxwatch.TrackingRequest, name string, now time.Time) error {
 	err := e.appendEvent(ctx, tx, boxwatch.Event{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, Name: name, ObjectType: "tracking_request", ObjectID: tr.ID,
 		TrackingRequestID: tr.ID, ShipmentID: tr.ShipmentID, Key: "tr:" + tr.ID + ":" + name, CreatedAt: now,
@@ -185,7 +184,7 @@ func (e *Engine) requestEvent(ctx context.Context, tx *store.Tx, tr boxwatch.Tra
 }
 
 // succeed creates the shipment of a request from the carrier's answer.
-func (e *Engine) succeed(ctx context.Context, tx *store.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
+func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
 	s := boxwatch.Shipment{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, TrackingRequestID: tr.ID, SCAC: tr.SCAC,
 		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
@@ -214,7 +213,7 @@ func (e *Engine) succeed(ctx context.Context, tx *store.Tx, tr *boxwatch.Trackin
 		return err
 	}
 	// A journey that is already over stops here, after the success it follows.
-	return e.sync(ctx, tx, &s, cs, now, true)
+	return e.apply(ctx, tx, &s, cs, now, true)
 }
 
 // normalize drops the line's bill-of-lading prefix: the number as printed without it.
@@ -229,10 +228,10 @@ func (e *Engine) normalize(scac, bl string) string {
 	return bl
 }
 
-// sync brings a shipment, its containers and milestones up to the carrier's answer and logs every
-// change. On the first sync (initial) the past is recorded without announcing it: webhooks hear
-// of what changes after the shipment exists. Keys make a repeated sync log nothing twice.
-func (e *Engine) sync(ctx context.Context, tx *store.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
+// apply brings a shipment, its containers and milestones up to the carrier's answer and logs every
+// change. On the first answer (initial) the past is recorded without announcing it: webhooks hear
+// of what changes after the shipment exists. Keys make a repeated answer log nothing twice.
+func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
 	route := deriveRoute(cs, s.Route)
 	oldPOD, hadPOD := s.POD()
 	s.Route = route
@@ -383,8 +382,8 @@ type refreshWorker struct {
 func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) error {
 	e := w.e
 	var s boxwatch.Shipment
-	if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) (err error) {
-		s, err = tx.ShipmentForWork(ctx, job.Args.ShipmentID)
+	if err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+		s, err = tx.LockShipment(ctx, job.Args.ShipmentID)
 		return err
 	}); err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
@@ -405,14 +404,14 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) e
 	}
 	ctx, cancel := writeContext(ctx)
 	defer cancel()
-	return e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
-		s, lerr := tx.ShipmentForWork(ctx, job.Args.ShipmentID)
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+		s, lerr := tx.LockShipment(ctx, job.Args.ShipmentID)
 		if lerr != nil || !s.StoppedAt.IsZero() {
 			return lerr
 		}
 		now := e.cfg.Clock()
 		if err == nil {
-			return e.sync(ctx, tx, &s, cs, now, false)
+			return e.apply(ctx, tx, &s, cs, now, false)
 		}
 		e.log.Info("refresh failed", "shipment_id", s.ID, "scac", s.SCAC, "error", err.Error())
 		// Keep what is known; try again sooner when the carrier is only briefly away.
@@ -439,12 +438,9 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if err := e.cfg.DB.InTx(ctx, func(tx *store.Tx) error {
-			return e.queue.insertTx(ctx, tx, refreshArgs{ShipmentID: id}, nil)
-		}); err != nil {
-			return err
-		}
+	jobs := make([]river.InsertManyParams, len(ids))
+	for i, id := range ids {
+		jobs[i] = river.InsertManyParams{Args: refreshArgs{ShipmentID: id}}
 	}
-	return nil
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.queue.EnqueueMany(ctx, tx, jobs) })
 }

@@ -290,7 +290,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	key := line.SCAC + "/" + number
 	if q.AsOf.IsZero() {
 		if strings.HasSuffix(number, "9999") {
-			attempt, err := n.state.Attempt(ctx, key)
+			attempt, err := n.state.Increment(ctx, key)
 			if err != nil {
 				return nil, err
 			}

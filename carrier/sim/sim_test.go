@@ -598,7 +598,7 @@ type failingState struct{}
 func (failingState) FirstSeen(context.Context, string, time.Time) (time.Time, error) {
 	return time.Time{}, errors.New("database down")
 }
-func (failingState) Attempt(context.Context, string) (int, error) {
+func (failingState) Increment(context.Context, string) (int, error) {
 	return 0, errors.New("database down")
 }
 
@@ -646,11 +646,11 @@ func TestMemoryState(t *testing.T) {
 		t.Errorf("first seen %s then %s, want %s both times", first, again, start)
 	}
 	for want := 1; want <= 3; want++ {
-		if got, _ := s.Attempt(ctx, "MAEU/1"); got != want {
+		if got, _ := s.Increment(ctx, "MAEU/1"); got != want {
 			t.Errorf("attempt %d, want %d", got, want)
 		}
 	}
-	if got, _ := s.Attempt(ctx, "MAEU/2"); got != 1 {
+	if got, _ := s.Increment(ctx, "MAEU/2"); got != 1 {
 		t.Errorf("another key's first attempt is %d", got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // State is what the simulated world remembers about the numbers it was asked about. It must
 // survive restarts and be shared by every replica that serves the network, so that a journey
 // keeps its place and the unreachable-carrier numbers count their attempts once; the service
-// keeps it in its database.
+// keeps it in its database (store.DB implements State).
 //
 // Keys are "<SCAC>/<NUMBER>" with the carrier's primary SCAC and the number in upper case, at
 // most 40 bytes. Both methods must be safe for concurrent use.
@@ -17,8 +17,8 @@ type State interface {
 	// FirstSeen returns when key was first looked up, recording now as that time if it never
 	// was. Concurrent first calls must agree on one time.
 	FirstSeen(ctx context.Context, key string, now time.Time) (time.Time, error)
-	// Attempt counts one more lookup of key and returns the count including it: 1 the first time.
-	Attempt(ctx context.Context, key string) (int, error)
+	// Increment counts one more lookup of key and returns the count including it: 1 the first time.
+	Increment(ctx context.Context, key string) (int, error)
 }
 
 // MemoryState is a State held in memory, for tests and single-process runs: it is lost on
@@ -46,8 +46,8 @@ func (s *MemoryState) FirstSeen(_ context.Context, key string, now time.Time) (t
 	return now, nil
 }
 
-// Attempt implements State.
-func (s *MemoryState) Attempt(_ context.Context, key string) (int, error) {
+// Increment implements State.
+func (s *MemoryState) Increment(_ context.Context, key string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.attempts == nil {

@@ -112,7 +112,7 @@ func envName(flagName string) string {
 func newFlagSet(name string, stderr io.Writer) (flagSet, *string) {
 	fs := flagSet{flag.NewFlagSet(name, flag.ContinueOnError), stderr}
 	fs.SetOutput(io.Discard)
-	db := fs.String("db", "boxwatch.db", "SQLite file or postgres:// URL (env BOXWATCH_DB)")
+	db := fs.String("db", defaultDB, "SQLite file or postgres:// URL (env BOXWATCH_DB)")
 	return fs, db
 }
 
@@ -240,10 +240,21 @@ func helpOK(err error) error {
 	return err
 }
 
+// defaultDB is the database every command uses without --db or BOXWATCH_DB.
+const defaultDB = "boxwatch.db"
+
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, usagef("invalid --log-level %q: use debug, info, warn or error", level)
+	l, err := parseLogLevel(level)
+	if err != nil {
+		return nil, err
 	}
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+func parseLogLevel(level string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return l, usagef("invalid --log-level %q: use debug, info, warn or error", level)
+	}
+	return l, nil
 }

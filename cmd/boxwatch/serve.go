@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,9 +23,11 @@ import (
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
+	"github.com/boxwatch/boxwatch/webhook/dispatch"
 )
 
-// serveConfig is everything "boxwatch serve" can be told, with its defaults.
+// serveConfig is everything "boxwatch serve" can be told. defaultServeConfig holds every
+// default, and validate every rule; flags and BOXWATCH_* variables fill it in between.
 type serveConfig struct {
 	addr, adminAddr, db, publicURL, logLevel string
 	demo                                     bool
@@ -38,75 +42,115 @@ type serveConfig struct {
 	webhookAllowPrivate                      bool
 	webhookTimeout                           time.Duration
 	webhookWorkers, webhookPerEndpoint       int
+	shutdownTimeout                          time.Duration
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, dsn := newFlagSet("serve", stderr)
-	cfg := serveConfig{limits: api.DefaultLimits}
-	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "address of the API listener")
-	fs.StringVar(&cfg.adminAddr, "admin-addr", "127.0.0.1:9090", `address of the admin listener (/metrics); "off" disables it`)
-	fs.StringVar(&cfg.publicURL, "public-url", "", "scheme and host clients reach the API at, for absolute links (default: from each request)")
-	fs.StringVar(&cfg.logLevel, "log-level", "info", "debug, info, warn or error")
-	fs.BoolVar(&cfg.demo, "demo", false, "create the demo account if missing and print a fresh API key for it")
-	fs.IntVar(&cfg.limits.CreateTrackingRequest, "limit-create", cfg.limits.CreateTrackingRequest, "POST /v2/tracking_requests per account per minute (0 lifts the limit)")
-	fs.IntVar(&cfg.limits.InferNumber, "limit-infer", cfg.limits.InferNumber, "POST /v2/tracking_requests/infer_number per account per minute (0 lifts the limit)")
-	fs.IntVar(&cfg.limits.Default, "limit-default", cfg.limits.Default, "every other /v2 request per account per minute (0 lifts the limit)")
-	fs.StringVar(&cfg.carriersFile, "carriers", "", "carrier configuration file (JSON): SCAC → adapter, base URL, credentials")
-	fs.BoolVar(&cfg.sim, "sim", false, "simulate every carrier the carriers file does not configure (on with --demo)")
-	fs.Float64Var(&cfg.simSpeed, "sim-speed", 1, "run the simulated world this many times faster than real time")
-	fs.DurationVar(&cfg.simLatency, "sim-latency", 0, "delay every simulated carrier answer by this much")
-	fs.Float64Var(&cfg.retryScale, "retry-scale", 1, "multiply every retry and backoff delay by this factor")
-	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", 4*time.Hour, "how often a tracked shipment is looked up again")
-	fs.IntVar(&cfg.workers, "workers", 20, "lookups and refreshes run at once by this process (0: an API-only replica)")
-	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", false, "allow http and private or loopback webhook URLs (development and tests only)")
-	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", 10*time.Second, "how long a webhook receiver may take to answer")
-	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", 50, "webhook deliveries in flight at once in this process")
-	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", 4, "webhook deliveries in flight at once to one webhook")
-	fs.DurationVar(&cfg.jobTimeout, "job-timeout", 2*time.Minute, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
-	pos, err := parseFlags(fs, args, getenv)
-	if err != nil {
-		return helpOK(err)
+func defaultServeConfig() serveConfig {
+	return serveConfig{
+		addr: "127.0.0.1:8080", adminAddr: "127.0.0.1:9090", db: defaultDB, logLevel: "info",
+		limits: api.DefaultLimits, simSpeed: 1, retryScale: 1,
+		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
+		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
+		shutdownTimeout: 10 * time.Second,
 	}
-	if len(pos) > 0 {
-		return usagef("serve takes no arguments, got %q", pos)
-	}
-	cfg.db = *dsn
-	for name, v := range map[string]int{"limit-create": cfg.limits.CreateTrackingRequest, "limit-infer": cfg.limits.InferNumber, "limit-default": cfg.limits.Default} {
-		if v < 0 {
-			return usagef("--%s must be 0 (no limit) or more, got %d", name, v)
+}
+
+// validate reports the first rule the configuration breaks, as a usage error naming the flag.
+func (c serveConfig) validate() error {
+	for _, l := range []struct {
+		flag string
+		v    int
+	}{{"limit-create", c.limits.CreateTrackingRequest}, {"limit-infer", c.limits.InferNumber}, {"limit-default", c.limits.Default}} {
+		if l.v < 0 {
+			return usagef("--%s must be 0 (no limit) or more, got %d", l.flag, l.v)
 		}
 	}
 	switch {
-	case cfg.simSpeed <= 0:
-		return usagef("--sim-speed must be more than 0, got %v", cfg.simSpeed)
-	case cfg.retryScale <= 0:
-		return usagef("--retry-scale must be more than 0, got %v", cfg.retryScale)
-	case cfg.refreshInterval < time.Second:
-		return usagef("--refresh-interval must be at least 1s, got %v", cfg.refreshInterval)
-	case cfg.workers < 0:
-		return usagef("--workers must be 0 or more, got %d", cfg.workers)
-	case cfg.jobTimeout < time.Second:
-		return usagef("--job-timeout must be at least 1s, got %v", cfg.jobTimeout)
-	case cfg.simLatency < 0:
-		return usagef("--sim-latency must not be negative, got %v", cfg.simLatency)
-	case cfg.webhookTimeout < 100*time.Millisecond:
-		return usagef("--webhook-timeout must be at least 100ms, got %v", cfg.webhookTimeout)
-	case cfg.webhookWorkers < 1 || cfg.webhookPerEndpoint < 1:
+	case c.addr == "":
+		return usagef("--addr must not be empty")
+	case c.simSpeed <= 0:
+		return usagef("--sim-speed must be more than 0, got %v", c.simSpeed)
+	case c.retryScale <= 0:
+		return usagef("--retry-scale must be more than 0, got %v", c.retryScale)
+	case c.refreshInterval < time.Second:
+		return usagef("--refresh-interval must be at least 1s, got %v", c.refreshInterval)
+	case c.workers < 0:
+		return usagef("--workers must be 0 or more, got %d", c.workers)
+	case c.jobTimeout < time.Second:
+		return usagef("--job-timeout must be at least 1s, got %v", c.jobTimeout)
+	case c.simLatency < 0:
+		return usagef("--sim-latency must not be negative, got %v", c.simLatency)
+	case c.webhookTimeout < 100*time.Millisecond:
+		return usagef("--webhook-timeout must be at least 100ms, got %v", c.webhookTimeout)
+	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1:
 		return usagef("--webhook-workers and --webhook-per-endpoint must be at least 1")
+	case c.shutdownTimeout <= 0:
+		return usagef("--shutdown-timeout must be more than 0, got %v", c.shutdownTimeout)
 	}
+	if _, err := parseLogLevel(c.logLevel); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parseServeConfig reads serve's flags and environment over the defaults and validates them.
+func parseServeConfig(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	fs, dsn := newFlagSet("serve", stderr)
+	cfg := defaultServeConfig()
+	fs.StringVar(&cfg.addr, "addr", cfg.addr, "address of the API listener")
+	fs.StringVar(&cfg.adminAddr, "admin-addr", cfg.adminAddr, `address of the admin listener (/metrics); "off" disables it`)
+	fs.StringVar(&cfg.publicURL, "public-url", cfg.publicURL, "scheme and host clients reach the API at, for absolute links (default: from each request)")
+	fs.StringVar(&cfg.logLevel, "log-level", cfg.logLevel, "debug, info, warn or error")
+	fs.BoolVar(&cfg.demo, "demo", cfg.demo, "create the demo account if missing and print a fresh API key for it")
+	fs.IntVar(&cfg.limits.CreateTrackingRequest, "limit-create", cfg.limits.CreateTrackingRequest, "POST /v2/tracking_requests per account per minute (0 lifts the limit)")
+	fs.IntVar(&cfg.limits.InferNumber, "limit-infer", cfg.limits.InferNumber, "POST /v2/tracking_requests/infer_number per account per minute (0 lifts the limit)")
+	fs.IntVar(&cfg.limits.Default, "limit-default", cfg.limits.Default, "every other /v2 request per account per minute (0 lifts the limit)")
+	fs.StringVar(&cfg.carriersFile, "carriers", cfg.carriersFile, "carrier configuration file (JSON): SCAC → adapter, base URL, credentials")
+	fs.BoolVar(&cfg.sim, "sim", cfg.sim, "simulate every carrier the carriers file does not configure (on with --demo)")
+	fs.Float64Var(&cfg.simSpeed, "sim-speed", cfg.simSpeed, "run the simulated world this many times faster than real time")
+	fs.DurationVar(&cfg.simLatency, "sim-latency", cfg.simLatency, "delay every simulated carrier answer by this much")
+	fs.Float64Var(&cfg.retryScale, "retry-scale", cfg.retryScale, "multiply every retry and backoff delay by this factor")
+	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", cfg.refreshInterval, "how often a tracked shipment is looked up again")
+	fs.IntVar(&cfg.workers, "workers", cfg.workers, "lookups and refreshes run at once by this process (0: an API-only replica that also sends no webhooks)")
+	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", cfg.webhookAllowPrivate, "allow http and private or loopback webhook URLs (development and tests only)")
+	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", cfg.webhookTimeout, "how long a webhook receiver may take to answer")
+	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
+	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook")
+	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
+	pos, err := parseFlags(fs, args, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	if len(pos) > 0 {
+		return cfg, usagef("serve takes no arguments, got %q", pos)
+	}
+	cfg.db = *dsn
 	cfg.sim = cfg.sim || cfg.demo
+	return cfg, cfg.validate()
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseServeConfig(args, getenv, stderr)
+	if err != nil {
+		return helpOK(err)
+	}
 	log, err := newLogger(stderr, cfg.logLevel)
 	if err != nil {
 		return err
 	}
+	// Outbound clients keep idle connections (and their goroutines) until closed.
+	carrierHTTP := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	defer carrierHTTP.CloseIdleConnections()
 	registry := boxwatch.DefaultCarriers()
 	configured := map[string]boxwatch.Carrier{}
 	if cfg.carriersFile != "" {
-		if configured, err = loadCarriers(cfg.carriersFile, registry, getenv); err != nil {
+		if configured, err = loadCarriers(cfg.carriersFile, registry, getenv, carrierHTTP); err != nil {
 			return err
 		}
 	}
-
+	// Every part started below is stopped by the deferred calls, in reverse order: the database
+	// closes last, after everything that uses it has finished.
 	db, err := store.Open(ctx, cfg.db)
 	if err != nil {
 		return err
@@ -119,7 +163,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	carriers := configured
 	if cfg.sim {
 		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: boxwatch.DefaultFleet(),
-			State: store.SimState{DB: db}, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim")})
+			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim")})
 		if err != nil {
 			return err
 		}
@@ -128,25 +172,32 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return fmt.Errorf("carrier simulator: %w", err)
 		}
 		if err := network.Start(simLn); err != nil {
+			simLn.Close()
 			return err
 		}
 		defer network.Close()
-		simulated, err := carrier.Simulated(network, configured, nil)
-		if err != nil {
+		if carriers, err = carrier.Simulated(network, configured, carrierHTTP); err != nil {
 			return err
 		}
 		for scac, c := range configured {
-			simulated[scac] = c
+			carriers[scac] = c
 		}
-		carriers = simulated
 		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()))
 	}
 	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
 	webhookClient := webhook.NewClient(policy)
+	defer webhookClient.CloseIdleConnections()
+
+	renderer := api.NewRenderer(db, registry, ports)
+	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
+		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
+		PerWebhook: cfg.webhookPerEndpoint, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks")})
+	if err != nil {
+		return err
+	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Deliveries: tracking.Deliveries{Renderer: api.NewRenderer(db, registry, ports), Client: webhookClient, Timeout: cfg.webhookTimeout,
-			Workers: cfg.webhookWorkers, PerWebhook: cfg.webhookPerEndpoint}})
+		Notified: deliveries.Wake})
 	if err != nil {
 		return err
 	}
@@ -154,7 +205,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	handler, err := api.NewHandler(api.Config{
-		Store: db, Tracker: engine, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
+		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Webhooks: policy, WebhookClient: webhookClient,
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
 	})
@@ -162,62 +213,122 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	ln, err := net.Listen("tcp", cfg.addr)
+	servers, err := listen(cfg, handler, reg, log)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", cfg.addr, err)
+		return err
 	}
-	servers := []*http.Server{{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}}
-	listeners := []net.Listener{ln}
-	if cfg.adminAddr != "off" && cfg.adminAddr != "" {
-		aln, err := net.Listen("tcp", cfg.adminAddr)
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("cannot listen on %s: %w (choose another with --admin-addr, or --admin-addr off)", cfg.adminAddr, err)
-		}
-		admin := http.NewServeMux()
-		admin.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		servers = append(servers, &http.Server{Handler: admin, ReadHeaderTimeout: 10 * time.Second})
-		listeners = append(listeners, aln)
-		log.Info("admin listener", "addr", aln.Addr().String())
-	}
-
-	apiURL := "http://" + ln.Addr().String()
+	defer servers.close() // only matters when a later step fails: Serve has not run yet
+	apiURL := "http://" + servers.listeners[0].Addr().String()
 	fmt.Fprintf(stdout, "boxwatch serving the API at %s (database: %s, %s)\n", apiURL, store.Redact(cfg.db), db.Dialect())
 	if cfg.demo {
 		if err := startDemo(ctx, db, apiURL, stdout); err != nil {
-			ln.Close()
 			return err
 		}
 	}
 
-	if err := engine.Start(ctx); err != nil {
-		return fmt.Errorf("starting the job workers: %w", err)
-	}
-	errc := make(chan error, len(servers))
-	for i, srv := range servers {
-		go func() { errc <- srv.Serve(listeners[i]) }()
+	// Background work runs on its own context: a stop first drains the listeners, then the work.
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var background sync.WaitGroup
+	defer background.Wait()
+	if cfg.workers > 0 {
+		if err := engine.Start(workCtx); err != nil {
+			return fmt.Errorf("starting the job workers: %w", err)
+		}
+		deliveries.Start(workCtx)
 	}
 	if db.Dialect() == store.Postgres {
-		go sweepRateLimits(ctx, db, log)
+		background.Go(func() { sweepRateLimits(workCtx, db, log) })
 	}
+	errc := servers.serve()
 
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
 	defer cancel()
-	for _, srv := range servers {
-		srv.Shutdown(shutdownCtx)
+	// 1. Stop accepting and drain requests in flight; Serve returns once its server is shut down.
+	servers.shutdown(shutdownCtx)
+	// 2. Stop the workers: jobs and deliveries in flight finish or are taken up after a restart.
+	if derr := deliveries.Stop(shutdownCtx); derr != nil {
+		log.Warn("stopping webhook deliveries", "error", derr.Error())
 	}
-	if err := engine.Stop(shutdownCtx); err != nil {
-		log.Warn("stopping the job workers", "error", err.Error())
+	if eerr := engine.Stop(shutdownCtx); eerr != nil {
+		log.Warn("stopping the job workers", "error", eerr.Error())
 	}
+	// 3. The deferred calls then stop the sweeper and wait for it, close idle outbound
+	// connections, stop the simulator and close the database.
+	stopWork()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
 	return err
+}
+
+// servers are the API listener and, unless turned off, the admin listener.
+type servers struct {
+	servers   []*http.Server
+	listeners []net.Listener
+	wg        sync.WaitGroup
+	serving   bool
+}
+
+// listen opens the API listener (first) and the admin listener.
+func listen(cfg serveConfig, handler http.Handler, reg *prometheus.Registry, log *slog.Logger) (*servers, error) {
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", cfg.addr, err)
+	}
+	s := &servers{
+		servers:   []*http.Server{{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}},
+		listeners: []net.Listener{ln},
+	}
+	if cfg.adminAddr != "off" && cfg.adminAddr != "" {
+		aln, err := net.Listen("tcp", cfg.adminAddr)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("cannot listen on %s: %w (choose another with --admin-addr, or --admin-addr off)", cfg.adminAddr, err)
+		}
+		admin := http.NewServeMux()
+		admin.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		s.servers = append(s.servers, &http.Server{Handler: admin, ReadHeaderTimeout: 10 * time.Second})
+		s.listeners = append(s.listeners, aln)
+		log.Info("admin listener", "addr", aln.Addr().String())
+	}
+	return s, nil
+}
+
+// serve runs every server; the channel receives the first one's error.
+func (s *servers) serve() <-chan error {
+	s.serving = true
+	errc := make(chan error, len(s.servers))
+	for i, srv := range s.servers {
+		s.wg.Go(func() { errc <- srv.Serve(s.listeners[i]) })
+	}
+	return errc
+}
+
+// shutdown stops accepting, waits for requests in flight up to ctx's deadline, closes what is
+// left, and waits for every Serve to return.
+func (s *servers) shutdown(ctx context.Context) {
+	for _, srv := range s.servers {
+		if err := srv.Shutdown(ctx); err != nil {
+			srv.Close()
+		}
+	}
+	s.wg.Wait()
+}
+
+// close releases the listeners of servers that never served.
+func (s *servers) close() {
+	if s.serving {
+		return
+	}
+	for _, ln := range s.listeners {
+		ln.Close()
+	}
 }
 
 // startDemo makes sure the demo account exists with every feature and prints a fresh key for it.
@@ -248,9 +359,7 @@ Try:
 }
 
 // sweepRateLimits deletes full rate-limit buckets every minute so the table stays small.
-func sweepRateLimits(ctx context.Context, db *store.DB, log interface {
-	Warn(msg string, args ...any)
-}) {
+func sweepRateLimits(ctx context.Context, db *store.DB, log *slog.Logger) {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {
@@ -266,7 +375,7 @@ func sweepRateLimits(ctx context.Context, db *store.DB, log interface {
 }
 
 // loadCarriers reads the carrier configuration file and builds its adapters.
-func loadCarriers(path string, registry *boxwatch.Carriers, getenv func(string) string) (map[string]boxwatch.Carrier, error) {
+func loadCarriers(path string, registry *boxwatch.Carriers, getenv func(string) string, client *http.Client) (map[string]boxwatch.Carrier, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--carriers: %w", err)
@@ -276,7 +385,7 @@ func loadCarriers(path string, registry *boxwatch.Carriers, getenv func(string) 
 	if err != nil {
 		return nil, fmt.Errorf("--carriers %s: %w", path, err)
 	}
-	built, err := cfg.Build(registry, getenv, nil)
+	built, err := cfg.Build(registry, getenv, client)
 	if err != nil {
 		return nil, fmt.Errorf("--carriers %s: %w", path, err)
 	}

@@ -362,7 +362,7 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	var ids []string
-	err := db.InTx(ctx, func(tx *store.Tx) error {
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
 		for i := range 3 {
 			ev := boxwatch.Event{ID: boxwatch.NewID(base), AccountID: a.ID, Name: "tracking_request.failed", ObjectType: "tracking_request",
 				ObjectID: tr.ID, TrackingRequestID: tr.ID, Key: fmt.Sprint("k", i), CreatedAt: base.Add(time.Duration(i) * time.Second)}
@@ -381,26 +381,26 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatalf("notify: %v, %d notifications", err, len(ids))
 	}
 	now := base.Add(time.Minute)
-	first, err := db.ClaimDue(ctx, now, now.Add(time.Minute), 2)
+	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2)
 	slices.Sort(first)
 	if err != nil || !slices.Equal(first, ids[:2]) {
 		t.Fatalf("first claim: %v %v, want the two most overdue %v", first, err, ids[:2])
 	}
-	second, err := db.ClaimDue(ctx, now, now.Add(time.Minute), 10)
+	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
 	if err != nil || len(second) != 1 || second[0] != ids[2] {
 		t.Fatalf("second claim: %v %v, want only the unclaimed one", second, err)
 	}
-	if again, _ := db.ClaimDue(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
+	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
 		t.Fatalf("everything is claimed, yet %v", again)
 	}
 	// A claim lapses (its process died) and is taken up again.
 	later := now.Add(2 * time.Minute)
-	if lapsed, _ := db.ClaimDue(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
+	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
 		t.Fatalf("after the claims lapsed: %v", lapsed)
 	}
 	// A recorded outcome ends the claim; a delivered notification is never due again.
-	err = db.InTx(ctx, func(tx *store.Tx) error {
-		n, err := tx.NotificationForUpdate(ctx, ids[0])
+	err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, ids[0])
 		if err != nil {
 			return err
 		}
@@ -410,11 +410,11 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Unclaim(ctx, ids[1], later); err != nil {
+	if err := db.UnclaimNotification(ctx, ids[1], later); err != nil {
 		t.Fatal(err)
 	}
 	muchLater := later.Add(time.Hour)
-	got, _ := db.ClaimDue(ctx, muchLater, muchLater.Add(time.Minute), 10)
+	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10)
 	if len(got) != 2 || slices.Contains(got, ids[0]) {
 		t.Fatalf("after one success: %v, want the two still pending", got)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
+	"github.com/boxwatch/boxwatch/webhook/dispatch"
 )
 
 // Clock is a settable clock shared by the engine and the simulator.
@@ -57,7 +58,7 @@ type Options struct {
 	Workers int
 	// Renderer turns on webhook deliveries (api.NewRenderer); Webhooks is their URL policy (tests
 	// allow private addresses to reach receivers on loopback).
-	Renderer tracking.Renderer
+	Renderer dispatch.Renderer
 	Webhooks webhook.Policy
 	// JobTimeout defaults to 30 s; ScheduleEvery to 250 ms.
 	JobTimeout    time.Duration
@@ -65,12 +66,13 @@ type Options struct {
 	Logger        *slog.Logger
 }
 
-// Stack is a running engine with its simulated carriers.
+// Stack is a running engine and webhook dispatcher with their simulated carriers.
 type Stack struct {
-	Engine   *tracking.Engine
-	Network  *sim.Network
-	Carriers map[string]boxwatch.Carrier
-	Clock    boxwatch.Clock
+	Engine     *tracking.Engine
+	Deliveries *dispatch.Dispatcher
+	Network    *sim.Network
+	Carriers   map[string]boxwatch.Carrier
+	Clock      boxwatch.Clock
 }
 
 // Start builds and starts a stack on db; it stops when the test ends.
@@ -110,7 +112,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	}
 	registry := boxwatch.DefaultCarriers()
 	network, err := sim.New(sim.Options{Carriers: registry, Ports: boxwatch.DefaultPorts(), Fleet: boxwatch.DefaultFleet(),
-		State: store.SimState{DB: db}, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger})
+		State: db, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,21 +128,30 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	if err != nil {
 		t.Fatal(err)
 	}
+	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks),
+		Timeout: o.Webhooks.Timeout, RetryScale: o.RetryScale, Clock: clock, Logger: o.Logger})
+	if err != nil {
+		t.Fatal(err)
+	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
-		Deliveries: tracking.Deliveries{Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks), Timeout: o.Webhooks.Timeout}})
+		Notified: deliveries.Wake})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := engine.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if o.Workers > 0 {
+		deliveries.Start(ctx)
+	}
 	t.Cleanup(func() {
 		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		deliveries.Stop(stopCtx)
 		engine.Stop(stopCtx)
 	})
-	return &Stack{Engine: engine, Network: network, Carriers: carriers, Clock: clock}
+	return &Stack{Engine: engine, Deliveries: deliveries, Network: network, Carriers: carriers, Clock: clock}
 }
 
 // Eventually polls cond every 20 ms until it holds, failing the test after limit.

@@ -1,0 +1,216 @@
+// Package queue runs boxwatch's durable jobs on River, in the service's own database: it owns
+// River's client, its drivers, its migrations and the choice of dialect. Jobs are enqueued inside
+// a store transaction, so a job exists exactly when the change that needs it committed.
+//
+// Workers live with the code whose work they do and use River's job API; no other package
+// chooses a River driver or runs River's migrator.
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// Database is the store's connection handles: exactly one of them is non-nil (store.DB
+// implements it). The queue runs on the same connections as the data, so jobs commit with it.
+type Database interface {
+	// SQLWriter is the SQLite writer pool, nil on PostgreSQL.
+	SQLWriter() *sql.DB
+	// Pool is the PostgreSQL pool, nil on SQLite.
+	Pool() *pgxpool.Pool
+}
+
+// nativeTx is what the store's transactions expose to the queue alone.
+type nativeTx interface{ Native() any }
+
+// Config says what a queue runs.
+type Config struct {
+	// Workers are the job kinds this process can run; required.
+	Workers *river.Workers
+	// Periodic jobs are enqueued by the elected leader.
+	Periodic []*river.PeriodicJob
+	// MaxWorkers is how many jobs run at once in this process; 0 only enqueues (an API-only
+	// replica) and Start does nothing.
+	MaxWorkers int
+	// JobTimeout bounds one job; a job left running by a dead process is taken up again after
+	// twice this. Default 2 minutes.
+	JobTimeout time.Duration
+	// MaxAttempts bounds the tries of a job that keeps failing; default 10.
+	MaxAttempts int
+	Logger      *slog.Logger
+}
+
+// Queue enqueues jobs and, when it has workers, runs them. Start and Stop are safe in any order
+// and idempotent.
+type Queue struct {
+	client  client
+	workers int
+
+	mu      sync.Mutex
+	running bool
+}
+
+// client hides the transaction type River is generic over (*sql.Tx or pgx.Tx).
+type client interface {
+	insertTx(ctx context.Context, tx any, args river.JobArgs, opts *river.InsertOpts) error
+	insertManyTx(ctx context.Context, tx any, params []river.InsertManyParams) error
+	start(ctx context.Context) error
+	stop(ctx context.Context) error
+}
+
+type riverClient[TTx any] struct{ c *river.Client[TTx] }
+
+func (r riverClient[TTx]) insertTx(ctx context.Context, tx any, args river.JobArgs, opts *river.InsertOpts) error {
+	t, ok := tx.(TTx)
+	if !ok {
+		return fmt.Errorf("queue: a %T transaction on a %T queue", tx, *new(TTx))
+	}
+	_, err := r.c.InsertTx(ctx, t, args, opts)
+	return err
+}
+
+func (r riverClient[TTx]) insertManyTx(ctx context.Context, tx any, params []river.InsertManyParams) error {
+	t, ok := tx.(TTx)
+	if !ok {
+		return fmt.Errorf("queue: a %T transaction on a %T queue", tx, *new(TTx))
+	}
+	_, err := r.c.InsertManyTx(ctx, t, params)
+	return err
+}
+
+func (r riverClient[TTx]) start(ctx context.Context) error { return r.c.Start(ctx) }
+func (r riverClient[TTx]) stop(ctx context.Context) error  { return r.c.Stop(ctx) }
+
+// Migrate creates or updates the queue's tables in the database.
+func Migrate(ctx context.Context, db Database) error {
+	var err error
+	if pool := db.Pool(); pool != nil {
+		var m *rivermigrate.Migrator[pgx.Tx]
+		if m, err = rivermigrate.New(riverpgxv5.New(pool), nil); err == nil {
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	} else {
+		var m *rivermigrate.Migrator[*sql.Tx]
+		if m, err = rivermigrate.New(riversqlite.New(db.SQLWriter()), nil); err == nil {
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("migrating the job queue: %w", err)
+	}
+	return nil
+}
+
+// New builds a queue on db; Start runs its workers.
+func New(db Database, cfg Config) (*Queue, error) {
+	if cfg.Workers == nil {
+		return nil, errors.New("queue: Workers is required")
+	}
+	if cfg.JobTimeout <= 0 {
+		cfg.JobTimeout = 2 * time.Minute
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	rc := &river.Config{
+		Logger:               cfg.Logger,
+		Workers:              cfg.Workers,
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: 2 * cfg.JobTimeout,
+		FetchCooldown:        50 * time.Millisecond,
+		FetchPollInterval:    250 * time.Millisecond,
+		MaxAttempts:          cfg.MaxAttempts,
+	}
+	if cfg.MaxWorkers > 0 {
+		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
+		rc.PeriodicJobs = cfg.Periodic
+	}
+	q := &Queue{workers: cfg.MaxWorkers}
+	var err error
+	if pool := db.Pool(); pool != nil {
+		var c *river.Client[pgx.Tx]
+		c, err = river.NewClient(riverpgxv5.New(pool), rc)
+		q.client = riverClient[pgx.Tx]{c}
+	} else {
+		var c *river.Client[*sql.Tx]
+		c, err = river.NewClient(riversqlite.New(db.SQLWriter()), rc)
+		q.client = riverClient[*sql.Tx]{c}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	return q, nil
+}
+
+// Enqueue adds a job in tx: it exists once tx commits, and never if tx rolls back.
+func (q *Queue) Enqueue(ctx context.Context, tx boxwatch.Tx, args river.JobArgs, opts *river.InsertOpts) error {
+	native, err := native(tx)
+	if err != nil {
+		return err
+	}
+	return q.client.insertTx(ctx, native, args, opts)
+}
+
+// EnqueueMany adds several jobs in tx with one statement per batch.
+func (q *Queue) EnqueueMany(ctx context.Context, tx boxwatch.Tx, jobs []river.InsertManyParams) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	native, err := native(tx)
+	if err != nil {
+		return err
+	}
+	return q.client.insertManyTx(ctx, native, jobs)
+}
+
+func native(tx boxwatch.Tx) (any, error) {
+	n, ok := tx.(nativeTx)
+	if !ok {
+		return nil, fmt.Errorf("queue: %T is not a store transaction", tx)
+	}
+	return n.Native(), nil
+}
+
+// Start runs the workers until Stop; a queue without workers does nothing. Starting a running
+// queue does nothing.
+func (q *Queue) Start(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.workers == 0 || q.running {
+		return nil
+	}
+	if err := q.client.start(ctx); err != nil {
+		return err
+	}
+	q.running = true
+	return nil
+}
+
+// Stop waits for running jobs to finish, up to ctx's deadline. Stopping a queue that is not
+// running does nothing.
+func (q *Queue) Stop(ctx context.Context) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.running {
+		return nil
+	}
+	q.running = false
+	return q.client.stop(ctx)
+}

@@ -1,0 +1,461 @@
+// Package dispatch delivers the notifications the store holds to their webhooks: it claims due
+// ones in batches, sends each with the webhook package, and records every outcome: a success, a
+// retry after backoff, or the end (retries exhausted, or 410 Gone, which deactivates the webhook).
+// It also redelivers on request.
+//
+// It depends on the domain's store interfaces and on a Renderer for notification bodies; it never
+// decides what a document contains and never calls a carrier.
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/webhook"
+)
+
+// Renderer renders the document a notification delivers.
+type Renderer interface {
+	Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error)
+}
+
+// Config is what a dispatcher needs; Store and Work are required.
+type Config struct {
+	// Store answers the account-scoped reads of redelivery; Work claims and records deliveries.
+	Store boxwatch.Store
+	Work  boxwatch.WorkStore
+	// Renderer renders bodies; without one the dispatcher sends nothing (Start does nothing) and
+	// only marks redeliveries due, for a dispatcher running elsewhere.
+	Renderer Renderer
+	// Client sends deliveries; it must refuse private addresses unless the service allows them
+	// (webhook.NewClient). Default: webhook.NewClient with the default policy.
+	Client *http.Client
+	// Timeout is the client's limit on one delivery (default webhook.DefaultTimeout).
+	Timeout time.Duration
+	// ClaimFor is how long a claim lasts: longer than any delivery and its recording take.
+	// Default Timeout + 2 minutes.
+	ClaimFor time.Duration
+	// Workers bounds deliveries in flight in this process (default DefaultWorkers); PerWebhook
+	// bounds them per webhook (default DefaultPerWebhook), so one slow receiver cannot hold up
+	// the others.
+	Workers    int
+	PerWebhook int
+	// RetryScale multiplies every retry delay and the failing window (tests use a small value);
+	// default 1.
+	RetryScale float64
+	Clock      boxwatch.Clock
+	Logger     *slog.Logger
+}
+
+// Defaults of Config, shared with the command line.
+const (
+	DefaultWorkers    = 50
+	DefaultPerWebhook = 4
+)
+
+// Delivery timing.
+const (
+	// failingWindow is how long every delivery of a webhook may fail before it is deactivated.
+	failingWindow = 72 * time.Hour
+	// pollEvery is how often a dispatcher looks for due notifications it was not told about:
+	// retries coming due, and events written by other replicas.
+	pollEvery = 100 * time.Millisecond
+	// claimBatch bounds the notifications claimed at once.
+	claimBatch = 100
+	// slotWait is how long a delivery waits for its webhook's slot: a receiver answering in
+	// milliseconds frees one well within it; a slow one does not, and its deliveries are then
+	// put back to wait instead of holding workers other webhooks need.
+	slotWait = 25 * time.Millisecond
+	// recordTimeout bounds recording an outcome after the delivery's own context has ended.
+	recordTimeout = 30 * time.Second
+)
+
+// Dispatcher delivers notifications. A claim lapses if its process dies, so nothing is lost; the
+// notification is then sent again with the same id. Jobs per notification would cost more in
+// queue bookkeeping than the delivery itself. Start, Stop and Wake are safe in any order.
+type Dispatcher struct {
+	cfg  Config
+	log  *slog.Logger
+	wake chan struct{}
+	free chan struct{} // one token per idle worker
+
+	mu    sync.Mutex
+	slots map[string]*slot // per webhook with deliveries in flight or waiting; removed when idle
+
+	lifecycle sync.Mutex
+	cancel    context.CancelFunc // nil unless running
+	wg        sync.WaitGroup
+}
+
+// slot bounds the deliveries in flight to one webhook; users counts the deliveries holding or
+// waiting for it, so the entry is dropped when none does.
+type slot struct {
+	sem   chan struct{}
+	users int
+}
+
+// New builds a dispatcher; Start runs it. A dispatcher that is not running still redelivers: it
+// marks notifications due, and a running dispatcher (here or in another replica) sends them.
+func New(cfg Config) (*Dispatcher, error) {
+	if cfg.Store == nil || cfg.Work == nil {
+		return nil, errors.New("dispatch: Store and Work are required")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = webhook.DefaultTimeout
+	}
+	if cfg.Client == nil {
+		cfg.Client = webhook.NewClient(webhook.Policy{Timeout: cfg.Timeout})
+	}
+	if cfg.ClaimFor <= 0 {
+		cfg.ClaimFor = cfg.Timeout + 2*time.Minute
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.PerWebhook <= 0 {
+		cfg.PerWebhook = DefaultPerWebhook
+	}
+	if cfg.RetryScale <= 0 {
+		cfg.RetryScale = 1
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = boxwatch.SystemClock
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	d := &Dispatcher{cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1), free: make(chan struct{}, cfg.Workers),
+		slots: map[string]*slot{}}
+	for range cfg.Workers {
+		d.free <- struct{}{}
+	}
+	return d, nil
+}
+
+// Wake tells the dispatcher that notifications are due: it claims at once instead of at its next
+// poll. It never blocks.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start claims and sends due notifications until Stop. Starting a running dispatcher, or one
+// without a Renderer, does nothing.
+func (d *Dispatcher) Start(ctx context.Context) {
+	d.lifecycle.Lock()
+	defer d.lifecycle.Unlock()
+	if d.cancel != nil || d.cfg.Renderer == nil {
+		return
+	}
+	ctx, d.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.run(ctx)
+	}()
+}
+
+// Stop ends claiming and waits for deliveries in flight, up to ctx's deadline; their claims lapse
+// if they outlive it. Stopping a dispatcher that is not running does nothing.
+func (d *Dispatcher) Stop(ctx context.Context) error {
+	d.lifecycle.Lock()
+	cancel := d.cancel
+	d.cancel = nil
+	d.lifecycle.Unlock()
+	if cancel == nil {
+		return nil
+	}
+	cancel()
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *Dispatcher) run(ctx context.Context) {
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		n := d.idleWorkers(ctx)
+		if n == 0 {
+			return // stopped
+		}
+		now := d.cfg.Clock()
+		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n)
+		if err != nil && ctx.Err() == nil {
+			d.log.Warn("claiming deliveries", "error", err.Error())
+		}
+		for i := range n {
+			if i >= len(ids) {
+				d.free <- struct{}{}
+				continue
+			}
+			d.wg.Add(1)
+			go func(id string) {
+				defer func() { d.free <- struct{}{}; d.wg.Done() }()
+				if err := d.deliver(ctx, id); err != nil && ctx.Err() == nil {
+					d.log.Warn("delivering a notification", "notification_id", id, "error", err.Error())
+				}
+			}(ids[i])
+		}
+		if len(ids) == n {
+			continue // there may be more due
+		}
+		select {
+		case <-d.wake:
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// idleWorkers takes the tokens of every idle worker, up to claimBatch, waiting for one if all are
+// busy; 0 when ctx ends first.
+func (d *Dispatcher) idleWorkers(ctx context.Context) int {
+	n := 0
+	for n < claimBatch {
+		select {
+		case <-d.free:
+			n++
+			continue
+		default:
+		}
+		break
+	}
+	if n > 0 {
+		return n
+	}
+	select {
+	case <-d.free:
+		return 1
+	case <-ctx.Done():
+		return 0
+	}
+}
+
+// acquire takes one of the webhook's slots, waiting up to slotWait; false if none came free.
+func (d *Dispatcher) acquire(ctx context.Context, webhookID string) bool {
+	d.mu.Lock()
+	s, ok := d.slots[webhookID]
+	if !ok {
+		s = &slot{sem: make(chan struct{}, d.cfg.PerWebhook)}
+		d.slots[webhookID] = s
+	}
+	s.users++
+	d.mu.Unlock()
+	got := false
+	select {
+	case s.sem <- struct{}{}:
+		got = true
+	default:
+		t := time.NewTimer(slotWait)
+		select {
+		case s.sem <- struct{}{}:
+			got = true
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	if !got {
+		d.leave(webhookID, s)
+	}
+	return got
+}
+
+// release gives back a slot taken by acquire.
+func (d *Dispatcher) release(webhookID string) {
+	d.mu.Lock()
+	s := d.slots[webhookID]
+	d.mu.Unlock()
+	<-s.sem
+	d.leave(webhookID, s)
+}
+
+// leave drops one user of a slot, and the slot itself when it has none.
+func (d *Dispatcher) leave(webhookID string, s *slot) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s.users--; s.users == 0 {
+		delete(d.slots, webhookID)
+	}
+}
+
+// deliver sends a claimed notification once and records the attempt.
+func (d *Dispatcher) deliver(ctx context.Context, id string) error {
+	n, hook, err := d.cfg.Work.NotificationAndWebhook(ctx, id)
+	if err != nil {
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			return nil // its webhook was deleted
+		}
+		return err
+	}
+	if n.DeliveryStatus != boxwatch.DeliveryPending {
+		return nil
+	}
+	if !hook.Active {
+		return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
+			now := d.cfg.Clock()
+			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryFailed, time.Time{}, now
+			if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: now,
+				Error: "not sent: the webhook is inactive"}); err != nil {
+				return err
+			}
+			return tx.SaveNotification(ctx, n)
+		})
+	}
+	if !d.acquire(ctx, hook.ID) {
+		back := d.cfg.Clock().Add(time.Duration(250+rand.IntN(500)) * time.Millisecond)
+		return d.cfg.Work.UnclaimNotification(ctx, n.ID, back)
+	}
+	defer d.release(hook.ID)
+
+	if len(n.Body) == 0 {
+		// The body is rendered once and kept: every retry sends the same bytes.
+		body, err := d.cfg.Renderer.Notification(ctx, n)
+		if err != nil {
+			return fmt.Errorf("render notification %s: %w", n.ID, err)
+		}
+		n.Body = body
+	}
+	attempt := webhook.Deliver(ctx, d.cfg.Client, webhook.Request{URL: hook.URL, Headers: hook.Headers, Secret: hook.Secret,
+		NotificationID: n.ID, Body: n.Body, Now: d.cfg.Clock()})
+	if ctx.Err() != nil {
+		return nil // shutting down: the claim lapses and the notification is sent again
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error { return d.record(ctx, tx, n, hook, attempt) })
+}
+
+// record writes the outcome of one attempt: the attempt log, the notification's state and, unless
+// a success found the webhook healthy, the webhook's.
+func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Notification, hook boxwatch.Webhook, attempt webhook.Attempt) error {
+	var cur boxwatch.Notification
+	var err error
+	if attempt.Outcome == webhook.Succeeded && hook.FailingSince.IsZero() {
+		cur, err = tx.LockNotification(ctx, n.ID)
+	} else {
+		cur, hook, err = tx.LockNotificationAndWebhook(ctx, n.ID)
+	}
+	if err != nil {
+		return err
+	}
+	now := d.cfg.Clock()
+	cur.Body, cur.Attempts, cur.UpdatedAt = n.Body, cur.Attempts+1, now
+	if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: attempt.At,
+		StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}); err != nil {
+		return err
+	}
+	cur.NextAttemptAt = time.Time{}
+	switch attempt.Outcome {
+	case webhook.Succeeded:
+		cur.DeliveryStatus = boxwatch.DeliverySucceeded
+		if !hook.FailingSince.IsZero() {
+			hook.FailingSince, hook.UpdatedAt = time.Time{}, now
+			if err := tx.SaveWebhookState(ctx, hook); err != nil {
+				return err
+			}
+		}
+	case webhook.Gone:
+		cur.DeliveryStatus = boxwatch.DeliveryFailed
+		hook.Active, hook.DeactivatedReason, hook.UpdatedAt = false, fmt.Sprintf("deactivated at %s: the receiver answered 410 Gone", now.Format(time.RFC3339)), now
+		if err := tx.SaveWebhookState(ctx, hook); err != nil {
+			return err
+		}
+	default:
+		if hook.FailingSince.IsZero() {
+			hook.FailingSince = now
+		}
+		hook.UpdatedAt = now
+		if now.Sub(hook.FailingSince) >= d.scaled(failingWindow) {
+			hook.Active = false
+			hook.DeactivatedReason = fmt.Sprintf("deactivated at %s: every delivery since %s failed", now.Format(time.RFC3339), hook.FailingSince.Format(time.RFC3339))
+		}
+		if err := tx.SaveWebhookState(ctx, hook); err != nil {
+			return err
+		}
+		if cur.Attempts > webhook.MaxRetries || !hook.Active {
+			cur.DeliveryStatus = boxwatch.DeliveryFailed
+		} else {
+			cur.NextAttemptAt = now.Add(attempt.NextDelay(cur.Attempts, d.cfg.RetryScale, rand.Float64))
+		}
+	}
+	return tx.SaveNotification(ctx, cur)
+}
+
+func (d *Dispatcher) scaled(t time.Duration) time.Duration {
+	return time.Duration(float64(t) * d.cfg.RetryScale)
+}
+
+var _ boxwatch.Redeliverer = (*Dispatcher)(nil)
+
+// Redeliver sends one of the account's notifications again, with the same id and body. A
+// notification still pending is already on its way and is left as it is.
+func (d *Dispatcher) Redeliver(ctx context.Context, accountID, notificationID string) (boxwatch.Notification, error) {
+	n, err := d.cfg.Store.Notification(ctx, accountID, notificationID)
+	if err != nil {
+		return n, err
+	}
+	err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
+		cur, hook, err := tx.LockNotificationAndWebhook(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if !hook.Active {
+			return inactive(hook)
+		}
+		n = cur
+		if cur.DeliveryStatus == boxwatch.DeliveryPending {
+			return nil
+		}
+		now := d.cfg.Clock()
+		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryPending, 0, now, now
+		return tx.SaveNotification(ctx, n)
+	})
+	if err == nil {
+		d.Wake()
+	}
+	return n, err
+}
+
+// RedeliverSince sends again every failed notification of one of the account's webhooks created
+// at or after since.
+func (d *Dispatcher) RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error) {
+	hook, err := d.cfg.Store.Webhook(ctx, accountID, webhookID)
+	if err != nil {
+		return 0, err
+	}
+	if !hook.Active {
+		return 0, inactive(hook)
+	}
+	var count int
+	err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
+		ids, err := tx.RequeueFailedNotifications(ctx, hook.ID, since, d.cfg.Clock())
+		count = len(ids)
+		return err
+	})
+	if err == nil && count > 0 {
+		d.Wake()
+	}
+	return count, err
+}
+
+func inactive(w boxwatch.Webhook) error {
+	return &boxwatch.Error{Kind: boxwatch.KindConflict, Code: boxwatch.CodeWebhookInactive,
+		Message: "The webhook is inactive: set active to true (PATCH /v2/webhooks/" + w.ID + ") before redelivering."}
+}

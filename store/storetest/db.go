@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/boxwatch/boxwatch/store"
 )
 
@@ -75,25 +73,14 @@ func postgresDSN(t testing.TB) string {
 	t.Helper()
 	base := RequirePostgres(t)
 	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("%s is set but PostgreSQL cannot be reached: %v", PostgresURLEnv, err)
-	}
-	defer admin.Close(ctx)
 	var b [6]byte
 	rand.Read(b[:])
 	schema := "bwtest_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
+	if err := store.CreatePostgresSchema(ctx, base, schema); err != nil {
+		t.Fatalf("%s is set but: %v", PostgresURLEnv, err)
 	}
 	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+		if err := store.DropPostgresSchema(context.Background(), base, schema); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})

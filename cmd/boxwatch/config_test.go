@@ -1,0 +1,66 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestServeConfigValidate(t *testing.T) {
+	for name, tc := range map[string]struct {
+		change func(*serveConfig)
+		want   string // in the error; "" for OK
+	}{
+		"OK":                   {func(*serveConfig) {}, ""},
+		"OKNoLimits":           {func(c *serveConfig) { c.limits.Default, c.limits.CreateTrackingRequest, c.limits.InferNumber = 0, 0, 0 }, ""},
+		"OKAPIOnly":            {func(c *serveConfig) { c.workers = 0 }, ""},
+		"NegativeLimitCreate":  {func(c *serveConfig) { c.limits.CreateTrackingRequest = -1 }, "--limit-create"},
+		"NegativeLimitInfer":   {func(c *serveConfig) { c.limits.InferNumber = -1 }, "--limit-infer"},
+		"NegativeLimitDefault": {func(c *serveConfig) { c.limits.Default = -5 }, "--limit-default"},
+		"EmptyAddr":            {func(c *serveConfig) { c.addr = "" }, "--addr"},
+		"ZeroSimSpeed":         {func(c *serveConfig) { c.simSpeed = 0 }, "--sim-speed"},
+		"ZeroRetryScale":       {func(c *serveConfig) { c.retryScale = 0 }, "--retry-scale"},
+		"ShortRefresh":         {func(c *serveConfig) { c.refreshInterval = time.Millisecond }, "--refresh-interval"},
+		"NegativeWorkers":      {func(c *serveConfig) { c.workers = -1 }, "--workers"},
+		"ShortJobTimeout":      {func(c *serveConfig) { c.jobTimeout = 10 * time.Millisecond }, "--job-timeout"},
+		"NegativeSimLatency":   {func(c *serveConfig) { c.simLatency = -time.Second }, "--sim-latency"},
+		"ShortWebhookTimeout":  {func(c *serveConfig) { c.webhookTimeout = time.Millisecond }, "--webhook-timeout"},
+		"NoWebhookWorkers":     {func(c *serveConfig) { c.webhookWorkers = 0 }, "--webhook-workers"},
+		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},
+		"ZeroShutdownTimeout":  {func(c *serveConfig) { c.shutdownTimeout = 0 }, "--shutdown-timeout"},
+		"UnknownLogLevel":      {func(c *serveConfig) { c.logLevel = "chatty" }, "--log-level"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := defaultServeConfig()
+			tc.change(&c)
+			err := c.validate()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("valid configuration refused: %v", err)
+			case tc.want != "" && err == nil:
+				t.Fatalf("invalid configuration accepted, want an error about %s", tc.want)
+			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+				t.Fatalf("error %q does not name %s", err, tc.want)
+			case err != nil:
+				if _, ok := err.(usageError); !ok {
+					t.Fatalf("error %v is a %T, want a usage error", err, err)
+				}
+			}
+		})
+	}
+}
+
+// Flags override the environment, which overrides the defaults.
+func TestServeConfigSources(t *testing.T) {
+	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db"}
+	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := defaultServeConfig()
+	if cfg.workers != 7 || cfg.simSpeed != 50 || cfg.db != "env.db" || !cfg.sim || cfg.addr != def.addr || cfg.jobTimeout != def.jobTimeout {
+		t.Fatalf("workers %d (want 7, the flag), sim speed %v (want 50, the environment), db %q, sim %v (on with --demo), addr %q, job timeout %v",
+			cfg.workers, cfg.simSpeed, cfg.db, cfg.sim, cfg.addr, cfg.jobTimeout)
+	}
+}

@@ -1,0 +1,121 @@
+// Package layout checks the import rules that keep the architecture readable: the domain imports
+// only the standard library, only the store and the queue reach a database driver or River's
+// drivers and migrator, and only the binary wires the HTTP API in.
+package layout
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/boxwatch/boxwatch"
+
+type pkg struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+}
+
+// packages lists every package of the module with its direct (non-test) imports.
+func packages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", module+"/...")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	var list []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, p)
+	}
+	if len(list) < 10 {
+		t.Fatalf("go list found only %d packages", len(list))
+	}
+	return list
+}
+
+// driverImport reports whether path is a SQL driver, a River driver or River's migrator.
+func driverImport(path string) bool {
+	for _, prefix := range []string{
+		"modernc.org/sqlite", "github.com/jackc/pgx", "github.com/lib/pq", "github.com/mattn/go-sqlite3",
+		"github.com/riverqueue/river/riverdriver", "github.com/riverqueue/river/rivermigrate",
+	} {
+		if path == prefix || strings.HasPrefix(path, prefix+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestOnlyStoreAndQueueImportDrivers(t *testing.T) {
+	allowed := []string{module + "/store", module + "/queue"}
+	for _, p := range packages(t) {
+		for _, imp := range p.Imports {
+			if driverImport(imp) && !slices.Contains(allowed, p.ImportPath) {
+				t.Errorf("%s imports %s: only the store and the queue may", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+func TestDomainImportsOnlyStandardLibrary(t *testing.T) {
+	std := map[string]bool{}
+	out, err := exec.Command("go", "list", "std").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		std[p] = true
+	}
+	found := false
+	for _, p := range packages(t) {
+		if p.ImportPath != module {
+			continue
+		}
+		found = true
+		for _, imp := range p.Imports {
+			if !std[imp] {
+				t.Errorf("the domain (%s) imports %s: it may import only the standard library", module, imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the domain package was not listed")
+	}
+}
+
+func TestOnlyTheBinaryImportsAPI(t *testing.T) {
+	for _, p := range packages(t) {
+		if slices.Contains(p.Imports, module+"/api") && p.ImportPath != module+"/cmd/boxwatch" {
+			t.Errorf("%s imports the api package: only cmd/boxwatch wires it in", p.ImportPath)
+		}
+	}
+}
+
+// The engine depends on the domain's store interfaces, not on the store package.
+func TestWorkersDoNotImportTheStore(t *testing.T) {
+	for _, p := range packages(t) {
+		switch p.ImportPath {
+		case module + "/tracking", module + "/webhook/dispatch", module + "/queue", module + "/carrier/sim":
+			if slices.Contains(p.Imports, module+"/store") {
+				t.Errorf("%s imports the store package: it must depend on the domain's interfaces", p.ImportPath)
+			}
+		}
+	}
+}

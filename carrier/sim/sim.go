@@ -87,9 +87,10 @@ type Network struct {
 	log        *slog.Logger
 	mux        *http.ServeMux
 
-	mu     sync.Mutex
-	server *http.Server
-	root   string // "http://host:port" once started
+	mu      sync.Mutex
+	server  *http.Server
+	serving sync.WaitGroup // the server's goroutine
+	root    string         // "http://host:port" once started
 }
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.
@@ -179,18 +180,21 @@ func (n *Network) Start(ln net.Listener) error {
 	}
 	n.server = &http.Server{Handler: n, ReadHeaderTimeout: 10 * time.Second}
 	n.root = "http://" + ln.Addr().String()
-	go n.server.Serve(ln) //nolint:errcheck // Serve returns ErrServerClosed once Close is called
+	n.serving.Go(func() { n.server.Serve(ln) }) //nolint:errcheck // Serve returns ErrServerClosed once Close is called
 	return nil
 }
 
-// Close stops serving and closes the listener given to Start.
+// Close stops serving, closes the listener given to Start and returns once the server's
+// goroutine has ended.
 func (n *Network) Close() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.server == nil {
 		return nil
 	}
-	return n.server.Close()
+	err := n.server.Close()
+	n.serving.Wait()
+	return err
 }
 
 // BaseURL returns the DCSA base URL of a simulated SCAC once Start was called: GET

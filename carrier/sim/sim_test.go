@@ -160,11 +160,11 @@ func TestEstimatesMoveUntilTheArrival(t *testing.T) {
 		for _, e := range v.events {
 			if e.TransportEventTypeCode == "ARRI" && *e.TransportCall.TransportCallSequenceNumber == v.pod() {
 				switch e.EventClassifierCode {
-				case boxwatch.Estimated:
+				case boxwatch.ClassifierEstimated:
 					if len(etas) == 0 || etas[len(etas)-1] != e.EventDateTime {
 						etas = append(etas, e.EventDateTime)
 					}
-				case boxwatch.Planned:
+				case boxwatch.ClassifierPlanned:
 					plans[e.EventID] = true
 				}
 			}
@@ -182,7 +182,7 @@ func TestEstimatesMoveUntilTheArrival(t *testing.T) {
 		t.Error("the journey did not end")
 	}
 	for _, e := range v.events {
-		if e.EventClassifierCode == boxwatch.Estimated {
+		if e.EventClassifierCode == boxwatch.ClassifierEstimated {
 			t.Errorf("an estimate remains after the journey: %+v", e)
 		}
 	}
@@ -509,7 +509,7 @@ func checkEquipment(t *testing.T, v view, line boxwatch.ShippingLine, carriers *
 // each container, follow the route.
 func checkTimesRunForward(t *testing.T, v view) {
 	t.Helper()
-	for _, classifier := range []string{boxwatch.Planned, boxwatch.Actual} {
+	for _, classifier := range []string{boxwatch.ClassifierPlanned, boxwatch.ClassifierActual} {
 		var times []time.Time
 		for _, e := range v.events {
 			if e.EventType == "TRANSPORT" && e.EventClassifierCode == classifier {

@@ -50,7 +50,7 @@ func LoadFleet(r io.Reader) ([]Vessel, error) {
 			return nil, fmt.Errorf("vessel list: IMO %s is listed twice", d.IMO)
 		}
 		seen[d.IMO] = true
-		if d.MMSI != "" && !isDigits(d.MMSI, 9) {
+		if d.MMSI != "" && (len(d.MMSI) != 9 || !IsDigits(d.MMSI)) {
 			return nil, fmt.Errorf("vessel list: IMO %s: MMSI %q is not nine digits", d.IMO, d.MMSI)
 		}
 		if d.Name == "" {
@@ -68,11 +68,12 @@ func LoadFleet(r io.Reader) ([]Vessel, error) {
 	return fleet, nil
 }
 
-func isDigits(s string, n int) bool {
-	if len(s) != n {
+// IsDigits reports whether s is one or more ASCII digits.
+func IsDigits(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}

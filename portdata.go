@@ -54,7 +54,7 @@ func LoadPorts(r io.Reader) (*Ports, error) {
 	}
 	p := &Ports{list: make([]Port, 0, len(doc)), byLOCODE: make(map[string]int, len(doc)), byID: make(map[string]int, len(doc))}
 	for i, d := range doc {
-		if !isLOCODE(d.LOCODE) {
+		if !IsLOCODE(d.LOCODE) {
 			return nil, fmt.Errorf("port list: entry %d: %q is not a UN/LOCODE", i, d.LOCODE)
 		}
 		if _, dup := p.byLOCODE[d.LOCODE]; dup {
@@ -89,9 +89,9 @@ func LoadPorts(r io.Reader) (*Ports, error) {
 	return p, nil
 }
 
-// isLOCODE reports whether s has the shape of a UN/LOCODE: a two-letter country code and three
-// letters or digits 2–9.
-func isLOCODE(s string) bool {
+// IsLOCODE reports whether s has the shape of a UN/LOCODE: a two-letter country code and three
+// upper-case letters or digits 2–9. Whether the place exists is the port list's to say.
+func IsLOCODE(s string) bool {
 	if len(s) != 5 {
 		return false
 	}

@@ -2,7 +2,6 @@ package boxwatch
 
 import (
 	"bytes"
-	"crypto/sha1"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -117,7 +116,7 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 		l.ID = ShippingLineID(l.SCAC)
 		idx := len(c.lines)
 		for _, s := range append([]string{l.SCAC}, l.AlternativeSCACs...) {
-			if !isSCAC(s) {
+			if !IsSCAC(s) {
 				return nil, fmt.Errorf("carrier registry: %q is not a SCAC (four upper-case letters)", s)
 			}
 			if _, dup := c.bySCAC[s]; dup {
@@ -132,18 +131,11 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 }
 
 // ShippingLineID derives the stable UUID of the line with scac.
-func ShippingLineID(scac string) string { return nameUUID("boxwatch/shipping_line/" + scac) }
+func ShippingLineID(scac string) string { return NameUUID("boxwatch/shipping_line/" + scac) }
 
-// nameUUID derives a UUID from a name (the version 5 layout: SHA-1 based), so that reference data
-// has the same ids on every installation.
-func nameUUID(name string) string {
-	h := sha1.Sum([]byte(name))
-	h[6] = h[6]&0x0f | 0x50
-	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
-}
-
-func isSCAC(s string) bool {
+// IsSCAC reports whether s has the shape of a Standard Carrier Alpha Code: four upper-case
+// letters. Whether a line uses it is the registry's to say (Carriers.BySCAC).
+func IsSCAC(s string) bool {
 	if len(s) != 4 {
 		return false
 	}

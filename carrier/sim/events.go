@@ -70,7 +70,7 @@ func (j *journey) events(anchor, now time.Time) []event {
 			e.DocumentReferences = refs
 			e.EventDateTime = at.In(c.place.loc).Format(time.RFC3339)
 		}
-		e.EventID = nameUUID(fmt.Sprintf("event/%s/%s/%s/%s/%d/%d/%d/%d", j.key, m.family, m.code, classifier,
+		e.EventID = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/event/%s/%s/%s/%s/%d/%d/%d/%d", j.key, m.family, m.code, classifier,
 			m.call, m.equipment, at.Unix(), created.Unix()))
 		out = append(out, e)
 	}

@@ -164,7 +164,7 @@ func (j *journey) route(w *world, d dice, s service) {
 			c.vessel, c.voyage, c.service = vessels[leg], voyages[leg], s.codes[laneLegs[leg]]
 			c.operator = operatorOf(c.vessel.Name)
 		}
-		c.id = nameUUID(fmt.Sprintf("call/%s/%d", j.key, c.seq))
+		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))
 		j.calls = append(j.calls, c)
 	}
 	first, last := ports[0], ports[len(ports)-1]

@@ -1,29 +1,10 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"sync"
 )
-
-//go:embed data/vessels/vessels.json
-var vesselsJSON []byte
-
-var defaultFleet = sync.OnceValue(func() []Vessel {
-	f, err := LoadFleet(bytes.NewReader(vesselsJSON))
-	if err != nil {
-		panic("boxwatch: embedded vessel list is invalid: " + err.Error())
-	}
-	return f
-})
-
-// DefaultFleet returns the container ships shipped with boxwatch (data/vessels/vessels.json, from
-// real AIS static reports), in IMO order. The caller owns the returned slice.
-func DefaultFleet() []Vessel { return slices.Clone(defaultFleet()) }
 
 // LoadFleet reads a vessel list in the format of data/vessels/vessels.json: a JSON array of
 // objects with imo, mmsi, name, call_sign and flag. It fails on a malformed document, an IMO

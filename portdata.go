@@ -1,13 +1,10 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 )
 
 // Ports is a port reference list keyed by UN/LOCODE. It is read-only after loading and safe for
@@ -17,21 +14,6 @@ type Ports struct {
 	byLOCODE map[string]int
 	byID     map[string]int
 }
-
-//go:embed data/ports/ports.json
-var portsJSON []byte
-
-var defaultPorts = sync.OnceValue(func() *Ports {
-	p, err := LoadPorts(bytes.NewReader(portsJSON))
-	if err != nil {
-		panic("boxwatch: embedded port list is invalid: " + err.Error())
-	}
-	return p
-})
-
-// DefaultPorts returns the port list shipped with boxwatch (data/ports/ports.json, from the npm
-// package sea-ports). Every call returns the same list.
-func DefaultPorts() *Ports { return defaultPorts() }
 
 // LoadPorts reads a port list in the format of data/ports/ports.json: a JSON array of objects with
 // locode, name, city, state, country, country_code, time_zone, lat and lon. It fails on a
@@ -105,7 +87,7 @@ func IsLOCODE(s string) bool {
 	return true
 }
 
-// All returns every port, in LOCODE order for the default list. The slice must not be modified.
+// All returns every port, in the order of the list (LOCODE order for the shipped one). The slice must not be modified.
 func (p *Ports) All() []Port { return p.list }
 
 // ByLOCODE finds a port by its UN/LOCODE, in any letter case.

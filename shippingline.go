@@ -1,8 +1,6 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,18 +66,6 @@ type Carriers struct {
 	lines  []ShippingLine
 	bySCAC map[string]int // primary and alternative SCACs
 	byID   map[string]int
-}
-
-//go:embed data/carriers/carriers.json
-var carriersJSON []byte
-
-// DefaultCarriers returns the registry shipped with boxwatch (data/carriers/carriers.json).
-func DefaultCarriers() *Carriers {
-	c, err := LoadCarriers(bytes.NewReader(carriersJSON))
-	if err != nil {
-		panic("boxwatch: embedded carrier registry is invalid: " + err.Error())
-	}
-	return c
 }
 
 // LoadCarriers reads a registry document: {"shipping_lines": [...]}. It fails on a malformed

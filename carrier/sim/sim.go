@@ -27,17 +27,18 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
+	"github.com/boxwatch/boxwatch/data"
 )
 
-// Options configure a Network. The zero value simulates every line of the default registry
-// with the default ports and fleet, in real time, with an in-memory State.
+// Options configure a Network. The zero value simulates every line of the shipped registry
+// with the shipped ports and fleet, in real time, with an in-memory State.
 type Options struct {
-	// Carriers is the registry the simulated lines come from; DefaultCarriers when nil.
+	// Carriers is the registry the simulated lines come from; data.Carriers when nil.
 	Carriers *boxwatch.Carriers
 	// SCACs are the lines to simulate (primary or alternative SCACs); every SCAC of Carriers when
 	// empty. An alternative SCAC answers as its line.
 	SCACs []string
-	// Ports and Fleet are the world's reference data; DefaultPorts and DefaultFleet when nil.
+	// Ports and Fleet are the world's reference data; data.Ports and data.Fleet when nil.
 	// Every port of the simulator's lanes must be in Ports with coordinates.
 	Ports *boxwatch.Ports
 	Fleet []boxwatch.Vessel
@@ -103,13 +104,13 @@ const APIVersion = "2.2.0"
 // Fleet of fewer than two vessels.
 func New(o Options) (*Network, error) {
 	if o.Carriers == nil {
-		o.Carriers = boxwatch.DefaultCarriers()
+		o.Carriers = data.Carriers()
 	}
 	if o.Ports == nil {
-		o.Ports = boxwatch.DefaultPorts()
+		o.Ports = data.Ports()
 	}
 	if o.Fleet == nil {
-		o.Fleet = boxwatch.DefaultFleet()
+		o.Fleet = data.Fleet()
 	}
 	if o.State == nil {
 		o.State = NewMemoryState()

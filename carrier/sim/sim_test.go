@@ -17,6 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/data"
 )
 
 func TestSameNumberSameAnswer(t *testing.T) {
@@ -403,10 +404,10 @@ func mustDecode(t testing.TB, body []byte) []dcsa.Event {
 // exist, the equipment is the line's, and time runs forward along the route.
 func TestRouteSanity(t *testing.T) {
 	n := newTestNetwork(t)
-	carriers := boxwatch.DefaultCarriers()
-	ports := boxwatch.DefaultPorts()
+	carriers := data.Carriers()
+	ports := data.Ports()
 	fleet := map[string]boxwatch.Vessel{}
-	for _, v := range boxwatch.DefaultFleet() {
+	for _, v := range data.Fleet() {
 		fleet[v.IMO] = v
 	}
 	lanes := map[string]bool{}
@@ -626,7 +627,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"ErrNegativeLatency", sim.Options{Latency: -time.Second}},
 		{"ErrUnknownSCAC", sim.Options{SCACs: []string{"ZZZZ"}}},
 		{"ErrLanePortMissing", sim.Options{Ports: tinyPorts}},
-		{"ErrFleetTooSmall", sim.Options{Fleet: boxwatch.DefaultFleet()[:1]}},
+		{"ErrFleetTooSmall", sim.Options{Fleet: data.Fleet()[:1]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

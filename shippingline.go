@@ -55,6 +55,10 @@ type ShippingLine struct {
 	// BillOfLadingPrefixes are the prefixes the line puts in front of its bill-of-lading numbers;
 	// they are not always its SCAC (MSC bills start with MEDU).
 	BillOfLadingPrefixes []string `json:"bill_of_lading_prefixes"`
+	// TestLine marks a line for integration tests (boxwatch's TEST): its numbers need not be real
+	// ISO 6346 container numbers or bill formats, and its unknown numbers fail at once, with no
+	// manifest to wait for.
+	TestLine bool `json:"test_line"`
 	// Extra holds registry fields this package does not interpret (number formats and the like),
 	// keyed by field name, for the packages that do.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -90,7 +94,7 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 		if err := json.Unmarshal(msg, &l.Extra); err != nil {
 			return nil, fmt.Errorf("carrier registry: entry %d: %w", i, err)
 		}
-		for _, k := range []string{"scac", "name", "short_name", "alternative_scacs", "smdg_code", "tracking_support", "container_prefixes", "bill_of_lading_prefixes"} {
+		for _, k := range []string{"scac", "name", "short_name", "alternative_scacs", "smdg_code", "tracking_support", "container_prefixes", "bill_of_lading_prefixes", "test_line"} {
 			delete(l.Extra, k)
 		}
 		if l.Name == "" {

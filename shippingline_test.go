@@ -46,4 +46,15 @@ func TestLoadCarriers(t *testing.T) {
 	if string(l.Extra["parent_scac"]) != `"MSCU"` || len(l.Extra) != 1 {
 		t.Errorf("Extra = %s, want only the field the domain does not read", l.Extra)
 	}
+	if l.TestLine {
+		t.Error("a line without test_line is a test line")
+	}
+
+	c, err = boxwatch.LoadCarriers(strings.NewReader(`{"shipping_lines":[{"scac":"TEST","name":"Test","test_line":true}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := c.BySCAC("TEST"); !l.TestLine || len(l.Extra) != 0 {
+		t.Errorf("test line: %+v", l)
+	}
 }

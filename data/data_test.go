@@ -16,19 +16,33 @@ func TestCarriers(t *testing.T) {
 	if n := len(carriers.All()); n < 30 {
 		t.Errorf("%d shipping lines, want at least the top 30", n)
 	}
-	tests := []struct{ scac, primary, name string }{
-		{"MAEU", "MAEU", "Maersk"},
-		{"MEDU", "MSCU", "Mediterranean Shipping Company"},
-		{"TEST", "TEST", "Test Shipping Line"},
+	tests := []struct {
+		scac, primary, name string
+		testLine            bool
+	}{
+		{"MAEU", "MAEU", "Maersk", false},
+		{"MEDU", "MSCU", "Mediterranean Shipping Company", false},
+		{"TEST", "TEST", "Test Shipping Line", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scac, func(t *testing.T) {
 			l, ok := carriers.BySCAC(tt.scac)
-			if !ok || l.SCAC != tt.primary || l.Name != tt.name || l.ID != boxwatch.ShippingLineID(tt.primary) {
+			if !ok || l.SCAC != tt.primary || l.Name != tt.name || l.ID != boxwatch.ShippingLineID(tt.primary) || l.TestLine != tt.testLine {
 				t.Errorf("got %+v, %v", l, ok)
 			}
 		})
 	}
+	t.Run("one test line", func(t *testing.T) {
+		var test []string
+		for _, l := range carriers.All() {
+			if l.TestLine {
+				test = append(test, l.SCAC)
+			}
+		}
+		if len(test) != 1 || test[0] != "TEST" {
+			t.Errorf("test lines %v, want only TEST (the README documents its numbers)", test)
+		}
+	})
 	if data.Carriers() != carriers {
 		t.Error("Carriers parses the registry again")
 	}

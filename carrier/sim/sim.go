@@ -62,7 +62,8 @@ type Options struct {
 //
 // Every number has a journey, the same on every run and every replica sharing a State, except
 // these documented test numbers:
-//   - SCAC TEST: TEST-TR-SUCCEEDED has a journey; TEST-TR-FAILED is unknown.
+//   - A test line (TestLine in the registry, boxwatch's TEST): TEST-TR-SUCCEEDED has a journey;
+//     TEST-TR-FAILED is unknown.
 //   - A number ending in 0000 is unknown: the answer is an empty list.
 //   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
@@ -281,7 +282,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	if q.Bill != "" && q.Booking != "" && q.Bill != q.Booking {
 		return nil, nil // the simulated lines give a booking's bill of lading the booking's number
 	}
-	if unknown(line.SCAC, number) {
+	if unknown(line, number) {
 		return nil, nil
 	}
 	byContainer := boxwatch.ContainerNumberProblem(number) == ""
@@ -321,9 +322,9 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	return events, nil
 }
 
-// unknown reports whether number is one of the documented numbers the carrier does not know.
-func unknown(scac, number string) bool {
-	return strings.HasSuffix(number, "0000") || scac == "TEST" && number == "TEST-TR-FAILED"
+// unknown reports whether number is one of the documented numbers line does not know.
+func unknown(line boxwatch.ShippingLine, number string) bool {
+	return strings.HasSuffix(number, "0000") || line.TestLine && number == "TEST-TR-FAILED"
 }
 
 // simTime is the simulated time at real time now for a journey first looked up at anchor.

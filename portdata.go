@@ -87,7 +87,8 @@ func IsLOCODE(s string) bool {
 	return true
 }
 
-// All returns every port, in the order of the list (LOCODE order for the shipped one). The slice must not be modified.
+// All returns every port in list order (LOCODE order for the shipped list). The slice must not
+// be modified.
 func (p *Ports) All() []Port { return p.list }
 
 // ByLOCODE finds a port by its UN/LOCODE, in any letter case.

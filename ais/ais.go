@@ -29,7 +29,7 @@ type partial struct {
 // completes one, and ok false otherwise: a fragment of a message not complete yet, a line that is
 // not an AIS sentence, a bad checksum, or a payload that is not 6-bit armoured.
 func (a *Assembler) Add(line string) (m Message, ok bool) {
-	payload, fill, ok := a.add(line)
+	payload, fill, ok := a.join(line)
 	if !ok {
 		return Message{}, false
 	}
@@ -40,9 +40,9 @@ func (a *Assembler) Add(line string) (m Message, ok bool) {
 	return Message{bits: bits}, true
 }
 
-// add returns the armoured payload and the fill-bit count of the last sentence when line
+// join returns the armoured payload and the fill-bit count of the last sentence when line
 // completes a message.
-func (a *Assembler) add(line string) (payload string, fill int, ok bool) {
+func (a *Assembler) join(line string) (payload string, fill int, ok bool) {
 	body, valid := checkedBody(strings.TrimSpace(line))
 	if !valid {
 		return "", 0, false

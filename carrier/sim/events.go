@@ -70,8 +70,8 @@ func (j *journey) events(anchor, now time.Time) []event {
 			e.DocumentReferences = refs
 			e.EventDateTime = at.In(c.place.loc).Format(time.RFC3339)
 		}
-		e.EventID = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/event/%s/%s/%s/%s/%d/%d/%d/%d", j.key, m.family, m.code, classifier,
-			m.call, m.equipment, at.Unix(), created.Unix()))
+		e.EventID = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/event/%s/%s/%s/%s/%d/%d/%d/%d",
+			j.key, m.family, m.code, classifier, m.call, m.equipment, at.Unix(), created.Unix()))
 		out = append(out, e)
 	}
 	published := abs(j.confirmed)

@@ -6,7 +6,11 @@
 // and cmd/boxwatch wires them together.
 package boxwatch
 
-import "time"
+import (
+	"crypto/sha1"
+	"fmt"
+	"time"
+)
 
 // TimeFormat is how every timestamp crosses the API: ISO 8601 in UTC with a trailing Z.
 const TimeFormat = "2006-01-02T15:04:05Z"
@@ -17,3 +21,13 @@ type Clock func() time.Time
 // SystemClock is the real clock, truncated to microseconds so that a value survives a round trip
 // through either database unchanged.
 func SystemClock() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// NameUUID derives a UUID from a name with the version 5 layout (SHA-1 based), so that an
+// identifier made from the same name is the same on every installation, run and replica:
+// reference data (ShippingLineID, PortID, VesselID) and the simulator's events use it.
+func NameUUID(name string) string {
+	h := sha1.Sum([]byte(name))
+	h[6] = h[6]&0x0f | 0x50
+	h[8] = h[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}

@@ -119,15 +119,19 @@ type CarrierEquipment struct {
 	Seals   []string
 }
 
-// DCSA event families, classifiers and codes used by boxwatch.
+// DCSA event families (CarrierEvent.Type) used by boxwatch.
 const (
 	EventTransport = "TRANSPORT"
 	EventEquipment = "EQUIPMENT"
 	EventShipment  = "SHIPMENT"
+)
 
-	Planned   = "PLN"
-	Estimated = "EST"
-	Actual    = "ACT"
+// DCSA event classifiers (CarrierEvent.Classifier): whether an event is planned, estimated or
+// has happened.
+const (
+	ClassifierPlanned   = "PLN"
+	ClassifierEstimated = "EST"
+	ClassifierActual    = "ACT"
 )
 
 // CarrierEvent is one event as the carrier reported it.

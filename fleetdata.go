@@ -1,29 +1,10 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"sync"
 )
-
-//go:embed data/vessels/vessels.json
-var vesselsJSON []byte
-
-var defaultFleet = sync.OnceValue(func() []Vessel {
-	f, err := LoadFleet(bytes.NewReader(vesselsJSON))
-	if err != nil {
-		panic("boxwatch: embedded vessel list is invalid: " + err.Error())
-	}
-	return f
-})
-
-// DefaultFleet returns the container ships shipped with boxwatch (data/vessels/vessels.json, from
-// real AIS static reports), in IMO order. The caller owns the returned slice.
-func DefaultFleet() []Vessel { return slices.Clone(defaultFleet()) }
 
 // LoadFleet reads a vessel list in the format of data/vessels/vessels.json: a JSON array of
 // objects with imo, mmsi, name, call_sign and flag. It fails on a malformed document, an IMO
@@ -50,7 +31,7 @@ func LoadFleet(r io.Reader) ([]Vessel, error) {
 			return nil, fmt.Errorf("vessel list: IMO %s is listed twice", d.IMO)
 		}
 		seen[d.IMO] = true
-		if d.MMSI != "" && !isDigits(d.MMSI, 9) {
+		if d.MMSI != "" && (len(d.MMSI) != 9 || !IsDigits(d.MMSI)) {
 			return nil, fmt.Errorf("vessel list: IMO %s: MMSI %q is not nine digits", d.IMO, d.MMSI)
 		}
 		if d.Name == "" {
@@ -68,11 +49,12 @@ func LoadFleet(r io.Reader) ([]Vessel, error) {
 	return fleet, nil
 }
 
-func isDigits(s string, n int) bool {
-	if len(s) != n {
+// IsDigits reports whether s is one or more ASCII digits.
+func IsDigits(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}

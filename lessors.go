@@ -1,8 +1,6 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,19 +14,6 @@ type Lessor struct {
 	// ContainerPrefixes are the ISO 6346 owner prefixes (owner code plus category letter)
 	// registered to the company.
 	ContainerPrefixes []string `json:"container_prefixes"`
-}
-
-//go:embed data/lessors/lessors.json
-var lessorsJSON []byte
-
-// DefaultLessors returns the lessor list shipped with boxwatch (data/lessors/lessors.json). The
-// caller owns the returned slice.
-func DefaultLessors() []Lessor {
-	l, err := LoadLessors(bytes.NewReader(lessorsJSON))
-	if err != nil {
-		panic("boxwatch: embedded lessor list is invalid: " + err.Error())
-	}
-	return l
 }
 
 // LoadLessors reads a lessor document: {"lessors": [...]}. It fails on a malformed document, a

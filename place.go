@@ -22,7 +22,7 @@ type Port struct {
 }
 
 // PortID derives the stable UUID of the port with that LOCODE.
-func PortID(locode string) string { return nameUUID("boxwatch/port/" + locode) }
+func PortID(locode string) string { return NameUUID("boxwatch/port/" + locode) }
 
 // Vessel is a ship, known by its IMO number.
 type Vessel struct {
@@ -38,7 +38,7 @@ type Vessel struct {
 }
 
 // VesselID derives the stable UUID of the vessel with that IMO number.
-func VesselID(imo string) string { return nameUUID("boxwatch/vessel/" + imo) }
+func VesselID(imo string) string { return NameUUID("boxwatch/vessel/" + imo) }
 
 // VesselPosition is where a vessel was at a time.
 type VesselPosition struct {

@@ -1,13 +1,10 @@
 package boxwatch
 
 import (
-	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 )
 
 // Ports is a port reference list keyed by UN/LOCODE. It is read-only after loading and safe for
@@ -17,21 +14,6 @@ type Ports struct {
 	byLOCODE map[string]int
 	byID     map[string]int
 }
-
-//go:embed data/ports/ports.json
-var portsJSON []byte
-
-var defaultPorts = sync.OnceValue(func() *Ports {
-	p, err := LoadPorts(bytes.NewReader(portsJSON))
-	if err != nil {
-		panic("boxwatch: embedded port list is invalid: " + err.Error())
-	}
-	return p
-})
-
-// DefaultPorts returns the port list shipped with boxwatch (data/ports/ports.json, from the npm
-// package sea-ports). Every call returns the same list.
-func DefaultPorts() *Ports { return defaultPorts() }
 
 // LoadPorts reads a port list in the format of data/ports/ports.json: a JSON array of objects with
 // locode, name, city, state, country, country_code, time_zone, lat and lon. It fails on a
@@ -54,7 +36,7 @@ func LoadPorts(r io.Reader) (*Ports, error) {
 	}
 	p := &Ports{list: make([]Port, 0, len(doc)), byLOCODE: make(map[string]int, len(doc)), byID: make(map[string]int, len(doc))}
 	for i, d := range doc {
-		if !isLOCODE(d.LOCODE) {
+		if !IsLOCODE(d.LOCODE) {
 			return nil, fmt.Errorf("port list: entry %d: %q is not a UN/LOCODE", i, d.LOCODE)
 		}
 		if _, dup := p.byLOCODE[d.LOCODE]; dup {
@@ -89,9 +71,9 @@ func LoadPorts(r io.Reader) (*Ports, error) {
 	return p, nil
 }
 
-// isLOCODE reports whether s has the shape of a UN/LOCODE: a two-letter country code and three
-// letters or digits 2–9.
-func isLOCODE(s string) bool {
+// IsLOCODE reports whether s has the shape of a UN/LOCODE: a two-letter country code and three
+// upper-case letters or digits 2–9. Whether the place exists is the port list's to say.
+func IsLOCODE(s string) bool {
 	if len(s) != 5 {
 		return false
 	}
@@ -105,7 +87,8 @@ func isLOCODE(s string) bool {
 	return true
 }
 
-// All returns every port, in LOCODE order for the default list. The slice must not be modified.
+// All returns every port in list order (LOCODE order for the shipped list). The slice must not
+// be modified.
 func (p *Ports) All() []Port { return p.list }
 
 // ByLOCODE finds a port by its UN/LOCODE, in any letter case.

@@ -1,9 +1,6 @@
 package boxwatch
 
 import (
-	"bytes"
-	"crypto/sha1"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,6 +55,10 @@ type ShippingLine struct {
 	// BillOfLadingPrefixes are the prefixes the line puts in front of its bill-of-lading numbers;
 	// they are not always its SCAC (MSC bills start with MEDU).
 	BillOfLadingPrefixes []string `json:"bill_of_lading_prefixes"`
+	// TestLine marks a line for integration tests (boxwatch's TEST): its numbers need not be real
+	// ISO 6346 container numbers or bill formats, and its unknown numbers fail at once, with no
+	// manifest to wait for.
+	TestLine bool `json:"test_line"`
 	// Extra holds registry fields this package does not interpret (number formats and the like),
 	// keyed by field name, for the packages that do.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -69,18 +70,6 @@ type Carriers struct {
 	lines  []ShippingLine
 	bySCAC map[string]int // primary and alternative SCACs
 	byID   map[string]int
-}
-
-//go:embed data/carriers/carriers.json
-var carriersJSON []byte
-
-// DefaultCarriers returns the registry shipped with boxwatch (data/carriers/carriers.json).
-func DefaultCarriers() *Carriers {
-	c, err := LoadCarriers(bytes.NewReader(carriersJSON))
-	if err != nil {
-		panic("boxwatch: embedded carrier registry is invalid: " + err.Error())
-	}
-	return c
 }
 
 // LoadCarriers reads a registry document: {"shipping_lines": [...]}. It fails on a malformed
@@ -105,7 +94,7 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 		if err := json.Unmarshal(msg, &l.Extra); err != nil {
 			return nil, fmt.Errorf("carrier registry: entry %d: %w", i, err)
 		}
-		for _, k := range []string{"scac", "name", "short_name", "alternative_scacs", "smdg_code", "tracking_support", "container_prefixes", "bill_of_lading_prefixes"} {
+		for _, k := range []string{"scac", "name", "short_name", "alternative_scacs", "smdg_code", "tracking_support", "container_prefixes", "bill_of_lading_prefixes", "test_line"} {
 			delete(l.Extra, k)
 		}
 		if l.Name == "" {
@@ -117,7 +106,7 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 		l.ID = ShippingLineID(l.SCAC)
 		idx := len(c.lines)
 		for _, s := range append([]string{l.SCAC}, l.AlternativeSCACs...) {
-			if !isSCAC(s) {
+			if !IsSCAC(s) {
 				return nil, fmt.Errorf("carrier registry: %q is not a SCAC (four upper-case letters)", s)
 			}
 			if _, dup := c.bySCAC[s]; dup {
@@ -132,18 +121,11 @@ func LoadCarriers(r io.Reader) (*Carriers, error) {
 }
 
 // ShippingLineID derives the stable UUID of the line with scac.
-func ShippingLineID(scac string) string { return nameUUID("boxwatch/shipping_line/" + scac) }
+func ShippingLineID(scac string) string { return NameUUID("boxwatch/shipping_line/" + scac) }
 
-// nameUUID derives a UUID from a name (the version 5 layout: SHA-1 based), so that reference data
-// has the same ids on every installation.
-func nameUUID(name string) string {
-	h := sha1.Sum([]byte(name))
-	h[6] = h[6]&0x0f | 0x50
-	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
-}
-
-func isSCAC(s string) bool {
+// IsSCAC reports whether s has the shape of a Standard Carrier Alpha Code: four upper-case
+// letters. Whether a line uses it is the registry's to say (Carriers.BySCAC).
+func IsSCAC(s string) bool {
 	if len(s) != 4 {
 		return false
 	}

@@ -105,14 +105,15 @@ func (n *NewTrackingRequest) Validate(c *Carriers) error {
 			"Request type '%s' is not one of bill_of_lading, booking_number, container", n.RequestType))
 	}
 
-	if e := n.validateNumber(typeOK); e != nil {
+	line, known := c.BySCAC(n.SCAC)
+	if e := n.validateNumber(typeOK, line.TestLine); e != nil {
 		errs = append(errs, e)
 	}
 
-	switch line, ok := c.BySCAC(n.SCAC); {
+	switch {
 	case n.SCAC == "":
 		errs = append(errs, Invalid(attrPointer+"scac", CodeBlank, "Scac can't be blank"))
-	case !ok:
+	case !known:
 		errs = append(errs, Invalid(attrPointer+"scac", CodeNotRecognized, "Scac '%s' is not recognized", n.SCAC))
 	case typeOK && !line.Support.Supports(n.RequestType):
 		errs = append(errs, Invalid(attrPointer+"scac", CodeNotSupported,
@@ -134,7 +135,9 @@ func (n *NewTrackingRequest) Validate(c *Carriers) error {
 	return nil
 }
 
-func (n *NewTrackingRequest) validateNumber(typeOK bool) *Error {
+// validateNumber checks the request number's shape; a test line's container numbers need not be
+// ISO 6346 numbers.
+func (n *NewTrackingRequest) validateNumber(typeOK, testLine bool) *Error {
 	p := attrPointer + "request_number"
 	num := n.RequestNumber
 	switch {
@@ -149,7 +152,7 @@ func (n *NewTrackingRequest) validateNumber(typeOK bool) *Error {
 			return Invalid(p, CodeInvalid, "Request number may hold only letters, digits and '-'")
 		}
 	}
-	if typeOK && n.RequestType == RequestContainer && n.SCAC != "TEST" {
+	if typeOK && n.RequestType == RequestContainer && !testLine {
 		if problem := ContainerNumberProblem(num); problem != "" {
 			return Invalid(p, CodeInvalid, "Request number '%s' is not a valid ISO 6346 container number: it %s", num, problem)
 		}

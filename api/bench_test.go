@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -212,7 +213,7 @@ func BenchmarkDeliver(b *testing.B) {
 	}
 	deliverer := func(b *testing.B, db *store.DB) *tracking.Engine {
 		return trackingtest.Start(b, db, trackingtest.Options{Webhooks: webhook.Policy{AllowPrivate: true},
-			Renderer: api.NewRenderer(db, boxwatch.DefaultCarriers(), boxwatch.DefaultPorts())}).Engine
+			Renderer: api.NewRenderer(db, data.Carriers(), data.Ports())}).Engine
 	}
 	reset := func() {
 		got.Store(0)

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 )
 
-var fuzzCarriers = boxwatch.DefaultCarriers()
+var fuzzCarriers = data.Carriers()
 
 // checkDecodeError asserts that a rejected body yields a client error document, never a 500.
 func checkDecodeError(t *testing.T, err error) {
@@ -157,7 +158,7 @@ func FuzzInferNumberBody(f *testing.F) {
 }
 
 func newFuzzEngine(f *testing.F) *infer.Engine {
-	e, err := infer.New(fuzzCarriers, boxwatch.DefaultLessors())
+	e, err := infer.New(fuzzCarriers, data.Lessors())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -96,7 +97,7 @@ func serveOn(t testing.TB, db *store.DB, opts ...option) *testServer {
 	t.Helper()
 	logs := &syncBuffer{}
 	cfg := api.Config{
-		Store: db, Limiter: db.Limiter(), Carriers: boxwatch.DefaultCarriers(), Ports: boxwatch.DefaultPorts(),
+		Store: db, Limiter: db.Limiter(), Carriers: data.Carriers(), Ports: data.Ports(),
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Limits: api.Limits{CreateTrackingRequest: 1 << 20, InferNumber: 1 << 20, Default: 1 << 20},
 	}

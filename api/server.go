@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/webhook"
 )
@@ -91,7 +92,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		cfg.Clock = boxwatch.SystemClock
 	}
 	if cfg.Infer == nil {
-		engine, err := infer.New(cfg.Carriers, boxwatch.DefaultLessors())
+		engine, err := infer.New(cfg.Carriers, data.Lessors())
 		if err != nil {
 			return nil, err
 		}

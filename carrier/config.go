@@ -152,7 +152,7 @@ func Load(r io.Reader) (Config, error) {
 // checked by building it with stand-ins for the secrets.
 func (e Endpoint) problems(scac string) []string {
 	var p []string
-	if !isSCAC(scac) {
+	if !boxwatch.IsSCAC(scac) {
 		p = append(p, "is not a SCAC (four upper-case letters)")
 	}
 	for _, header := range slices.Sorted(maps.Keys(e.Auth.HeadersEnv)) {
@@ -179,18 +179,6 @@ func (e Endpoint) problems(scac string) []string {
 		p = append(p, err.Error())
 	}
 	return p
-}
-
-func isSCAC(s string) bool {
-	if len(s) != 4 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if c < 'A' || c > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // describeJSONError says where in raw a decoding error is: at the offset a syntax or type error

@@ -14,6 +14,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
+	"github.com/boxwatch/boxwatch/data"
 )
 
 // environment is the environment the example file needs.
@@ -54,7 +55,7 @@ func TestLoadExample(t *testing.T) {
 		!slices.Equal(maersk.Quirks, []string{"date_operator_in_value"}) || maersk.Auth.OAuth2 == nil || !maersk.Auth.OAuth2.CredentialsInBody {
 		t.Errorf("MAEU = %+v", maersk)
 	}
-	built, err := cfg.Build(boxwatch.DefaultCarriers(), getenv(environment), nil)
+	built, err := cfg.Build(data.Carriers(), getenv(environment), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestBuildErrors(t *testing.T) {
 		{"ErrMissingOAuth2Env", `{"carriers": {"CMDU": {"adapter": "dcsa", "base_url": "https://x.example", "auth": {"oauth2": {"token_url": "https://id.example/token", "client_id_env": "CMA_ID", "client_secret_env": "CMA_CLIENT_SECRET"}}}}}`, "CMDU: environment variables not set or empty: CMA_ID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			built, err := mustLoad(t, tc.doc).Build(boxwatch.DefaultCarriers(), getenv(environment), nil)
+			built, err := mustLoad(t, tc.doc).Build(data.Carriers(), getenv(environment), nil)
 			t.Log(err)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || built != nil {
 				t.Errorf("Build = %v, %v, want an error containing %q", built, err, tc.want)
@@ -127,7 +128,7 @@ func TestBuildErrors(t *testing.T) {
 
 func TestBuildKeysByPrimarySCAC(t *testing.T) {
 	cfg := mustLoad(t, `{"carriers": {"MEDU": {"adapter": "dcsa", "base_url": "https://x.example"}}}`)
-	built, err := cfg.Build(boxwatch.DefaultCarriers(), getenv(nil), nil)
+	built, err := cfg.Build(data.Carriers(), getenv(nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestBuiltCarrierLooksUp(t *testing.T) {
 	cfg := mustLoad(t, `{"carriers": {"HLCU": {"adapter": "dcsa", "base_url": "`+srv.URL+`/HLCU",
 		"auth": {"headers_env": {"X-IBM-Client-Id": "HLAG_CLIENT_ID", "X-IBM-Client-Secret": "HLAG_CLIENT_SECRET"}},
 		"quirks": ["date_operator_in_value"], "timeout": "5s"}}}`)
-	built, err := cfg.Build(boxwatch.DefaultCarriers(), getenv(environment), srv.Client())
+	built, err := cfg.Build(data.Carriers(), getenv(environment), srv.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func ExampleLoad() {
 		fmt.Println(err)
 		return
 	}
-	carriers, err := cfg.Build(boxwatch.DefaultCarriers(), os.Getenv, nil)
+	carriers, err := cfg.Build(data.Carriers(), os.Getenv, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

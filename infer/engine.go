@@ -435,11 +435,11 @@ func round(c float64) float64 { return math.Round(c*1000) / 1000 }
 
 // isContainer reports whether s has the shape of an ISO 6346 number: three letters, U, J or Z,
 // and seven digits.
-func isContainer(s string) bool { return len(s) == 11 && ownerShaped(s) && isDigits(s[4:]) }
+func isContainer(s string) bool { return len(s) == 11 && ownerShaped(s) && boxwatch.IsDigits(s[4:]) }
 
 // isContainerWithoutCheckDigit reports whether s is an ISO 6346 number missing its last digit.
 func isContainerWithoutCheckDigit(s string) bool {
-	return len(s) == 10 && ownerShaped(s) && isDigits(s[4:])
+	return len(s) == 10 && ownerShaped(s) && boxwatch.IsDigits(s[4:])
 }
 
 func ownerShaped(s string) bool {
@@ -462,15 +462,6 @@ func looksPrefixed(s string) bool {
 func isLetters(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 'A' || s[i] > 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}

@@ -4,14 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/infer/internal/evaluation"
 )
 
 func mustEngine(t testing.TB) *infer.Engine {
 	t.Helper()
-	e, err := infer.New(boxwatch.DefaultCarriers(), boxwatch.DefaultLessors())
+	e, err := infer.New(data.Carriers(), data.Lessors())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,12 @@ package infer_test
 import (
 	"fmt"
 
-	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 )
 
 func ExampleEngine_Infer() {
-	engine, err := infer.New(boxwatch.DefaultCarriers(), boxwatch.DefaultLessors())
+	engine, err := infer.New(data.Carriers(), data.Lessors())
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 )
 
@@ -22,7 +23,7 @@ func FuzzInfer(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	e, err := infer.New(boxwatch.DefaultCarriers(), boxwatch.DefaultLessors())
+	e, err := infer.New(data.Carriers(), data.Lessors())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -270,10 +270,7 @@ func TestInferAllocations(t *testing.T) {
 	}
 }
 
-func TestDefaultLessorsDoNotClashWithCarriers(t *testing.T) {
-	// New refuses an owner code claimed twice; the shipped data must pass.
+func TestNewAcceptsShippedData(t *testing.T) {
+	// New refuses an owner code claimed twice; the shipped registry and lessors must pass.
 	mustEngine(t)
-	if n := len(boxwatch.DefaultLessors()); n < 10 {
-		t.Errorf("%d lessors shipped, want the major ones", n)
-	}
 }

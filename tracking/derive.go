@@ -179,7 +179,7 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 	// Vessel movements at route ports apply to every container of the shipment.
 	var moves []milestone
 	for _, e := range cs.Events {
-		if e.Type != boxwatch.EventTransport || e.Classifier != boxwatch.Actual {
+		if e.Type != boxwatch.EventTransport || e.Classifier != boxwatch.ClassifierActual {
 			continue
 		}
 		r := role[e.LOCODE]
@@ -201,7 +201,7 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 	}
 
 	for _, e := range cs.Events {
-		if e.Type != boxwatch.EventEquipment || e.Classifier != boxwatch.Actual || e.EquipmentReference == "" {
+		if e.Type != boxwatch.EventEquipment || e.Classifier != boxwatch.ClassifierActual || e.EquipmentReference == "" {
 			continue
 		}
 		f := add(e.EquipmentReference)

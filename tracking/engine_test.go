@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -180,7 +181,7 @@ func TestNoCarrierFails(t *testing.T) {
 	if err := tracking.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: boxwatch.DefaultCarriers(), Workers: 2})
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: data.Carriers(), Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
 )
@@ -18,7 +18,7 @@ func TestEngineStartStopAnyOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, workers := range []int{0, 2} {
-			e, err := tracking.New(tracking.Config{DB: db, Registry: boxwatch.DefaultCarriers(), Workers: workers, ScheduleEvery: time.Hour})
+			e, err := tracking.New(tracking.Config{DB: db, Registry: data.Carriers(), Workers: workers, ScheduleEvery: time.Hour})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,8 +27,6 @@ const (
 	// arrivalWindow is how long after arrival a shipment stays tracked if its empties are not
 	// all returned.
 	arrivalWindow = 56 * 24 * time.Hour
-	// testLine is boxwatch's test shipping line (see the README's test numbers).
-	testLine = "TEST"
 )
 
 // backoff is the delay before retry n (from 1), doubling from firstRetry, with ±10 % jitter so
@@ -145,9 +143,10 @@ func (e *Engine) retry(ctx context.Context, tr boxwatch.TrackingRequest, reason 
 func (e *Engine) notFound(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	wait := false
 	err := e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
-		// The TEST line has no manifest to wait for: its unknown numbers fail at once, as the
+		// A test line has no manifest to wait for: its unknown numbers fail at once, as the
 		// reference API's test numbers do.
-		if tr.RequestType == boxwatch.RequestContainer || tr.SCAC == testLine || now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow) {
+		line, _ := e.cfg.Registry.BySCAC(tr.SCAC)
+		if tr.RequestType == boxwatch.RequestContainer || line.TestLine || now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow) {
 			return e.fail(ctx, tx, tr, boxwatch.ReasonNotFound, now)
 		}
 		wait = true

@@ -92,7 +92,7 @@ func TestLookupJourney(t *testing.T) {
 		if e.Type == boxwatch.EventEquipment && e.Code == "GTOT" && e.TransportCallID == "" && (e.LOCODE != "NLRTM" || e.Empty == nil || *e.Empty) {
 			t.Errorf("full out without a transport call = %+v, want NLRTM from its event location, laden", e)
 		}
-		if e.Type == boxwatch.EventTransport && e.Classifier == boxwatch.Estimated && e.Time.Format(time.RFC3339) == "2025-04-13T06:00:00+02:00" && (e.DelayReason != "PCO" || e.ChangeRemark != "Port congestion") {
+		if e.Type == boxwatch.EventTransport && e.Classifier == boxwatch.ClassifierEstimated && e.Time.Format(time.RFC3339) == "2025-04-13T06:00:00+02:00" && (e.DelayReason != "PCO" || e.ChangeRemark != "Port congestion") {
 			t.Errorf("estimate = %+v, want its delay reason and remark", e)
 		}
 	}

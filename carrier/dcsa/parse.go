@@ -57,7 +57,7 @@ func check(w Event) (event, error) {
 		return e, fmt.Errorf("eventDateTime: %w", err)
 	}
 	switch w.EventClassifierCode {
-	case boxwatch.Planned, boxwatch.Estimated, boxwatch.Actual:
+	case boxwatch.ClassifierPlanned, boxwatch.ClassifierEstimated, boxwatch.ClassifierActual:
 	default:
 		return e, fmt.Errorf("eventClassifierCode %.20q is not PLN, EST or ACT", w.EventClassifierCode)
 	}

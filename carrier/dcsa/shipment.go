@@ -191,11 +191,11 @@ func (c *call) add(e event) {
 		return
 	}
 	switch e.EventClassifierCode {
-	case boxwatch.Planned:
+	case boxwatch.ClassifierPlanned:
 		times.Planned = e.at
-	case boxwatch.Estimated:
+	case boxwatch.ClassifierEstimated:
 		times.Estimated = e.at
-	case boxwatch.Actual:
+	case boxwatch.ClassifierActual:
 		times.Actual = e.at
 	}
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"crypto/sha1"
 	"fmt"
 	"time"
 )
@@ -68,13 +67,4 @@ func pick[T any](d dice, label string, choices []weighted[T]) T {
 		}
 	}
 	return choices[len(choices)-1].value
-}
-
-// nameUUID derives a UUID from a name with the version 5 layout (SHA-1 based), so that the
-// simulator's identifiers are the same on every run and every replica.
-func nameUUID(name string) string {
-	h := sha1.Sum([]byte("boxwatch/sim/" + name))
-	h[6] = h[6]&0x0f | 0x50
-	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }

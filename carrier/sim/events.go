@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 )
 
@@ -69,8 +70,8 @@ func (j *journey) events(anchor, now time.Time) []event {
 			e.DocumentReferences = refs
 			e.EventDateTime = at.In(c.place.loc).Format(time.RFC3339)
 		}
-		e.EventID = nameUUID(fmt.Sprintf("event/%s/%s/%s/%s/%d/%d/%d/%d", j.key, m.family, m.code, classifier,
-			m.call, m.equipment, at.Unix(), created.Unix()))
+		e.EventID = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/event/%s/%s/%s/%s/%d/%d/%d/%d",
+			j.key, m.family, m.code, classifier, m.call, m.equipment, at.Unix(), created.Unix()))
 		out = append(out, e)
 	}
 	published := abs(j.confirmed)
@@ -78,10 +79,10 @@ func (j *journey) events(anchor, now time.Time) []event {
 		actual := abs(m.actual)
 		recorded := abs(m.actual + m.lag)
 		if m.family == "TRANSPORT" && !published.After(now) {
-			add(m, "PLN", abs(m.planned), published, delayReason{})
+			add(m, boxwatch.ClassifierPlanned, abs(m.planned), published, delayReason{})
 		}
 		if !recorded.After(now) {
-			add(m, "ACT", actual, recorded, m.reason)
+			add(m, boxwatch.ClassifierActual, actual, recorded, m.reason)
 			continue
 		}
 		if m.family != "TRANSPORT" {
@@ -98,7 +99,7 @@ func (j *journey) events(anchor, now time.Time) []event {
 			case m.planned-est > 2*hour:
 				reason = delayReason{remark: "Ahead of schedule"}
 			}
-			add(m, "EST", abs(est), abs(revised), reason)
+			add(m, boxwatch.ClassifierEstimated, abs(est), abs(revised), reason)
 		}
 	}
 	return out

@@ -150,7 +150,7 @@ func (v view) pod() int { return v.last - 1 }
 func (v view) count(code string, seq int) int {
 	n := 0
 	for _, e := range v.events {
-		if e.EventClassifierCode == boxwatch.Actual && e.TransportCall != nil && *e.TransportCall.TransportCallSequenceNumber == seq &&
+		if e.EventClassifierCode == boxwatch.ClassifierActual && e.TransportCall != nil && *e.TransportCall.TransportCallSequenceNumber == seq &&
 			(e.TransportEventTypeCode == code || e.EquipmentEventTypeCode == code) {
 			n++
 		}
@@ -173,7 +173,7 @@ func (v view) none(code string, seq int) bool { return v.count(code, seq) == 0 }
 // shipment reports whether an ACT shipment event of the code exists.
 func (v view) shipment(code string) bool {
 	for _, e := range v.events {
-		if e.EventClassifierCode == boxwatch.Actual && e.ShipmentEventTypeCode == code {
+		if e.EventClassifierCode == boxwatch.ClassifierActual && e.ShipmentEventTypeCode == code {
 			return true
 		}
 	}
@@ -184,7 +184,7 @@ func (v view) shipment(code string) bool {
 func (v view) estimate(t testing.TB, code string, seq int) time.Time {
 	t.Helper()
 	for _, e := range v.events {
-		if e.EventClassifierCode == boxwatch.Estimated && e.TransportEventTypeCode == code && *e.TransportCall.TransportCallSequenceNumber == seq {
+		if e.EventClassifierCode == boxwatch.ClassifierEstimated && e.TransportEventTypeCode == code && *e.TransportCall.TransportCallSequenceNumber == seq {
 			return mustTime(t, e.EventDateTime)
 		}
 	}

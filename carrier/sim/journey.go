@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // journey is one simulated shipment: its references, equipment, route and timeline. Its times
@@ -151,7 +152,7 @@ func (j *journey) route(w *world, d dice, s service) {
 		}
 		vessels[leg], prev = &choices[k], &choices[k]
 		voyages[leg] = fmt.Sprintf("%03d%s", 100+d.intn(fmt.Sprint("voyage/", leg), 900),
-			heading(w.places[ports[leg]].Port, w.places[ports[leg+1]].Port))
+			heading(w.places[ports[leg]].point, w.places[ports[leg+1]].point))
 	}
 	// addCall adds a call at a port: at its depot when leg is -1, else at its terminal by the
 	// vessel of that ocean leg.
@@ -164,7 +165,7 @@ func (j *journey) route(w *world, d dice, s service) {
 			c.vessel, c.voyage, c.service = vessels[leg], voyages[leg], s.codes[laneLegs[leg]]
 			c.operator = operatorOf(c.vessel.Name)
 		}
-		c.id = nameUUID(fmt.Sprintf("call/%s/%d", j.key, c.seq))
+		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))
 		j.calls = append(j.calls, c)
 	}
 	first, last := ports[0], ports[len(ports)-1]
@@ -179,15 +180,15 @@ func (j *journey) route(w *world, d dice, s service) {
 
 	for leg := range laneLegs {
 		detour := l.detour[laneLegs[leg]]
-		j.seaNM = append(j.seaNM, detour*greatCircleNM(w.places[ports[leg]].Port, w.places[ports[leg+1]].Port))
+		j.seaNM = append(j.seaNM, detour*geo.DistanceNM(w.places[ports[leg]].point, w.places[ports[leg+1]].point))
 	}
 }
 
 // heading is the direction letter of a voyage number: E or W, or N or S when the leg runs more
 // north–south than east–west.
-func heading(from, to boxwatch.Port) string {
-	dLon := math.Mod(to.Longitude-from.Longitude+540, 360) - 180
-	dLat := to.Latitude - from.Latitude
+func heading(from, to geo.Point) string {
+	dLon := math.Mod(to.Lon-from.Lon+540, 360) - 180
+	dLat := to.Lat - from.Lat
 	switch {
 	case math.Abs(dLat) > math.Abs(dLon) && dLat > 0:
 		return "N"

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 )
 
@@ -245,10 +246,10 @@ func (q query) validate() error {
 		return badf("one of %s, %s or %s is required", dcsa.ParamTransportDocumentReference,
 			dcsa.ParamCarrierBookingReference, dcsa.ParamEquipmentReference)
 	}
-	if q.LOCODE != "" && !isLOCODE(q.LOCODE) {
+	if q.LOCODE != "" && !boxwatch.IsLOCODE(q.LOCODE) {
 		return badf("UNLocationCode: %q is not a UN/LOCODE", q.LOCODE)
 	}
-	if q.VesselIMO != "" && (len(q.VesselIMO) != 7 || strings.Trim(q.VesselIMO, "0123456789") != "") {
+	if q.VesselIMO != "" && (len(q.VesselIMO) != 7 || !boxwatch.IsDigits(q.VesselIMO)) {
 		return badf("vesselIMONumber: %q is not a seven-digit IMO number", q.VesselIMO)
 	}
 	for _, lists := range []struct {
@@ -287,18 +288,6 @@ func (q query) validate() error {
 
 func isReferenceChar(c rune) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)
-}
-
-func isLOCODE(s string) bool {
-	if len(s) != 5 {
-		return false
-	}
-	for i, c := range s {
-		if !(c >= 'A' && c <= 'Z' || i >= 2 && c >= '2' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 func (q query) cursor() string {

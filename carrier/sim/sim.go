@@ -27,17 +27,18 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
+	"github.com/boxwatch/boxwatch/data"
 )
 
-// Options configure a Network. The zero value simulates every line of the default registry
-// with the default ports and fleet, in real time, with an in-memory State.
+// Options configure a Network. The zero value simulates every line of the shipped registry
+// with the shipped ports and fleet, in real time, with an in-memory State.
 type Options struct {
-	// Carriers is the registry the simulated lines come from; DefaultCarriers when nil.
+	// Carriers is the registry the simulated lines come from; data.Carriers when nil.
 	Carriers *boxwatch.Carriers
 	// SCACs are the lines to simulate (primary or alternative SCACs); every SCAC of Carriers when
 	// empty. An alternative SCAC answers as its line.
 	SCACs []string
-	// Ports and Fleet are the world's reference data; DefaultPorts and DefaultFleet when nil.
+	// Ports and Fleet are the world's reference data; data.Ports and data.Fleet when nil.
 	// Every port of the simulator's lanes must be in Ports with coordinates.
 	Ports *boxwatch.Ports
 	Fleet []boxwatch.Vessel
@@ -61,7 +62,8 @@ type Options struct {
 //
 // Every number has a journey, the same on every run and every replica sharing a State, except
 // these documented test numbers:
-//   - SCAC TEST: TEST-TR-SUCCEEDED has a journey; TEST-TR-FAILED is unknown.
+//   - A test line (TestLine in the registry, boxwatch's TEST): TEST-TR-SUCCEEDED has a journey;
+//     TEST-TR-FAILED is unknown.
 //   - A number ending in 0000 is unknown: the answer is an empty list.
 //   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
@@ -104,13 +106,13 @@ const APIVersion = "2.2.0"
 // Fleet of fewer than two vessels.
 func New(o Options) (*Network, error) {
 	if o.Carriers == nil {
-		o.Carriers = boxwatch.DefaultCarriers()
+		o.Carriers = data.Carriers()
 	}
 	if o.Ports == nil {
-		o.Ports = boxwatch.DefaultPorts()
+		o.Ports = data.Ports()
 	}
 	if o.Fleet == nil {
-		o.Fleet = boxwatch.DefaultFleet()
+		o.Fleet = data.Fleet()
 	}
 	if o.State == nil {
 		o.State = NewMemoryState()
@@ -284,7 +286,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	if q.Bill != "" && q.Booking != "" && q.Bill != q.Booking {
 		return nil, nil // the simulated lines give a booking's bill of lading the booking's number
 	}
-	if unknown(line.SCAC, number) {
+	if unknown(line, number) {
 		return nil, nil
 	}
 	byContainer := boxwatch.ContainerNumberProblem(number) == ""
@@ -324,9 +326,9 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	return events, nil
 }
 
-// unknown reports whether number is one of the documented numbers the carrier does not know.
-func unknown(scac, number string) bool {
-	return strings.HasSuffix(number, "0000") || scac == "TEST" && number == "TEST-TR-FAILED"
+// unknown reports whether number is one of the documented numbers line does not know.
+func unknown(line boxwatch.ShippingLine, number string) bool {
+	return strings.HasSuffix(number, "0000") || line.TestLine && number == "TEST-TR-FAILED"
 }
 
 // simTime is the simulated time at real time now for a journey first looked up at anchor.

@@ -17,6 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/data"
 )
 
 func TestSameNumberSameAnswer(t *testing.T) {
@@ -160,11 +161,11 @@ func TestEstimatesMoveUntilTheArrival(t *testing.T) {
 		for _, e := range v.events {
 			if e.TransportEventTypeCode == "ARRI" && *e.TransportCall.TransportCallSequenceNumber == v.pod() {
 				switch e.EventClassifierCode {
-				case boxwatch.Estimated:
+				case boxwatch.ClassifierEstimated:
 					if len(etas) == 0 || etas[len(etas)-1] != e.EventDateTime {
 						etas = append(etas, e.EventDateTime)
 					}
-				case boxwatch.Planned:
+				case boxwatch.ClassifierPlanned:
 					plans[e.EventID] = true
 				}
 			}
@@ -182,7 +183,7 @@ func TestEstimatesMoveUntilTheArrival(t *testing.T) {
 		t.Error("the journey did not end")
 	}
 	for _, e := range v.events {
-		if e.EventClassifierCode == boxwatch.Estimated {
+		if e.EventClassifierCode == boxwatch.ClassifierEstimated {
 			t.Errorf("an estimate remains after the journey: %+v", e)
 		}
 	}
@@ -403,10 +404,10 @@ func mustDecode(t testing.TB, body []byte) []dcsa.Event {
 // exist, the equipment is the line's, and time runs forward along the route.
 func TestRouteSanity(t *testing.T) {
 	n := newTestNetwork(t)
-	carriers := boxwatch.DefaultCarriers()
-	ports := boxwatch.DefaultPorts()
+	carriers := data.Carriers()
+	ports := data.Ports()
 	fleet := map[string]boxwatch.Vessel{}
-	for _, v := range boxwatch.DefaultFleet() {
+	for _, v := range data.Fleet() {
 		fleet[v.IMO] = v
 	}
 	lanes := map[string]bool{}
@@ -509,7 +510,7 @@ func checkEquipment(t *testing.T, v view, line boxwatch.ShippingLine, carriers *
 // each container, follow the route.
 func checkTimesRunForward(t *testing.T, v view) {
 	t.Helper()
-	for _, classifier := range []string{boxwatch.Planned, boxwatch.Actual} {
+	for _, classifier := range []string{boxwatch.ClassifierPlanned, boxwatch.ClassifierActual} {
 		var times []time.Time
 		for _, e := range v.events {
 			if e.EventType == "TRANSPORT" && e.EventClassifierCode == classifier {
@@ -626,7 +627,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"ErrNegativeLatency", sim.Options{Latency: -time.Second}},
 		{"ErrUnknownSCAC", sim.Options{SCACs: []string{"ZZZZ"}}},
 		{"ErrLanePortMissing", sim.Options{Ports: tinyPorts}},
-		{"ErrFleetTooSmall", sim.Options{Fleet: boxwatch.DefaultFleet()[:1]}},
+		{"ErrFleetTooSmall", sim.Options{Fleet: data.Fleet()[:1]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

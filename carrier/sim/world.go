@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // lane is a trade the simulated carriers sell: cargo from one of the origins to one of the
@@ -113,10 +113,11 @@ func operatorOf(name string) string {
 	return ""
 }
 
-// place is a port of the simulated world with its time zone loaded.
+// place is a port of the simulated world with its position and time zone.
 type place struct {
 	boxwatch.Port
-	loc *time.Location
+	point geo.Point
+	loc   *time.Location
 }
 
 // service is a carrier's service on a lane: the vessels that sail each leg of it.
@@ -163,7 +164,7 @@ func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwat
 			if err != nil || p.TimeZone == "" {
 				loc = time.UTC
 			}
-			w.places[code] = place{Port: p, loc: loc}
+			w.places[code] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
 		}
 	}
 	fleet = slices.Clone(fleet)
@@ -248,20 +249,10 @@ func legs(l *lane) int {
 
 // feederLeg is the shorter leg of a hub lane, sailed by a feeder service.
 func (w *world) feederLeg(l *lane) int {
-	first := l.detour[0] * greatCircleNM(w.places[l.origins[0]].Port, w.places[l.hub].Port)
-	second := l.detour[1] * greatCircleNM(w.places[l.hub].Port, w.places[l.destinations[0]].Port)
+	first := l.detour[0] * geo.DistanceNM(w.places[l.origins[0]].point, w.places[l.hub].point)
+	second := l.detour[1] * geo.DistanceNM(w.places[l.hub].point, w.places[l.destinations[0]].point)
 	if first < second {
 		return 0
 	}
 	return 1
-}
-
-// greatCircleNM is the great-circle distance between two ports in nautical miles.
-func greatCircleNM(a, b boxwatch.Port) float64 {
-	const earthRadiusNM = 3440.065
-	rad := math.Pi / 180
-	lat1, lat2 := a.Latitude*rad, b.Latitude*rad
-	dLat, dLon := lat2-lat1, (b.Longitude-a.Longitude)*rad
-	h := math.Pow(math.Sin(dLat/2), 2) + math.Cos(lat1)*math.Cos(lat2)*math.Pow(math.Sin(dLon/2), 2)
-	return 2 * earthRadiusNM * math.Asin(math.Min(1, math.Sqrt(h)))
 }

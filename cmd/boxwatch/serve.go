@@ -20,6 +20,7 @@ import (
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -142,7 +143,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Outbound clients keep idle connections (and their goroutines) until closed.
 	carrierHTTP := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	defer carrierHTTP.CloseIdleConnections()
-	registry := boxwatch.DefaultCarriers()
+	registry := data.Carriers()
 	configured := map[string]boxwatch.Carrier{}
 	if cfg.carriersFile != "" {
 		if configured, err = loadCarriers(cfg.carriersFile, registry, getenv, carrierHTTP); err != nil {
@@ -159,10 +160,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := tracking.Migrate(ctx, db); err != nil {
 		return err
 	}
-	ports := boxwatch.DefaultPorts()
+	ports := data.Ports()
 	carriers := configured
 	if cfg.sim {
-		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: boxwatch.DefaultFleet(),
+		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: data.Fleet(),
 			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim")})
 		if err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -110,8 +111,8 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	registry := boxwatch.DefaultCarriers()
-	network, err := sim.New(sim.Options{Carriers: registry, Ports: boxwatch.DefaultPorts(), Fleet: boxwatch.DefaultFleet(),
+	registry := data.Carriers()
+	network, err := sim.New(sim.Options{Carriers: registry, Ports: data.Ports(), Fleet: data.Fleet(),
 		State: db, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger})
 	if err != nil {
 		t.Fatal(err)

@@ -11,11 +11,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // judge time zones by Go's own database, whatever the machine has
+
+	"github.com/boxwatch/boxwatch"
 )
 
 // sourcePort is an entry of the package's lib/ports.json, keyed there by UN/LOCODE.
@@ -40,8 +41,6 @@ type port struct {
 	Lat         *float64 `json:"lat,omitempty"`
 	Lon         *float64 `json:"lon,omitempty"`
 }
-
-var locodePattern = regexp.MustCompile(`^[A-Z]{2}[A-Z2-9]{3}$`)
 
 func main() {
 	pkg := flag.String("package", "", "directory of the unpacked sea-ports package")
@@ -86,7 +85,7 @@ func run(pkg, out string) error {
 func convert(src map[string]sourcePort) ([]port, error) {
 	ports := make([]port, 0, len(src))
 	for code, s := range src {
-		if !locodePattern.MatchString(code) {
+		if !boxwatch.IsLOCODE(code) {
 			return nil, fmt.Errorf("%q is not a UN/LOCODE", code)
 		}
 		p := port{

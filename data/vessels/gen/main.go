@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/ais"
 )
 
 // The NMEA files of the package's test-data directory that carry AIS sentences.
@@ -50,7 +51,7 @@ func run(pkg, out string, list bool) error {
 	if pkg == "" {
 		return errors.New("-package is required")
 	}
-	var statics []staticReport
+	var statics []ais.StaticReport
 	for _, name := range sources {
 		f, err := os.Open(filepath.Join(pkg, "test-data", name))
 		if err != nil {
@@ -105,7 +106,7 @@ var fleetName = regexp.MustCompile(`^(A\.P\. MOELLER|ANL|APL|CAP|CMA CGM|CMA-CGM
 // containerShips keeps the reports of cargo ships (AIS ship types 70–79) of at least 150 m with a
 // valid IMO number and a fleet name, one per IMO number (the longest name wins when a ship sent
 // several), sorted by IMO number.
-func containerShips(statics []staticReport, flags map[string]string) []vessel {
+func containerShips(statics []ais.StaticReport, flags map[string]string) []vessel {
 	byIMO := map[string]vessel{}
 	for _, s := range statics {
 		imo := fmt.Sprintf("%07d", s.IMO)
@@ -183,20 +184,16 @@ func encode(fleet []vessel) ([]byte, error) {
 
 // readStatics decodes every AIS type 5 message in an NMEA stream, skipping sentences with a bad
 // checksum and incomplete multi-sentence messages.
-func readStatics(r io.Reader) ([]staticReport, error) {
-	var out []staticReport
-	var asm assembler
+func readStatics(r io.Reader) ([]ais.StaticReport, error) {
+	var out []ais.StaticReport
+	var asm ais.Assembler
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		payload, fill, ok := asm.add(sc.Text())
+		m, ok := asm.Add(sc.Text())
 		if !ok {
 			continue
 		}
-		bits := unarmor(payload, fill)
-		if bits.uint(0, 6) != 5 {
-			continue
-		}
-		if s, ok := decodeStatic(bits); ok {
+		if s, ok := m.Static(); ok {
 			out = append(out, s)
 		}
 	}

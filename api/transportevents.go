@@ -1,0 +1,83 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+type transportEventAttributes struct {
+	Event          string  `json:"event"`
+	Timestamp      *string `json:"timestamp" format:"date-time"`
+	Timezone       *string `json:"timezone"`
+	LocationLOCODE *string `json:"location_locode"`
+	VoyageNumber   *string `json:"voyage_number"`
+	DataSource     string  `json:"data_source" enum:"shipping_line,terminal,ais"`
+	CreatedAt      string  `json:"created_at" format:"date-time"`
+}
+
+type transportEventRelationships struct {
+	Shipment  toOne `json:"shipment"`
+	Container toOne `json:"container"`
+	Vessel    toOne `json:"vessel"`
+	Location  toOne `json:"location"`
+}
+
+type transportEventResource struct {
+	ID            string                      `json:"id" format:"uuid"`
+	Type          string                      `json:"type" enum:"transport_event"`
+	Attributes    transportEventAttributes    `json:"attributes"`
+	Relationships transportEventRelationships `json:"relationships"`
+}
+
+type transportEventListDocument = document[[]transportEventResource]
+
+func (p places) transportEventOut(e boxwatch.TransportEvent) transportEventResource {
+	res := transportEventResource{ID: e.ID, Type: "transport_event", Attributes: transportEventAttributes{
+		Event: e.Event, Timestamp: optTime(e.Timestamp), Timezone: p.tz(e.LOCODE), LocationLOCODE: optString(e.LOCODE),
+		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
+	}, Relationships: transportEventRelationships{
+		Shipment: ref(e.ShipmentID, "shipment"), Container: ref(e.ContainerID, "container"), Location: ref(p.id(e.LOCODE), "port"),
+	}}
+	if e.VesselIMO != "" {
+		res.Relationships.Vessel = ref(boxwatch.VesselID(e.VesselIMO), "vessel")
+	}
+	return res
+}
+
+func handleTransportEvents(st boxwatch.Store, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		page, err := pageParams(q)
+		if err != nil {
+			return err
+		}
+		inc, err := includes(q, "location", "vessel")
+		if err != nil {
+			return err
+		}
+		list, total, err := st.TransportEvents(r.Context(), account(r).ID, r.PathValue("id"), page)
+		if err != nil {
+			return err
+		}
+		data := make([]transportEventResource, len(list))
+		included, seen := []any{}, map[string]bool{}
+		for i, e := range list {
+			data[i] = p.transportEventOut(e)
+			if pt, ok := p.port(e.LOCODE); ok && inc["location"] && !seen[pt.ID] {
+				seen[pt.ID] = true
+				included = append(included, portOut(pt))
+			}
+			if inc["vessel"] && e.VesselIMO != "" && !seen[e.VesselIMO] {
+				seen[e.VesselIMO] = true
+				if v, err := st.Vessel(r.Context(), e.VesselIMO); err == nil {
+					included = append(included, vesselOut(v))
+				}
+			}
+		}
+		l, m := pageLinks(r, page, total)
+		m.Size = len(data)
+		writeJSON(w, http.StatusOK, transportEventListDocument{Data: data, Included: included, Links: l, Meta: m})
+		return nil
+	}
+}

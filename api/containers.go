@@ -47,7 +47,7 @@ type containerResource struct {
 type containerDocument = document[containerResource]
 type containerListDocument = document[[]containerResource]
 
-func (p places) containerOut(c boxwatch.Container, podLOCODE string, events []boxwatch.TransportEvent) containerResource {
+func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, events []boxwatch.TransportEvent) containerResource {
 	a := containerAttributes{
 		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
@@ -61,14 +61,14 @@ func (p places) containerOut(c boxwatch.Container, podLOCODE string, events []bo
 		n := c.EquipmentLength
 		a.EquipmentLength = &n
 	}
-	rel := containerRelationships{Shipment: ref(c.ShipmentID, "shipment"), TransportEvents: toMany{Data: []resourceIdentifier{}}}
+	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), TransportEvents: toMany{Data: []resourceIdentifier{}}}
 	for _, e := range events {
 		rel.TransportEvents.Data = append(rel.TransportEvents.Data, resourceIdentifier{ID: e.ID, Type: "transport_event"})
 	}
 	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
 }
 
-func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		page, err := pageParams(q)
@@ -109,7 +109,7 @@ func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p place
 	}
 }
 
-func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string) handlerFunc {
+func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "shipment", "transport_events")
 		if err != nil {

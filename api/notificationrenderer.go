@@ -20,23 +20,23 @@ type eventObject struct {
 
 // subject is what an event concerns, loaded from the store (or made up, for examples).
 type subject struct {
-	tr         *boxwatch.TrackingRequest
-	shipment   *boxwatch.Shipment
-	containers []boxwatch.Container
-	container  *boxwatch.Container
-	te         *boxwatch.TransportEvent
+	tr             *boxwatch.TrackingRequest
+	shipment       *boxwatch.Shipment
+	containers     []boxwatch.Container
+	container      *boxwatch.Container
+	transportEvent *boxwatch.TransportEvent
 }
 
 // Renderer writes webhook notification documents: the body receivers get.
 type Renderer struct {
 	st       boxwatch.Store
 	carriers *boxwatch.Carriers
-	pl       places
+	ports    portRenderer
 }
 
 // NewRenderer returns a renderer over the store; ports may be nil.
 func NewRenderer(st boxwatch.Store, carriers *boxwatch.Carriers, ports boxwatch.PortLookup) *Renderer {
-	return &Renderer{st: st, carriers: carriers, pl: places{ports: ports}}
+	return &Renderer{st: st, carriers: carriers, ports: portRenderer{ports: ports}}
 }
 
 // Notification renders the document delivered for n, with the reference object and what a
@@ -76,7 +76,7 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 		if err != nil {
 			return nil, err
 		}
-		sub.te = &te
+		sub.transportEvent = &te
 	}
 	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
 	return json.Marshal(rd.document(n, ev, sub))
@@ -94,9 +94,9 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 			included = append(included, trackingRequestOut(*sub.tr))
 		}
 	case "transport_event":
-		if sub.te != nil {
-			included = append(included, rd.pl.transportEventOut(*sub.te))
-			if pt, ok := rd.pl.port(sub.te.LOCODE); ok {
+		if sub.transportEvent != nil {
+			included = append(included, rd.ports.transportEventOut(*sub.transportEvent))
+			if pt, ok := rd.ports.port(sub.transportEvent.LOCODE); ok {
 				included = append(included, portOut(pt))
 			}
 		}
@@ -104,10 +104,10 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		included = append(included, rd.eventObject(ev, sub, pod))
 	}
 	if sub.container != nil {
-		included = append(included, rd.pl.containerOut(*sub.container, pod.LOCODE, nil))
+		included = append(included, rd.ports.containerOut(*sub.container, pod.LOCODE, nil))
 	}
 	if sub.shipment != nil {
-		included = append(included, rd.pl.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
+		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
 	}
 	return notificationDocument{Data: notificationOut(n, ev, nil), Included: included}
 }
@@ -122,19 +122,19 @@ func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.Rou
 	case "estimated_event":
 		locode, _ := data["location_locode"].(string)
 		obj.Attributes = map[string]any{"event": ev.Name, "created_at": at, "estimated_timestamp": data["estimated_timestamp"],
-			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.pl.tz(locode), "data_source": "shipping_line"}
-		obj.Relationships["port"] = ref(rd.pl.id(locode), "port")
+			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.ports.tz(locode), "data_source": "shipping_line"}
+		obj.Relationships["port"] = linkTo(rd.ports.id(locode), "port")
 		if imo, _ := data["vessel_imo"].(string); imo != "" {
-			obj.Relationships["vessel"] = ref(boxwatch.VesselID(imo), "vessel")
+			obj.Relationships["vessel"] = linkTo(boxwatch.VesselID(imo), "vessel")
 		}
 	case "container_updated_event":
-		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.pl.tz(pod.LOCODE)}
+		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.ports.tz(pod.LOCODE)}
 	default:
 		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
 	}
-	obj.Relationships["shipment"] = ref(ev.ShipmentID, "shipment")
+	obj.Relationships["shipment"] = linkTo(ev.ShipmentID, "shipment")
 	if ev.ContainerID != "" {
-		obj.Relationships["container"] = ref(ev.ContainerID, "container")
+		obj.Relationships["container"] = linkTo(ev.ContainerID, "container")
 	}
 	return obj
 }
@@ -173,7 +173,7 @@ func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
 	case strings.HasPrefix(name, "container.transport."):
 		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: now.Add(-47 * time.Hour),
 			LOCODE: pol, VoyageNumber: "247W", VesselIMO: "9839430", DataSource: "shipping_line", CreatedAt: now}
-		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.te, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.transportEvent, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
 	case name == "shipment.estimated.arrival":
 		data, _ := json.Marshal(map[string]any{"estimated_timestamp": now.Add(600 * time.Hour).UTC(), "location_locode": pod,
 			"voyage_number": "247W", "vessel_imo": "9839430"})

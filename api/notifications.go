@@ -64,7 +64,7 @@ func notificationOut(n boxwatch.Notification, ev boxwatch.Event, logs []boxwatch
 	res := notificationResource{ID: n.ID, Type: "webhook_notification",
 		Attributes: notificationAttributes{ID: n.ID, Event: n.Event, DeliveryStatus: n.DeliveryStatus,
 			CreatedAt: n.CreatedAt.UTC().Format(boxwatch.TimeFormat), Attempts: n.Attempts},
-		Relationships: notificationRelationships{ReferenceObject: ref(ev.ObjectID, ev.ObjectType), Webhook: ref(n.WebhookID, "webhook"),
+		Relationships: notificationRelationships{ReferenceObject: linkTo(ev.ObjectID, ev.ObjectType), Webhook: linkTo(n.WebhookID, "webhook"),
 			WebhookNotificationLogs: toMany{Data: []resourceIdentifier{}}},
 		Links: resourceLinks{Self: "/v2/webhook_notifications/" + n.ID}}
 	for _, l := range logs {
@@ -94,8 +94,8 @@ var notificationListParams = []param{
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
 }
 
-// withLogs renders notifications with their logs when asked.
-func withLogs(r *http.Request, st boxwatch.Store, n boxwatch.Notification, inc map[string]bool, included []any) (notificationResource, []any, error) {
+// notificationWithLogs renders notifications with their logs when asked.
+func notificationWithLogs(r *http.Request, st boxwatch.Store, n boxwatch.Notification, inc map[string]bool, included []any) (notificationResource, []any, error) {
 	var logs []boxwatch.DeliveryAttempt
 	if inc["webhook_notification_logs"] {
 		var err error
@@ -138,7 +138,7 @@ func handleNotificationList(st boxwatch.Store, pageLinks func(*http.Request, box
 		data := make([]notificationResource, len(list))
 		included := []any{}
 		for i, n := range list {
-			if data[i], included, err = withLogs(r, st, n, inc, included); err != nil {
+			if data[i], included, err = notificationWithLogs(r, st, n, inc, included); err != nil {
 				return err
 			}
 		}
@@ -159,12 +159,12 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 		if err != nil {
 			return err
 		}
-		res, included, err := withLogs(r, st, n, inc, []any{})
+		res, included, err := notificationWithLogs(r, st, n, inc, []any{})
 		if err != nil {
 			return err
 		}
 		if inc["reference_object"] {
-			doc, err := rd.load(r.Context(), n)
+			doc, err := rd.referenceDocument(r.Context(), n)
 			if err != nil {
 				return err
 			}
@@ -181,7 +181,7 @@ func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.St
 		if err != nil {
 			return err
 		}
-		res, _, err := withLogs(r, st, n, nil, nil)
+		res, _, err := notificationWithLogs(r, st, n, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -190,8 +190,8 @@ func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.St
 	}
 }
 
-// load renders a notification's document for include=reference_object.
-func (rd *Renderer) load(ctx context.Context, n boxwatch.Notification) (notificationDocument, error) {
+// referenceDocument renders a notification's document for include=reference_object.
+func (rd *Renderer) referenceDocument(ctx context.Context, n boxwatch.Notification) (notificationDocument, error) {
 	var doc notificationDocument
 	b, err := rd.Notification(ctx, n)
 	if err != nil {

@@ -37,7 +37,7 @@ func portOut(pt boxwatch.Port) portResource {
 	return portResource{ID: pt.ID, Type: "port", Attributes: a, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
 }
 
-func handlePortGet(p places, base func(*http.Request) string) handlerFunc {
+func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := r.PathValue("id")
 		pt, ok := boxwatch.Port{}, false

@@ -23,7 +23,7 @@ func optString(s string) *string {
 	return &s
 }
 
-func ref(id, typ string) toOne {
+func linkTo(id, typ string) toOne {
 	if id == "" {
 		return toOne{}
 	}
@@ -34,31 +34,31 @@ type toMany struct {
 	Data []resourceIdentifier `json:"data"`
 }
 
-// places renders what a route knows of ports: names, time zones.
-type places struct{ ports boxwatch.PortLookup }
+// portRenderer renders what a route knows of ports: names, time zones.
+type portRenderer struct{ ports boxwatch.PortLookup }
 
-func (p places) port(locode string) (boxwatch.Port, bool) {
+func (p portRenderer) port(locode string) (boxwatch.Port, bool) {
 	if locode == "" || p.ports == nil {
 		return boxwatch.Port{}, false
 	}
 	return p.ports.ByLOCODE(locode)
 }
 
-func (p places) name(locode string) *string {
+func (p portRenderer) name(locode string) *string {
 	if pt, ok := p.port(locode); ok {
 		return &pt.Name
 	}
 	return nil
 }
 
-func (p places) tz(locode string) *string {
+func (p portRenderer) tz(locode string) *string {
 	if pt, ok := p.port(locode); ok && pt.TimeZone != "" {
 		return &pt.TimeZone
 	}
 	return nil
 }
 
-func (p places) id(locode string) string {
+func (p portRenderer) id(locode string) string {
 	if locode == "" {
 		return ""
 	}

@@ -73,7 +73,7 @@ type requestInfo struct {
 	route   string
 }
 
-func info(r *http.Request) *requestInfo {
+func requestInfoOf(r *http.Request) *requestInfo {
 	if ri, ok := r.Context().Value(ctxRequestInfo).(*requestInfo); ok {
 		return ri
 	}
@@ -81,12 +81,12 @@ func info(r *http.Request) *requestInfo {
 }
 
 // account returns the authenticated account; only handlers behind auth call it.
-func account(r *http.Request) boxwatch.Account { return info(r).account }
+func account(r *http.Request) boxwatch.Account { return requestInfoOf(r).account }
 
 // wrap applies the route's authentication, rate limit and query-parameter rules around its handler.
 func (s *server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ri := info(r)
+		ri := requestInfoOf(r)
 		ri.route = rt.path
 		err := func() error {
 			if rt.auth {
@@ -111,7 +111,7 @@ func (s *server) wrap(rt route) http.Handler {
 }
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	ri := info(r)
+	ri := requestInfoOf(r)
 	status, doc, header := errorResponse(err, ri.id)
 	if status == http.StatusInternalServerError {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", ri.id, "route", ri.route, "error", err.Error())

@@ -62,7 +62,7 @@ type shipmentResource struct {
 type shipmentDocument = document[shipmentResource]
 type shipmentListDocument = document[[]shipmentResource]
 
-func (p places) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carriers, containers []boxwatch.Container) shipmentResource {
+func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carriers, containers []boxwatch.Container) shipmentResource {
 	a := shipmentAttributes{
 		BillOfLadingNumber: optString(s.BillOfLading), NormalizedNumber: optString(s.NormalizedNumber),
 		BookingNumber: optString(s.Booking), RefNumbers: nonNil(s.RefNumbers), Tags: nonNil(s.Tags),
@@ -78,14 +78,14 @@ func (p places) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carriers, co
 	if pol, ok := s.POL(); ok {
 		a.PortOfLadingLOCODE, a.PortOfLadingName, a.POLTimezone = &pol.LOCODE, p.name(pol.LOCODE), p.tz(pol.LOCODE)
 		a.POLETDAt, a.POLATDAt = optTime(pol.ETD), optTime(pol.ATD)
-		rel.PortOfLading = ref(p.id(pol.LOCODE), "port")
+		rel.PortOfLading = linkTo(p.id(pol.LOCODE), "port")
 	}
 	if pod, ok := s.POD(); ok && len(s.Route) > 1 {
 		a.PortOfDischargeLOCODE, a.PortOfDischargeName, a.PODTimezone = &pod.LOCODE, p.name(pod.LOCODE), p.tz(pod.LOCODE)
 		a.PODETAAt, a.PODATAAt, a.PODOriginalETAAt = optTime(pod.ETA), optTime(pod.ATA), optTime(pod.OriginalETA)
 		a.PODVesselIMO, a.PODVoyageNumber = optString(pod.InboundVesselIMO), optString(pod.InboundVoyage)
 		a.PODVesselName = p.vesselName(s, pod.InboundVesselIMO)
-		rel.PortOfDischarge = ref(p.id(pod.LOCODE), "port")
+		rel.PortOfDischarge = linkTo(p.id(pod.LOCODE), "port")
 	}
 	for _, c := range containers {
 		rel.Containers.Data = append(rel.Containers.Data, resourceIdentifier{ID: c.ID, Type: "container"})
@@ -94,7 +94,7 @@ func (p places) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carriers, co
 }
 
 // vesselName finds a vessel's name in the carrier's own answer.
-func (places) vesselName(s boxwatch.Shipment, imo string) *string {
+func (portRenderer) vesselName(s boxwatch.Shipment, imo string) *string {
 	for _, c := range s.Snapshot.Calls {
 		if c.Vessel != nil && c.Vessel.IMO == imo && c.Vessel.Name != "" {
 			name := c.Vessel.Name
@@ -111,7 +111,7 @@ var shipmentListParams = []param{
 }
 
 // shipmentIncludes gathers the resources include asks for, each once.
-func (p places) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, containers []boxwatch.Container, seen map[string]bool, out []any) []any {
+func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, containers []boxwatch.Container, seen map[string]bool, out []any) []any {
 	add := func(key string, v any) {
 		if !seen[key] {
 			seen[key] = true
@@ -134,7 +134,7 @@ func (p places) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, conta
 	return out
 }
 
-func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		page, err := pageParams(q)
@@ -177,7 +177,7 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p places
 }
 
 // writeShipment answers one shipment with what include asks for.
-func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool) error {
+func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool) error {
 	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 	return nil
 }
 
-func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "containers", "port_of_lading", "port_of_discharge")
 		if err != nil {
@@ -204,7 +204,7 @@ func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places,
 
 // handleShipmentTracking stops or resumes tracking; the body, if any, is ignored as the
 // reference API does.
-func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string, resume bool) handlerFunc {
+func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, resume bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		change := tracker.StopTracking
 		if resume {

@@ -161,7 +161,7 @@ func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Ca
 }
 
 // trackedObjects renders the shipments of requests, each once, for include=tracked_object.
-func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p places, trs []boxwatch.TrackingRequest) ([]any, error) {
+func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, trs []boxwatch.TrackingRequest) ([]any, error) {
 	included, seen := []any{}, map[string]bool{}
 	for _, tr := range trs {
 		if tr.ShipmentID == "" || seen[tr.ShipmentID] {
@@ -181,7 +181,7 @@ func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carri
 	return included, nil
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "tracked_object")
 		if err != nil {
@@ -255,7 +255,7 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		page, err := pageParams(q)

@@ -32,20 +32,20 @@ type transportEventResource struct {
 
 type transportEventListDocument = document[[]transportEventResource]
 
-func (p places) transportEventOut(e boxwatch.TransportEvent) transportEventResource {
+func (p portRenderer) transportEventOut(e boxwatch.TransportEvent) transportEventResource {
 	res := transportEventResource{ID: e.ID, Type: "transport_event", Attributes: transportEventAttributes{
 		Event: e.Event, Timestamp: optTime(e.Timestamp), Timezone: p.tz(e.LOCODE), LocationLOCODE: optString(e.LOCODE),
 		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
 	}, Relationships: transportEventRelationships{
-		Shipment: ref(e.ShipmentID, "shipment"), Container: ref(e.ContainerID, "container"), Location: ref(p.id(e.LOCODE), "port"),
+		Shipment: linkTo(e.ShipmentID, "shipment"), Container: linkTo(e.ContainerID, "container"), Location: linkTo(p.id(e.LOCODE), "port"),
 	}}
 	if e.VesselIMO != "" {
-		res.Relationships.Vessel = ref(boxwatch.VesselID(e.VesselIMO), "vessel")
+		res.Relationships.Vessel = linkTo(boxwatch.VesselID(e.VesselIMO), "vessel")
 	}
 	return res
 }
 
-func handleTransportEvents(st boxwatch.Store, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
+func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		page, err := pageParams(q)

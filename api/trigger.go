@@ -85,7 +85,7 @@ func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Clie
 		payload := mustJSON(doc)
 		ex := webhook.Deliver(r.Context(), client, webhook.Request{URL: t.URL, Secret: secret, NotificationID: doc.Data.ID, Body: payload, Now: at})
 		res := triggerResult{URL: t.URL, Succeeded: ex.Outcome == webhook.Succeeded, Error: optString(ex.Err),
-			RequestHeaders: flatten(ex.RequestHeaders), RequestBody: string(payload), ResponseHeaders: flatten(ex.ResponseHeaders), ResponseBody: ex.ResponseSnippet}
+			RequestHeaders: flattenHeaders(ex.RequestHeaders), RequestBody: string(payload), ResponseHeaders: flattenHeaders(ex.ResponseHeaders), ResponseBody: ex.ResponseSnippet}
 		if ex.StatusCode != 0 {
 			code := ex.StatusCode
 			res.StatusCode = &code
@@ -95,9 +95,9 @@ func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Clie
 	}
 }
 
-// flatten turns headers into the reference API's name → value object; repeated values join
+// flattenHeaders turns headers into the reference API's name → value object; repeated values join
 // with ", " as HTTP allows.
-func flatten(h http.Header) map[string]string {
+func flattenHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for name, values := range h {
 		out[name] = strings.Join(values, ", ")

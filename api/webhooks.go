@@ -57,12 +57,12 @@ type webhookBody struct {
 
 // webhookChanges reads a create or update body; absent members stay nil.
 type webhookChanges struct {
-	url     *string
-	active  *bool
-	events  []string
-	headers []boxwatch.WebhookHeader
-	hasEvts bool
-	hasHdrs bool
+	url        *string
+	active     *bool
+	events     []string
+	headers    []boxwatch.WebhookHeader
+	hasEvents  bool
+	hasHeaders bool
 }
 
 func decodeWebhook(body []byte, id string) (webhookChanges, error) {
@@ -93,7 +93,7 @@ func decodeWebhook(body []byte, id string) (webhookChanges, error) {
 		}
 		c.active = &b
 	}
-	if c.events, c.hasEvts, err = attrs.strings("events"); err != nil {
+	if c.events, c.hasEvents, err = attrs.strings("events"); err != nil {
 		return c, err
 	}
 	if v, ok := attrs.m["headers"]; ok && v != nil {
@@ -101,7 +101,7 @@ func decodeWebhook(body []byte, id string) (webhookChanges, error) {
 		if !isArr {
 			return c, boxwatch.Invalid(attrs.pointer+"/headers", boxwatch.CodeInvalid, "headers must be an array of {name, value} objects.")
 		}
-		c.hasHdrs, c.headers = true, []boxwatch.WebhookHeader{}
+		c.hasHeaders, c.headers = true, []boxwatch.WebhookHeader{}
 		for i, e := range arr {
 			h, isObj := e.(map[string]any)
 			o := object{m: h, pointer: fmt.Sprintf("%s/headers/%d", attrs.pointer, i)}
@@ -148,7 +148,7 @@ func (c webhookChanges) apply(ctx context.Context, w *boxwatch.Webhook, policy w
 			w.DeactivatedReason, w.FailingSince = "", time.Time{}
 		}
 	}
-	if c.hasEvts || creating {
+	if c.hasEvents || creating {
 		switch {
 		case len(c.events) == 0:
 			errs = append(errs, boxwatch.Invalid(p+"events", boxwatch.CodeBlank, "events must list at least one event name."))
@@ -164,7 +164,7 @@ func (c webhookChanges) apply(ctx context.Context, w *boxwatch.Webhook, policy w
 			w.Events = c.events
 		}
 	}
-	if c.hasHdrs {
+	if c.hasHeaders {
 		if len(c.headers) > maxWebhookHeaders {
 			errs = append(errs, boxwatch.Invalid(p+"headers", boxwatch.CodeTooLong, "At most %d headers.", maxWebhookHeaders))
 		}

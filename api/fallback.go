@@ -3,6 +3,8 @@ package api
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/boxwatch/boxwatch"
 )
 
 // fallback answers unknown paths with 404 and known paths with the wrong method with 405, both as
@@ -17,12 +19,12 @@ func (s *server) fallback(mux *http.ServeMux) http.Handler {
 		probe := &statusProbe{header: http.Header{}}
 		h.ServeHTTP(probe, r)
 		if probe.status == http.StatusMethodNotAllowed {
-			s.writeError(w, r, &httpError{status: http.StatusMethodNotAllowed, code: "method_not_allowed",
+			s.writeError(w, r, &httpError{status: http.StatusMethodNotAllowed, code: boxwatch.CodeMethodNotAllowed,
 				detail: fmt.Sprintf("%s is not allowed here. Allowed: %s.", r.Method, probe.header.Get("Allow")),
 				header: http.Header{"Allow": probe.header.Values("Allow")}})
 			return
 		}
-		s.writeError(w, r, &httpError{status: http.StatusNotFound, code: "route_not_found",
+		s.writeError(w, r, &httpError{status: http.StatusNotFound, code: boxwatch.CodeRouteNotFound,
 			detail: fmt.Sprintf("No endpoint at %s.", r.URL.Path)})
 	})
 }

@@ -42,6 +42,6 @@ func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, a boxwatch.Ac
 		secs = 1
 	}
 	s.metrics.rateLimited(string(b))
-	return &httpError{status: http.StatusTooManyRequests, code: "rate_limited", detail: detail,
+	return &httpError{status: http.StatusTooManyRequests, code: boxwatch.CodeRateLimited, detail: detail,
 		header: http.Header{"Retry-After": {strconv.Itoa(secs)}}}
 }

@@ -68,45 +68,35 @@ func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, event
 	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
 }
 
-func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
-		page, err := pageParams(q)
+func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[containerResource], error) {
+		var lp listPage[containerResource]
+		inc, err := includes(r.URL.Query(), "shipment")
 		if err != nil {
-			return err
-		}
-		inc, err := includes(q, "shipment")
-		if err != nil {
-			return err
+			return lp, err
 		}
 		acct := account(r).ID
 		list, total, err := st.Containers(r.Context(), acct, page)
 		if err != nil {
-			return err
+			return lp, err
 		}
-		data := make([]containerResource, len(list))
-		included, seen := []any{}, map[string]bool{}
-		shipments := map[string]boxwatch.Shipment{}
+		shipments, err := st.ShipmentsByID(r.Context(), acct, idsOf(list, func(c boxwatch.Container) string { return c.ShipmentID }))
+		if err != nil {
+			return lp, err
+		}
+		lp.data, lp.included, lp.total = make([]containerResource, len(list)), []any{}, total
+		seen := map[string]bool{}
 		for i, c := range list {
-			s, ok := shipments[c.ShipmentID]
-			if !ok {
-				if s, err = st.Shipment(r.Context(), acct, c.ShipmentID); err != nil {
-					return err
-				}
-				shipments[c.ShipmentID] = s
-			}
+			s, found := shipments[c.ShipmentID]
 			pod, _ := s.POD()
-			data[i] = p.containerOut(c, pod.LOCODE, nil)
-			if inc["shipment"] && !seen[s.ID] {
+			lp.data[i] = p.containerOut(c, pod.LOCODE, nil)
+			if inc["shipment"] && found && !seen[s.ID] {
 				seen[s.ID] = true
-				included = append(included, p.shipmentOut(s, carriers, nil))
+				lp.included = append(lp.included, p.shipmentOut(s, carriers, nil))
 			}
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, containerListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
+		return lp, nil
+	})
 }
 
 func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
@@ -124,10 +114,11 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		if err != nil {
 			return err
 		}
-		events, _, err := st.TransportEvents(r.Context(), acct, c.ID, boxwatch.Page{Number: 1, Size: 1000})
+		byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
 		if err != nil {
 			return err
 		}
+		events := byContainer[c.ID]
 		pod, _ := s.POD()
 		res := p.containerOut(c, pod.LOCODE, events)
 		included := []any{}

@@ -94,59 +94,54 @@ var notificationListParams = []param{
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
 }
 
-// notificationWithLogs renders notifications with their logs when asked.
-func notificationWithLogs(r *http.Request, st boxwatch.Store, n boxwatch.Notification, inc map[string]bool, included []any) (notificationResource, []any, error) {
-	var logs []boxwatch.DeliveryAttempt
-	if inc["webhook_notification_logs"] {
-		var err error
-		if logs, err = st.DeliveryAttempts(r.Context(), n.ID); err != nil {
-			return notificationResource{}, nil, err
+// renderNotifications renders notifications with their events and, when withLogs, their delivery
+// logs, which it also returns as included resources. It reads each kind of related row once for
+// the whole list.
+func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, withLogs bool) ([]notificationResource, []any, error) {
+	acct := account(r).ID
+	events, err := st.EventsByID(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.EventID }))
+	if err != nil {
+		return nil, nil, err
+	}
+	logs := map[string][]boxwatch.DeliveryAttempt{}
+	if withLogs {
+		if logs, err = st.DeliveryAttemptsOf(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.ID })); err != nil {
+			return nil, nil, err
 		}
-		for _, l := range logs {
+	}
+	data, included := make([]notificationResource, len(list)), []any{}
+	for i, n := range list {
+		for _, l := range logs[n.ID] {
 			included = append(included, notificationLogOut(l))
 		}
+		data[i] = notificationOut(n, events[n.EventID], logs[n.ID])
 	}
-	ev, err := st.Event(r.Context(), n.AccountID, n.EventID)
-	if err != nil {
-		return notificationResource{}, nil, err
-	}
-	return notificationOut(n, ev, logs), included, nil
+	return data, included, nil
 }
 
-func handleNotificationList(st boxwatch.Store, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
+func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[notificationResource], error) {
+		var lp listPage[notificationResource]
 		q := r.URL.Query()
-		page, err := pageParams(q)
-		if err != nil {
-			return err
-		}
 		inc, err := includes(q, "webhook_notification_logs")
 		if err != nil {
-			return err
+			return lp, err
 		}
 		f := boxwatch.NotificationFilter{WebhookID: q.Get("filter[webhook_id]"), DeliveryStatus: q.Get("filter[delivery_status]"), Event: q.Get("filter[event]")}
 		if f.WebhookID != "" && !boxwatch.IsUUID(f.WebhookID) {
-			return boxwatch.BadParameter("filter[webhook_id]", "filter[webhook_id] must be a webhook id.")
+			return lp, boxwatch.BadParameter("filter[webhook_id]", "filter[webhook_id] must be a webhook id.")
 		}
 		if s := f.DeliveryStatus; s != "" && s != boxwatch.DeliveryPending && s != boxwatch.DeliverySucceeded && s != boxwatch.DeliveryFailed {
-			return boxwatch.BadParameter("filter[delivery_status]", "filter[delivery_status] must be pending, succeeded or failed.")
+			return lp, boxwatch.BadParameter("filter[delivery_status]", "filter[delivery_status] must be pending, succeeded or failed.")
 		}
 		list, total, err := st.Notifications(r.Context(), account(r).ID, f, page)
 		if err != nil {
-			return err
+			return lp, err
 		}
-		data := make([]notificationResource, len(list))
-		included := []any{}
-		for i, n := range list {
-			if data[i], included, err = notificationWithLogs(r, st, n, inc, included); err != nil {
-				return err
-			}
-		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, notificationListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
+		lp.data, lp.included, err = renderNotifications(r, st, list, inc["webhook_notification_logs"])
+		lp.total = total
+		return lp, err
+	})
 }
 
 func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {
@@ -159,10 +154,11 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 		if err != nil {
 			return err
 		}
-		res, included, err := notificationWithLogs(r, st, n, inc, []any{})
+		data, included, err := renderNotifications(r, st, []boxwatch.Notification{n}, inc["webhook_notification_logs"])
 		if err != nil {
 			return err
 		}
+		res := data[0]
 		if inc["reference_object"] {
 			doc, err := rd.referenceDocument(r.Context(), n)
 			if err != nil {
@@ -181,10 +177,11 @@ func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.St
 		if err != nil {
 			return err
 		}
-		res, _, err := notificationWithLogs(r, st, n, nil, nil)
+		data, _, err := renderNotifications(r, st, []boxwatch.Notification{n}, false)
 		if err != nil {
 			return err
 		}
+		res := data[0]
 		writeJSON(w, http.StatusAccepted, notificationDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
 		return nil
 	}

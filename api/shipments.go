@@ -134,22 +134,19 @@ func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment,
 	return out
 }
 
-func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
+func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[shipmentResource], error) {
+		var lp listPage[shipmentResource]
 		q := r.URL.Query()
-		page, err := pageParams(q)
-		if err != nil {
-			return err
-		}
 		inc, err := includes(q, "containers", "port_of_lading", "port_of_discharge")
 		if err != nil {
-			return err
+			return lp, err
 		}
 		var f boxwatch.ShipmentFilter
 		if v := q.Get("filter[tracking_stopped]"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return boxwatch.BadParameter("filter[tracking_stopped]", "filter[tracking_stopped] must be true or false.")
+				return lp, boxwatch.BadParameter("filter[tracking_stopped]", "filter[tracking_stopped] must be true or false.")
 			}
 			f.TrackingStopped = &b
 		}
@@ -157,23 +154,20 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		acct := account(r).ID
 		list, total, err := st.Shipments(r.Context(), acct, f, page)
 		if err != nil {
-			return err
+			return lp, err
 		}
-		data := make([]shipmentResource, len(list))
-		included, seen := []any{}, map[string]bool{}
+		containers, err := st.ContainersOfShipments(r.Context(), acct, idsOf(list, func(s boxwatch.Shipment) string { return s.ID }))
+		if err != nil {
+			return lp, err
+		}
+		lp.data, lp.included, lp.total = make([]shipmentResource, len(list)), []any{}, total
+		seen := map[string]bool{}
 		for i, s := range list {
-			containers, err := st.ShipmentContainers(r.Context(), acct, s.ID)
-			if err != nil {
-				return err
-			}
-			data[i] = p.shipmentOut(s, carriers, containers)
-			included = p.shipmentIncludes(inc, s, containers, seen, included)
+			lp.data[i] = p.shipmentOut(s, carriers, containers[s.ID])
+			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], seen, lp.included)
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, shipmentListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
+		return lp, nil
+	})
 }
 
 // writeShipment answers one shipment with what include asks for.

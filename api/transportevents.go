@@ -45,39 +45,36 @@ func (p portRenderer) transportEventOut(e boxwatch.TransportEvent) transportEven
 	return res
 }
 
-func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
-		page, err := pageParams(q)
+func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[transportEventResource], error) {
+		var lp listPage[transportEventResource]
+		inc, err := includes(r.URL.Query(), "location", "vessel")
 		if err != nil {
-			return err
-		}
-		inc, err := includes(q, "location", "vessel")
-		if err != nil {
-			return err
+			return lp, err
 		}
 		list, total, err := st.TransportEvents(r.Context(), account(r).ID, r.PathValue("id"), page)
 		if err != nil {
-			return err
+			return lp, err
 		}
-		data := make([]transportEventResource, len(list))
-		included, seen := []any{}, map[string]bool{}
+		vessels := map[string]boxwatch.Vessel{}
+		if inc["vessel"] {
+			if vessels, err = st.VesselsByIMO(r.Context(), idsOf(list, func(e boxwatch.TransportEvent) string { return e.VesselIMO })); err != nil {
+				return lp, err
+			}
+		}
+		lp.data, lp.included, lp.total = make([]transportEventResource, len(list)), []any{}, total
+		seen := map[string]bool{}
 		for i, e := range list {
-			data[i] = p.transportEventOut(e)
+			lp.data[i] = p.transportEventOut(e)
 			if pt, ok := p.port(e.LOCODE); ok && inc["location"] && !seen[pt.ID] {
 				seen[pt.ID] = true
-				included = append(included, portOut(pt))
+				lp.included = append(lp.included, portOut(pt))
 			}
-			if inc["vessel"] && e.VesselIMO != "" && !seen[e.VesselIMO] {
+			if v, ok := vessels[e.VesselIMO]; ok && !seen[e.VesselIMO] {
 				seen[e.VesselIMO] = true
-				if v, err := st.Vessel(r.Context(), e.VesselIMO); err == nil {
-					included = append(included, vesselOut(v))
-				}
+				lp.included = append(lp.included, vesselOut(v))
 			}
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, transportEventListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
+		return lp, nil
+	})
 }

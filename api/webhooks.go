@@ -250,25 +250,18 @@ func handleWebhookGet(st boxwatch.Store, base func(*http.Request) string) handle
 	}
 }
 
-func handleWebhookList(st boxwatch.Store, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		page, err := pageParams(r.URL.Query())
-		if err != nil {
-			return err
-		}
+func handleWebhookList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[webhookResource], error) {
 		list, total, err := st.Webhooks(r.Context(), account(r).ID, page)
 		if err != nil {
-			return err
+			return listPage[webhookResource]{}, err
 		}
 		data := make([]webhookResource, len(list))
 		for i, hook := range list {
 			data[i] = webhookOut(hook)
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, webhookListDocument{Data: data, Links: l, Meta: m})
-		return nil
-	}
+		return listPage[webhookResource]{data: data, total: total}, nil
+	})
 }
 
 func handleWebhookDelete(st boxwatch.Store) handlerFunc {

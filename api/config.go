@@ -43,4 +43,7 @@ type Config struct {
 	// trigger's sample (nil: webhook.NewClient with the policy).
 	Webhooks      webhook.Policy
 	WebhookClient *http.Client
+
+	// testRoutes join the route table in tests only (see export_test.go).
+	testRoutes []route
 }

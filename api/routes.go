@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
 
 // route is one endpoint: its method and path, its rules, its handler, and what the OpenAPI document
 // says of it. Every endpoint is listed in routes, so the whole API surface reads from one place.
@@ -9,8 +13,11 @@ type route struct {
 	tag          string
 	summary, doc string
 	auth         bool
-	bucket       bucket
-	params       []param
+	// feature is the account feature the route needs, if any: an account without it gets 403
+	// with the feature's own message. Only routes behind auth can need one.
+	feature boxwatch.Feature
+	bucket  bucket
+	params  []param
 	// body and resp are values of the request and success response types, for the document.
 	body    any
 	status  int
@@ -24,7 +31,7 @@ func (s *server) routes() []route {
 	ports := portRenderer{ports: s.cfg.Ports}
 	rd := &Renderer{st: st, carriers: carriers, ports: ports}
 	policy := s.cfg.Webhooks
-	return []route{
+	return append([]route{
 		{
 			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
 			summary: "Create a tracking request",
@@ -299,5 +306,5 @@ func (s *server) routes() []route {
 			status: http.StatusOK, resp: healthDocument{}, errors: []int{503},
 			handler: handleReadyz(st),
 		},
-	}
+	}, s.cfg.testRoutes...)
 }

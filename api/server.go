@@ -56,6 +56,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 
 	mux := http.NewServeMux()
 	for _, rt := range s.routes() {
+		if rt.feature != "" && !rt.auth {
+			return nil, fmt.Errorf("api: %s %s needs the %s feature but no API key", rt.method, rt.path, rt.feature)
+		}
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
 	return s.observe(s.fallback(mux)), nil
@@ -97,6 +100,9 @@ func (s *server) wrap(rt route) http.Handler {
 				ri.account = a
 				if err := s.rateLimit(w, r, a, rt.bucket); err != nil {
 					return err
+				}
+				if rt.feature != "" && !a.Has(rt.feature) {
+					return rt.feature.NotEnabled()
 				}
 			}
 			if err := checkParams(r, rt.params); err != nil {

@@ -130,7 +130,7 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 				included = append(included, p.transportEventOut(e))
 			}
 		}
-		writeJSON(w, http.StatusOK, containerDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }

@@ -111,6 +111,11 @@ var statusOfKind = map[boxwatch.Kind]int{
 // writeJSON sends v as the body with the JSON:API media type.
 func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status, MediaType, v) }
 
+// writeResource answers one resource with its absolute self link and what include added.
+func writeResource[R any](w http.ResponseWriter, status int, self string, res R, included []any) {
+	writeJSON(w, status, document[R]{Data: res, Included: included, Links: &links{Self: self}})
+}
+
 // writeJSONAs sends v as the body with the given media type.
 func writeJSONAs(w http.ResponseWriter, status int, mediaType string, v any) {
 	b := mustJSON(v)

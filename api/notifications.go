@@ -166,7 +166,7 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 			}
 			included = append(included, doc.Included...)
 		}
-		writeJSON(w, http.StatusOK, notificationDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
@@ -182,7 +182,7 @@ func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.St
 			return err
 		}
 		res := data[0]
-		writeJSON(w, http.StatusAccepted, notificationDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusAccepted, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

@@ -50,7 +50,7 @@ func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc 
 			return boxwatch.ErrNotFound
 		}
 		res := portOut(pt)
-		writeJSON(w, http.StatusOK, portDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

@@ -177,8 +177,7 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 		return err
 	}
 	res := p.shipmentOut(s, carriers, containers)
-	writeJSON(w, http.StatusOK, shipmentDocument{Data: res, Included: p.shipmentIncludes(inc, s, containers, map[string]bool{}, []any{}),
-		Links: &links{Self: base(r) + res.Links.Self}})
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, map[string]bool{}, []any{}))
 	return nil
 }
 

@@ -155,7 +155,7 @@ func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Ca
 		}
 		res := trackingRequestOut(tr)
 		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeJSON(w, http.StatusCreated, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
@@ -198,7 +198,7 @@ func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p 
 			}
 		}
 		res := trackingRequestOut(tr)
-		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
@@ -355,7 +355,7 @@ func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base fun
 			return err
 		}
 		res := trackingRequestOut(tr)
-		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

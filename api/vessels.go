@@ -43,7 +43,7 @@ func handleVesselGet(st boxwatch.Store, base func(*http.Request) string) handler
 			return err
 		}
 		res := vesselOut(v)
-		writeJSON(w, http.StatusOK, vesselDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

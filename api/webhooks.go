@@ -206,7 +206,7 @@ func handleWebhookCreate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 		}
 		res := webhookOut(hook)
 		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeJSON(w, http.StatusCreated, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
@@ -233,7 +233,7 @@ func handleWebhookUpdate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 			return err
 		}
 		res := webhookOut(hook)
-		writeJSON(w, http.StatusOK, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
@@ -245,7 +245,7 @@ func handleWebhookGet(st boxwatch.Store, base func(*http.Request) string) handle
 			return err
 		}
 		res := webhookOut(hook)
-		writeJSON(w, http.StatusOK, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

@@ -18,6 +18,21 @@ type Feature string
 // FeatureMap unlocks the container map endpoint (GET /v2/containers/{id}/map_geojson).
 const FeatureMap Feature = "map"
 
+// DisabledMessage is what an account without the feature is told when it calls an endpoint that
+// needs it; the reference API's wording where it has one.
+func (f Feature) DisabledMessage() string {
+	switch f {
+	case FeatureMap:
+		return "Routing data feature is not enabled for this account"
+	}
+	return "The " + string(f) + " feature is not enabled for this account"
+}
+
+// NotEnabled is the KindForbidden error answered to an account that lacks the feature.
+func (f Feature) NotEnabled() *Error {
+	return &Error{Kind: KindForbidden, Code: CodeForbidden, Message: f.DisabledMessage()}
+}
+
 // Features lists every feature, so "all features" has one definition.
 var Features = []Feature{FeatureMap}
 

@@ -40,6 +40,18 @@ const (
 	CodeInternal      = "internal"
 	// CodeWebhookInactive refuses a redelivery to a webhook that is not active.
 	CodeWebhookInactive = "webhook_inactive"
+
+	// Problems with the HTTP exchange itself, answered by the API before a request reaches the
+	// domain.
+	CodeUnsupportedMediaType = "unsupported_media_type"
+	CodeInvalidBody          = "invalid_body"
+	CodeTooLarge             = "too_large"
+	CodeInvalidJSON          = "invalid_json"
+	CodeTypeMismatch         = "type_mismatch"
+	CodeIDMismatch           = "id_mismatch"
+	CodeRateLimited          = "rate_limited"
+	CodeMethodNotAllowed     = "method_not_allowed"
+	CodeRouteNotFound        = "route_not_found"
 )
 
 // Error is the service's error type: a kind, a machine code and a message that is safe to show to

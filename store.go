@@ -68,6 +68,28 @@ type Store interface {
 	// DeliveryAttempts returns a notification's log, oldest first.
 	DeliveryAttempts(ctx context.Context, notificationID string) ([]DeliveryAttempt, error)
 
+	// Batch reads: each costs one query whatever the number of ids, so that a page of a listing
+	// costs a constant number of queries. Ids that do not exist, are malformed, or belong to
+	// another account are simply absent from the answer; none of them is an error.
+
+	// ShipmentsByID returns the account's shipments with the given ids, keyed by id.
+	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]Shipment, error)
+	// ContainersOfShipments returns the containers of the account's shipments with the given ids,
+	// keyed by shipment id, each list by number. A shipment without containers is absent.
+	ContainersOfShipments(ctx context.Context, accountID string, shipmentIDs []string) (map[string][]Container, error)
+	// TransportEventsOfContainers returns every milestone of the account's containers with the
+	// given ids, keyed by container id, each list oldest first. A container without milestones is
+	// absent.
+	TransportEventsOfContainers(ctx context.Context, accountID string, containerIDs []string) (map[string][]TransportEvent, error)
+	// VesselsByIMO returns the vessels with the given IMO numbers, keyed by IMO number. Vessels are
+	// shared reference data: this is the one batch read not scoped to an account.
+	VesselsByIMO(ctx context.Context, imos []string) (map[string]Vessel, error)
+	// EventsByID returns the account's logged events with the given ids, keyed by id.
+	EventsByID(ctx context.Context, accountID string, ids []string) (map[string]Event, error)
+	// DeliveryAttemptsOf returns the logs of the account's notifications with the given ids, keyed
+	// by notification id, each oldest first. A notification never attempted is absent.
+	DeliveryAttemptsOf(ctx context.Context, accountID string, notificationIDs []string) (map[string][]DeliveryAttempt, error)
+
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -111,6 +111,11 @@ var statusOfKind = map[boxwatch.Kind]int{
 // writeJSON sends v as the body with the JSON:API media type.
 func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status, MediaType, v) }
 
+// writeResource answers one resource with its absolute self link and what include added.
+func writeResource[R any](w http.ResponseWriter, status int, self string, res R, included []any) {
+	writeJSON(w, status, document[R]{Data: res, Included: included, Links: &links{Self: self}})
+}
+
 // writeJSONAs sends v as the body with the given media type.
 func writeJSONAs(w http.ResponseWriter, status int, mediaType string, v any) {
 	b := mustJSON(v)
@@ -170,17 +175,17 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	mt, params, err := mime.ParseMediaType(ct)
 	switch {
 	case ct == "":
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: boxwatch.CodeUnsupportedMediaType,
 			detail: "Send the body as application/vnd.api+json or application/json."}
 	case err != nil || (mt != MediaType && mt != "application/json"):
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: boxwatch.CodeUnsupportedMediaType,
 			detail: fmt.Sprintf("Content-Type %q is not supported: send application/vnd.api+json or application/json.", ct)}
 	case mt == MediaType && len(params) > 0:
 		// JSON:API forbids media type parameters on its own type.
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: boxwatch.CodeUnsupportedMediaType,
 			detail: "application/vnd.api+json must be sent without media type parameters."}
 	case mt == "application/json" && len(params) > 0 && !(len(params) == 1 && strings.EqualFold(params["charset"], "utf-8")):
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, code: boxwatch.CodeUnsupportedMediaType,
 			detail: "application/json is accepted with no parameter other than charset=utf-8."}
 	}
 	if r.ContentLength > MaxBodyBytes {
@@ -192,12 +197,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 		if errors.As(err, &mbe) {
 			return nil, errTooLarge
 		}
-		return nil, &httpError{status: http.StatusBadRequest, code: "invalid_body", detail: "The request body could not be read."}
+		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidBody, detail: "The request body could not be read."}
 	}
 	return body, nil
 }
 
-var errTooLarge = &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large",
+var errTooLarge = &httpError{status: http.StatusRequestEntityTooLarge, code: boxwatch.CodeTooLarge,
 	detail: fmt.Sprintf("The request body is larger than %d bytes.", MaxBodyBytes)}
 
 // parseJSON decodes one JSON value, keeping numbers exact, and rejects anything after it.
@@ -209,7 +214,7 @@ func parseJSON(body []byte) (any, error) {
 		return nil, badJSON(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &httpError{status: http.StatusBadRequest, code: "invalid_json", detail: "The body holds more than one JSON value."}
+		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidJSON, detail: "The body holds more than one JSON value."}
 	}
 	return v, nil
 }
@@ -226,7 +231,7 @@ func badJSON(err error) error {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		detail = "The body is empty or ends too early."
 	}
-	return &httpError{status: http.StatusBadRequest, code: "invalid_json", detail: detail}
+	return &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidJSON, detail: detail}
 }
 
 // object is a JSON object being checked member by member, with the pointer it sits at.
@@ -275,12 +280,12 @@ func resourceObject(doc any, wantType, wantID string) (attrs object, err error) 
 	case !ok:
 		return object{}, boxwatch.Invalid("/data/type", boxwatch.CodeInvalid, "data.type must be the string %q.", wantType)
 	case t != wantType:
-		return object{}, &httpError{status: http.StatusConflict, code: "type_mismatch",
+		return object{}, &httpError{status: http.StatusConflict, code: boxwatch.CodeTypeMismatch,
 			detail: fmt.Sprintf("data.type is %q but this endpoint takes %q.", t, wantType)}
 	}
 	if id, present := data["id"]; present && wantID != "" {
 		if s, ok := id.(string); !ok || !strings.EqualFold(s, wantID) {
-			return object{}, &httpError{status: http.StatusConflict, code: "id_mismatch", detail: "data.id does not match the id in the path."}
+			return object{}, &httpError{status: http.StatusConflict, code: boxwatch.CodeIDMismatch, detail: "data.id does not match the id in the path."}
 		}
 	}
 	switch a := data["attributes"].(type) {

@@ -3,10 +3,10 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"strings"
-	"time"
+	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 type notificationAttributes struct {
@@ -33,15 +33,6 @@ type notificationResource struct {
 
 type notificationDocument = document[notificationResource]
 type notificationListDocument = document[[]notificationResource]
-
-// eventObject is the reference object of events that are not stored resources of their own: an
-// estimate, a created or updated container.
-type eventObject struct {
-	ID            string         `json:"id" format:"uuid"`
-	Type          string         `json:"type" enum:"estimated_event,container_created_event,container_updated_event"`
-	Attributes    map[string]any `json:"attributes"`
-	Relationships map[string]any `json:"relationships"`
-}
 
 type notificationLogAttributes struct {
 	AttemptedAt     string  `json:"attempted_at" format:"date-time"`
@@ -73,7 +64,7 @@ func notificationOut(n boxwatch.Notification, ev boxwatch.Event, logs []boxwatch
 	res := notificationResource{ID: n.ID, Type: "webhook_notification",
 		Attributes: notificationAttributes{ID: n.ID, Event: n.Event, DeliveryStatus: n.DeliveryStatus,
 			CreatedAt: n.CreatedAt.UTC().Format(boxwatch.TimeFormat), Attempts: n.Attempts},
-		Relationships: notificationRelationships{ReferenceObject: ref(ev.ObjectID, ev.ObjectType), Webhook: ref(n.WebhookID, "webhook"),
+		Relationships: notificationRelationships{ReferenceObject: linkTo(ev.ObjectID, ev.ObjectType), Webhook: linkTo(n.WebhookID, "webhook"),
 			WebhookNotificationLogs: toMany{Data: []resourceIdentifier{}}},
 		Links: resourceLinks{Self: "/v2/webhook_notifications/" + n.ID}}
 	for _, l := range logs {
@@ -83,171 +74,125 @@ func notificationOut(n boxwatch.Notification, ev boxwatch.Event, logs []boxwatch
 	return res
 }
 
-// subject is what an event concerns, loaded from the store (or made up, for examples).
-type subject struct {
-	tr         *boxwatch.TrackingRequest
-	shipment   *boxwatch.Shipment
-	containers []boxwatch.Container
-	container  *boxwatch.Container
-	te         *boxwatch.TransportEvent
+func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		name := r.URL.Query().Get("event")
+		if !webhook.Known(name) {
+			return boxwatch.BadParameter("event", "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
+		}
+		doc := rd.Example(name, now())
+		doc.Links = &links{Self: base(r) + r.URL.Path + "?event=" + name}
+		writeJSON(w, http.StatusOK, doc)
+		return nil
+	}
 }
 
-// Renderer writes webhook notification documents: the body receivers get.
-type Renderer struct {
-	st       boxwatch.Store
-	carriers *boxwatch.Carriers
-	pl       places
+var notificationListParams = []param{
+	paramPageNumber, paramPageSize, paramInclude("webhook_notification_logs"),
+	{name: "filter[webhook_id]", typ: "string", format: "uuid", doc: "Only notifications of this webhook."},
+	{name: "filter[delivery_status]", typ: "string", enum: []string{"pending", "succeeded", "failed"}, doc: "Only notifications with this status."},
+	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
 }
 
-// NewRenderer returns a renderer over the store; ports may be nil.
-func NewRenderer(st boxwatch.Store, carriers *boxwatch.Carriers, ports boxwatch.PortLookup) *Renderer {
-	return &Renderer{st: st, carriers: carriers, pl: places{ports: ports}}
-}
-
-// Notification renders the document delivered for n, with the reference object and what a
-// receiver needs to act on it in included.
-func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error) {
-	ev, err := rd.st.Event(ctx, n.AccountID, n.EventID)
+// renderNotifications renders notifications with their events and, when withLogs, their delivery
+// logs, which it also returns as included resources. It reads each kind of related row once for
+// the whole list.
+func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, withLogs bool) ([]notificationResource, []any, error) {
+	acct := account(r).ID
+	events, err := st.EventsByID(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.EventID }))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var sub subject
-	if ev.TrackingRequestID != "" {
-		tr, err := rd.st.TrackingRequest(ctx, n.AccountID, ev.TrackingRequestID)
-		if err != nil {
-			return nil, err
-		}
-		sub.tr = &tr
-	}
-	if ev.ShipmentID != "" {
-		s, err := rd.st.Shipment(ctx, n.AccountID, ev.ShipmentID)
-		if err != nil {
-			return nil, err
-		}
-		sub.shipment = &s
-		if sub.containers, err = rd.st.ShipmentContainers(ctx, n.AccountID, s.ID); err != nil {
-			return nil, err
+	logs := map[string][]boxwatch.DeliveryAttempt{}
+	if withLogs {
+		if logs, err = st.DeliveryAttemptsOf(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.ID })); err != nil {
+			return nil, nil, err
 		}
 	}
-	if ev.ContainerID != "" {
-		for i := range sub.containers {
-			if sub.containers[i].ID == ev.ContainerID {
-				sub.container = &sub.containers[i]
-			}
+	data, included := make([]notificationResource, len(list)), []any{}
+	for i, n := range list {
+		for _, l := range logs[n.ID] {
+			included = append(included, notificationLogOut(l))
 		}
+		data[i] = notificationOut(n, events[n.EventID], logs[n.ID])
 	}
-	if ev.ObjectType == "transport_event" {
-		te, err := rd.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
-		if err != nil {
-			return nil, err
-		}
-		sub.te = &te
-	}
-	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
-	return json.Marshal(rd.document(n, ev, sub))
+	return data, included, nil
 }
 
-func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub subject) notificationDocument {
-	included := []any{}
-	var pod boxwatch.RouteStop
-	if sub.shipment != nil {
-		pod, _ = sub.shipment.POD()
-	}
-	switch ev.ObjectType {
-	case "tracking_request":
-		if sub.tr != nil {
-			included = append(included, trackingRequestOut(*sub.tr))
+func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[notificationResource], error) {
+		var lp listPage[notificationResource]
+		q := r.URL.Query()
+		inc, err := includes(q, "webhook_notification_logs")
+		if err != nil {
+			return lp, err
 		}
-	case "transport_event":
-		if sub.te != nil {
-			included = append(included, rd.pl.transportEventOut(*sub.te))
-			if pt, ok := rd.pl.port(sub.te.LOCODE); ok {
-				included = append(included, portOut(pt))
-			}
+		f := boxwatch.NotificationFilter{WebhookID: q.Get("filter[webhook_id]"), DeliveryStatus: q.Get("filter[delivery_status]"), Event: q.Get("filter[event]")}
+		if f.WebhookID != "" && !boxwatch.IsUUID(f.WebhookID) {
+			return lp, boxwatch.BadParameter("filter[webhook_id]", "filter[webhook_id] must be a webhook id.")
 		}
-	default:
-		included = append(included, rd.eventObject(ev, sub, pod))
-	}
-	if sub.container != nil {
-		included = append(included, rd.pl.containerOut(*sub.container, pod.LOCODE, nil))
-	}
-	if sub.shipment != nil {
-		included = append(included, rd.pl.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
-	}
-	return notificationDocument{Data: notificationOut(n, ev, nil), Included: included}
+		if s := f.DeliveryStatus; s != "" && s != boxwatch.DeliveryPending && s != boxwatch.DeliverySucceeded && s != boxwatch.DeliveryFailed {
+			return lp, boxwatch.BadParameter("filter[delivery_status]", "filter[delivery_status] must be pending, succeeded or failed.")
+		}
+		list, total, err := st.Notifications(r.Context(), account(r).ID, f, page)
+		if err != nil {
+			return lp, err
+		}
+		lp.data, lp.included, err = renderNotifications(r, st, list, inc["webhook_notification_logs"])
+		lp.total = total
+		return lp, err
+	})
 }
 
-// eventObject renders the reference object kept in an event's data.
-func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.RouteStop) eventObject {
-	obj := eventObject{ID: ev.ObjectID, Type: ev.ObjectType, Attributes: map[string]any{}, Relationships: map[string]any{}}
-	var data map[string]any
-	json.Unmarshal(ev.Data, &data)
-	at := ev.CreatedAt.UTC().Format(boxwatch.TimeFormat)
-	switch ev.ObjectType {
-	case "estimated_event":
-		locode, _ := data["location_locode"].(string)
-		obj.Attributes = map[string]any{"event": ev.Name, "created_at": at, "estimated_timestamp": data["estimated_timestamp"],
-			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.pl.tz(locode), "data_source": "shipping_line"}
-		obj.Relationships["port"] = ref(rd.pl.id(locode), "port")
-		if imo, _ := data["vessel_imo"].(string); imo != "" {
-			obj.Relationships["vessel"] = ref(boxwatch.VesselID(imo), "vessel")
+func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		inc, err := includes(r.URL.Query(), "reference_object", "webhook_notification_logs")
+		if err != nil {
+			return err
 		}
-	case "container_updated_event":
-		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.pl.tz(pod.LOCODE)}
-	default:
-		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
+		n, err := st.Notification(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		data, included, err := renderNotifications(r, st, []boxwatch.Notification{n}, inc["webhook_notification_logs"])
+		if err != nil {
+			return err
+		}
+		res := data[0]
+		if inc["reference_object"] {
+			doc, err := rd.referenceDocument(r.Context(), n)
+			if err != nil {
+				return err
+			}
+			included = append(included, doc.Included...)
+		}
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+		return nil
 	}
-	obj.Relationships["shipment"] = ref(ev.ShipmentID, "shipment")
-	if ev.ContainerID != "" {
-		obj.Relationships["container"] = ref(ev.ContainerID, "container")
-	}
-	return obj
 }
 
-// Example renders a sample notification of an event, from made-up data in the shapes real ones
-// have. It never touches the store.
-func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
-	pol, pod := "CNSHA", "NLRTM"
-	s := boxwatch.Shipment{ID: boxwatch.NewID(now), SCAC: "MAEU", BillOfLading: "MAEU123456789", NormalizedNumber: "123456789",
-		RefNumbers: []string{"PO-1234"}, Tags: []string{}, CreatedAt: now.Add(-72 * time.Hour), UpdatedAt: now,
-		LastAttemptedAt: now, LastSucceededAt: now,
-		Route: []boxwatch.RouteStop{
-			{Sequence: 1, LOCODE: pol, Role: boxwatch.RolePOL, ETD: now.Add(-48 * time.Hour), ATD: now.Add(-47 * time.Hour), OutboundVesselIMO: "9839430", OutboundVoyage: "247W"},
-			{Sequence: 2, LOCODE: pod, Role: boxwatch.RolePOD, ETA: now.Add(600 * time.Hour), OriginalETA: now.Add(590 * time.Hour), InboundVesselIMO: "9839430", InboundVoyage: "247W"},
-		}}
-	tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), RequestType: boxwatch.RequestBillOfLading, RequestNumber: s.BillOfLading,
-		SCAC: s.SCAC, RefNumbers: s.RefNumbers, ShipmentTags: []string{}, Status: boxwatch.StatusCreated, ShipmentID: s.ID,
-		CreatedAt: s.CreatedAt, UpdatedAt: now}
-	s.TrackingRequestID = tr.ID
-	c := boxwatch.Container{ID: boxwatch.NewID(now), ShipmentID: s.ID, Number: "MSKU1234565", ISOCode: "45G1", SealNumber: "ML123456",
-		CurrentStatus: boxwatch.ContainerOnShip, LoadedAt: now.Add(-50 * time.Hour), DepartedAt: now.Add(-47 * time.Hour),
-		CreatedAt: s.CreatedAt, UpdatedAt: now}
-	boxwatch.DescribeEquipment(&c)
-	n := boxwatch.Notification{ID: boxwatch.NewID(now), WebhookID: boxwatch.NewID(now), Event: name, DeliveryStatus: boxwatch.DeliveryPending, CreatedAt: now}
-	ev := boxwatch.Event{ID: boxwatch.NewID(now), Name: name, ShipmentID: s.ID, CreatedAt: now}
-	sub := subject{shipment: &s, containers: []boxwatch.Container{c}}
-	switch {
-	case strings.HasPrefix(name, "tracking_request."):
-		if name == "tracking_request.failed" || name == "tracking_request.awaiting_manifest" {
-			tr.Status, tr.ShipmentID, ev.ShipmentID, sub = boxwatch.Status(strings.TrimPrefix(name, "tracking_request.")), "", "", subject{}
-			if name == "tracking_request.failed" {
-				tr.FailedReason = boxwatch.ReasonNotFound
-			}
+func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		n, err := deliveries.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
 		}
-		ev.ObjectType, ev.ObjectID, ev.TrackingRequestID, sub.tr = "tracking_request", tr.ID, tr.ID, &tr
-	case strings.HasPrefix(name, "container.transport."):
-		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: now.Add(-47 * time.Hour),
-			LOCODE: pol, VoyageNumber: "247W", VesselIMO: "9839430", DataSource: "shipping_line", CreatedAt: now}
-		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.te, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
-	case name == "shipment.estimated.arrival":
-		data, _ := json.Marshal(map[string]any{"estimated_timestamp": now.Add(600 * time.Hour).UTC(), "location_locode": pod,
-			"voyage_number": "247W", "vessel_imo": "9839430"})
-		ev.ObjectType, ev.ObjectID, ev.Data = "estimated_event", boxwatch.NewID(now), data
-	case name == "container.updated":
-		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
-		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
-	default:
-		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
+		data, _, err := renderNotifications(r, st, []boxwatch.Notification{n}, false)
+		if err != nil {
+			return err
+		}
+		res := data[0]
+		writeResource(w, http.StatusAccepted, base(r)+res.Links.Self, res, nil)
+		return nil
 	}
-	return rd.document(n, ev, sub)
+}
+
+// referenceDocument renders a notification's document for include=reference_object.
+func (rd *Renderer) referenceDocument(ctx context.Context, n boxwatch.Notification) (notificationDocument, error) {
+	var doc notificationDocument
+	b, err := rd.Notification(ctx, n)
+	if err != nil {
+		return doc, err
+	}
+	return doc, json.Unmarshal(b, &doc)
 }

@@ -119,6 +119,9 @@ func (g *schemaGen) operation(rt route) map[string]any {
 	responses := map[string]any{strconv.Itoa(rt.status): success}
 	errs := append([]int{}, rt.errors...)
 	errs = append(errs, 405, 500)
+	if rt.feature != "" {
+		errs = append(errs, 403)
+	}
 	sort.Ints(errs)
 	for _, code := range errs {
 		resp := map[string]any{
@@ -129,6 +132,10 @@ func (g *schemaGen) operation(rt route) map[string]any {
 			resp["content"] = map[string]any{MediaType: map[string]any{"schema": g.schema(reflect.TypeOf(healthDocument{}))}}
 		}
 		switch code {
+		case 403:
+			if rt.feature != "" {
+				resp["description"] = "The account lacks the " + string(rt.feature) + " feature: " + rt.feature.DisabledMessage() + "."
+			}
 		case 429:
 			resp["headers"] = map[string]any{"Retry-After": map[string]any{
 				"description": "Whole seconds to wait before trying again.", "schema": map[string]any{"type": "integer", "minimum": 1}}}

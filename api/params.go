@@ -160,7 +160,7 @@ func encodeQuery(q url.Values) string {
 	return b.String()
 }
 
-// listLinks and listMeta describe one page of a listing: links keep every other parameter of
+// listLinks describes one page of a listing, as links and meta: links keep every other parameter of
 // the request and change only the page number.
 func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*links, *meta) {
 	last := (total + p.Size - 1) / p.Size

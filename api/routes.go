@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
 
 // route is one endpoint: its method and path, its rules, its handler, and what the OpenAPI document
 // says of it. Every endpoint is listed in routes, so the whole API surface reads from one place.
@@ -9,8 +13,11 @@ type route struct {
 	tag          string
 	summary, doc string
 	auth         bool
-	bucket       bucket
-	params       []param
+	// feature is the account feature the route needs, if any: an account without it gets 403
+	// with the feature's own message. Only routes behind auth can need one.
+	feature boxwatch.Feature
+	bucket  bucket
+	params  []param
 	// body and resp are values of the request and success response types, for the document.
 	body    any
 	status  int
@@ -21,10 +28,10 @@ type route struct {
 
 func (s *server) routes() []route {
 	st, carriers, now, tracker := s.cfg.Store, s.cfg.Carriers, s.cfg.Clock, s.cfg.Tracker
-	pl := places{ports: s.cfg.Ports}
-	rd := &Renderer{st: st, carriers: carriers, pl: pl}
+	ports := portRenderer{ports: s.cfg.Ports}
+	rd := &Renderer{st: st, carriers: carriers, ports: ports}
 	policy := s.cfg.Webhooks
-	return []route{
+	return append([]route{
 		{
 			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
 			summary: "Create a tracking request",
@@ -55,7 +62,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: trackingRequestListParams,
 			status: http.StatusOK, resp: trackingRequestListDocument{},
 			errors:  []int{400, 401, 429},
-			handler: handleTrackingRequestList(st, carriers, pl, s.listLinks),
+			handler: handleTrackingRequestList(st, carriers, ports, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
@@ -64,7 +71,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramInclude("tracked_object")},
 			status: http.StatusOK, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleTrackingRequestGet(st, carriers, pl, s.baseURL),
+			handler: handleTrackingRequestGet(st, carriers, ports, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
@@ -83,7 +90,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: shipmentListParams,
 			status: http.StatusOK, resp: shipmentListDocument{},
 			errors:  []int{400, 401, 429},
-			handler: handleShipmentList(st, carriers, pl, s.listLinks),
+			handler: handleShipmentList(st, carriers, ports, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
@@ -92,7 +99,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramInclude("containers", "port_of_lading", "port_of_discharge")},
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleShipmentGet(st, carriers, pl, s.baseURL),
+			handler: handleShipmentGet(st, carriers, ports, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",
@@ -101,7 +108,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault,
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleShipmentTracking(tracker, st, carriers, pl, s.baseURL, false),
+			handler: handleShipmentTracking(tracker, st, carriers, ports, s.baseURL, false),
 		},
 		{
 			method: "PATCH", path: "/v2/shipments/{id}/resume_tracking", tag: "Shipments",
@@ -111,7 +118,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketDefault,
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 422, 429},
-			handler: handleShipmentTracking(tracker, st, carriers, pl, s.baseURL, true),
+			handler: handleShipmentTracking(tracker, st, carriers, ports, s.baseURL, true),
 		},
 		{
 			method: "GET", path: "/v2/containers", tag: "Containers",
@@ -120,7 +127,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude("shipment")},
 			status: http.StatusOK, resp: containerListDocument{},
 			errors:  []int{400, 401, 429},
-			handler: handleContainerList(st, carriers, pl, s.listLinks),
+			handler: handleContainerList(st, carriers, ports, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/containers/{id}", tag: "Containers",
@@ -129,7 +136,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramInclude("shipment", "transport_events")},
 			status: http.StatusOK, resp: containerDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleContainerGet(st, carriers, pl, s.baseURL),
+			handler: handleContainerGet(st, carriers, ports, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/containers/{id}/transport_events", tag: "Containers",
@@ -138,7 +145,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude("location", "vessel")},
 			status: http.StatusOK, resp: transportEventListDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleTransportEvents(st, pl, s.listLinks),
+			handler: handleTransportEvents(st, ports, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
@@ -147,7 +154,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault,
 			status: http.StatusOK, resp: portDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handlePortGet(pl, s.baseURL),
+			handler: handlePortGet(ports, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
@@ -299,5 +306,5 @@ func (s *server) routes() []route {
 			status: http.StatusOK, resp: healthDocument{}, errors: []int{503},
 			handler: handleReadyz(st),
 		},
-	}
+	}, s.cfg.testRoutes...)
 }

@@ -65,7 +65,7 @@ func handleShippingLineGet(carriers *boxwatch.Carriers, base func(*http.Request)
 			return boxwatch.ErrNotFound
 		}
 		res := shippingLineOut(line)
-		writeJSON(w, http.StatusOK, shippingLineDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

@@ -155,33 +155,33 @@ func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Ca
 		}
 		res := trackingRequestOut(tr)
 		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeJSON(w, http.StatusCreated, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
 
 // trackedObjects renders the shipments of requests, each once, for include=tracked_object.
-func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p places, trs []boxwatch.TrackingRequest) ([]any, error) {
-	included, seen := []any{}, map[string]bool{}
-	for _, tr := range trs {
-		if tr.ShipmentID == "" || seen[tr.ShipmentID] {
-			continue
+func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, trs []boxwatch.TrackingRequest) ([]any, error) {
+	acct := account(r).ID
+	ids := idsOf(trs, func(tr boxwatch.TrackingRequest) string { return tr.ShipmentID })
+	shipments, err := st.ShipmentsByID(r.Context(), acct, ids)
+	if err != nil {
+		return nil, err
+	}
+	containers, err := st.ContainersOfShipments(r.Context(), acct, ids)
+	if err != nil {
+		return nil, err
+	}
+	included := []any{}
+	for _, id := range ids {
+		if s, ok := shipments[id]; ok {
+			included = append(included, p.shipmentOut(s, carriers, containers[id]))
 		}
-		seen[tr.ShipmentID] = true
-		s, err := st.Shipment(r.Context(), tr.AccountID, tr.ShipmentID)
-		if err != nil {
-			return nil, err
-		}
-		containers, err := st.ShipmentContainers(r.Context(), tr.AccountID, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		included = append(included, p.shipmentOut(s, carriers, containers))
 	}
 	return included, nil
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p places, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "tracked_object")
 		if err != nil {
@@ -198,7 +198,7 @@ func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p 
 			}
 		}
 		res := trackingRequestOut(tr)
-		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
@@ -255,38 +255,31 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p places, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
+func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[trackingRequestResource], error) {
+		var lp listPage[trackingRequestResource]
 		q := r.URL.Query()
-		page, err := pageParams(q)
-		if err != nil {
-			return err
-		}
 		f, err := trackingRequestFilter(q, carriers)
 		if err != nil {
-			return err
+			return lp, err
 		}
 		// The reference API includes tracked_object in lists by default; include may name it too.
 		if _, err := includes(q, "tracked_object"); err != nil {
-			return err
+			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
 		if err != nil {
-			return err
+			return lp, err
 		}
-		included, err := trackedObjects(r, st, carriers, p, list)
-		if err != nil {
-			return err
+		if lp.included, err = trackedObjects(r, st, carriers, p, list); err != nil {
+			return lp, err
 		}
-		data := make([]trackingRequestResource, len(list))
+		lp.data, lp.total = make([]trackingRequestResource, len(list)), total
 		for i, tr := range list {
-			data[i] = trackingRequestOut(tr)
+			lp.data[i] = trackingRequestOut(tr)
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, trackingRequestListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
+		return lp, nil
+	})
 }
 
 // trackingRequestUpdateBody documents the update body.
@@ -362,7 +355,7 @@ func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base fun
 			return err
 		}
 		res := trackingRequestOut(tr)
-		writeJSON(w, http.StatusOK, trackingRequestDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }

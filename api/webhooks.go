@@ -2,11 +2,9 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -59,12 +57,12 @@ type webhookBody struct {
 
 // webhookChanges reads a create or update body; absent members stay nil.
 type webhookChanges struct {
-	url     *string
-	active  *bool
-	events  []string
-	headers []boxwatch.WebhookHeader
-	hasEvts bool
-	hasHdrs bool
+	url        *string
+	active     *bool
+	events     []string
+	headers    []boxwatch.WebhookHeader
+	hasEvents  bool
+	hasHeaders bool
 }
 
 func decodeWebhook(body []byte, id string) (webhookChanges, error) {
@@ -95,7 +93,7 @@ func decodeWebhook(body []byte, id string) (webhookChanges, error) {
 		}
 		c.active = &b
 	}
-	if c.events, c.hasEvts, err = attrs.strings("events"); err != nil {
+	if c.events, c.hasEvents, err = attrs.strings("events"); err != nil {
 		return c, err
 	}
 	if v, ok := attrs.m["headers"]; ok && v != nil {
@@ -103,7 +101,7 @@ func decodeWebhook(body []byte, id string) (webhookChanges, error) {
 		if !isArr {
 			return c, boxwatch.Invalid(attrs.pointer+"/headers", boxwatch.CodeInvalid, "headers must be an array of {name, value} objects.")
 		}
-		c.hasHdrs, c.headers = true, []boxwatch.WebhookHeader{}
+		c.hasHeaders, c.headers = true, []boxwatch.WebhookHeader{}
 		for i, e := range arr {
 			h, isObj := e.(map[string]any)
 			o := object{m: h, pointer: fmt.Sprintf("%s/headers/%d", attrs.pointer, i)}
@@ -150,7 +148,7 @@ func (c webhookChanges) apply(ctx context.Context, w *boxwatch.Webhook, policy w
 			w.DeactivatedReason, w.FailingSince = "", time.Time{}
 		}
 	}
-	if c.hasEvts || creating {
+	if c.hasEvents || creating {
 		switch {
 		case len(c.events) == 0:
 			errs = append(errs, boxwatch.Invalid(p+"events", boxwatch.CodeBlank, "events must list at least one event name."))
@@ -166,7 +164,7 @@ func (c webhookChanges) apply(ctx context.Context, w *boxwatch.Webhook, policy w
 			w.Events = c.events
 		}
 	}
-	if c.hasHdrs {
+	if c.hasHeaders {
 		if len(c.headers) > maxWebhookHeaders {
 			errs = append(errs, boxwatch.Invalid(p+"headers", boxwatch.CodeTooLong, "At most %d headers.", maxWebhookHeaders))
 		}
@@ -208,7 +206,7 @@ func handleWebhookCreate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 		}
 		res := webhookOut(hook)
 		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeJSON(w, http.StatusCreated, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
@@ -235,7 +233,7 @@ func handleWebhookUpdate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 			return err
 		}
 		res := webhookOut(hook)
-		writeJSON(w, http.StatusOK, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
@@ -247,30 +245,23 @@ func handleWebhookGet(st boxwatch.Store, base func(*http.Request) string) handle
 			return err
 		}
 		res := webhookOut(hook)
-		writeJSON(w, http.StatusOK, webhookDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
 
-func handleWebhookList(st boxwatch.Store, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		page, err := pageParams(r.URL.Query())
-		if err != nil {
-			return err
-		}
+func handleWebhookList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[webhookResource], error) {
 		list, total, err := st.Webhooks(r.Context(), account(r).ID, page)
 		if err != nil {
-			return err
+			return listPage[webhookResource]{}, err
 		}
 		data := make([]webhookResource, len(list))
 		for i, hook := range list {
 			data[i] = webhookOut(hook)
 		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, webhookListDocument{Data: data, Links: l, Meta: m})
-		return nil
-	}
+		return listPage[webhookResource]{data: data, total: total}, nil
+	})
 }
 
 func handleWebhookDelete(st boxwatch.Store) handlerFunc {
@@ -308,122 +299,6 @@ func handleWebhookEvents() handlerFunc {
 	}
 }
 
-func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		name := r.URL.Query().Get("event")
-		if !webhook.Known(name) {
-			return boxwatch.BadParameter("event", "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
-		}
-		doc := rd.Example(name, now())
-		doc.Links = &links{Self: base(r) + r.URL.Path + "?event=" + name}
-		writeJSON(w, http.StatusOK, doc)
-		return nil
-	}
-}
-
-var notificationListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("webhook_notification_logs"),
-	{name: "filter[webhook_id]", typ: "string", format: "uuid", doc: "Only notifications of this webhook."},
-	{name: "filter[delivery_status]", typ: "string", enum: []string{"pending", "succeeded", "failed"}, doc: "Only notifications with this status."},
-	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
-}
-
-// withLogs renders notifications with their logs when asked.
-func withLogs(r *http.Request, st boxwatch.Store, n boxwatch.Notification, inc map[string]bool, included []any) (notificationResource, []any, error) {
-	var logs []boxwatch.DeliveryAttempt
-	if inc["webhook_notification_logs"] {
-		var err error
-		if logs, err = st.DeliveryAttempts(r.Context(), n.ID); err != nil {
-			return notificationResource{}, nil, err
-		}
-		for _, l := range logs {
-			included = append(included, notificationLogOut(l))
-		}
-	}
-	ev, err := st.Event(r.Context(), n.AccountID, n.EventID)
-	if err != nil {
-		return notificationResource{}, nil, err
-	}
-	return notificationOut(n, ev, logs), included, nil
-}
-
-func handleNotificationList(st boxwatch.Store, pageLinks func(*http.Request, boxwatch.Page, int) (*links, *meta)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
-		page, err := pageParams(q)
-		if err != nil {
-			return err
-		}
-		inc, err := includes(q, "webhook_notification_logs")
-		if err != nil {
-			return err
-		}
-		f := boxwatch.NotificationFilter{WebhookID: q.Get("filter[webhook_id]"), DeliveryStatus: q.Get("filter[delivery_status]"), Event: q.Get("filter[event]")}
-		if f.WebhookID != "" && !boxwatch.IsUUID(f.WebhookID) {
-			return boxwatch.BadParameter("filter[webhook_id]", "filter[webhook_id] must be a webhook id.")
-		}
-		if s := f.DeliveryStatus; s != "" && s != boxwatch.DeliveryPending && s != boxwatch.DeliverySucceeded && s != boxwatch.DeliveryFailed {
-			return boxwatch.BadParameter("filter[delivery_status]", "filter[delivery_status] must be pending, succeeded or failed.")
-		}
-		list, total, err := st.Notifications(r.Context(), account(r).ID, f, page)
-		if err != nil {
-			return err
-		}
-		data := make([]notificationResource, len(list))
-		included := []any{}
-		for i, n := range list {
-			if data[i], included, err = withLogs(r, st, n, inc, included); err != nil {
-				return err
-			}
-		}
-		l, m := pageLinks(r, page, total)
-		m.Size = len(data)
-		writeJSON(w, http.StatusOK, notificationListDocument{Data: data, Included: included, Links: l, Meta: m})
-		return nil
-	}
-}
-
-func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "reference_object", "webhook_notification_logs")
-		if err != nil {
-			return err
-		}
-		n, err := st.Notification(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		res, included, err := withLogs(r, st, n, inc, []any{})
-		if err != nil {
-			return err
-		}
-		if inc["reference_object"] {
-			doc, err := rd.load(r.Context(), n)
-			if err != nil {
-				return err
-			}
-			included = append(included, doc.Included...)
-		}
-		writeJSON(w, http.StatusOK, notificationDocument{Data: res, Included: included, Links: &links{Self: base(r) + res.Links.Self}})
-		return nil
-	}
-}
-
-func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		n, err := deliveries.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		res, _, err := withLogs(r, st, n, nil, nil)
-		if err != nil {
-			return err
-		}
-		writeJSON(w, http.StatusAccepted, notificationDocument{Data: res, Links: &links{Self: base(r) + res.Links.Self}})
-		return nil
-	}
-}
-
 type redeliveredDocument struct {
 	Meta struct {
 		Redelivered int    `json:"redelivered" doc:"Failed notifications queued for delivery again."`
@@ -449,111 +324,4 @@ func handleWebhookRedeliver(deliveries boxwatch.Redeliverer) handlerFunc {
 		writeJSON(w, http.StatusAccepted, doc)
 		return nil
 	}
-}
-
-// triggerBody documents the trigger request: plain JSON, as the reference API takes it.
-type triggerBody struct {
-	URL    string `json:"url" format:"uri"`
-	Event  string `json:"event"`
-	Secret string `json:"secret,omitempty" doc:"Signs the sample; a new random secret when absent."`
-}
-
-// triggerResult is what the trigger saw, in the reference API's shape.
-type triggerResult struct {
-	URL             string            `json:"url"`
-	Succeeded       bool              `json:"succeeded"`
-	Error           *string           `json:"error"`
-	StatusCode      *int              `json:"status_code"`
-	RequestHeaders  map[string]string `json:"request_headers"`
-	RequestBody     string            `json:"request_body"`
-	ResponseHeaders map[string]string `json:"response_headers"`
-	ResponseBody    string            `json:"response_body"`
-}
-
-func decodeTrigger(body []byte) (triggerBody, error) {
-	var t triggerBody
-	doc, err := parseJSON(body)
-	if err != nil {
-		return t, err
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return t, boxwatch.Invalid("/", boxwatch.CodeInvalid, `The body must be a JSON object such as {"url": "https://…", "event": "tracking_request.succeeded"}.`)
-	}
-	o := object{m: m}
-	if err := o.only("url", "event", "secret"); err != nil {
-		return t, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"url", &t.URL}, {"event", &t.Event}, {"secret", &t.Secret}} {
-		if *f.dst, _, err = o.str(f.name); err != nil {
-			return t, err
-		}
-	}
-	if t.URL == "" {
-		return t, boxwatch.Invalid("/url", boxwatch.CodeBlank, "url is required")
-	}
-	if !webhook.Known(t.Event) {
-		return t, boxwatch.Invalid("/event", boxwatch.CodeInvalid, "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
-	}
-	return t, nil
-}
-
-func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Client, now boxwatch.Clock) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		body, err := readBody(w, r)
-		if err != nil {
-			return err
-		}
-		t, err := decodeTrigger(body)
-		if err != nil {
-			return err
-		}
-		if err := webhook.CheckURL(r.Context(), t.URL, policy); err != nil {
-			for _, e := range boxwatch.AllErrors(err) {
-				e.Pointer = "/url"
-			}
-			return err
-		}
-		secret := t.Secret
-		if secret == "" {
-			if secret, err = webhook.NewSecret(); err != nil {
-				return err
-			}
-		}
-		at := now()
-		doc := rd.Example(t.Event, at)
-		payload := mustJSON(doc)
-		ex := webhook.Deliver(r.Context(), client, webhook.Request{URL: t.URL, Secret: secret, NotificationID: doc.Data.ID, Body: payload, Now: at})
-		res := triggerResult{URL: t.URL, Succeeded: ex.Outcome == webhook.Succeeded, Error: optString(ex.Err),
-			RequestHeaders: flatten(ex.RequestHeaders), RequestBody: string(payload), ResponseHeaders: flatten(ex.ResponseHeaders), ResponseBody: ex.ResponseSnippet}
-		if ex.StatusCode != 0 {
-			code := ex.StatusCode
-			res.StatusCode = &code
-		}
-		writeJSONAs(w, http.StatusOK, "application/json", res)
-		return nil
-	}
-}
-
-// load renders a notification's document for include=reference_object.
-func (rd *Renderer) load(ctx context.Context, n boxwatch.Notification) (notificationDocument, error) {
-	var doc notificationDocument
-	b, err := rd.Notification(ctx, n)
-	if err != nil {
-		return doc, err
-	}
-	return doc, json.Unmarshal(b, &doc)
-}
-
-// flatten turns headers into the reference API's name → value object; repeated values join
-// with ", " as HTTP allows.
-func flatten(h http.Header) map[string]string {
-	out := make(map[string]string, len(h))
-	for name, values := range h {
-		out[name] = strings.Join(values, ", ")
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -163,4 +164,34 @@ func rebind(q string) string {
 	}
 	rebound.Store(q, b.String())
 	return b.String()
+}
+
+// countingConn counts the statements run through it.
+type countingConn struct {
+	conn
+	n *atomic.Int64
+}
+
+func (c countingConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	c.n.Add(1)
+	return c.conn.exec(ctx, q, args...)
+}
+
+func (c countingConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	c.n.Add(1)
+	return c.conn.query(ctx, q, args...)
+}
+
+func (c countingConn) queryRow(ctx context.Context, q string, args ...any) row {
+	c.n.Add(1)
+	return c.conn.queryRow(ctx, q, args...)
+}
+
+// CountStatements makes the store count every statement it runs outside transactions from now
+// on, and returns the counter; tests use it to hold the cost of a request constant. Call it
+// before the store is shared: it is not safe to call while statements run.
+func (db *DB) CountStatements() *atomic.Int64 {
+	n := &atomic.Int64{}
+	db.read, db.write = countingConn{db.read, n}, countingConn{db.write, n}
+	return n
 }

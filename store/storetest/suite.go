@@ -33,6 +33,7 @@ func Run(t *testing.T, b Backend) {
 		{"TrackingRequestRefNumbers", withDB(testTrackingRequestRefNumbers)},
 		{"RateLimiter", withDB(testRateLimiter)},
 		{"DeliveryClaims", withDB(testDeliveryClaims)},
+		{"BatchReads", withDB(testBatchReads)},
 		{"MigrateTwice", testMigrateTwice},
 	}
 	for _, tt := range tests {

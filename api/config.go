@@ -1,0 +1,49 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/webhook"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Limits are per-account request budgets per minute, one bucket each; 0 lifts a limit.
+type Limits struct {
+	CreateTrackingRequest int
+	InferNumber           int
+	Default               int
+}
+
+// DefaultLimits are the reference API's published limits, and a default for everything else.
+var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200}
+
+// Config is what the API needs; Store, Tracker, Redeliverer, Limiter and Carriers are required.
+type Config struct {
+	Store       boxwatch.Store
+	Tracker     boxwatch.Tracker
+	Redeliverer boxwatch.Redeliverer
+	Limiter     boxwatch.RateLimiter
+	Carriers    *boxwatch.Carriers
+	// Ports names the ports of routes; nil leaves names and time zones null.
+	Ports  boxwatch.PortLookup
+	Logger *slog.Logger
+	Clock  boxwatch.Clock
+	Limits Limits
+	// PublicURL is the scheme and host clients use (https://track.example.com); absolute links are
+	// built from it. Empty, they are built from the request's Host.
+	PublicURL string
+	// Metrics receives the request counters; nil disables them.
+	Metrics prometheus.Registerer
+	// Infer answers infer_number; nil builds one from Carriers and the shipped lessor list.
+	Infer *infer.Engine
+	// Webhooks is the URL policy for registrations and the trigger; WebhookClient sends the
+	// trigger's sample (nil: webhook.NewClient with the policy).
+	Webhooks      webhook.Policy
+	WebhookClient *http.Client
+
+	// testRoutes join the route table in tests only (see export_test.go).
+	testRoutes []route
+}

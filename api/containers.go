@@ -1,0 +1,136 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+type containerAttributes struct {
+	Number             string   `json:"number"`
+	SealNumber         *string  `json:"seal_number"`
+	RefNumbers         []string `json:"ref_numbers"`
+	EquipmentType      *string  `json:"equipment_type" enum:"dry,reefer,open top,flat rack,bulk,tank"`
+	EquipmentLength    *int     `json:"equipment_length"`
+	EquipmentHeight    *string  `json:"equipment_height" enum:"standard,high_cube"`
+	WeightInLbs        *float64 `json:"weight_in_lbs"`
+	CurrentStatus      string   `json:"current_status" enum:"new,on_ship,available,picked_up,empty_returned"`
+	AvailabilityKnown  bool     `json:"availability_known"`
+	AvailableForPickup *bool    `json:"available_for_pickup"`
+	PickupLFD          *string  `json:"pickup_lfd" format:"date-time"`
+	EmptyOutAt         *string  `json:"empty_out_at" format:"date-time"`
+	POLFullInAt        *string  `json:"pol_full_in_at" format:"date-time"`
+	POLVesselLoadedAt  *string  `json:"pol_vessel_loaded_at" format:"date-time"`
+	POLVesselDeparted  *string  `json:"pol_vessel_departed_at" format:"date-time"`
+	PODArrivedAt       *string  `json:"pod_arrived_at" format:"date-time"`
+	PODDischargedAt    *string  `json:"pod_discharged_at" format:"date-time"`
+	PODFullOutAt       *string  `json:"pod_full_out_at" format:"date-time"`
+	EmptyTerminatedAt  *string  `json:"empty_terminated_at" format:"date-time"`
+	PODTimezone        *string  `json:"pod_timezone"`
+	CreatedAt          string   `json:"created_at" format:"date-time"`
+	UpdatedAt          string   `json:"updated_at" format:"date-time"`
+}
+
+type containerRelationships struct {
+	Shipment        toOne  `json:"shipment"`
+	TransportEvents toMany `json:"transport_events"`
+}
+
+type containerResource struct {
+	ID            string                 `json:"id" format:"uuid"`
+	Type          string                 `json:"type" enum:"container"`
+	Attributes    containerAttributes    `json:"attributes"`
+	Relationships containerRelationships `json:"relationships"`
+	Links         resourceLinks          `json:"links"`
+}
+
+type containerDocument = document[containerResource]
+type containerListDocument = document[[]containerResource]
+
+func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, events []boxwatch.TransportEvent) containerResource {
+	a := containerAttributes{
+		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
+		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
+		CurrentStatus: c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
+		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
+		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
+		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: p.tz(podLOCODE),
+		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+	}
+	if c.EquipmentLength > 0 {
+		n := c.EquipmentLength
+		a.EquipmentLength = &n
+	}
+	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), TransportEvents: toMany{Data: []resourceIdentifier{}}}
+	for _, e := range events {
+		rel.TransportEvents.Data = append(rel.TransportEvents.Data, resourceIdentifier{ID: e.ID, Type: "transport_event"})
+	}
+	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
+}
+
+func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[containerResource], error) {
+		var lp listPage[containerResource]
+		inc, err := includes(r.URL.Query(), "shipment")
+		if err != nil {
+			return lp, err
+		}
+		acct := account(r).ID
+		list, total, err := st.Containers(r.Context(), acct, page)
+		if err != nil {
+			return lp, err
+		}
+		shipments, err := st.ShipmentsByID(r.Context(), acct, idsOf(list, func(c boxwatch.Container) string { return c.ShipmentID }))
+		if err != nil {
+			return lp, err
+		}
+		lp.data, lp.included, lp.total = make([]containerResource, len(list)), []any{}, total
+		seen := map[string]bool{}
+		for i, c := range list {
+			s, found := shipments[c.ShipmentID]
+			pod, _ := s.POD()
+			lp.data[i] = p.containerOut(c, pod.LOCODE, nil)
+			if inc["shipment"] && found && !seen[s.ID] {
+				seen[s.ID] = true
+				lp.included = append(lp.included, p.shipmentOut(s, carriers, nil))
+			}
+		}
+		return lp, nil
+	})
+}
+
+func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		inc, err := includes(r.URL.Query(), "shipment", "transport_events")
+		if err != nil {
+			return err
+		}
+		acct := account(r).ID
+		c, err := st.Container(r.Context(), acct, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+		if err != nil {
+			return err
+		}
+		byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
+		if err != nil {
+			return err
+		}
+		events := byContainer[c.ID]
+		pod, _ := s.POD()
+		res := p.containerOut(c, pod.LOCODE, events)
+		included := []any{}
+		if inc["shipment"] {
+			included = append(included, p.shipmentOut(s, carriers, nil))
+		}
+		if inc["transport_events"] {
+			for _, e := range events {
+				included = append(included, p.transportEventOut(e))
+			}
+		}
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+		return nil
+	}
+}

@@ -1,0 +1,22 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// AddFeatureRoute adds to the route table of the handler cfg builds a GET route at path, behind
+// an API key, that needs feature and answers 200 with {"meta":{"ok":true}}: a route to test
+// feature gating with, which production never serves.
+func AddFeatureRoute(cfg *Config, path string, feature boxwatch.Feature) {
+	cfg.testRoutes = append(cfg.testRoutes, route{
+		method: "GET", path: path, tag: "Test", summary: "A route that needs a feature", doc: "Tests only.",
+		auth: true, feature: feature, bucket: bucketDefault,
+		status: http.StatusOK, resp: map[string]any{}, errors: []int{400, 401, 429},
+		handler: func(w http.ResponseWriter, r *http.Request) error {
+			writeJSON(w, http.StatusOK, map[string]any{"meta": map[string]any{"ok": true}})
+			return nil
+		},
+	})
+}

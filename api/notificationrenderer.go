@@ -1,0 +1,188 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// eventObject is the reference object of events that are not stored resources of their own: an
+// estimate, a created or updated container.
+type eventObject struct {
+	ID            string         `json:"id" format:"uuid"`
+	Type          string         `json:"type" enum:"estimated_event,container_created_event,container_updated_event"`
+	Attributes    map[string]any `json:"attributes"`
+	Relationships map[string]any `json:"relationships"`
+}
+
+// subject is what an event concerns, loaded from the store (or made up, for examples).
+type subject struct {
+	tr             *boxwatch.TrackingRequest
+	shipment       *boxwatch.Shipment
+	containers     []boxwatch.Container
+	container      *boxwatch.Container
+	transportEvent *boxwatch.TransportEvent
+}
+
+// Renderer writes webhook notification documents: the body receivers get.
+type Renderer struct {
+	st       boxwatch.Store
+	carriers *boxwatch.Carriers
+	ports    portRenderer
+}
+
+// NewRenderer returns a renderer over the store; ports may be nil.
+func NewRenderer(st boxwatch.Store, carriers *boxwatch.Carriers, ports boxwatch.PortLookup) *Renderer {
+	return &Renderer{st: st, carriers: carriers, ports: portRenderer{ports: ports}}
+}
+
+// Notification renders the document delivered for n, with the reference object and what a
+// receiver needs to act on it in included.
+func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error) {
+	ev, err := rd.st.Event(ctx, n.AccountID, n.EventID)
+	if err != nil {
+		return nil, err
+	}
+	var sub subject
+	if ev.TrackingRequestID != "" {
+		tr, err := rd.st.TrackingRequest(ctx, n.AccountID, ev.TrackingRequestID)
+		if err != nil {
+			return nil, err
+		}
+		sub.tr = &tr
+	}
+	if ev.ShipmentID != "" {
+		s, err := rd.st.Shipment(ctx, n.AccountID, ev.ShipmentID)
+		if err != nil {
+			return nil, err
+		}
+		sub.shipment = &s
+		if sub.containers, err = rd.st.ShipmentContainers(ctx, n.AccountID, s.ID); err != nil {
+			return nil, err
+		}
+	}
+	if ev.ContainerID != "" {
+		for i := range sub.containers {
+			if sub.containers[i].ID == ev.ContainerID {
+				sub.container = &sub.containers[i]
+			}
+		}
+	}
+	if ev.ObjectType == "transport_event" {
+		te, err := rd.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
+		if err != nil {
+			return nil, err
+		}
+		sub.transportEvent = &te
+	}
+	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
+	return json.Marshal(rd.document(n, ev, sub))
+}
+
+func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub subject) notificationDocument {
+	included := []any{}
+	var pod boxwatch.RouteStop
+	if sub.shipment != nil {
+		pod, _ = sub.shipment.POD()
+	}
+	switch ev.ObjectType {
+	case "tracking_request":
+		if sub.tr != nil {
+			included = append(included, trackingRequestOut(*sub.tr))
+		}
+	case "transport_event":
+		if sub.transportEvent != nil {
+			included = append(included, rd.ports.transportEventOut(*sub.transportEvent))
+			if pt, ok := rd.ports.port(sub.transportEvent.LOCODE); ok {
+				included = append(included, portOut(pt))
+			}
+		}
+	default:
+		included = append(included, rd.eventObject(ev, sub, pod))
+	}
+	if sub.container != nil {
+		included = append(included, rd.ports.containerOut(*sub.container, pod.LOCODE, nil))
+	}
+	if sub.shipment != nil {
+		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
+	}
+	return notificationDocument{Data: notificationOut(n, ev, nil), Included: included}
+}
+
+// eventObject renders the reference object kept in an event's data.
+func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.RouteStop) eventObject {
+	obj := eventObject{ID: ev.ObjectID, Type: ev.ObjectType, Attributes: map[string]any{}, Relationships: map[string]any{}}
+	var data map[string]any
+	json.Unmarshal(ev.Data, &data)
+	at := ev.CreatedAt.UTC().Format(boxwatch.TimeFormat)
+	switch ev.ObjectType {
+	case "estimated_event":
+		locode, _ := data["location_locode"].(string)
+		obj.Attributes = map[string]any{"event": ev.Name, "created_at": at, "estimated_timestamp": data["estimated_timestamp"],
+			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.ports.tz(locode), "data_source": "shipping_line"}
+		obj.Relationships["port"] = linkTo(rd.ports.id(locode), "port")
+		if imo, _ := data["vessel_imo"].(string); imo != "" {
+			obj.Relationships["vessel"] = linkTo(boxwatch.VesselID(imo), "vessel")
+		}
+	case "container_updated_event":
+		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.ports.tz(pod.LOCODE)}
+	default:
+		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
+	}
+	obj.Relationships["shipment"] = linkTo(ev.ShipmentID, "shipment")
+	if ev.ContainerID != "" {
+		obj.Relationships["container"] = linkTo(ev.ContainerID, "container")
+	}
+	return obj
+}
+
+// Example renders a sample notification of an event, from made-up data in the shapes real ones
+// have. It never touches the store.
+func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
+	pol, pod := "CNSHA", "NLRTM"
+	s := boxwatch.Shipment{ID: boxwatch.NewID(now), SCAC: "MAEU", BillOfLading: "MAEU123456789", NormalizedNumber: "123456789",
+		RefNumbers: []string{"PO-1234"}, Tags: []string{}, CreatedAt: now.Add(-72 * time.Hour), UpdatedAt: now,
+		LastAttemptedAt: now, LastSucceededAt: now,
+		Route: []boxwatch.RouteStop{
+			{Sequence: 1, LOCODE: pol, Role: boxwatch.RolePOL, ETD: now.Add(-48 * time.Hour), ATD: now.Add(-47 * time.Hour), OutboundVesselIMO: "9839430", OutboundVoyage: "247W"},
+			{Sequence: 2, LOCODE: pod, Role: boxwatch.RolePOD, ETA: now.Add(600 * time.Hour), OriginalETA: now.Add(590 * time.Hour), InboundVesselIMO: "9839430", InboundVoyage: "247W"},
+		}}
+	tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), RequestType: boxwatch.RequestBillOfLading, RequestNumber: s.BillOfLading,
+		SCAC: s.SCAC, RefNumbers: s.RefNumbers, ShipmentTags: []string{}, Status: boxwatch.StatusCreated, ShipmentID: s.ID,
+		CreatedAt: s.CreatedAt, UpdatedAt: now}
+	s.TrackingRequestID = tr.ID
+	c := boxwatch.Container{ID: boxwatch.NewID(now), ShipmentID: s.ID, Number: "MSKU1234565", ISOCode: "45G1", SealNumber: "ML123456",
+		CurrentStatus: boxwatch.ContainerOnShip, LoadedAt: now.Add(-50 * time.Hour), DepartedAt: now.Add(-47 * time.Hour),
+		CreatedAt: s.CreatedAt, UpdatedAt: now}
+	boxwatch.DescribeEquipment(&c)
+	n := boxwatch.Notification{ID: boxwatch.NewID(now), WebhookID: boxwatch.NewID(now), Event: name, DeliveryStatus: boxwatch.DeliveryPending, CreatedAt: now}
+	ev := boxwatch.Event{ID: boxwatch.NewID(now), Name: name, ShipmentID: s.ID, CreatedAt: now}
+	sub := subject{shipment: &s, containers: []boxwatch.Container{c}}
+	switch {
+	case strings.HasPrefix(name, "tracking_request."):
+		if name == "tracking_request.failed" || name == "tracking_request.awaiting_manifest" {
+			tr.Status, tr.ShipmentID, ev.ShipmentID, sub = boxwatch.Status(strings.TrimPrefix(name, "tracking_request.")), "", "", subject{}
+			if name == "tracking_request.failed" {
+				tr.FailedReason = boxwatch.ReasonNotFound
+			}
+		}
+		ev.ObjectType, ev.ObjectID, ev.TrackingRequestID, sub.tr = "tracking_request", tr.ID, tr.ID, &tr
+	case strings.HasPrefix(name, "container.transport."):
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: now.Add(-47 * time.Hour),
+			LOCODE: pol, VoyageNumber: "247W", VesselIMO: "9839430", DataSource: "shipping_line", CreatedAt: now}
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.transportEvent, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
+	case name == "shipment.estimated.arrival":
+		data, _ := json.Marshal(map[string]any{"estimated_timestamp": now.Add(600 * time.Hour).UTC(), "location_locode": pod,
+			"voyage_number": "247W", "vessel_imo": "9839430"})
+		ev.ObjectType, ev.ObjectID, ev.Data = "estimated_event", boxwatch.NewID(now), data
+	case name == "container.updated":
+		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
+	default:
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
+	}
+	return rd.document(n, ev, sub)
+}

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+type portAttributes struct {
+	Name        string   `json:"name"`
+	Code        string   `json:"code" doc:"UN/LOCODE"`
+	StateAbbr   *string  `json:"state_abbr"`
+	City        *string  `json:"city"`
+	CountryCode string   `json:"country_code"`
+	TimeZone    *string  `json:"time_zone"`
+	Latitude    *float64 `json:"latitude"`
+	Longitude   *float64 `json:"longitude"`
+}
+
+type portResource struct {
+	ID         string         `json:"id" format:"uuid"`
+	Type       string         `json:"type" enum:"port"`
+	Attributes portAttributes `json:"attributes"`
+	Links      resourceLinks  `json:"links"`
+}
+
+type portDocument = document[portResource]
+
+func portOut(pt boxwatch.Port) portResource {
+	a := portAttributes{Name: pt.Name, Code: pt.LOCODE, StateAbbr: optString(pt.StateAbbr), City: optString(pt.City),
+		CountryCode: pt.CountryCode, TimeZone: optString(pt.TimeZone)}
+	if pt.HasCoordinates {
+		lat, lon := pt.Latitude, pt.Longitude
+		a.Latitude, a.Longitude = &lat, &lon
+	}
+	return portResource{ID: pt.ID, Type: "port", Attributes: a, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
+}
+
+func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := r.PathValue("id")
+		pt, ok := boxwatch.Port{}, false
+		if p.ports != nil {
+			if pt, ok = p.ports.ByID(strings.ToLower(id)); !ok {
+				pt, ok = p.ports.ByLOCODE(strings.ToUpper(id))
+			}
+		}
+		if !ok {
+			return boxwatch.ErrNotFound
+		}
+		res := portOut(pt)
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -34,9 +35,24 @@ func (b Backend) Open(t testing.TB) *store.DB {
 	if err != nil {
 		t.Fatalf("open %s store: %v", b.Name, err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		// Close waits for connections in use: one a transaction leaked would hang the test run.
+		closed := make(chan struct{})
+		go func() {
+			db.Close()
+			close(closed)
+		}()
+		select {
+		case <-closed:
+		case <-time.After(cleanupTimeout):
+			t.Errorf("closing the %s store took over %v: a connection was never released", b.Name, cleanupTimeout)
+		}
+	})
 	return db
 }
+
+// cleanupTimeout bounds closing a test's store and dropping its database.
+const cleanupTimeout = 10 * time.Second
 
 // SQLite is a database file in the test's temporary directory.
 var SQLite = Backend{Name: "sqlite", DSN: func(t testing.TB) string {
@@ -87,13 +103,15 @@ func postgresDSN(t testing.TB) string {
 		t.Fatalf("create schema: %v", err)
 	}
 	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		defer cancel()
+		c, err := pgx.Connect(ctx, base)
 		if err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 			return
 		}
 		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})

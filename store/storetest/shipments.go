@@ -265,7 +265,7 @@ func testContainers(t *testing.T, db *store.DB) {
 	})
 }
 
-func eventNames(list []boxwatch.TransportEvent) []string {
+func eventPlaces(list []boxwatch.TransportEvent) []string {
 	out := []string{}
 	for _, e := range list {
 		out = append(out, e.LOCODE)
@@ -325,8 +325,8 @@ func testTransportEvents(t *testing.T, db *store.DB) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			list, total, err := db.TransportEvents(ctx, a.ID, c.ID, tt.p)
-			if err != nil || total != 3 || !slices.Equal(eventNames(list), tt.want) {
-				t.Fatalf("got %v total %d err %v; want %v total 3", eventNames(list), total, err, tt.want)
+			if err != nil || total != 3 || !slices.Equal(eventPlaces(list), tt.want) {
+				t.Fatalf("got %v total %d err %v; want %v total 3", eventPlaces(list), total, err, tt.want)
 			}
 		})
 	}

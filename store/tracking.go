@@ -48,6 +48,9 @@ func (c jsonCol) Scan(src any) error {
 // LockTrackingRequest returns a request by id whatever its account, locked for the
 // transaction: the tracking engine's view.
 func (tx *txn) LockTrackingRequest(ctx context.Context, id string) (boxwatch.TrackingRequest, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
+	}
 	tr, err := scanTrackingRequest(tx.c.queryRow(ctx, "SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE id = ?"+tx.forUpdate(), id))
 	return tr, tx.db.lookupErr("tracking request for work", err)
 }
@@ -133,6 +136,9 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 
 // LockShipment returns a shipment by id whatever its account, locked for the transaction.
 func (tx *txn) LockShipment(ctx context.Context, id string) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
 	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE id = ?"+tx.forUpdate(), id))
 	return s, tx.db.lookupErr("shipment for work", err)
 }
@@ -201,9 +207,10 @@ func page[T any](ctx context.Context, db *DB, table, columns, where string, args
 	return list, total, db.internal("list "+table, rs.Err())
 }
 
-// DueShipments returns the ids of shipments whose refresh is due at now, oldest due first.
+// DueShipments returns the ids of tracked shipments whose refresh is due at now, oldest due first.
 func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	rs, err := db.read.query(ctx, "SELECT id FROM shipments WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? ORDER BY next_refresh_at LIMIT ?",
+	rs, err := db.read.query(ctx, `SELECT id FROM shipments WHERE next_refresh_at IS NOT NULL AND next_refresh_at <= ? AND stopped_at IS NULL
+		ORDER BY next_refresh_at LIMIT ?`,
 		db.ts(now), limit)
 	if err != nil {
 		return nil, db.internal("due shipments", err)
@@ -258,7 +265,10 @@ func (tx *txn) ShipmentContainers(ctx context.Context, shipmentID string) ([]box
 
 // ShipmentContainers returns the containers of one of the account's shipments, in number order.
 func (db *DB) ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]boxwatch.Container, error) {
-	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, shipmentID)
+	if !boxwatch.IsUUID(shipmentID) {
+		return []boxwatch.Container{}, nil
+	}
+	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, strings.ToLower(shipmentID))
 }
 
 func (db *DB) containersWhere(ctx context.Context, c conn, where string, args ...any) ([]boxwatch.Container, error) {

@@ -54,6 +54,9 @@ func (tx *txn) SaveWebhookState(ctx context.Context, w boxwatch.Webhook) error {
 }
 
 func (db *DB) updateWebhook(ctx context.Context, c conn, w boxwatch.Webhook) error {
+	if !boxwatch.IsUUID(w.ID) {
+		return boxwatch.ErrNotFound
+	}
 	args, err := db.webhookArgs(w)
 	if err != nil {
 		return err
@@ -160,6 +163,9 @@ func (tx *txn) LockNotificationAndWebhook(ctx context.Context, id string) (boxwa
 
 // LockNotification returns a notification whatever the account, locked for the transaction.
 func (tx *txn) LockNotification(ctx context.Context, id string) (boxwatch.Notification, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Notification{}, boxwatch.ErrNotFound
+	}
 	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forUpdate(), id))
 	return n, tx.db.lookupErr("notification for update", err)
 }
@@ -171,6 +177,9 @@ func (db *DB) NotificationAndWebhook(ctx context.Context, id string) (boxwatch.N
 }
 
 func (db *DB) notificationWithWebhook(ctx context.Context, c conn, id, lock string) (boxwatch.Notification, boxwatch.Webhook, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Notification{}, boxwatch.Webhook{}, boxwatch.ErrNotFound
+	}
 	n, err := scanNotification(c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+lock, id))
 	if err := db.lookupErr("notification", err); err != nil {
 		return n, boxwatch.Webhook{}, err
@@ -204,7 +213,7 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 	err := db.inTx(ctx, func(c conn) error {
 		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
 			SELECT id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?
-			AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?`+skip+`) RETURNING id`,
+			AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_attempt_at LIMIT ?`+skip+`) RETURNING id`,
 			db.ts(until), boxwatch.DeliveryPending, db.ts(now), db.ts(now), limit)
 		if err != nil {
 			return err
@@ -252,6 +261,9 @@ func (db *DB) Notification(ctx context.Context, accountID, id string) (boxwatch.
 
 // Notifications returns a page of the account's notifications, newest first, and how many match.
 func (db *DB) Notifications(ctx context.Context, accountID string, f boxwatch.NotificationFilter, p boxwatch.Page) ([]boxwatch.Notification, int, error) {
+	if f.WebhookID != "" && !boxwatch.IsUUID(f.WebhookID) {
+		return []boxwatch.Notification{}, 0, nil // no webhook has that id
+	}
 	conds, args := []string{"account_id = ?"}, []any{accountID}
 	for _, c := range []struct{ col, v string }{{"webhook_id", strings.ToLower(f.WebhookID)}, {"delivery_status", f.DeliveryStatus}, {"event", f.Event}} {
 		if c.v != "" {
@@ -304,10 +316,13 @@ func (tx *txn) RequeueFailedNotifications(ctx context.Context, webhookID string,
 
 // Event returns one of the account's logged events, or ErrNotFound.
 func (db *DB) Event(ctx context.Context, accountID, id string) (boxwatch.Event, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Event{}, boxwatch.ErrNotFound
+	}
 	var e boxwatch.Event
 	var data string
 	err := db.read.queryRow(ctx, `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id, container_id,
-		data, key, created_at FROM events WHERE account_id = ? AND id = ?`, accountID, id).
+		data, key, created_at FROM events WHERE account_id = ? AND id = ?`, accountID, strings.ToLower(id)).
 		Scan(nullString{&e.ID}, nullString{&e.AccountID}, &e.Name, &e.ObjectType, &e.ObjectID, nullString{&e.TrackingRequestID},
 			nullString{&e.ShipmentID}, nullString{&e.ContainerID}, nullString{&data}, &e.Key, timeCol{&e.CreatedAt})
 	e.Data = []byte(data)

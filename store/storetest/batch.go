@@ -225,3 +225,22 @@ func wantKeys[V any](t *testing.T, m map[string]V, want ...string) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
 }
+
+// testCountStatements checks the statement counter the query-cost tests rely on: reads and writes
+// outside transactions count one each; a transaction's own statements are not counted.
+func testCountStatements(t *testing.T, db *store.DB) {
+	n := db.CountStatements()
+	a := MustCreateAccount(t, db, "acme")
+	if got := n.Load(); got != 1 {
+		t.Fatalf("after one insert: %d statements counted, want 1", got)
+	}
+	if _, err := db.AccountByName(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.TrackingRequests(ctx, a.ID, boxwatch.TrackingRequestFilter{}, boxwatch.Page{Number: 1, Size: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load(); got != 3 { // the insert, the read, and the count of an empty list (no page query)
+		t.Fatalf("after an insert, a read and an empty list: %d statements counted, want 3", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/boxwatch/boxwatch/store"
 )
@@ -32,9 +33,24 @@ func (b Backend) Open(t testing.TB) *store.DB {
 	if err != nil {
 		t.Fatalf("open %s store: %v", b.Name, err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		// Close waits for connections in use: one a transaction leaked would hang the test run.
+		closed := make(chan struct{})
+		go func() {
+			db.Close()
+			close(closed)
+		}()
+		select {
+		case <-closed:
+		case <-time.After(cleanupTimeout):
+			t.Errorf("closing the %s store took over %v: a connection was never released", b.Name, cleanupTimeout)
+		}
+	})
 	return db
 }
+
+// cleanupTimeout bounds closing a test's store and dropping its database.
+const cleanupTimeout = 10 * time.Second
 
 // SQLite is a database file in the test's temporary directory.
 var SQLite = Backend{Name: "sqlite", DSN: func(t testing.TB) string {
@@ -80,7 +96,9 @@ func postgresDSN(t testing.TB) string {
 		t.Fatalf("%s is set but: %v", PostgresURLEnv, err)
 	}
 	t.Cleanup(func() {
-		if err := store.DropPostgresSchema(context.Background(), base, schema); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		defer cancel()
+		if err := store.DropPostgresSchema(ctx, base, schema); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})

@@ -1,0 +1,367 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+func testDeliveryClaims(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	tr := mustCreateTR(t, db, newTR(a.ID, "MEDUFR030802", "MSCU", base))
+	hook := boxwatch.Webhook{ID: boxwatch.NewID(base), AccountID: a.ID, URL: "https://93.184.216.34/x", Active: true,
+		Events: []string{"tracking_request.failed"}, Secret: "s", CreatedAt: base, UpdatedAt: base}
+	if err := db.CreateWebhook(ctx, hook); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+		for i := range 3 {
+			ev := boxwatch.Event{ID: boxwatch.NewID(base), AccountID: a.ID, Name: "tracking_request.failed", ObjectType: "tracking_request",
+				ObjectID: tr.ID, TrackingRequestID: tr.ID, Key: fmt.Sprint("k", i), CreatedAt: base.Add(time.Duration(i) * time.Second)}
+			if _, err := tx.AppendEvent(ctx, ev); err != nil {
+				return err
+			}
+			got, err := tx.Notify(ctx, ev)
+			ids = append(ids, got...)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || len(ids) != 3 {
+		t.Fatalf("notify: %v, %d notifications", err, len(ids))
+	}
+	now := base.Add(time.Minute)
+	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2)
+	slices.Sort(first)
+	if err != nil || !slices.Equal(first, ids[:2]) {
+		t.Fatalf("first claim: %v %v, want the two most overdue %v", first, err, ids[:2])
+	}
+	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	if err != nil || len(second) != 1 || second[0] != ids[2] {
+		t.Fatalf("second claim: %v %v, want only the unclaimed one", second, err)
+	}
+	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
+		t.Fatalf("everything is claimed, yet %v", again)
+	}
+	// A claim lapses (its process died) and is taken up again.
+	later := now.Add(2 * time.Minute)
+	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
+		t.Fatalf("after the claims lapsed: %v", lapsed)
+	}
+	// A recorded outcome ends the claim; a delivered notification is never due again.
+	err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, ids[0])
+		if err != nil {
+			return err
+		}
+		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliverySucceeded, 1, time.Time{}, later
+		return tx.SaveNotification(ctx, n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UnclaimNotification(ctx, ids[1], later); err != nil {
+		t.Fatal(err)
+	}
+	muchLater := later.Add(time.Hour)
+	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10)
+	if len(got) != 2 || slices.Contains(got, ids[0]) {
+		t.Fatalf("after one success: %v, want the two still pending", got)
+	}
+}
+
+func testNotify(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	hears := mustCreateWebhook(t, db, newWebhook(a.ID, base, "shipment.eta_changed", eventFailed))
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, "shipment.eta_changed"))
+	inactive := newWebhook(a.ID, base, eventFailed)
+	inactive.Active = false
+	mustCreateWebhook(t, db, inactive)
+	mustCreateWebhook(t, db, newWebhook(b.ID, base, eventFailed))
+
+	e := newEvent(a.ID, eventFailed, "k", at(time.Minute))
+	ids := mustNotify(t, db, e)
+	if len(ids) != 1 {
+		t.Fatalf("Notify created %d notifications, want 1: only the active webhook of the account that subscribes", len(ids))
+	}
+	n, err := db.Notification(ctx, a.ID, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.WebhookID != hears.ID || n.EventID != e.ID || n.Event != eventFailed || n.DeliveryStatus != boxwatch.DeliveryPending ||
+		n.Attempts != 0 || !n.NextAttemptAt.Equal(e.CreatedAt) || !n.CreatedAt.Equal(e.CreatedAt) || n.Body != nil {
+		t.Fatalf("new notification: %+v", n)
+	}
+	if _, total, _ := db.Notifications(ctx, b.ID, boxwatch.NotificationFilter{}, boxwatch.Page{Number: 1, Size: 10}); total != 0 {
+		t.Fatalf("the other account got %d notifications, want 0", total)
+	}
+}
+
+func testNotificationReads(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	w := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	id := mustNotifyOne(t, db, a.ID, "k", base)
+	want, err := db.Notification(ctx, a.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := []struct {
+		name string
+		read func(id string) (boxwatch.Notification, *boxwatch.Webhook, error)
+	}{
+		{"NotificationAndWebhook", func(id string) (boxwatch.Notification, *boxwatch.Webhook, error) {
+			n, w, err := db.NotificationAndWebhook(ctx, id)
+			return n, &w, err
+		}},
+		{"LockNotificationAndWebhook", func(id string) (n boxwatch.Notification, w *boxwatch.Webhook, err error) {
+			w = new(boxwatch.Webhook)
+			err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+				n, *w, err = tx.LockNotificationAndWebhook(ctx, id)
+				return err
+			})
+			return n, w, err
+		}},
+		{"LockNotification", func(id string) (n boxwatch.Notification, _ *boxwatch.Webhook, err error) {
+			err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+				n, err = tx.LockNotification(ctx, id)
+				return err
+			})
+			return n, nil, err
+		}},
+	}
+	for _, r := range reads {
+		t.Run(r.name+"/OK", func(t *testing.T) {
+			n, gotHook, err := r.read(id)
+			if err != nil || !reflect.DeepEqual(n, want) {
+				t.Fatalf("got %+v, %v; want %+v", n, err, want)
+			}
+			if gotHook != nil && !reflect.DeepEqual(*gotHook, w) {
+				t.Fatalf("webhook %+v, want %+v", *gotHook, w)
+			}
+		})
+		t.Run(r.name+"/ErrNotFound", func(t *testing.T) {
+			for _, unknown := range []string{boxwatch.NewID(base), "nope"} {
+				_, _, err := r.read(unknown)
+				wantNotFound(t, unknown, err)
+			}
+		})
+	}
+	for name, foreign := range foreignIDs(id) {
+		t.Run("Notification/"+name, func(t *testing.T) {
+			_, err := db.Notification(ctx, b.ID, foreign)
+			wantNotFound(t, "Notification", err)
+		})
+	}
+}
+
+func notificationKeys(t testing.TB, db *store.DB, list []boxwatch.Notification) []string {
+	t.Helper()
+	out := []string{}
+	for _, n := range list {
+		e, err := db.Event(ctx, n.AccountID, n.EventID)
+		if err != nil {
+			t.Fatalf("event of notification %s: %v", n.ID, err)
+		}
+		out = append(out, e.Key)
+	}
+	return out
+}
+
+func testNotificationList(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	w1 := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	w2 := mustCreateWebhook(t, db, newWebhook(a.ID, base, "shipment.eta_changed"))
+	mustNotify(t, db, newEvent(a.ID, eventFailed, "k1", at(time.Second)))
+	failed := mustNotifyOne(t, db, a.ID, "k2", at(2*time.Second))
+	mustSetDeliveryStatus(t, db, failed, boxwatch.DeliveryFailed, at(time.Hour))
+	mustNotify(t, db, newEvent(a.ID, "shipment.eta_changed", "k3", at(3*time.Second)))
+	mustNotify(t, db, newEvent(a.ID, eventFailed, "k4", at(4*time.Second)))
+
+	all := boxwatch.Page{Number: 1, Size: 10}
+	tests := []struct {
+		name string
+		f    boxwatch.NotificationFilter
+		p    boxwatch.Page
+		want []string
+	}{
+		{"NewestFirst", boxwatch.NotificationFilter{}, all, []string{"k4", "k3", "k2", "k1"}},
+		{"SecondPage", boxwatch.NotificationFilter{}, boxwatch.Page{Number: 2, Size: 3}, []string{"k1"}},
+		{"PastTheEnd", boxwatch.NotificationFilter{}, boxwatch.Page{Number: 3, Size: 3}, []string{}},
+		{"Webhook", boxwatch.NotificationFilter{WebhookID: w2.ID}, all, []string{"k3"}},
+		{"WebhookUpperCase", boxwatch.NotificationFilter{WebhookID: strings.ToUpper(w1.ID)}, all, []string{"k4", "k2", "k1"}},
+		{"WebhookMalformed", boxwatch.NotificationFilter{WebhookID: "nope"}, all, []string{}},
+		{"DeliveryStatus", boxwatch.NotificationFilter{DeliveryStatus: boxwatch.DeliveryFailed}, all, []string{"k2"}},
+		{"Event", boxwatch.NotificationFilter{Event: eventFailed, DeliveryStatus: boxwatch.DeliveryPending}, all, []string{"k4", "k1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list, total, err := db.Notifications(ctx, a.ID, tt.f, tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := notificationKeys(t, db, list); !slices.Equal(got, tt.want) || (tt.p == all && total != len(tt.want)) {
+				t.Fatalf("got %v total %d; want %v", got, total, tt.want)
+			}
+		})
+	}
+	if list, total, err := db.Notifications(ctx, b.ID, boxwatch.NotificationFilter{WebhookID: w1.ID}, all); err != nil || total != 0 || len(list) != 0 {
+		t.Fatalf("another account filtering by this account's webhook: %d, total %d, err %v; want none", len(list), total, err)
+	}
+}
+
+func testDeliveryOutcome(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	id := mustNotifyOne(t, db, a.ID, "k", base)
+	body := []byte(`{"data":{"type":"webhook_notification"}}`)
+	attempts := []boxwatch.DeliveryAttempt{
+		{ID: boxwatch.NewID(base), NotificationID: id, At: at(time.Minute), Latency: 30 * time.Second, Error: "timeout"},
+		{ID: boxwatch.NewID(base), NotificationID: id, At: at(2 * time.Minute), StatusCode: 200, Latency: 120 * time.Millisecond, ResponseSnippet: "ok"},
+	}
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, id)
+		if err != nil {
+			return err
+		}
+		// Logged out of order: the log reads oldest first.
+		for _, a := range slices.Backward(attempts) {
+			if err := tx.AddDeliveryAttempt(ctx, a); err != nil {
+				return err
+			}
+		}
+		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.Body, n.UpdatedAt = boxwatch.DeliverySucceeded, 2, time.Time{}, body, at(2*time.Minute)
+		return tx.SaveNotification(ctx, n)
+	})
+	n, err := db.Notification(ctx, a.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.DeliveryStatus != boxwatch.DeliverySucceeded || n.Attempts != 2 || !n.NextAttemptAt.IsZero() || string(n.Body) != string(body) ||
+		!n.UpdatedAt.Equal(at(2*time.Minute)) || !n.CreatedAt.Equal(base) {
+		t.Fatalf("after SaveNotification: %+v", n)
+	}
+	got, err := db.DeliveryAttempts(ctx, id)
+	if err != nil || !reflect.DeepEqual(got, attempts) {
+		t.Fatalf("DeliveryAttempts (err %v):\n got %+v\nwant %+v", err, got, attempts)
+	}
+	if got, err := db.DeliveryAttempts(ctx, boxwatch.NewID(base)); err != nil || len(got) != 0 {
+		t.Fatalf("attempts of an unknown notification: %v, %v; want none", got, err)
+	}
+	err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+		return tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(base), NotificationID: boxwatch.NewID(base), At: base})
+	})
+	wantNotFound(t, "attempt of an unknown notification", err)
+}
+
+func testRequeueFailedNotifications(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	w1 := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	since := at(time.Hour)
+	notify := func(key string, created time.Time, status string) string {
+		id := mustNotifyOne(t, db, a.ID, key, created)
+		mustSetDeliveryStatus(t, db, id, status, created.Add(time.Minute))
+		return id
+	}
+	before := notify("before", since.Add(-time.Microsecond), boxwatch.DeliveryFailed)
+	atSince := notify("at", since, boxwatch.DeliveryFailed)
+	after := notify("after", since.Add(time.Minute), boxwatch.DeliveryFailed)
+	succeeded := notify("succeeded", since.Add(time.Minute), boxwatch.DeliverySucceeded)
+	pending := notify("pending", since.Add(time.Minute), boxwatch.DeliveryPending)
+	// A failed notification of another webhook of the account stays failed.
+	w1.Active = false
+	if err := db.UpdateWebhook(ctx, w1); err != nil {
+		t.Fatal(err)
+	}
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	other := notify("other", since.Add(time.Minute), boxwatch.DeliveryFailed)
+
+	now := at(3 * time.Hour)
+	var ids []string
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		var err error
+		ids, err = tx.RequeueFailedNotifications(ctx, w1.ID, since, now)
+		return err
+	})
+	slices.Sort(ids)
+	want := []string{atSince, after}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Fatalf("requeued %v, want %v: only the webhook's failed notifications created at or after since", ids, want)
+	}
+	for _, tt := range []struct {
+		name, id, status string
+	}{
+		{"Before", before, boxwatch.DeliveryFailed}, {"AtSince", atSince, boxwatch.DeliveryPending},
+		{"After", after, boxwatch.DeliveryPending}, {"Succeeded", succeeded, boxwatch.DeliverySucceeded},
+		{"Pending", pending, boxwatch.DeliveryPending}, {"OtherWebhook", other, boxwatch.DeliveryFailed},
+	} {
+		n, err := db.Notification(ctx, a.ID, tt.id)
+		if err != nil || n.DeliveryStatus != tt.status {
+			t.Errorf("%s: status %q, err %v; want %q", tt.name, n.DeliveryStatus, err, tt.status)
+		}
+		if tt.id == atSince && (!n.NextAttemptAt.Equal(now) || !n.UpdatedAt.Equal(now)) {
+			t.Errorf("%s: next attempt %v, updated %v; want both %v", tt.name, n.NextAttemptAt, n.UpdatedAt, now)
+		}
+	}
+	claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	slices.Sort(claimed)
+	if err != nil || !slices.Contains(claimed, atSince) || !slices.Contains(claimed, after) {
+		t.Fatalf("claimed %v (err %v); the requeued notifications must be due now", claimed, err)
+	}
+}
+
+func testUnclaimNotification(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	id := mustNotifyOne(t, db, a.ID, "k", base)
+	now, until := at(time.Minute), at(time.Hour)
+	claim := func(now time.Time) []string {
+		t.Helper()
+		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got, err := db.ClaimDueNotifications(ctx, now, until, 10); err != nil || !slices.Equal(got, []string{id}) {
+		t.Fatalf("first claim: %v, %v", got, err)
+	}
+	t.Run("LapsesAtUntil", func(t *testing.T) {
+		if got := claim(until.Add(-time.Microsecond)); len(got) != 0 {
+			t.Fatalf("claimed %v before the claim lapsed", got)
+		}
+		if got := claim(until); !slices.Equal(got, []string{id}) {
+			t.Fatalf("at until: claimed %v, want the lapsed claim %s", got, id)
+		}
+	})
+	next := at(3 * time.Hour)
+	if err := db.UnclaimNotification(ctx, id, next); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.Notification(ctx, a.ID, id)
+	if err != nil || !n.NextAttemptAt.Equal(next) || n.DeliveryStatus != boxwatch.DeliveryPending {
+		t.Fatalf("after unclaim: %+v, %v; want pending, due at %v", n, err, next)
+	}
+	if got := claim(next.Add(-time.Microsecond)); len(got) != 0 {
+		t.Fatalf("claimed %v before it was due again", got)
+	}
+	if got := claim(next); !slices.Equal(got, []string{id}) {
+		t.Fatalf("at next: claimed %v, want %s", got, id)
+	}
+	if err := db.UnclaimNotification(ctx, boxwatch.NewID(base), next); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("unclaiming an unknown notification: %v", err)
+	}
+}

@@ -3,8 +3,10 @@ GO       ?= go
 BIN      := bin/boxwatch
 PG_URL   ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 FUZZTIME ?= 30s
+# staticcheck, pinned; go run fetches it through the module proxy into the module cache once.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-postgres bench fuzz deps-check clean
+.PHONY: build run test test-postgres lint bench fuzz deps-check clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/boxwatch
@@ -13,13 +15,18 @@ build:
 run: build
 	./$(BIN) serve --demo
 
-# Every test. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
+# Every test, with the race detector, after lint. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
 test: deps-check
 	@if [ -z "$$BOXWATCH_TEST_POSTGRES_URL" ]; then \
 	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
 	else echo "PostgreSQL tests: on"; fi
+	$(MAKE) --no-print-directory lint
+	$(GO) test -race -count=1 ./...
+
+# go vet and staticcheck over every package, tests included.
+lint:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) run $(STATICCHECK) ./...
 
 test-postgres:
 	scripts/postgres.sh "$(PG_URL)"

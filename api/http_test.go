@@ -3,14 +3,20 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
@@ -176,12 +182,67 @@ func TestShippingLines(t *testing.T) {
 	ts.do(t, "GET", "/v2/shipping_lines?page[size]=2", ts.acme, "").wantError(t, 400, "invalid", "", "page[size]")
 }
 
+// stallingStore holds the tracking request list until the client that asked for it has gone, so
+// that the disconnect happens while the handler is inside the store.
+type stallingStore struct {
+	boxwatch.Store
+	stalled atomic.Bool
+	entered chan struct{}
+}
+
+func (s *stallingStore) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, int, error) {
+	if s.stalled.CompareAndSwap(false, true) {
+		s.entered <- struct{}{}
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			return nil, 0, errors.New("the server never noticed the client leave")
+		}
+	}
+	return s.Store.TrackingRequests(ctx, accountID, f, p)
+}
+
 func TestServerSurvivesClientDisconnect(t *testing.T) {
-	ts := newTestServer(t, storetest.SQLite)
+	stall := &stallingStore{entered: make(chan struct{})}
+	ts := newTestServer(t, storetest.SQLite, func(_ testing.TB, c *api.Config, _ *store.DB) {
+		stall.Store = c.Store
+		c.Store = stall
+	})
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/v2/tracking_requests", nil)
 	req.Header.Set("Authorization", "Token "+ts.acme)
+	failed := make(chan error, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		failed <- err
+	}()
+	select {
+	case <-stall.entered: // the handler is running: hang up on it
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request never reached the store")
+	}
 	cancel()
-	http.DefaultClient.Do(req)
-	ts.do(t, "GET", "/v2/tracking_requests", ts.acme, "").want(t, 200)
+	if err := <-failed; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the abandoned request ended with %v, want it cancelled", err)
+	}
+	// The server finishes the abandoned request, logs it, and goes on serving.
+	trackingtest.Eventually(t, 10*time.Second, "the abandoned request was not logged", func() bool {
+		return strings.Contains(ts.log.String(), `"route":"/v2/tracking_requests"`)
+	})
+	next, cancelNext := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelNext()
+	req, _ = http.NewRequestWithContext(next, "GET", ts.URL+"/v2/tracking_requests", nil)
+	req.Header.Set("Authorization", "Token "+ts.acme)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("the request after the disconnect: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the request after the disconnect: status %d", res.StatusCode)
+	}
 }

@@ -346,7 +346,13 @@ func TestDeliveriesFailingForDaysDeactivate(t *testing.T) {
 	rc := newReceiver(t, always(503))
 	id := ts.register(t, ts.acme, rc, "tracking_request.failed", "tracking_request.succeeded")
 	ts.mustCreate(t, ts.acme, "bill_of_lading", "TEST-TR-FAILED", "TEST")
-	trackingtest.Eventually(t, 30*time.Second, "no failed attempt", func() bool { return rc.callCount() >= 1 })
+	// The receiver answering is not enough: the clock moves only once the failure is recorded,
+	// so that the webhook's failing streak starts before the advance, not after it.
+	trackingtest.Eventually(t, 30*time.Second, "no failed attempt recorded", func() bool {
+		r := ts.do(t, "GET", "/v2/webhook_notifications?include=webhook_notification_logs", ts.acme, "").want(t, 200)
+		logs, _ := r.body["included"].([]any)
+		return len(logs) >= 1
+	})
 	clock.Advance(73 * time.Hour)
 	ts.mustCreate(t, ts.acme, "bill_of_lading", "TEST-TR-SUCCEEDED", "TEST")
 	trackingtest.Eventually(t, 30*time.Second, "three days of failures did not deactivate the webhook", func() bool {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -113,21 +112,8 @@ func TestServeDemo(t *testing.T) {
 				func(string) string { return "" }, strings.NewReader(""), pw, io.Discard)
 			pw.Close()
 		}()
-		var url, key string
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() && key == "" {
-			line := sc.Text()
-			if m := regexp.MustCompile(`serving the API at (http://\S+)`).FindStringSubmatch(line); m != nil {
-				url = m[1]
-			}
-			if m := regexp.MustCompile(`^\s+(bw_[0-9a-f_]+)$`).FindStringSubmatch(line); m != nil {
-				key = m[1]
-			}
-		}
+		url, key := readDemo(t, pr)
 		go io.Copy(io.Discard, pr)
-		if url == "" || key == "" {
-			t.Fatalf("serve --demo printed no URL or key (url %q)", url)
-		}
 		body := `{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-SUCCEEDED","scac":"TEST"}}}`
 		req, _ := http.NewRequest("POST", url+"/v2/tracking_requests", strings.NewReader(body))
 		req.Header.Set("Authorization", "Token "+key)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestFeatureGatedRoute(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		const path = "/v2/test/needs_map"
 		ts := newTestServer(t, b, func(_ testing.TB, c *api.Config, _ *store.DB) {

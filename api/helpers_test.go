@@ -59,6 +59,11 @@ func withLimits(l api.Limits) option {
 	return func(_ testing.TB, c *api.Config, _ *store.DB) { c.Limits = l }
 }
 
+// withClock makes the API read the time from clock: creation and update times come from it.
+func withClock(clock *trackingtest.Clock) option {
+	return func(_ testing.TB, c *api.Config, _ *store.DB) { c.Clock = clock.Now }
+}
+
 // production logs every request as JSON (to nowhere) and counts it in Prometheus metrics, as
 // serve does, so benchmarks pay what a real deployment pays.
 func production(_ testing.TB, c *api.Config, _ *store.DB) {

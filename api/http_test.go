@@ -22,6 +22,7 @@ import (
 func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	wrongSecret := ts.acme[:len(ts.acme)-4] + "0000"
 	if wrongSecret == ts.acme {
@@ -62,6 +63,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestRoutingErrors(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	ts.do(t, "GET", "/v2/nowhere", ts.acme, "").wantError(t, 404, "route_not_found", "", "")
 	ts.do(t, "GET", "/", "", "").wantError(t, 404, "route_not_found", "", "")
@@ -75,6 +77,7 @@ func TestRoutingErrors(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	if r := ts.do(t, "GET", "/healthz", "", "").want(t, 200); r.body["status"] != "ok" {
 		t.Fatalf("healthz: %s", r.raw)
@@ -87,6 +90,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestInternalErrorsHideTheirCause(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	// Prime the key cache, then lose the database: the next query fails inside the store.
 	ts.do(t, "GET", "/v2/tracking_requests", ts.acme, "").want(t, 200)
@@ -106,6 +110,7 @@ func TestInternalErrorsHideTheirCause(t *testing.T) {
 }
 
 func TestRequestIDs(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	if id := ts.do(t, "GET", "/healthz", "", "", "X-Request-Id", "abc-123").header.Get("X-Request-Id"); id != "abc-123" {
 		t.Fatalf("caller's request id not kept: %q", id)
@@ -116,6 +121,7 @@ func TestRequestIDs(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		db := b.Open(t)
 		limits := withLimits(api.Limits{CreateTrackingRequest: 3, InferNumber: 5, Default: 4})
@@ -147,6 +153,7 @@ func TestRateLimits(t *testing.T) {
 }
 
 func TestShippingLines(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	r := ts.do(t, "GET", "/v2/shipping_lines", ts.acme, "").want(t, 200)
 	data := r.body["data"].([]any)
@@ -203,6 +210,7 @@ func (s *stallingStore) TrackingRequests(ctx context.Context, accountID string, 
 }
 
 func TestServerSurvivesClientDisconnect(t *testing.T) {
+	t.Parallel()
 	stall := &stallingStore{entered: make(chan struct{})}
 	ts := newTestServer(t, storetest.SQLite, func(_ testing.TB, c *api.Config, _ *store.DB) {
 		stall.Store = c.Store

@@ -11,6 +11,7 @@ import (
 )
 
 func TestInferNumber(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	post := func(t *testing.T, body string, headers ...string) response {
 		t.Helper()
@@ -102,6 +103,7 @@ func TestInferNumber(t *testing.T) {
 }
 
 func TestInferNumberRateLimit(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite, withLimits(api.Limits{CreateTrackingRequest: 1, InferNumber: 2, Default: 100}))
 	for range 2 {
 		ts.do(t, "POST", "/v2/tracking_requests/infer_number", ts.acme, `{"number":"MSCU1234566"}`).want(t, 200)

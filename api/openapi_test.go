@@ -18,6 +18,7 @@ import (
 // document gives for its status. A route added without its test, or a response shape that drifts
 // from its documented type, fails here.
 func TestOpenAPIMatchesResponses(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite, delivering(nil))
 	rc := newReceiver(t, always(200))
 	hookID := ts.register(t, ts.acme, rc, "tracking_request.succeeded")
@@ -278,6 +279,7 @@ func asStrings(v any) []string {
 }
 
 func TestOpenAPIValidatorCatchesDrift(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	doc := ts.do(t, "GET", "/v2/openapi.json", "", "").want(t, 200).body
 	sch := get(doc, "paths", "/v2/tracking_requests/{id}", "get", "responses", "200", "content", "application/vnd.api+json", "schema").(map[string]any)

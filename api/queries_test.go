@@ -15,6 +15,7 @@ import (
 // TestListQueriesPerPageAreConstant shows that a page of a listing costs as many statements
 // whatever its size: related rows are read in batches, never one query per row.
 func TestListQueriesPerPageAreConstant(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		db := b.Open(t)
 		statements := db.CountStatements()
@@ -136,6 +137,7 @@ func seedListings(t *testing.T, db *store.DB, accountID string, n int) string {
 // TestContainerKeepsEveryTransportEvent shows a container answers with all its milestones, however
 // many: none is cut off silently.
 func TestContainerKeepsEveryTransportEvent(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	acct, err := ts.db.AccountByName(context.Background(), "acme")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestPanicBecomes500(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := &server{log: slog.New(slog.NewJSONHandler(&logs, nil))}
 	h := s.observe(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

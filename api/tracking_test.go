@@ -23,6 +23,7 @@ func (ts *testServer) waitShipment(t testing.TB, key, number, scac string) (trID
 }
 
 func TestShipmentsAndContainers(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b, tracked)
 		trID, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")

@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 var isoZ = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$`)
 
 func TestCreateTrackingRequest(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b)
 		r := ts.do(t, "POST", "/v2/tracking_requests", ts.acme,
@@ -65,6 +67,7 @@ func TestCreateTrackingRequest(t *testing.T) {
 }
 
 func TestCreateTrackingRequestErrors(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	tests := []struct {
 		name    string
@@ -120,6 +123,7 @@ func TestCreateTrackingRequestErrors(t *testing.T) {
 }
 
 func TestCreateTrackingRequestReportsEveryProblem(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	r := ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("", "", "")).want(t, 422)
 	var pointers []string
@@ -132,6 +136,7 @@ func TestCreateTrackingRequestReportsEveryProblem(t *testing.T) {
 }
 
 func TestCreateTrackingRequestDuplicate(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	ts.mustCreate(t, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU")
 	// The same number under an alternative SCAC of the same line, in another case, is the same request.
@@ -145,6 +150,7 @@ func TestCreateTrackingRequestDuplicate(t *testing.T) {
 }
 
 func TestCreateTrackingRequestConcurrentDuplicates(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b)
 		const n = 30
@@ -200,6 +206,7 @@ func TestCreateTrackingRequestConcurrentDuplicates(t *testing.T) {
 }
 
 func TestContentNegotiation(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	body := createBody("bill_of_lading", "A1", "MSCU")
 	tests := []struct {
@@ -239,6 +246,7 @@ func TestContentNegotiation(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	huge := `{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"A1","scac":"MSCU","ref_numbers":["` +
 		strings.Repeat("x", 1<<20) + `"]}}}`
@@ -258,6 +266,7 @@ func TestBodyTooLarge(t *testing.T) {
 }
 
 func TestGetTrackingRequest(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b)
 		id := ts.mustCreate(t, ts.acme, "booking_number", "ABC709951", "HLCU")
@@ -288,6 +297,7 @@ func TestGetTrackingRequest(t *testing.T) {
 }
 
 func TestUpdateTrackingRequest(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b)
 		id := ts.mustCreate(t, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU", `"ref_numbers":["A"]`)
@@ -327,12 +337,14 @@ func TestUpdateTrackingRequest(t *testing.T) {
 }
 
 func TestListTrackingRequests(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
-		ts := newTestServer(t, b)
+		clock := trackingtest.NewClock(time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC))
+		ts := newTestServer(t, b, withClock(clock))
 		var ids []string
 		for i := range 7 {
 			ids = append(ids, ts.mustCreate(t, ts.acme, "bill_of_lading", fmt.Sprintf("MAEU%09d", i), "MAEU"))
-			time.Sleep(2 * time.Millisecond) // distinct creation times
+			clock.Advance(time.Second) // distinct creation times
 		}
 		ts.mustCreate(t, ts.globex, "bill_of_lading", "GLOBEX1", "MSCU")
 
@@ -415,6 +427,8 @@ func TestListTrackingRequests(t *testing.T) {
 			{"q=00000000", 7},
 			{"filter[created_at][start]=2000-01-01T00:00:00Z&filter[created_at][end]=2100-01-01T00:00:00Z", 7},
 			{"filter[created_at][end]=2000-01-01T00:00:00Z", 0},
+			{"filter[created_at][start]=2026-03-01T08:00:03Z", 4},
+			{"filter[created_at][start]=2026-03-01T08:00:01Z&filter[created_at][end]=2026-03-01T08:00:02Z", 2},
 			{"include=tracked_object", 7},
 		} {
 			t.Run(tt.query, func(t *testing.T) {

@@ -117,6 +117,7 @@ func (ts *testServer) register(t *testing.T, key string, rc *receiver, events ..
 func always(status int) func(int) int { return func(int) int { return status } }
 
 func TestWebhookRegistration(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	body := func(url string, extra ...string) string {
 		attrs := `"url":"` + url + `","events":["tracking_request.succeeded"]`
@@ -189,6 +190,7 @@ func (f fakeResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr
 }
 
 func TestWebhookHostResolvingToPrivateAddress(t *testing.T) {
+	t.Parallel()
 	for _, addr := range []string{"10.0.0.7", "127.0.0.1", "169.254.169.254", "fd00::1"} {
 		t.Run(addr, func(t *testing.T) {
 			ts := newTestServer(t, storetest.SQLite, func(_ testing.TB, c *api.Config, _ *store.DB) {
@@ -201,6 +203,7 @@ func TestWebhookHostResolvingToPrivateAddress(t *testing.T) {
 }
 
 func TestWebhookCatalogueAndExamples(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite)
 	r := ts.do(t, "GET", "/v2/webhooks/events", ts.acme, "").want(t, 200)
 	names := map[string]bool{}
@@ -234,6 +237,7 @@ func TestWebhookCatalogueAndExamples(t *testing.T) {
 }
 
 func TestDeliveryRetriesUntilAccepted(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ts := newTestServer(t, b, delivering(nil))
 		rc := newReceiver(t, func(call int) int {
@@ -248,7 +252,17 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 
 		ts.mustCreate(t, ts.acme, "bill_of_lading", "TEST-TR-SUCCEEDED", "TEST")
 		trackingtest.Eventually(t, 30*time.Second, "no successful delivery", func() bool { return len(rc.deliveries()) > 0 })
-		time.Sleep(300 * time.Millisecond) // room for a wrong extra delivery to show
+		// Notifications are written with the change that causes them, so once none of the
+		// account's is pending, no further delivery can come: the counts below are final.
+		trackingtest.Eventually(t, 30*time.Second, "a notification is still pending", func() bool {
+			r := ts.do(t, "GET", "/v2/webhook_notifications", ts.acme, "").want(t, 200)
+			for _, n := range r.body["data"].([]any) {
+				if get(n, "attributes", "delivery_status") == "pending" {
+					return false
+				}
+			}
+			return true
+		})
 		got := rc.deliveries()
 		if len(got) != 1 || rc.callCount() != 3 {
 			t.Fatalf("%d successes after %d calls, want 1 after 3", len(got), rc.callCount())
@@ -287,6 +301,7 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 }
 
 func TestDeliveryTimeoutsAreRetried(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite, delivering(nil))
 	rc := newReceiver(t, func(call int) int {
 		if call == 1 {
@@ -305,6 +320,7 @@ func TestDeliveryTimeoutsAreRetried(t *testing.T) {
 }
 
 func TestGoneDeactivatesAndRedeliverSince(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite, delivering(nil))
 	gone := true
 	var mu sync.Mutex
@@ -341,6 +357,7 @@ func TestGoneDeactivatesAndRedeliverSince(t *testing.T) {
 }
 
 func TestDeliveriesFailingForDaysDeactivate(t *testing.T) {
+	t.Parallel()
 	clock := trackingtest.NewClock(time.Now())
 	ts := newTestServer(t, storetest.SQLite, delivering(clock))
 	rc := newReceiver(t, always(503))
@@ -366,6 +383,7 @@ func TestDeliveriesFailingForDaysDeactivate(t *testing.T) {
 }
 
 func TestWebhookTrigger(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, storetest.SQLite, delivering(nil))
 	rc := newReceiver(t, always(200))
 	rc.secret = "my-test-secret"

@@ -21,6 +21,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -70,9 +71,18 @@ type client interface {
 	insertManyTx(ctx context.Context, tx any, params []river.InsertManyParams) error
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
+	list(ctx context.Context, params *river.JobListParams) ([]*rivertype.JobRow, error)
 }
 
 type riverClient[TTx any] struct{ c *river.Client[TTx] }
+
+func (r riverClient[TTx]) list(ctx context.Context, params *river.JobListParams) ([]*rivertype.JobRow, error) {
+	res, err := r.c.JobList(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Jobs, nil
+}
 
 func (r riverClient[TTx]) insertTx(ctx context.Context, tx any, args river.JobArgs, opts *river.InsertOpts) error {
 	t, ok := tx.(TTx)
@@ -213,4 +223,12 @@ func (q *Queue) Stop(ctx context.Context) error {
 	}
 	q.running = false
 	return q.client.stop(ctx)
+}
+
+// Waiting returns the jobs of a kind that wait to run (available, scheduled, or to be retried),
+// oldest first, at most 1,000. It answers whether the queue has workers or not.
+func (q *Queue) Waiting(ctx context.Context, kind string) ([]*rivertype.JobRow, error) {
+	params := river.NewJobListParams().Kinds(kind).First(1000).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable)
+	return q.client.list(ctx, params)
 }

@@ -48,6 +48,7 @@ func journey() boxwatch.CarrierShipment {
 }
 
 func TestDeriveRoute(t *testing.T) {
+	t.Parallel()
 	route := deriveRoute(journey(), nil)
 	if len(route) != 3 {
 		t.Fatalf("route has %d stops, want POL, TS, POD: %+v", len(route), route)
@@ -73,6 +74,7 @@ func TestDeriveRoute(t *testing.T) {
 }
 
 func TestDeriveContainers(t *testing.T) {
+	t.Parallel()
 	cs := journey()
 	facts := deriveContainers(cs, deriveRoute(cs, nil))
 	if len(facts) != 1 {
@@ -106,6 +108,7 @@ func TestDeriveContainers(t *testing.T) {
 }
 
 func TestContainerStatusThroughTheJourney(t *testing.T) {
+	t.Parallel()
 	cs := journey()
 	add := func(code string, h int, locode string, empty *bool) {
 		cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: code + locode, Type: "EQUIPMENT", Classifier: "ACT", Code: code,

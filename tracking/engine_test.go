@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river/rivertype"
+
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
@@ -103,6 +105,7 @@ func containerNumber(t *testing.T, prefix, tail string) string {
 }
 
 func TestTestNumbers(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		f := newFixture(t, b, trackingtest.Options{})
 		ok := f.track(t, boxwatch.RequestBillOfLading, "TEST-TR-SUCCEEDED", "TEST")
@@ -129,6 +132,7 @@ func TestTestNumbers(t *testing.T) {
 }
 
 func TestUnknownNumbers(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		clock := trackingtest.NewClock(time.Now())
 		f := newFixture(t, b, trackingtest.Options{Clock: clock, RetryScale: 0.00001})
@@ -156,6 +160,7 @@ func TestUnknownNumbers(t *testing.T) {
 }
 
 func TestCarrierUnreachableThenRetried(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		f := newFixture(t, b, trackingtest.Options{})
 		tr := f.track(t, boxwatch.RequestBillOfLading, "HLCU123459999", "HLCU")
@@ -177,6 +182,7 @@ func TestCarrierUnreachableThenRetried(t *testing.T) {
 }
 
 func TestNoCarrierFails(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite.Open(t)
 	if err := tracking.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
@@ -203,6 +209,7 @@ func TestNoCarrierFails(t *testing.T) {
 }
 
 func TestJourneyStageAtFirstLookup(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		f := newFixture(t, b, trackingtest.Options{})
 		// A booking (0) has no container assigned until its empty is picked up; at the port of
@@ -259,6 +266,7 @@ func TestJourneyStageAtFirstLookup(t *testing.T) {
 }
 
 func TestRefreshLogsEachChangeOnce(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		clock := trackingtest.NewClock(time.Now())
 		f := newFixture(t, b, trackingtest.Options{Clock: clock, RefreshInterval: time.Hour})
@@ -293,6 +301,7 @@ func TestRefreshLogsEachChangeOnce(t *testing.T) {
 }
 
 func TestStopAndResume(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		f := newFixture(t, b, trackingtest.Options{})
 		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ZIMU12345674", "ZIMU").ID)
@@ -326,14 +335,29 @@ func TestStopAndResume(t *testing.T) {
 }
 
 func TestHungCarrierIsRetriedNotSpun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, storetest.SQLite, trackingtest.Options{SimLatency: time.Hour, JobTimeout: time.Second, RetryScale: 1})
 	tr := f.track(t, boxwatch.RequestBillOfLading, "MSCU12345673", "MSCU")
 	trackingtest.Eventually(t, 10*time.Second, "a hung carrier was not recorded as unreachable", func() bool {
 		got := f.get(t, tr.ID)
 		return got.IsRetrying && got.FailedReason == boxwatch.ReasonUnreachable
 	})
-	// With real backoff (5 s for the first retry) there is no second attempt yet.
-	time.Sleep(2 * time.Second)
+	// With real backoff the lookup waits 5 s for its second attempt, rather than spinning.
+	var job *rivertype.JobRow
+	trackingtest.Eventually(t, 10*time.Second, "the timed-out lookup was not scheduled again", func() bool {
+		jobs, err := f.stack.Engine.WaitingLookups(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) == 1 {
+			job = jobs[0]
+		}
+		return job != nil
+	})
+	recorded := f.get(t, tr.ID).UpdatedAt
+	if wait := job.ScheduledAt.Sub(recorded); wait < 4*time.Second {
+		t.Fatalf("the retry runs %v after the failure was recorded, want the first backoff (5 s ± 10 %%) after", wait)
+	}
 	if got := f.get(t, tr.ID); got.Status != boxwatch.StatusPending || got.RetryCount == nil || *got.RetryCount != 1 {
 		t.Fatalf("after a timed-out lookup: %+v", got)
 	}

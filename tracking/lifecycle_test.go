@@ -12,6 +12,7 @@ import (
 
 // Start and Stop are safe in any order and idempotent: Stop before Start used to panic.
 func TestEngineStartStopAnyOrder(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		db := b.Open(t)
 		if err := tracking.Migrate(ctx, db); err != nil {

@@ -65,6 +65,7 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 			return e.fail(ctx, tx, tr, boxwatch.ReasonUnreachable, now)
 		})
 	}
+	e.log.Debug("carrier lookup started", "tracking_request_id", tr.ID, "scac", tr.SCAC)
 	cs, err := carrier.Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return river.JobSnooze(0) // shutting down: pick it up again at the next start

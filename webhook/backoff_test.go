@@ -19,6 +19,7 @@ func total(scale float64, rnd func() float64) time.Duration {
 }
 
 func TestBackoffTable(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{
 		time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 32 * time.Minute,
 		64 * time.Minute, 128 * time.Minute, 256 * time.Minute, 512 * time.Minute, 1024 * time.Minute, 2048 * time.Minute,
@@ -34,6 +35,7 @@ func TestBackoffTable(t *testing.T) {
 }
 
 func TestBackoffSpansAboutThreeDays(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	if got, want := total(1, nil), 68*time.Hour+15*time.Minute; got != want {
 		t.Errorf("total without jitter = %v, want %v", got, want)
@@ -46,6 +48,7 @@ func TestBackoffSpansAboutThreeDays(t *testing.T) {
 }
 
 func TestBackoffIncreases(t *testing.T) {
+	t.Parallel()
 	for n := 2; n <= webhook.MaxRetries; n++ {
 		if prev, cur := webhook.Backoff(n-1, 1, nil), webhook.Backoff(n, 1, nil); cur <= prev {
 			t.Errorf("Backoff(%d) = %v is not longer than Backoff(%d) = %v", n, cur, n-1, prev)
@@ -58,6 +61,7 @@ func TestBackoffIncreases(t *testing.T) {
 }
 
 func TestBackoffScales(t *testing.T) {
+	t.Parallel()
 	if got, want := total(0.001, nil), time.Duration(float64(68*time.Hour+15*time.Minute)*0.001); got != want {
 		t.Errorf("total at scale 0.001 = %v, want %v", got, want)
 	}
@@ -75,6 +79,7 @@ func TestBackoffScales(t *testing.T) {
 }
 
 func TestBackoffJitterBounds(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		rnd  func() float64
@@ -96,6 +101,7 @@ func TestBackoffJitterBounds(t *testing.T) {
 }
 
 func TestBackoffClampsAttempt(t *testing.T) {
+	t.Parallel()
 	if got := webhook.Backoff(0, 1, nil); got != time.Minute {
 		t.Errorf("Backoff(0) = %v, want the first step", got)
 	}
@@ -105,6 +111,7 @@ func TestBackoffClampsAttempt(t *testing.T) {
 }
 
 func TestNextDelay(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		retryAfter time.Duration

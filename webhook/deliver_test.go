@@ -82,6 +82,7 @@ func mustSecret(t *testing.T) string {
 var loopbackClient = webhook.NewClient(webhook.Policy{AllowPrivate: true, Timeout: 5 * time.Second})
 
 func TestDeliverSignsAndSendsHeaders(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "thanks") })
 	secret := mustSecret(t)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -156,6 +157,7 @@ func TestDeliverSignsAndSendsHeaders(t *testing.T) {
 }
 
 func TestDeliverRedeliverySignsAgainWithTheSameID(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(http.ResponseWriter, *http.Request) {})
 	secret := mustSecret(t)
 	req := webhook.Request{URL: rcv.URL, Secret: secret, NotificationID: "n-2", Body: []byte(`{}`)}
@@ -182,6 +184,7 @@ func TestDeliverRedeliverySignsAgainWithTheSameID(t *testing.T) {
 }
 
 func TestDeliverOutcomes(t *testing.T) {
+	t.Parallel()
 	answer := func(status int, header ...string) http.HandlerFunc {
 		return func(w http.ResponseWriter, _ *http.Request) {
 			for i := 0; i+1 < len(header); i += 2 {
@@ -254,6 +257,7 @@ func TestDeliverOutcomes(t *testing.T) {
 }
 
 func TestDeliverRetriesATimeout(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -273,6 +277,7 @@ func TestDeliverRetriesATimeout(t *testing.T) {
 }
 
 func TestDeliverRetriesARefusedConnection(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -286,6 +291,7 @@ func TestDeliverRetriesARefusedConnection(t *testing.T) {
 }
 
 func TestDeliverRetriesAnUntrustedCertificate(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake failure is the point
 	srv.StartTLS()
@@ -297,6 +303,7 @@ func TestDeliverRetriesAnUntrustedCertificate(t *testing.T) {
 }
 
 func TestDeliverKeepsABoundedSnippet(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte{0xff, 0xfe})
 		w.Write([]byte(strings.Repeat("x", 1<<20)))
@@ -312,6 +319,7 @@ func TestDeliverKeepsABoundedSnippet(t *testing.T) {
 }
 
 func TestDeliverSendsNothingWithout(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(http.ResponseWriter, *http.Request) {})
 	for _, tt := range []struct {
 		name string
@@ -337,6 +345,7 @@ func TestDeliverSendsNothingWithout(t *testing.T) {
 // resolves to an address of each blocked range, and to that address written in the URL. The check
 // comes before any connection, so nothing leaves the machine.
 func TestClientRefusesEveryBlockedRange(t *testing.T) {
+	t.Parallel()
 	dns := newResolver(map[string][]string{})
 	client := webhook.NewClient(webhook.Policy{Resolver: dns, Timeout: time.Second})
 	for _, b := range allBlockedAddresses() {
@@ -355,6 +364,7 @@ func TestClientRefusesEveryBlockedRange(t *testing.T) {
 // TestClientChecksAddressesAtDialTime registers a name while it resolves to a public address, then
 // points it at a live receiver on loopback: the delivery must not reach it.
 func TestClientChecksAddressesAtDialTime(t *testing.T) {
+	t.Parallel()
 	var hits int
 	var mu sync.Mutex
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { mu.Lock(); hits++; mu.Unlock() }))
@@ -380,6 +390,7 @@ func TestClientChecksAddressesAtDialTime(t *testing.T) {
 }
 
 func TestClientRefusesPlainHTTP(t *testing.T) {
+	t.Parallel()
 	dns := newResolver(map[string][]string{"hook.example.com": {"8.8.8.8"}})
 	client := webhook.NewClient(webhook.Policy{Resolver: dns, Timeout: time.Second})
 	a := webhook.Deliver(context.Background(), client, webhook.Request{URL: "http://hook.example.com/in", Secret: "s", NotificationID: "n-11", Body: []byte(`{}`)})
@@ -389,6 +400,7 @@ func TestClientRefusesPlainHTTP(t *testing.T) {
 }
 
 func TestClientTriesTheNextAddress(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(http.ResponseWriter, *http.Request) {})
 	_, port, _ := net.SplitHostPort(rcv.Listener.Addr().String())
 	// Nothing listens on 127.0.0.2, so the first address refuses the connection.

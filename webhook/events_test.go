@@ -20,6 +20,7 @@ var emitted = []string{
 }
 
 func TestCatalogueShape(t *testing.T) {
+	t.Parallel()
 	idPattern := regexp.MustCompile(`^[a-z]+(-[a-z]+)*-events$`)
 	namePattern := regexp.MustCompile(`^[a-z_]+(\.[a-z_]+)+$`)
 	seen := map[string]bool{}
@@ -49,6 +50,7 @@ func TestCatalogueShape(t *testing.T) {
 }
 
 func TestCatalogueMarksWhatBoxwatchEmits(t *testing.T) {
+	t.Parallel()
 	want := map[string]bool{}
 	for _, name := range emitted {
 		want[name] = true
@@ -67,6 +69,7 @@ func TestCatalogueMarksWhatBoxwatchEmits(t *testing.T) {
 }
 
 func TestKnownIsExact(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"", "*", "tracking_request.*", "TRACKING_REQUEST.SUCCEEDED", " tracking_request.succeeded",
 		"shipment.eta_changed", "container.transport"} {
 		if webhook.Known(name) {
@@ -76,6 +79,7 @@ func TestKnownIsExact(t *testing.T) {
 }
 
 func TestCategoriesReturnsACopy(t *testing.T) {
+	t.Parallel()
 	c := webhook.Categories()
 	c[0].Events[0].Name = "changed"
 	c[0].Name = "changed"

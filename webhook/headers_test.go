@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckHeader(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, header, value string
 		problem             string // part of the problem; "" when accepted

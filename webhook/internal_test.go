@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name, value string
@@ -63,6 +64,7 @@ func FuzzParseRetryAfter(f *testing.F) {
 }
 
 func TestControlAddressRefusesBlockedAddresses(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		address string
 		ok      bool
@@ -81,6 +83,7 @@ func TestControlAddressRefusesBlockedAddresses(t *testing.T) {
 }
 
 func TestBlockedReasonOfPublicAddressesIsEmpty(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"8.8.8.8", "::ffff:1.1.1.1", "2001:4860:4860::8888", "3fff:1000::1"} {
 		if why := blockedReason(netip.MustParseAddr(s)); why != "" {
 			t.Errorf("%s is %s, want public", s, why)
@@ -89,6 +92,7 @@ func TestBlockedReasonOfPublicAddressesIsEmpty(t *testing.T) {
 }
 
 func TestNewClientTransport(t *testing.T) {
+	t.Parallel()
 	for _, allowPrivate := range []bool{false, true} {
 		c := NewClient(Policy{AllowPrivate: allowPrivate})
 		wrapped, isWrapped := c.Transport.(httpsOnly)

@@ -25,6 +25,7 @@ const (
 )
 
 func TestSignMatchesVector(t *testing.T) {
+	t.Parallel()
 	if got := webhook.Sign(vectorSecret, []byte(vectorBody)); got != vectorT49 {
 		t.Errorf("Sign = %s, want %s", got, vectorT49)
 	}
@@ -35,6 +36,7 @@ func TestSignMatchesVector(t *testing.T) {
 }
 
 func TestSignStandardKeys(t *testing.T) {
+	t.Parallel()
 	at := time.Unix(vectorTimestamp, 0)
 	body := []byte(`{}`)
 	for _, tt := range []struct {
@@ -60,6 +62,7 @@ func TestSignStandardKeys(t *testing.T) {
 }
 
 func TestNewSecret(t *testing.T) {
+	t.Parallel()
 	a, err := webhook.NewSecret()
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +83,7 @@ func TestNewSecret(t *testing.T) {
 }
 
 func TestSignPanicsOnEmptySecret(t *testing.T) {
+	t.Parallel()
 	for name, sign := range map[string]func(){
 		"Sign":         func() { webhook.Sign("", []byte("{}")) },
 		"SignStandard": func() { webhook.SignStandard("", "id", time.Now(), []byte("{}")) },

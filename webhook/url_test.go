@@ -11,6 +11,7 @@ import (
 )
 
 func TestCheckURL(t *testing.T) {
+	t.Parallel()
 	dns := newResolver(map[string][]string{
 		"hooks.example.com": {"93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"},
 		"localhost":         {"127.0.0.1", "::1"},
@@ -78,6 +79,7 @@ func TestCheckURL(t *testing.T) {
 }
 
 func TestCheckURLRefusesEveryBlockedRange(t *testing.T) {
+	t.Parallel()
 	dns := newResolver(map[string][]string{})
 	p := webhook.Policy{Resolver: dns}
 	for _, b := range allBlockedAddresses() {
@@ -97,6 +99,7 @@ func TestCheckURLRefusesEveryBlockedRange(t *testing.T) {
 }
 
 func TestCheckURLAcceptsPublicAddresses(t *testing.T) {
+	t.Parallel()
 	dns := newResolver(map[string][]string{"hook.example.com": publicAddresses})
 	p := webhook.Policy{Resolver: dns}
 	if err := webhook.CheckURL(context.Background(), "https://hook.example.com/in", p); err != nil {
@@ -110,6 +113,7 @@ func TestCheckURLAcceptsPublicAddresses(t *testing.T) {
 }
 
 func TestCheckURLAllowPrivate(t *testing.T) {
+	t.Parallel()
 	// No resolver answers: with AllowPrivate the host is not looked up at all.
 	p := webhook.Policy{AllowPrivate: true, Resolver: newResolver(map[string][]string{})}
 	for _, tt := range []struct{ name, url, code string }{
@@ -136,6 +140,7 @@ func TestCheckURLAllowPrivate(t *testing.T) {
 }
 
 func TestCheckURLReturnsContextError(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err := webhook.CheckURL(ctx, "https://hooks.example.com/", webhook.Policy{Resolver: newResolver(map[string][]string{})})

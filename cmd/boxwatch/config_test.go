@@ -8,6 +8,7 @@ import (
 )
 
 func TestServeConfigValidate(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		change func(*serveConfig)
 		want   string // in the error; "" for OK
@@ -53,6 +54,7 @@ func TestServeConfigValidate(t *testing.T) {
 
 // Flags override the environment, which overrides the defaults.
 func TestServeConfigSources(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db"}
 	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {

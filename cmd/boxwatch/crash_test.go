@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +36,9 @@ func buildBinary(t *testing.T) string {
 type process struct {
 	cmd      *exec.Cmd
 	url, key string
+
+	mu  sync.Mutex
+	log []string // the lines it has written to stderr so far
 }
 
 // startServe runs "boxwatch serve --demo" with extra flags and waits for its URL and demo key.
@@ -43,16 +47,20 @@ func startServe(t *testing.T, bin, dsn string, flags ...string) *process {
 	t.Helper()
 	args := append([]string{"serve", "--demo", "--addr", "127.0.0.1:0", "--admin-addr", "off", "--db", dsn, "--job-timeout", "2s", "--retry-scale", "0.001"}, flags...)
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "BOXWATCH_LOG_LEVEL=warn")
+	cmd.Env = append(os.Environ(), "BOXWATCH_LOG_LEVEL=debug")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	p := &process{cmd: cmd}
+	go p.record(stderr)
 	t.Cleanup(func() { p.kill() })
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() && p.key == "" {
@@ -68,6 +76,37 @@ func startServe(t *testing.T, bin, dsn string, flags ...string) *process {
 		t.Fatalf("serve %v printed no URL or key", flags)
 	}
 	return p
+}
+
+// record keeps every line the process writes to r until r ends.
+func (p *process) record(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		p.mu.Lock()
+		p.log = append(p.log, sc.Text())
+		p.mu.Unlock()
+	}
+	io.Copy(io.Discard, r)
+}
+
+// waitLog waits until the process has logged a line containing each of the parts.
+func (p *process) waitLog(t *testing.T, parts ...string) {
+	t.Helper()
+	trackingtest.Eventually(t, 30*time.Second, fmt.Sprintf("the process never logged %q", parts), func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	lines:
+		for _, line := range p.log {
+			for _, part := range parts {
+				if !strings.Contains(line, part) {
+					continue lines
+				}
+			}
+			return true
+		}
+		return false
+	})
 }
 
 // kill ends the process at once, as a crash or an OOM kill would: no shutdown code runs.
@@ -105,17 +144,19 @@ func attr(doc map[string]any, name string) any {
 // up: once on an API-only replica (the lookup was never started) and once in the middle of the
 // carrier call (the job was running). After a restart the request completes, once.
 func TestCrashBeforeLookup(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and kills the binary; skipped with -short")
 	}
 	bin := buildBinary(t)
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		for _, tc := range []struct {
-			name  string
-			flags []string
+			name      string
+			flags     []string
+			midLookup bool // killed while the worker waits on the carrier
 		}{
-			{"Enqueued", []string{"--workers", "0"}},
-			{"MidLookup", []string{"--sim-latency", "1h"}},
+			{"Enqueued", []string{"--workers", "0"}, false},
+			{"MidLookup", []string{"--sim-latency", "1h"}, true},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				dsn := b.DSN(t)
@@ -123,7 +164,9 @@ func TestCrashBeforeLookup(t *testing.T) {
 				doc := first.request(t, "POST", "/v2/tracking_requests",
 					`{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"MAEU123456784","scac":"MAEU"}}}`)
 				id := doc["data"].(map[string]any)["id"].(string)
-				time.Sleep(500 * time.Millisecond) // the MidLookup worker is now waiting on the carrier
+				if tc.midLookup {
+					first.waitLog(t, "carrier lookup started", id)
+				}
 				first.kill()
 
 				second := startServe(t, bin, dsn)
@@ -142,6 +185,7 @@ func TestCrashBeforeLookup(t *testing.T) {
 // TestCrashMidDelivery kills the process while a webhook delivery is in flight (the receiver is
 // still reading it). After a restart the notification is delivered, with the same webhook-id.
 func TestCrashMidDelivery(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and kills the binary; skipped with -short")
 	}

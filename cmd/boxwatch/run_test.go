@@ -23,6 +23,7 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (string, string
 }
 
 func TestAccountAndKey(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		dsn := b.DSN(t)
 		out, _, err := runCmd(t, nil, "account", "create", "acme", "--feature", "map", "--db", dsn)
@@ -53,6 +54,7 @@ func TestAccountAndKey(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "x.db")
 	for name, args := range map[string][]string{
 		"NoCommand":       {},
@@ -79,6 +81,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestUnreachableDatabase(t *testing.T) {
+	t.Parallel()
 	for name, dsn := range map[string]string{
 		"PostgresRefused":         "postgres://boxwatch:s3cret@127.0.0.1:1/db?sslmode=disable",
 		"PostgresRefusedTLSFirst": "postgres://boxwatch:s3cret@127.0.0.1:1/db",
@@ -101,6 +104,7 @@ func TestUnreachableDatabase(t *testing.T) {
 }
 
 func TestServeDemo(t *testing.T) {
+	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		dsn := b.DSN(t)
 		ctx, cancel := context.WithCancel(context.Background())

@@ -23,7 +23,7 @@ import (
 // listeners, the workers, the dispatcher, the rate-limit sweeper (PostgreSQL), the simulator and
 // the outbound clients' idle connections.
 func TestServeLeavesNoGoroutine(t *testing.T) {
-	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+	storetest.ForEachInTurn(t, func(t *testing.T, b storetest.Backend) {
 		dsn := b.DSN(t)
 		var delivered atomic.Int32
 		receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

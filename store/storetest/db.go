@@ -63,10 +63,24 @@ var Postgres = Backend{Name: "postgres", DSN: postgresDSN}
 // Backends lists both dialects; run a test against each with ForEach.
 var Backends = []Backend{SQLite, Postgres}
 
-// ForEach runs fn as a subtest per backend, skipping PostgreSQL when no server is configured.
+// ForEach runs fn as a parallel subtest per backend, skipping PostgreSQL when no server is
+// configured. Each run gets its own database, so fn must share nothing else that it changes.
 func ForEach(t *testing.T, fn func(t *testing.T, b Backend)) {
+	forEach(t, true, fn)
+}
+
+// ForEachInTurn is ForEach with one backend at a time, for tests that watch the whole process
+// (goroutines, memory) and must not see another run's.
+func ForEachInTurn(t *testing.T, fn func(t *testing.T, b Backend)) {
+	forEach(t, false, fn)
+}
+
+func forEach(t *testing.T, parallel bool, fn func(t *testing.T, b Backend)) {
 	for _, b := range Backends {
 		t.Run(b.Name, func(t *testing.T) {
+			if parallel {
+				t.Parallel()
+			}
 			if b.Name == "postgres" {
 				RequirePostgres(t)
 			}

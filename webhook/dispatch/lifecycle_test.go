@@ -13,6 +13,7 @@ import (
 
 // Start and Stop are safe in any order and idempotent.
 func TestStartStopAnyOrder(t *testing.T) {
+	t.Parallel()
 	db := storetest.Backends[0].Open(t)
 	d, err := New(Config{Store: db, Work: db, Renderer: renderFunc(func(boxwatch.Notification) []byte { return []byte("{}") })})
 	if err != nil {
@@ -40,6 +41,7 @@ func TestStartStopAnyOrder(t *testing.T) {
 // The per-webhook slots are removed once no delivery holds or waits for them, whether the slot
 // was taken or its wait timed out: the map used to grow with every webhook ever delivered to.
 func TestSlotsRemovedWhenIdle(t *testing.T) {
+	t.Parallel()
 	db := storetest.Backends[0].Open(t)
 	d, err := New(Config{Store: db, Work: db, PerWebhook: 2})
 	if err != nil {
@@ -66,6 +68,7 @@ func TestSlotsRemovedWhenIdle(t *testing.T) {
 
 // A slot admits PerWebhook deliveries at once, and the next one only after a release.
 func TestSlotBoundsConcurrency(t *testing.T) {
+	t.Parallel()
 	db := storetest.Backends[0].Open(t)
 	d, err := New(Config{Store: db, Work: db, PerWebhook: 2})
 	if err != nil {

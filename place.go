@@ -40,13 +40,25 @@ type Vessel struct {
 // VesselID derives the stable UUID of the vessel with that IMO number.
 func VesselID(imo string) string { return NameUUID("boxwatch/vessel/" + imo) }
 
-// VesselPosition is where a vessel was at a time.
+// VesselPosition is where a vessel was at a time, as its AIS reports said. Speed, course and
+// heading are nil when the report said they were not available.
 type VesselPosition struct {
+	MMSI                string
 	Latitude, Longitude float64
 	SpeedKnots          *float64
+	CourseDegrees       *float64
 	HeadingDegrees      *float64
 	Timestamp           time.Time
 }
+
+// VesselIdentity is what a vessel's static AIS reports say of it: the MMSI it broadcasts as and
+// the IMO number, name and call sign it gives. Empty fields were not given.
+type VesselIdentity struct {
+	MMSI, IMO, Name, CallSign string
+}
+
+// ValidMMSI reports whether s is a nine-digit Maritime Mobile Service Identity.
+func ValidMMSI(s string) bool { return len(s) == 9 && IsDigits(s) }
 
 // ValidIMO reports whether s is a seven-digit IMO ship number with a correct check digit (the
 // last digit is the sum of the first six weighted 7 down to 2, modulo 10).

@@ -176,6 +176,31 @@ type WorkStore interface {
 	UnclaimNotification(ctx context.Context, id string, next time.Time) error
 }
 
+// PositionStore keeps what AIS says of vessels (package ais decodes it; the ingest feeds it):
+// which MMSI a ship with an IMO number broadcasts as, the positions of the vessels on legs of
+// tracked shipments, and the last position heard of every vessel. Store.Vessel then carries the
+// MMSI and the last position. Positions are shared by all accounts, as vessels are.
+type PositionStore interface {
+	// SaveVesselIdentities records what static reports say; a later report for an MMSI replaces
+	// the fields it gives of an earlier one. A vessel stored with the same IMO number and no MMSI
+	// yet gets this one.
+	SaveVesselIdentities(ctx context.Context, ids []VesselIdentity, now time.Time) error
+	// SavePositions stores positions and returns how many were new: a position of the same MMSI
+	// at the same time, heard by another receiver or stored by another replica, is kept once.
+	SavePositions(ctx context.Context, ps []VesselPosition) (int, error)
+	// SaveLastPositions records each vessel's latest position; a later one already stored stays.
+	SaveLastPositions(ctx context.Context, ps []VesselPosition) error
+	// VesselPositions returns a vessel's stored positions with from <= time < to, oldest first,
+	// at most limit of them (the oldest ones).
+	VesselPositions(ctx context.Context, mmsi string, from, to time.Time, limit int) ([]VesselPosition, error)
+	// DeletePositionsBefore deletes the stored positions older than t and returns how many.
+	DeletePositionsBefore(ctx context.Context, t time.Time) (int64, error)
+	// ActiveLegVessels returns the vessels of the legs of tracked shipments that have not arrived
+	// yet (no ATA at the leg's last port), by MMSI, each with its IMO number. A vessel whose MMSI
+	// is not known yet is left out.
+	ActiveLegVessels(ctx context.Context) (map[string]string, error)
+}
+
 // Redeliverer sends notifications again on request.
 type Redeliverer interface {
 	// Redeliver sends one of the account's notifications again, with the same id and body. A

@@ -426,7 +426,10 @@ func (db *DB) Vessel(ctx context.Context, idOrIMO string) (boxwatch.Vessel, erro
 	var v boxwatch.Vessel
 	err := db.read.queryRow(ctx, "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE "+col+" = ?", idOrIMO).
 		Scan(nullString{&v.ID}, &v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.Flag)
-	return v, db.lookupErr("vessel", err)
+	if err != nil {
+		return v, db.lookupErr("vessel", err)
+	}
+	return v, db.vesselAIS(ctx, &v)
 }
 
 // FirstSeen returns when key was first seen, recording now if it never was. Replicas sharing the

@@ -77,6 +77,15 @@ var conformance = []struct {
 	{"FirstSeenConcurrent", withDB(testFirstSeenConcurrent), []string{"DB.FirstSeen"}},
 	{"IncrementConcurrent", withDB(testIncrementConcurrent), []string{"DB.Increment"}},
 
+	// positions.go
+	{"VesselIdentities", withDB(testVesselIdentities), []string{"PositionStore.SaveVesselIdentities", "Store.Vessel"}},
+	{"SavePositions", withDB(testSavePositions), []string{"PositionStore.SavePositions", "PositionStore.VesselPositions"}},
+	{"SavePositionsLarge", withDB(testSavePositionsLarge), []string{"PositionStore.SavePositions", "PositionStore.DeletePositionsBefore"}},
+	{"LastPositions", withDB(testLastPositions), []string{"PositionStore.SaveLastPositions", "Store.Vessel"}},
+	{"DeletePositionsBefore", withDB(testDeletePositionsBefore), []string{"PositionStore.DeletePositionsBefore"}},
+	{"ActiveLegVessels", withDB(testActiveLegVessels), []string{"PositionStore.ActiveLegVessels"}},
+	{"SavePositionsConcurrent", withDB(testSavePositionsConcurrent), []string{"PositionStore.SavePositions"}},
+
 	// memory.go
 	{"FirstSeen", withDB(testFirstSeen), []string{"DB.FirstSeen"}},
 	{"Increment", withDB(testIncrement), []string{"DB.Increment"}},
@@ -111,10 +120,11 @@ func testChecklist(t *testing.T) {
 	}
 	var want []string
 	for name, typ := range map[string]reflect.Type{
-		"Store":     reflect.TypeFor[boxwatch.Store](),
-		"Tx":        reflect.TypeFor[boxwatch.Tx](),
-		"WorkStore": reflect.TypeFor[boxwatch.WorkStore](),
-		"DB":        reflect.TypeFor[*store.DB](),
+		"Store":         reflect.TypeFor[boxwatch.Store](),
+		"Tx":            reflect.TypeFor[boxwatch.Tx](),
+		"WorkStore":     reflect.TypeFor[boxwatch.WorkStore](),
+		"PositionStore": reflect.TypeFor[boxwatch.PositionStore](),
+		"DB":            reflect.TypeFor[*store.DB](),
 	} {
 		for m := range typ.Methods() {
 			if name == "DB" && (notInSuite[m.Name] != "" || inInterfaces(m.Name)) {
@@ -135,12 +145,14 @@ func testChecklist(t *testing.T) {
 	}
 }
 
-// inInterfaces reports whether *store.DB has the method because it implements Store or WorkStore;
+// inInterfaces reports whether *store.DB has the method because it implements Store, WorkStore or
+// PositionStore;
 // the checklist names those by interface.
 func inInterfaces(method string) bool {
 	_, inStore := reflect.TypeFor[boxwatch.Store]().MethodByName(method)
 	_, inWork := reflect.TypeFor[boxwatch.WorkStore]().MethodByName(method)
-	return inStore || inWork
+	_, inPositions := reflect.TypeFor[boxwatch.PositionStore]().MethodByName(method)
+	return inStore || inWork || inPositions
 }
 
 func withDB(fn func(*testing.T, *store.DB)) func(*testing.T, Backend) {

@@ -1,0 +1,238 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+var _ boxwatch.PositionStore = (*DB)(nil)
+
+// rowChunks are the sizes multi-row statements are cut into: a batch of any length costs a few
+// statements, and each size is one cached statement, not one per length.
+var rowChunks = []int{256, 64, 16, 4, 1}
+
+// eachChunk calls fn with consecutive parts of n rows, each of a size from rowChunks.
+func eachChunk(n int, fn func(from, to int) error) error {
+	for from := 0; from < n; {
+		size := rowChunks[len(rowChunks)-1]
+		for _, c := range rowChunks {
+			if n-from >= c {
+				size = c
+				break
+			}
+		}
+		if err := fn(from, from+size); err != nil {
+			return err
+		}
+		from += size
+	}
+	return nil
+}
+
+// values is the VALUES list of rows of cols placeholders each.
+func values(rows, cols int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(one+", ", rows), ", ")
+}
+
+// SaveVesselIdentities records what static reports say of vessels.
+func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIdentity, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	// One row per MMSI per statement: ON CONFLICT may not touch a row twice.
+	latest := map[string]boxwatch.VesselIdentity{}
+	var order []string
+	for _, id := range ids {
+		prev, seen := latest[id.MMSI]
+		if !seen {
+			order = append(order, id.MMSI)
+		}
+		latest[id.MMSI] = mergeIdentity(prev, id)
+	}
+	return db.inTx(ctx, func(c conn) error {
+		return eachChunk(len(order), func(from, to int) error {
+			args := make([]any, 0, 5*(to-from))
+			var imos []any
+			for _, mmsi := range order[from:to] {
+				id := latest[mmsi]
+				args = append(args, id.MMSI, id.IMO, id.Name, id.CallSign, db.ts(now))
+				if id.IMO != "" {
+					imos = append(imos, id.IMO)
+				}
+			}
+			_, err := c.exec(ctx, `INSERT INTO vessel_identities (mmsi, imo, name, call_sign, updated_at) VALUES `+values(to-from, 5)+`
+				ON CONFLICT (mmsi) DO UPDATE SET
+				imo = CASE WHEN excluded.imo <> '' THEN excluded.imo ELSE vessel_identities.imo END,
+				name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE vessel_identities.name END,
+				call_sign = CASE WHEN excluded.call_sign <> '' THEN excluded.call_sign ELSE vessel_identities.call_sign END,
+				updated_at = excluded.updated_at`, args...)
+			if err != nil || len(imos) == 0 {
+				return err
+			}
+			// Vessels the carriers named by IMO number learn their MMSI.
+			_, err = c.exec(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
+				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE mmsi = '' AND imo `+in(len(imos)), imos...)
+			return err
+		})
+	})
+}
+
+func mergeIdentity(prev, next boxwatch.VesselIdentity) boxwatch.VesselIdentity {
+	if next.IMO == "" {
+		next.IMO = prev.IMO
+	}
+	if next.Name == "" {
+		next.Name = prev.Name
+	}
+	if next.CallSign == "" {
+		next.CallSign = prev.CallSign
+	}
+	return next
+}
+
+// SavePositions stores positions, each (MMSI, time) once.
+func (db *DB) SavePositions(ctx context.Context, ps []boxwatch.VesselPosition) (int, error) {
+	var added int64
+	err := db.inTx(ctx, func(c conn) error {
+		return eachChunk(len(ps), func(from, to int) error {
+			n, err := c.exec(ctx, `INSERT INTO vessel_positions (mmsi, at, latitude, longitude, speed, course, heading) VALUES `+
+				values(to-from, 7)+` ON CONFLICT (mmsi, at) DO NOTHING`, db.positionArgs(ps[from:to])...)
+			added += n
+			return err
+		})
+	})
+	if err != nil {
+		return 0, db.internal("save positions", err)
+	}
+	return int(added), nil
+}
+
+// SaveLastPositions records each vessel's latest position.
+func (db *DB) SaveLastPositions(ctx context.Context, ps []boxwatch.VesselPosition) error {
+	latest := map[string]boxwatch.VesselPosition{}
+	var order []string
+	for _, p := range ps {
+		prev, seen := latest[p.MMSI]
+		if !seen {
+			order = append(order, p.MMSI)
+		}
+		if !seen || p.Timestamp.After(prev.Timestamp) {
+			latest[p.MMSI] = p
+		}
+	}
+	list := make([]boxwatch.VesselPosition, len(order))
+	for i, mmsi := range order {
+		list[i] = latest[mmsi]
+	}
+	err := db.inTx(ctx, func(c conn) error {
+		return eachChunk(len(list), func(from, to int) error {
+			_, err := c.exec(ctx, `INSERT INTO vessel_last_positions (mmsi, at, latitude, longitude, speed, course, heading) VALUES `+
+				values(to-from, 7)+` ON CONFLICT (mmsi) DO UPDATE SET at = excluded.at, latitude = excluded.latitude,
+				longitude = excluded.longitude, speed = excluded.speed, course = excluded.course, heading = excluded.heading
+				WHERE excluded.at > vessel_last_positions.at`, db.positionArgs(list[from:to])...)
+			return err
+		})
+	})
+	return db.internal("save last positions", err)
+}
+
+func (db *DB) positionArgs(ps []boxwatch.VesselPosition) []any {
+	args := make([]any, 0, 7*len(ps))
+	for _, p := range ps {
+		args = append(args, p.MMSI, db.ts(p.Timestamp), p.Latitude, p.Longitude, p.SpeedKnots, p.CourseDegrees, p.HeadingDegrees)
+	}
+	return args
+}
+
+const positionColumns = "mmsi, at, latitude, longitude, speed, course, heading"
+
+func scanPosition(r row) (boxwatch.VesselPosition, error) {
+	var p boxwatch.VesselPosition
+	err := r.Scan(&p.MMSI, timeCol{&p.Timestamp}, &p.Latitude, &p.Longitude, &p.SpeedKnots, &p.CourseDegrees, &p.HeadingDegrees)
+	return p, err
+}
+
+// VesselPositions returns a vessel's stored positions in [from, to), oldest first.
+func (db *DB) VesselPositions(ctx context.Context, mmsi string, from, to time.Time, limit int) ([]boxwatch.VesselPosition, error) {
+	rs, err := db.read.query(ctx, "SELECT "+positionColumns+` FROM vessel_positions WHERE mmsi = ? AND at >= ? AND at < ?
+		ORDER BY at LIMIT ?`, mmsi, db.ts(from), db.ts(to), limit)
+	if err != nil {
+		return nil, db.internal("vessel positions", err)
+	}
+	list, err := collect(rs, scanPosition)
+	return list, db.internal("vessel positions", err)
+}
+
+// DeletePositionsBefore deletes stored positions older than t.
+func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, error) {
+	n, err := db.write.exec(ctx, "DELETE FROM vessel_positions WHERE at < ?", db.ts(t))
+	return n, db.internal("delete positions", err)
+}
+
+// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI.
+func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
+	rs, err := db.read.query(ctx, "SELECT route FROM shipments WHERE stopped_at IS NULL")
+	if err != nil {
+		return nil, db.internal("active leg vessels", err)
+	}
+	routes, err := collect(rs, func(r row) ([]boxwatch.RouteStop, error) {
+		var route []boxwatch.RouteStop
+		return route, r.Scan(jsonCol{&route})
+	})
+	if err != nil {
+		return nil, db.internal("active leg vessels", err)
+	}
+	seen := map[string]bool{}
+	var imos []any
+	for _, route := range routes {
+		for i := 1; i < len(route); i++ {
+			if imo := route[i-1].OutboundVesselIMO; imo != "" && route[i].ATA.IsZero() && !seen[imo] {
+				seen[imo] = true
+				imos = append(imos, imo)
+			}
+		}
+	}
+	out := map[string]string{}
+	if len(imos) == 0 {
+		return out, nil
+	}
+	// A vessel's MMSI comes from the carrier (vessels) or from static reports (vessel_identities).
+	list, err := batch(ctx, db, "active leg vessels", `SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo `+in(len(imos))+`
+		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo `+in(len(imos)), append(imos, imos...),
+		func(r row) (boxwatch.VesselIdentity, error) {
+			var id boxwatch.VesselIdentity
+			return id, r.Scan(&id.MMSI, &id.IMO)
+		})
+	for _, id := range list {
+		out[id.MMSI] = id.IMO
+	}
+	return out, err
+}
+
+// vesselAIS fills a vessel's MMSI from static reports when the carrier gave none, and its last
+// position.
+func (db *DB) vesselAIS(ctx context.Context, v *boxwatch.Vessel) error {
+	if v.MMSI == "" {
+		err := db.read.queryRow(ctx, "SELECT mmsi FROM vessel_identities WHERE imo = ? ORDER BY updated_at DESC, mmsi LIMIT 1", v.IMO).
+			Scan(&v.MMSI)
+		if err := db.lookupErr("vessel identity", err); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
+			return err
+		}
+	}
+	if v.MMSI == "" {
+		return nil
+	}
+	p, err := scanPosition(db.read.queryRow(ctx, "SELECT "+positionColumns+" FROM vessel_last_positions WHERE mmsi = ?", v.MMSI))
+	switch err = db.lookupErr("last position", err); {
+	case err == nil:
+		v.Position = &p
+	case !errors.Is(err, boxwatch.ErrNotFound):
+		return err
+	}
+	return nil
+}

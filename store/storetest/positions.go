@@ -1,0 +1,236 @@
+package storetest
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+func ptr(f float64) *float64 { return &f }
+
+// position is a report of mmsi at base+d, moving north-east from 10°N 20°E one minute of arc a
+// minute.
+func position(mmsi string, d time.Duration) boxwatch.VesselPosition {
+	step := d.Minutes() / 60
+	return boxwatch.VesselPosition{MMSI: mmsi, Latitude: 10 + step, Longitude: 20 + step, SpeedKnots: ptr(12.5),
+		CourseDegrees: ptr(45), HeadingDegrees: ptr(44), Timestamp: at(d)}
+}
+
+func mustSaveVessel(t testing.TB, db *store.DB, v boxwatch.Vessel) {
+	t.Helper()
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveVessel(ctx, v, base) })
+}
+
+func testVesselIdentities(t *testing.T, db *store.DB) {
+	known := boxwatch.Vessel{ID: boxwatch.VesselID("9321483"), IMO: "9321483", Name: "EMMA MAERSK"}
+	mustSaveVessel(t, db, known)
+	err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{
+		{MMSI: "220417000", IMO: "9321483", Name: "EMMA MAERSK", CallSign: "OYGR2"},
+		{MMSI: "220417000", Name: "EMMA MAERSK"}, // a type 24 part A: no IMO, which must not erase it
+		{MMSI: "477000100", IMO: "9000001"},
+	}, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Vessel(ctx, "9321483")
+	if err != nil || got.MMSI != "220417000" || got.Position != nil {
+		t.Fatalf("vessel after its static report: %+v, %v", got, err)
+	}
+
+	// A vessel saved after the report finds its MMSI among the identities.
+	later := boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001", Name: "LATECOMER"}
+	mustSaveVessel(t, db, later)
+	if got, err := db.Vessel(ctx, later.ID); err != nil || got.MMSI != "477000100" {
+		t.Fatalf("vessel saved after its static report: %+v, %v", got, err)
+	}
+	// A carrier's own MMSI is kept over a static report's.
+	own := boxwatch.Vessel{ID: boxwatch.VesselID("9000002"), IMO: "9000002", MMSI: "636000001"}
+	mustSaveVessel(t, db, own)
+	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "636000999", IMO: "9000002"}}, at(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Vessel(ctx, own.IMO); err != nil || got.MMSI != "636000001" {
+		t.Fatalf("carrier's MMSI: %+v, %v", got, err)
+	}
+	if err := db.SaveVesselIdentities(ctx, nil, base); err != nil {
+		t.Fatalf("no identities: %v", err)
+	}
+}
+
+func testSavePositions(t *testing.T, db *store.DB) {
+	ps := []boxwatch.VesselPosition{position("220417000", 0), position("220417000", time.Minute), position("477000100", 0)}
+	ps[2].SpeedKnots, ps[2].CourseDegrees, ps[2].HeadingDegrees = nil, nil, nil // not available: absent, not zero
+	n, err := db.SavePositions(ctx, ps)
+	if err != nil || n != 3 {
+		t.Fatalf("saved %d, %v; want 3", n, err)
+	}
+	// The same reports again (another receiver, another replica) add nothing.
+	if n, err := db.SavePositions(ctx, append(ps[:1:1], position("220417000", 2*time.Minute))); err != nil || n != 1 {
+		t.Fatalf("saved %d again, %v; want only the new one", n, err)
+	}
+	got, err := db.VesselPositions(ctx, "220417000", base, at(time.Hour), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []boxwatch.VesselPosition{ps[0], ps[1], position("220417000", 2*time.Minute)}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("positions:\n got %+v\nwant %+v", got, want)
+	}
+	if got, err := db.VesselPositions(ctx, "477000100", base, at(time.Hour), 100); err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], ps[2]) {
+		t.Fatalf("position without speed, course or heading: %+v, %v", got, err)
+	}
+	// The window is [from, to), and the limit keeps the oldest.
+	if got, _ := db.VesselPositions(ctx, "220417000", at(time.Minute), at(2*time.Minute), 100); len(got) != 1 || !got[0].Timestamp.Equal(at(time.Minute)) {
+		t.Fatalf("window: %+v", got)
+	}
+	if got, _ := db.VesselPositions(ctx, "220417000", base, at(time.Hour), 2); len(got) != 2 || !got[1].Timestamp.Equal(at(time.Minute)) {
+		t.Fatalf("limit: %+v", got)
+	}
+	if got, _ := db.VesselPositions(ctx, "999999999", base, at(time.Hour), 10); len(got) != 0 {
+		t.Fatalf("unknown vessel: %+v", got)
+	}
+	if n, err := db.SavePositions(ctx, nil); err != nil || n != 0 {
+		t.Fatalf("no positions: %d, %v", n, err)
+	}
+}
+
+// testSavePositionsLarge stores batches of many lengths, which the store cuts into statements.
+func testSavePositionsLarge(t *testing.T, db *store.DB) {
+	total := 0
+	for _, n := range []int{1, 5, 257, 1000} {
+		ps := make([]boxwatch.VesselPosition, n)
+		for i := range ps {
+			ps[i] = position(fmt.Sprintf("%09d", 100000000+n), time.Duration(i)*time.Second)
+		}
+		added, err := db.SavePositions(ctx, ps)
+		if err != nil || added != n {
+			t.Fatalf("batch of %d: added %d, %v", n, added, err)
+		}
+		total += n
+		got, err := db.VesselPositions(ctx, ps[0].MMSI, base, at(time.Hour), 5000)
+		if err != nil || len(got) != n {
+			t.Fatalf("batch of %d: read back %d, %v", n, len(got), err)
+		}
+	}
+	if deleted, err := db.DeletePositionsBefore(ctx, at(time.Hour)); err != nil || deleted != int64(total) {
+		t.Fatalf("deleted %d of %d, %v", deleted, total, err)
+	}
+}
+
+func testLastPositions(t *testing.T, db *store.DB) {
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9321483"), IMO: "9321483", MMSI: "220417000"})
+	if err := db.SaveLastPositions(ctx, []boxwatch.VesselPosition{position("220417000", 2*time.Minute), position("220417000", time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Vessel(ctx, "9321483")
+	if want := position("220417000", 2*time.Minute); err != nil || got.Position == nil || !reflect.DeepEqual(*got.Position, want) {
+		t.Fatalf("last position of one batch: %+v, %v; want %+v", got.Position, err, want)
+	}
+	// An older report arriving late does not move the vessel back.
+	if err := db.SaveLastPositions(ctx, []boxwatch.VesselPosition{position("220417000", 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Vessel(ctx, "9321483"); !got.Position.Timestamp.Equal(at(2 * time.Minute)) {
+		t.Fatalf("a late report moved the vessel back to %v", got.Position.Timestamp)
+	}
+	if err := db.SaveLastPositions(ctx, []boxwatch.VesselPosition{position("220417000", 3*time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Vessel(ctx, "9321483"); !got.Position.Timestamp.Equal(at(3 * time.Minute)) {
+		t.Fatalf("a newer report did not move the vessel: %v", got.Position.Timestamp)
+	}
+	// Last positions are not the stored track.
+	if ps, _ := db.VesselPositions(ctx, "220417000", base, at(time.Hour), 10); len(ps) != 0 {
+		t.Fatalf("last positions leaked into the track: %+v", ps)
+	}
+}
+
+func testDeletePositionsBefore(t *testing.T, db *store.DB) {
+	var ps []boxwatch.VesselPosition
+	for i := range 10 {
+		ps = append(ps, position("220417000", time.Duration(i)*time.Hour))
+	}
+	if _, err := db.SavePositions(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.DeletePositionsBefore(ctx, at(4*time.Hour))
+	if err != nil || n != 4 {
+		t.Fatalf("deleted %d, %v; want 4", n, err)
+	}
+	got, _ := db.VesselPositions(ctx, "220417000", base, at(24*time.Hour), 100)
+	if len(got) != 6 || !got[0].Timestamp.Equal(at(4*time.Hour)) {
+		t.Fatalf("after retention: %d positions from %v", len(got), got)
+	}
+}
+
+func testActiveLegVessels(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9321483"), IMO: "9321483", MMSI: "220417000"})
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001"})
+	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "477000100", IMO: "9000001"}, {MMSI: "477000200", IMO: "9000003"}}, base); err != nil {
+		t.Fatal(err)
+	}
+	// Sailing on leg 1 (9321483), leg 2 booked on 9000001; a second shipment arrived on 9000002;
+	// a third, stopped, on 9000003.
+	sailing := mustCreateShipment(t, db, a.ID, "BL1", base)
+	sailing.Route = []boxwatch.RouteStop{
+		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9321483"},
+		{Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RoleTS, InboundVesselIMO: "9321483", OutboundVesselIMO: "9000001"},
+		{Sequence: 3, LOCODE: "NLRTM", Role: boxwatch.RolePOD, InboundVesselIMO: "9000001"},
+	}
+	arrived := mustCreateShipment(t, db, a.ID, "BL2", base)
+	arrived.Route = []boxwatch.RouteStop{
+		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9000002"},
+		{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, ATA: at(300 * time.Hour), InboundVesselIMO: "9000002"},
+	}
+	stopped := mustCreateShipment(t, db, a.ID, "BL3", base)
+	stopped.Route = []boxwatch.RouteStop{
+		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, OutboundVesselIMO: "9000003"},
+		{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, InboundVesselIMO: "9000003"},
+	}
+	stopped.StoppedAt, stopped.StoppedReason = at(time.Hour), boxwatch.StopCancelledByUser
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		for _, s := range []boxwatch.Shipment{sailing, arrived, stopped} {
+			if err := tx.UpdateShipment(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, err := db.ActiveLegVessels(ctx)
+	want := map[string]string{"220417000": "9321483", "477000100": "9000001"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("active leg vessels %v, %v; want %v", got, err, want)
+	}
+}
+
+// testSavePositionsConcurrent has replicas ingesting the same feed: each position is stored once.
+func testSavePositionsConcurrent(t *testing.T, db *store.DB) {
+	ps := make([]boxwatch.VesselPosition, 300)
+	for i := range ps {
+		ps[i] = position("220417000", time.Duration(i)*time.Second)
+	}
+	var wg sync.WaitGroup
+	added := make([]int, 4)
+	for w := range added {
+		wg.Go(func() {
+			for from := 0; from < len(ps); from += 50 {
+				n, err := db.SavePositions(ctx, ps[from:from+50])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				added[w] += n
+			}
+		})
+	}
+	wg.Wait()
+	if sum := added[0] + added[1] + added[2] + added[3]; sum != len(ps) {
+		t.Fatalf("replicas added %v positions in all, want %d", added, len(ps))
+	}
+}

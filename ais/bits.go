@@ -166,6 +166,9 @@ func (p *bitBuffer) decode(m *Message) error {
 		m.ETAMonth, m.ETADay = int(p.u(274, 4)), int(p.u(278, 5))
 		m.ETAHour, m.ETAMinute = int(p.u(283, 5)), int(p.u(288, 6))
 		m.HasETA = m.ETAMonth >= 1 && m.ETAMonth <= 12 && m.ETADay >= 1 && m.ETAHour < 24 && m.ETAMinute < 60
+		if !m.HasETA {
+			m.ETAMonth, m.ETADay, m.ETAHour, m.ETAMinute = 0, 0, 0, 0
+		}
 		m.Draught = float64(p.u(294, 8)) / 10
 		p.text(&m.Destination, 302, 20)
 	case 18:

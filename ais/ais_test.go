@@ -131,14 +131,14 @@ func TestExpiry(t *testing.T) {
 				t.Fatal("a message completed after its fragments expired")
 			}
 		}
-		if d.Stats.Errors[ais.ErrExpired] != 1 || d.Stats.Messages[1] != 3 {
-			t.Errorf("stats %+v, want one expired message and three positions", d.Stats)
+		if d.Stats.Errors[ais.ErrExpired] != 1 || d.Stats.Messages[1] != 3 || d.Pending() != 1 {
+			t.Errorf("stats %+v, pending %d; want one expired message, three positions and the second sentence waiting", d.Stats, d.Pending())
 		}
 		d = ais.Decoder{Window: 4}
 		for _, line := range lines {
 			d.Decode([]byte(line), &m)
 		}
-		if d.Stats.Messages[5] != 1 || d.Stats.Errors[ais.ErrExpired] != 0 {
+		if d.Stats.Messages[5] != 1 || d.Stats.Errors[ais.ErrExpired] != 0 || d.Pending() != 0 {
 			t.Errorf("stats %+v, want the message complete within the window", d.Stats)
 		}
 	})

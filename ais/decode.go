@@ -173,6 +173,18 @@ func (d *Decoder) decode(line []byte, m *Message) (bool, error) {
 	return d.finish(m, f.fill, f.channel, f.own, f.timeMilli, f.hasTime)
 }
 
+// Pending is how many multi-sentence messages wait for more sentences: at the end of a file,
+// the ones that will never complete.
+func (d *Decoder) Pending() int {
+	n := 0
+	for i := range d.pending {
+		if d.pending[i].used {
+			n++
+		}
+	}
+	return n
+}
+
 // slot returns the pending message sentence s belongs to, starting one when there is none and
 // dropping expired ones on the way.
 func (d *Decoder) slot(s sentence) *fragments {

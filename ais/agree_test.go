@@ -177,7 +177,7 @@ func TestAgreement(t *testing.T) {
 	// ranges, and values outside them mean "not available" or are invalid, so boxwatch leaves them
 	// absent rather than passing on a course of 409.5°.
 	explained := map[string]int{
-		"course out of range":   1,  // 409.5°: the field's largest value
+		"course out of range":   1,  // 395.1°
 		"heading out of range":  41, // 361° to 504°, in types 1 and 18
 		"position out of range": 9,  // latitudes beyond 90° or longitudes beyond 180°, not the "not available" 91 and 181
 		// A two-sentence type 5 whose sentences carry different sequential ids (4, then 1): a
@@ -227,7 +227,7 @@ func missing(lines [][]byte, line int, err error) string {
 // summary is the compared fields of m, for failure messages.
 func summary(m *ais.Message) string {
 	return fmt.Sprintf("type %d mmsi %d position %v %v,%v speed %v %v course %v %v heading %v %v imo %d name %q callsign %q part %c",
-		m.Type, m.MMSI, m.HasPosition, m.Lat, m.Lon, m.HasSpeed, m.Speed, m.HasCourse, m.Course,
+		m.Type, m.MMSI, m.HasPosition, m.Position.Lat, m.Position.Lon, m.HasSpeed, m.Speed, m.HasCourse, m.Course,
 		m.HasHeading, m.Heading, m.IMO, m.Name, m.CallSign, m.Part)
 }
 
@@ -248,7 +248,7 @@ func compare(n npmMessage, m *ais.Message) []string {
 			} else {
 				d = append(d, "position absent in boxwatch only")
 			}
-		case m.HasPosition && (*n.Lat != m.Lat || *n.Lon != m.Lon):
+		case m.HasPosition && (*n.Lat != m.Position.Lat || *n.Lon != m.Position.Lon):
 			d = append(d, "position")
 		}
 	}

@@ -14,6 +14,8 @@ package ais
 import (
 	"strings"
 	"time"
+
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // Message is one decoded AIS message. The fields a message type does not carry are zero, and so
@@ -32,8 +34,8 @@ type Message struct {
 	// Time is when the report was received, from the tag block's c: field; zero without one.
 	Time time.Time
 
-	// Position, types 1, 2, 3, 4, 18, 19, 27: degrees, north and east positive.
-	Lat, Lon    float64
+	// Position, types 1, 2, 3, 4, 18, 19, 27.
+	Position    geo.Point
 	HasPosition bool
 	// Speed over ground in knots (types 1, 2, 3, 18, 19, 27).
 	Speed    float64

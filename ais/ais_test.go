@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/ais"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // Real sentences from the test data of the npm package aisparser 0.1.2 (Apache-2.0, see
@@ -36,7 +37,7 @@ var (
 	capTrafalgar = ais.Message{Type: 5, Repeat: 1, MMSI: 636015523, Channel: 'B', IMO: 9215660, CallSign: ais.TextOf("ELYX 3"),
 		Name: ais.TextOf("CAP TRAFALGAR"), ShipType: 71, ToBow: 211, ToStern: 45, ToPort: 19, ToStarboard: 13,
 		Draught: 10.6, Destination: ais.TextOf("GUAYAQUIL ;)"), HasETA: true, ETAMonth: 4, ETADay: 7, ETAHour: 13}
-	positionMsg = ais.Message{Type: 1, MMSI: 227006760, Channel: 'A', Lat: 49.47557666666667, Lon: 0.13138,
+	positionMsg = ais.Message{Type: 1, MMSI: 227006760, Channel: 'A', Position: geo.Point{Lat: 49.47557666666667, Lon: 0.13138},
 		HasPosition: true, HasSpeed: true, Course: 36.7, HasCourse: true}
 )
 
@@ -55,19 +56,19 @@ func TestDecode(t *testing.T) {
 		{"OK fields after the checksum", []string{position + ",1241544035"}, []ais.Message{positionMsg}, nil},
 		{"OK blank line", []string{"", "\r\n", position}, []ais.Message{positionMsg}, nil},
 		{"OK class B extended", []string{classB}, []ais.Message{{Type: 19, MMSI: 412432822, Channel: 'B',
-			Lat: 24.695788333333333, Lon: 118.99442666666667, HasPosition: true, Speed: 7.1, HasSpeed: true,
+			Position: geo.Point{Lat: 24.695788333333333, Lon: 118.99442666666667}, HasPosition: true, Speed: 7.1, HasSpeed: true,
 			Course: 49.7, HasCourse: true, Name: ais.TextOf("ZHECANGYU4078"), ShipType: 30, ToBow: 16, ToStern: 8, ToPort: 4, ToStarboard: 4}}, nil},
 		{"OK tag block in milliseconds, nothing available", []string{tagBlockMillis}, []ais.Message{{Type: 3, MMSI: 244660052,
 			Channel: 'B', NavStatus: 5, Time: time.UnixMilli(1700000000250).UTC()}}, nil},
 		{"OK own ship", []string{ownClassB}, []ais.Message{{Type: 18, MMSI: 338123456, Channel: 'A', Own: true,
-			Lat: 40.6892, Lon: -74.0445, HasPosition: true, Speed: 0.1, HasSpeed: true, Course: 359.9, HasCourse: true, HasHeading: true}}, nil},
+			Position: geo.Point{Lat: 40.6892, Lon: -74.0445}, HasPosition: true, Speed: 0.1, HasSpeed: true, Course: 359.9, HasCourse: true, HasHeading: true}}, nil},
 		{"OK class B static", []string{staticBPartA, staticBPartB}, []ais.Message{
 			{Type: 24, MMSI: 338123456, Channel: 'A', Part: 'A', Name: ais.TextOf("LIBERTY")},
 			{Type: 24, MMSI: 338123456, Channel: 'A', Part: 'B', ShipType: 36, CallSign: ais.TextOf("WDF1234"), ToBow: 8, ToStern: 4, ToPort: 1, ToStarboard: 2}}, nil},
 		{"OK long range", []string{longRange}, []ais.Message{{Type: 27, MMSI: 123456789, Channel: 'A', NavStatus: 1,
-			Lat: 12.5, Lon: -45.25, HasPosition: true, Speed: 12, HasSpeed: true, Course: 271, HasCourse: true}}, nil},
+			Position: geo.Point{Lat: 12.5, Lon: -45.25}, HasPosition: true, Speed: 12, HasSpeed: true, Course: 271, HasCourse: true}}, nil},
 		{"OK base station", []string{baseStation}, []ais.Message{{Type: 4, MMSI: 2579999, Channel: 'A',
-			Lat: 58.1, Lon: 11.2, HasPosition: true, UTC: time.Date(2026, 11, 24, 5, 30, 15, 0, time.UTC)}}, nil},
+			Position: geo.Point{Lat: 58.1, Lon: 11.2}, HasPosition: true, UTC: time.Date(2026, 11, 24, 5, 30, 15, 0, time.UTC)}}, nil},
 		{"OK tag block on the first sentence", []string{voyage1, voyage2}, []ais.Message{{Type: 5, MMSI: 211234560, Channel: 'A',
 			Time: time.Unix(1700000000, 0).UTC(), IMO: 9321483, CallSign: ais.TextOf("DABC"), Name: ais.TextOf("EMMA TEST"),
 			ShipType: 71, ToBow: 300, ToStern: 97, ToPort: 28, ToStarboard: 28, Draught: 14.5, Destination: ais.TextOf("DEHAM"),
@@ -241,7 +242,7 @@ func FuzzDecode(f *testing.F) {
 			if m.Type < 1 || m.Type > 27 || m.MMSI >= 1<<30 || m.Repeat > 3 {
 				t.Fatalf("header out of range: %+v", m)
 			}
-			if m.HasPosition && (m.Lat < -90 || m.Lat > 90 || m.Lon < -180 || m.Lon > 180) {
+			if m.HasPosition && (m.Position.Lat < -90 || m.Position.Lat > 90 || m.Position.Lon < -180 || m.Position.Lon > 180) {
 				t.Fatalf("position out of range: %+v", m)
 			}
 			if m.HasCourse && (m.Course < 0 || m.Course >= 360) || m.HasHeading && (m.Heading < 0 || m.Heading >= 360) ||

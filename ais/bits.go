@@ -202,7 +202,7 @@ func (p *bitBuffer) decode(m *Message) error {
 		m.NavStatus = int(p.u(40, 4))
 		lon, lat := p.i(44, 18), p.i(62, 17)
 		if lon >= -180*600 && lon <= 180*600 && lat >= -90*600 && lat <= 90*600 {
-			m.Lon, m.Lat, m.HasPosition = float64(lon)/600, float64(lat)/600, true
+			m.Position.Lon, m.Position.Lat, m.HasPosition = float64(lon)/600, float64(lat)/600, true
 		}
 		if sog := p.u(79, 6); sog != 63 {
 			m.Speed, m.HasSpeed = float64(sog), true
@@ -219,7 +219,7 @@ func (p *bitBuffer) decode(m *Message) error {
 func (p *bitBuffer) position(m *Message, sog, lon, lat, cog, heading int) {
 	x, y := p.i(lon, 28), p.i(lat, 27)
 	if x >= -180*600000 && x <= 180*600000 && y >= -90*600000 && y <= 90*600000 {
-		m.Lon, m.Lat, m.HasPosition = float64(x)/600000, float64(y)/600000, true
+		m.Position.Lon, m.Position.Lat, m.HasPosition = float64(x)/600000, float64(y)/600000, true
 	}
 	if sog >= 0 {
 		if v := p.u(sog, 10); v != 1023 {

@@ -170,7 +170,7 @@ func (e *Encoder) pack(m *Message) (int, error) {
 		e.put(40, 4, uint32(m.NavStatus))
 		lon, lat := int32(181*600), int32(91*600)
 		if m.HasPosition {
-			lon, lat = int32(math.Round(m.Lon*600)), int32(math.Round(m.Lat*600))
+			lon, lat = int32(math.Round(m.Position.Lon*600)), int32(math.Round(m.Position.Lat*600))
 		}
 		e.put(44, 18, uint32(lon))
 		e.put(62, 17, uint32(lat))
@@ -184,7 +184,7 @@ func (e *Encoder) pack(m *Message) (int, error) {
 func (e *Encoder) position(m *Message, sog, lon, lat, cog, heading int) {
 	x, y := int32(181*600000), int32(91*600000)
 	if m.HasPosition {
-		x, y = int32(math.Round(m.Lon*600000)), int32(math.Round(m.Lat*600000))
+		x, y = int32(math.Round(m.Position.Lon*600000)), int32(math.Round(m.Position.Lat*600000))
 	}
 	e.put(lon, 28, uint32(x))
 	e.put(lat, 27, uint32(y))

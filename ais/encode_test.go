@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/ais"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // roundTrip encodes ms with one Encoder and decodes the lines with one Decoder.
@@ -44,19 +45,19 @@ func roundTrip(t *testing.T, e *ais.Encoder, ms ...ais.Message) ([]ais.Message, 
 func TestEncodeRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
 	ms := []ais.Message{
-		{Type: 1, MMSI: 477553000, Channel: 'A', Time: at, Lat: 22.28, Lon: 114.17, HasPosition: true, Speed: 18.5, HasSpeed: true, Course: 90.1, HasCourse: true, Heading: 91, HasHeading: true},
-		{Type: 2, Repeat: 3, MMSI: 477553000, Channel: 'B', NavStatus: 8, Lat: -90, Lon: -180, HasPosition: true},
-		{Type: 3, MMSI: 123, Channel: 'A', NavStatus: 15, Time: at.Add(1500 * time.Millisecond), Lat: 90, Lon: 180, HasPosition: true, Speed: 102.2, HasSpeed: true, Course: 359.9, HasCourse: true, Heading: 359, HasHeading: true},
-		{Type: 4, MMSI: 2579999, Channel: 'A', UTC: at, Lat: 57.7, Lon: 11.9, HasPosition: true},
+		{Type: 1, MMSI: 477553000, Channel: 'A', Time: at, Position: geo.Point{Lat: 22.28, Lon: 114.17}, HasPosition: true, Speed: 18.5, HasSpeed: true, Course: 90.1, HasCourse: true, Heading: 91, HasHeading: true},
+		{Type: 2, Repeat: 3, MMSI: 477553000, Channel: 'B', NavStatus: 8, Position: geo.Point{Lat: -90, Lon: -180}, HasPosition: true},
+		{Type: 3, MMSI: 123, Channel: 'A', NavStatus: 15, Time: at.Add(1500 * time.Millisecond), Position: geo.Point{Lat: 90, Lon: 180}, HasPosition: true, Speed: 102.2, HasSpeed: true, Course: 359.9, HasCourse: true, Heading: 359, HasHeading: true},
+		{Type: 4, MMSI: 2579999, Channel: 'A', UTC: at, Position: geo.Point{Lat: 57.7, Lon: 11.9}, HasPosition: true},
 		{Type: 4, MMSI: 2579999, Channel: 'A'},
 		{Type: 5, MMSI: 636015523, Channel: 'B', Own: true, IMO: 9215660, CallSign: ais.TextOf("ELYX 3"), Name: ais.TextOf("CAP TRAFALGAR"), ShipType: 71,
 			ToBow: 211, ToStern: 45, ToPort: 19, ToStarboard: 13, Draught: 10.6, Destination: ais.TextOf("GUAYAQUIL"), HasETA: true, ETAMonth: 12, ETADay: 31, ETAHour: 23, ETAMinute: 59},
 		{Type: 5, MMSI: 1, Channel: 'A', Name: ais.TextOf("NO ETA")},
-		{Type: 18, MMSI: 338123456, Channel: 'A', Lat: 40.6892, Lon: -74.0445, HasPosition: true, Heading: 0, HasHeading: true},
-		{Type: 19, MMSI: 338123456, Channel: 'A', Lat: 1, Lon: 2, HasPosition: true, Speed: 3, HasSpeed: true, Name: ais.TextOf("LIBERTY"), ShipType: 37, ToBow: 511, ToStern: 511, ToPort: 63, ToStarboard: 63},
+		{Type: 18, MMSI: 338123456, Channel: 'A', Position: geo.Point{Lat: 40.6892, Lon: -74.0445}, HasPosition: true, Heading: 0, HasHeading: true},
+		{Type: 19, MMSI: 338123456, Channel: 'A', Position: geo.Point{Lat: 1, Lon: 2}, HasPosition: true, Speed: 3, HasSpeed: true, Name: ais.TextOf("LIBERTY"), ShipType: 37, ToBow: 511, ToStern: 511, ToPort: 63, ToStarboard: 63},
 		{Type: 24, Part: 'A', MMSI: 338123456, Channel: 'A', Name: ais.TextOf("LIBERTY")},
 		{Type: 24, Part: 'B', MMSI: 338123456, Channel: 'A', ShipType: 36, CallSign: ais.TextOf("WDF1234"), ToBow: 8, ToStern: 4, ToPort: 1, ToStarboard: 2},
-		{Type: 27, MMSI: 123456789, Channel: 'A', NavStatus: 1, Lat: 12.5, Lon: -45.25, HasPosition: true, Speed: 62, HasSpeed: true, Course: 0, HasCourse: true},
+		{Type: 27, MMSI: 123456789, Channel: 'A', NavStatus: 1, Position: geo.Point{Lat: 12.5, Lon: -45.25}, HasPosition: true, Speed: 62, HasSpeed: true, Course: 0, HasCourse: true},
 		{Type: 27, MMSI: 123456789, Channel: 'A'},
 	}
 	var e ais.Encoder
@@ -76,9 +77,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 
 func TestEncodeRounds(t *testing.T) {
 	var e ais.Encoder
-	m := ais.Message{Type: 1, MMSI: 1, Lat: 10.0000001, Lon: 20.0000009, HasPosition: true, Speed: 250, HasSpeed: true, Course: 12.34, HasCourse: true, Heading: 400, HasHeading: true}
+	m := ais.Message{Type: 1, MMSI: 1, Position: geo.Point{Lat: 10.0000001, Lon: 20.0000009}, HasPosition: true, Speed: 250, HasSpeed: true, Course: 12.34, HasCourse: true, Heading: 400, HasHeading: true}
 	got, _ := roundTrip(t, &e, m)
-	want := ais.Message{Type: 1, MMSI: 1, Channel: 'A', Lat: 10, Lon: 20 + 1.0/600000, HasPosition: true, Speed: 102.2, HasSpeed: true, Course: 12.3, HasCourse: true, Heading: 359, HasHeading: true}
+	want := ais.Message{Type: 1, MMSI: 1, Channel: 'A', Position: geo.Point{Lat: 10, Lon: 20 + 1.0/600000}, HasPosition: true, Speed: 102.2, HasSpeed: true, Course: 12.3, HasCourse: true, Heading: 359, HasHeading: true}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -119,7 +120,7 @@ func FuzzEncode(f *testing.F) {
 	f.Add(uint8(27), uint32(1<<30-1), 12.5, -45.25, 62.0, 0.0, 0)
 	f.Fuzz(func(t *testing.T, typ uint8, mmsi uint32, lat, lon, speed, course float64, heading int) {
 		types := []int{1, 2, 3, 18, 19, 27}
-		m := ais.Message{Type: types[int(typ)%len(types)], MMSI: mmsi % (1 << 30), Lat: lat, Lon: lon, HasPosition: true,
+		m := ais.Message{Type: types[int(typ)%len(types)], MMSI: mmsi % (1 << 30), Position: geo.Point{Lat: lat, Lon: lon}, HasPosition: true,
 			Speed: speed, HasSpeed: true, Course: course, HasCourse: true, Heading: heading, HasHeading: true}
 		if math.IsNaN(lat) || math.IsNaN(lon) || math.Abs(lat) > 90 || math.Abs(lon) > 180 {
 			t.Skip("the caller's position must be a position")
@@ -134,7 +135,7 @@ func FuzzEncode(f *testing.F) {
 		if m.Type == 27 {
 			res = 1.0 / 600
 		}
-		if g.MMSI != m.MMSI || !g.HasPosition || math.Abs(g.Lat-lat) > res || math.Abs(g.Lon-lon) > res {
+		if g.MMSI != m.MMSI || !g.HasPosition || math.Abs(g.Position.Lat-lat) > res || math.Abs(g.Position.Lon-lon) > res {
 			t.Fatalf("%+v came back as %+v", m, g)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/ais"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 func ExampleDecoder() {
@@ -23,7 +24,7 @@ func ExampleDecoder() {
 		case err != nil:
 			fmt.Println("skipped:", err)
 		case ok && m.HasPosition:
-			fmt.Printf("%d at %.5f,%.5f, course %.1f, heading known %v, %s\n", m.MMSI, m.Lat, m.Lon, m.Course, m.HasHeading, m.Time.Format(time.RFC3339))
+			fmt.Printf("%d at %.5f,%.5f, course %.1f, heading known %v, %s\n", m.MMSI, m.Position.Lat, m.Position.Lon, m.Course, m.HasHeading, m.Time.Format(time.RFC3339))
 		case ok:
 			fmt.Printf("%d is %s, IMO %d, call sign %s, bound for %s\n", m.MMSI, m.Name, m.IMO, m.CallSign, m.Destination)
 		}
@@ -39,7 +40,7 @@ func ExampleDecoder() {
 func ExampleEncoder() {
 	e := ais.Encoder{}
 	m := ais.Message{Type: 1, MMSI: 477553000, Time: time.Unix(1700000000, 0),
-		Lat: 22.28, Lon: 114.17, HasPosition: true, Speed: 18.5, HasSpeed: true, Course: 90, HasCourse: true}
+		Position: geo.Point{Lat: 22.28, Lon: 114.17}, HasPosition: true, Speed: 18.5, HasSpeed: true, Course: 90, HasCourse: true}
 	out, err := e.Append(nil, &m)
 	if err != nil {
 		panic(err)

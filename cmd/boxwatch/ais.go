@@ -96,8 +96,8 @@ func appendMessageJSON(b []byte, line int, m *ais.Message) []byte {
 		}
 	}
 	if m.HasPosition {
-		float("lat", m.Lat)
-		float("lon", m.Lon)
+		float("lat", m.Position.Lat)
+		float("lon", m.Position.Lon)
 	}
 	if m.HasSpeed {
 		float("sog", m.Speed)

@@ -39,7 +39,7 @@ func (e Error) Error() string { return "ais: " + e.String() }
 // Stats counts what a Decoder has seen.
 type Stats struct {
 	Lines    int             // lines given to Decode
-	Messages [64]int         // complete messages by type (the type has six bits)
+	Messages [28]int         // complete messages by type, 1 to 27
 	Errors   [ErrorKinds]int // skipped lines by Error; index 0 is unused
 }
 

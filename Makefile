@@ -35,12 +35,14 @@ test-postgres:
 # Benchmarks named by the issues, each printed as a ratio to a baseline from the same run.
 # PostgreSQL figures need BOXWATCH_TEST_POSTGRES_URL, as for the tests.
 # Pipeline benchmarks run fixed batches (their setup is long): 300 lookups or refreshes, 5,000
-# webhook deliveries.
+# webhook deliveries. AIS decoding runs beside the npm decoder it must beat (needs npm once, see
+# scripts/aisdata.sh).
 bench:
 	$(GO) run ./infer/cmd/infereval
 	( $(GO) test -run '^$$' -bench 'Benchmark(GetTrackingRequest|CreateTrackingRequest|Infer)' -benchtime 2s -count 3 ./api ./infer && \
 	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
-	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking ) | $(GO) run ./internal/benchreport
+	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking && \
+	  $(GO) test -run '^$$' -bench DecodeLine -count 3 ./ais ) | $(GO) run ./internal/benchreport
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
 fuzz:

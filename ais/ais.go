@@ -1,191 +1,115 @@
-// Package ais decodes AIS messages from NMEA 0183 sentences (!AIVDM and !AIVDO): it checks each
-// sentence's checksum, joins the sentences of multi-sentence messages, unarmours the 6-bit payload
-// and reads the fields of a message. Today it reads type 5, a ship's static and voyage report
-// (identity, name, type, size); a later issue extends it to the full set of message types
-// (position reports among them).
+// Package ais decodes and encodes AIS, the radio reports ships broadcast, in their NMEA 0183 form:
+// !AIVDM and !AIVDO sentences from any talker (!BSVDM, !ABVDM…), with optional NMEA 4 tag blocks.
+// A Decoder checks each sentence's checksum, joins the sentences of multi-sentence messages,
+// unarmours the six-bit payload and reads message types 1, 2, 3 (class A position), 4 (base
+// station), 5 (static and voyage), 18 and 19 (class B position), 24 (class B static) and 27
+// (long-range position) into a caller-owned Message, without allocating. An Encoder does the
+// reverse for the same types.
 //
-// It does no I/O: callers read the lines from wherever they come (a file, a receiver's feed) and
-// hand them to an Assembler one by one.
+// The package does no I/O and keeps no global state: callers read lines from wherever they come
+// (a file, a receiver's UDP datagrams, an aggregator's TCP stream) and hand them over one by one.
+// Malformed input is reported and counted, never a panic.
 package ais
 
 import (
-	"strconv"
 	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch/geo"
 )
 
-// Assembler turns NMEA lines into AIS messages, joining the sentences of multi-sentence messages:
-// those share a sequential message id and channel and follow each other in order. The zero value
-// is ready to use. An Assembler is not safe for concurrent use; give each feed its own.
-type Assembler struct {
-	pending map[string]*partial
-}
-
-type partial struct {
-	next    int // number of the sentence expected next
-	payload strings.Builder
-}
-
-// Add takes one NMEA line, with or without its line ending. It returns the message when the line
-// completes one, and ok false otherwise: a fragment of a message not complete yet, a line that is
-// not an AIS sentence, a bad checksum, or a payload that is not 6-bit armoured.
-func (a *Assembler) Add(line string) (m Message, ok bool) {
-	payload, fill, ok := a.join(line)
-	if !ok {
-		return Message{}, false
-	}
-	bits := unarmor(payload, fill)
-	if bits == nil {
-		return Message{}, false
-	}
-	return Message{bits: bits}, true
-}
-
-// join returns the armoured payload and the fill-bit count of the last sentence when line
-// completes a message.
-func (a *Assembler) join(line string) (payload string, fill int, ok bool) {
-	body, valid := checkedBody(strings.TrimSpace(line))
-	if !valid {
-		return "", 0, false
-	}
-	f := strings.Split(body, ",")
-	if len(f) != 7 || !(strings.HasSuffix(f[0], "VDM") || strings.HasSuffix(f[0], "VDO")) {
-		return "", 0, false
-	}
-	count, err1 := strconv.Atoi(f[1])
-	num, err2 := strconv.Atoi(f[2])
-	fill, err3 := strconv.Atoi(f[6])
-	if err1 != nil || err2 != nil || err3 != nil || count < 1 || num < 1 || num > count || fill < 0 || fill > 5 {
-		return "", 0, false
-	}
-	if count == 1 {
-		return f[5], fill, true
-	}
-	if a.pending == nil {
-		a.pending = map[string]*partial{}
-	}
-	key := f[3] + "/" + f[4]
-	p := a.pending[key]
-	if num == 1 {
-		p = &partial{next: 1}
-		a.pending[key] = p
-	}
-	if p == nil || p.next != num {
-		delete(a.pending, key)
-		return "", 0, false
-	}
-	p.payload.WriteString(f[5])
-	p.next++
-	if num < count {
-		return "", 0, false
-	}
-	delete(a.pending, key)
-	return p.payload.String(), fill, true
-}
-
-// checkedBody returns what lies between the leading '!' and the '*' of a sentence when the
-// two-digit hexadecimal checksum after the '*' is the XOR of those characters.
-func checkedBody(s string) (string, bool) {
-	star := strings.LastIndexByte(s, '*')
-	if len(s) < 2 || s[0] != '!' || star < 0 || len(s) < star+3 {
-		return "", false
-	}
-	want, err := strconv.ParseUint(s[star+1:star+3], 16, 8)
-	if err != nil {
-		return "", false
-	}
-	body := s[1:star]
-	var sum byte
-	for i := 0; i < len(body); i++ {
-		sum ^= body[i]
-	}
-	return body, sum == byte(want)
-}
-
-// bitString is an AIS payload as bits, most significant first.
-type bitString []byte // one bit per byte: simple, and payloads are short
-
-// unarmor turns the 6-bit ASCII armouring of a payload into bits, dropping the fill bits. It
-// returns nil when a character is not part of the armouring.
-func unarmor(payload string, fill int) bitString {
-	bits := make(bitString, 0, len(payload)*6)
-	for i := 0; i < len(payload); i++ {
-		v := int(payload[i]) - 48
-		if v > 40 {
-			v -= 8
-		}
-		if v < 0 || v > 63 {
-			return nil
-		}
-		for b := 5; b >= 0; b-- {
-			bits = append(bits, byte(v>>b&1))
-		}
-	}
-	if fill <= len(bits) {
-		bits = bits[:len(bits)-fill]
-	}
-	return bits
-}
-
-// uint reads n bits from start as an unsigned number; bits past the end read as zero.
-func (b bitString) uint(start, n int) uint32 {
-	var v uint32
-	for i := start; i < start+n; i++ {
-		v <<= 1
-		if i < len(b) {
-			v |= uint32(b[i])
-		}
-	}
-	return v
-}
-
-// text reads chars six-bit characters from start, trimmed of the '@' padding and spaces.
-func (b bitString) text(start, chars int) string {
-	var s strings.Builder
-	for i := 0; i < chars; i++ {
-		c := b.uint(start+6*i, 6)
-		if c < 32 {
-			c += 64
-		}
-		s.WriteByte(byte(c))
-	}
-	return strings.TrimRight(strings.TrimRight(s.String(), "@ "), "@ ")
-}
-
-// Message is one AIS message, its payload unarmoured.
+// Message is one decoded AIS message. The fields a message type does not carry are zero, and so
+// are values the sender marked "not available": the Has… flags say which are present, so a zero
+// is never mistaken for a position off Africa or a ship at rest.
+//
+// Message holds no pointers into the line it came from and owns its text in fixed arrays, so a
+// caller may keep one Message and decode every line into it.
 type Message struct {
-	bits bitString
+	Type    int    // message type, 1 to 27
+	Repeat  int    // repeat indicator, 0 to 3
+	MMSI    uint32 // the sender's Maritime Mobile Service Identity
+	Channel byte   // radio channel from the sentence ('A', 'B', '1', '2'), 0 when not given
+	Own     bool   // from a VDO sentence: the receiver's own ship
+
+	// Time is when the report was received, from the tag block's c: field; zero without one.
+	Time time.Time
+
+	// Position, types 1, 2, 3, 4, 18, 19, 27.
+	Position    geo.Point
+	HasPosition bool
+	// Speed over ground in knots (types 1, 2, 3, 18, 19, 27).
+	Speed    float64
+	HasSpeed bool
+	// Course over ground in degrees from true north (types 1, 2, 3, 18, 19, 27).
+	Course    float64
+	HasCourse bool
+	// True heading in whole degrees (types 1, 2, 3, 18, 19).
+	Heading    int
+	HasHeading bool
+	// Navigational status (types 1, 2, 3, 27): 0 under way using engine, 1 at anchor, 5 moored,
+	// 15 not defined.
+	NavStatus int
+
+	// UTC is the base station's clock (type 4); zero when the station does not know it.
+	UTC time.Time
+
+	// Static data, types 5, 19 and 24.
+	IMO      uint32 // type 5; 0 when not given
+	Name     Text   // types 5, 19, 24 part A
+	CallSign Text   // types 5, 24 part B
+	ShipType int    // ship and cargo type (types 5, 19, 24 part B); 0 when not given
+	// Distances from the position reference to bow, stern, port and starboard, in metres
+	// (types 5, 19, 24 part B).
+	ToBow, ToStern, ToPort, ToStarboard int
+	Part                                byte // type 24: 'A' (name) or 'B' (type, call sign, size)
+
+	// Voyage data, type 5.
+	Draught     float64 // metres; 0 when not given
+	Destination Text
+	// Estimated time of arrival, UTC, without a year: month 1–12, day 1–31, hour 0–23,
+	// minute 0–59. HasETA is false when any part is not available.
+	ETAMonth, ETADay, ETAHour, ETAMinute int
+	HasETA                               bool
 }
 
-// Type is the message type, from the payload's first six bits: 1 to 27 are defined (5 is a static
-// and voyage report); an empty payload reads as 0.
-func (m Message) Type() int { return int(m.bits.uint(0, 6)) }
+// Length is the ship's length in metres from its dimensions, 0 when not given.
+func (m *Message) Length() int { return m.ToBow + m.ToStern }
 
-// StaticReport is what a ship says about itself in an AIS type 5 message. Text fields are trimmed
-// of the protocol's padding.
-type StaticReport struct {
-	MMSI     uint32
-	IMO      uint32
-	CallSign string
-	Name     string
-	ShipType int
-	Length   int // metres, bow to stern
+// Text is a six-bit text field (name, call sign, destination) of up to 20 characters: upper-case
+// letters, digits, space and some punctuation. Decoding ends it at the first '@' (the protocol's
+// padding) and drops trailing spaces.
+type Text struct {
+	n uint8
+	b [20]byte
 }
 
-// Static reads a type 5 message. ok is false when m is of another type or too short to hold the
-// fields up to the ship's dimensions.
-func (m Message) Static() (StaticReport, bool) {
-	b := m.bits
-	if m.Type() != 5 || len(b) < 270 {
-		return StaticReport{}, false
+// TextOf returns s as a Text: upper-cased, cut to 20 characters, with characters the six-bit
+// alphabet lacks replaced by '?'.
+func TextOf(s string) Text {
+	var t Text
+	for i := 0; i < len(s) && int(t.n) < len(t.b); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c < 32 || c > 95 || c == '@' {
+			c = '?'
+		}
+		t.b[t.n] = c
+		t.n++
 	}
-	return StaticReport{
-		MMSI:     b.uint(8, 30),
-		IMO:      b.uint(40, 30),
-		CallSign: b.text(70, 7),
-		Name:     collapseSpaces(b.text(112, 20)),
-		ShipType: int(b.uint(232, 8)),
-		Length:   int(b.uint(240, 9) + b.uint(249, 9)),
-	}, true
+	t.n = uint8(len(strings.TrimRight(string(t.b[:t.n]), " ")))
+	return t
 }
 
-func collapseSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+// String returns the text; it allocates, so hot loops should use Bytes or Equal.
+func (t Text) String() string { return string(t.b[:t.n]) }
+
+// Bytes returns the text; the slice shares t's memory.
+func (t *Text) Bytes() []byte { return t.b[:t.n] }
+
+// Len is the number of characters.
+func (t Text) Len() int { return int(t.n) }
+
+// Equal reports whether t reads s.
+func (t *Text) Equal(s string) bool { return string(t.b[:t.n]) == s }

@@ -51,7 +51,7 @@ func run(pkg, out string, list bool) error {
 	if pkg == "" {
 		return errors.New("-package is required")
 	}
-	var statics []ais.StaticReport
+	var statics []static
 	for _, name := range sources {
 		f, err := os.Open(filepath.Join(pkg, "test-data", name))
 		if err != nil {
@@ -106,7 +106,7 @@ var fleetName = regexp.MustCompile(`^(A\.P\. MOELLER|ANL|APL|CAP|CMA CGM|CMA-CGM
 // containerShips keeps the reports of cargo ships (AIS ship types 70–79) of at least 150 m with a
 // valid IMO number and a fleet name, one per IMO number (the longest name wins when a ship sent
 // several), sorted by IMO number.
-func containerShips(statics []ais.StaticReport, flags map[string]string) []vessel {
+func containerShips(statics []static, flags map[string]string) []vessel {
 	byIMO := map[string]vessel{}
 	for _, s := range statics {
 		imo := fmt.Sprintf("%07d", s.IMO)
@@ -184,18 +184,28 @@ func encode(fleet []vessel) ([]byte, error) {
 
 // readStatics decodes every AIS type 5 message in an NMEA stream, skipping sentences with a bad
 // checksum and incomplete multi-sentence messages.
-func readStatics(r io.Reader) ([]ais.StaticReport, error) {
-	var out []ais.StaticReport
-	var asm ais.Assembler
+func readStatics(r io.Reader) ([]static, error) {
+	var out []static
+	var d ais.Decoder
+	var m ais.Message
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		m, ok := asm.Add(sc.Text())
-		if !ok {
+		if ok, _ := d.Decode(sc.Bytes(), &m); !ok || m.Type != 5 {
 			continue
 		}
-		if s, ok := m.Static(); ok {
-			out = append(out, s)
-		}
+		out = append(out, static{
+			MMSI: m.MMSI, IMO: m.IMO, CallSign: m.CallSign.String(),
+			Name:     strings.Join(strings.Fields(m.Name.String()), " "),
+			ShipType: m.ShipType, Length: m.Length(),
+		})
 	}
 	return out, sc.Err()
+}
+
+// static is what a ship says about itself in a type 5 message, as far as the vessel list uses it.
+type static struct {
+	MMSI, IMO      uint32
+	CallSign, Name string
+	ShipType       int
+	Length         int // metres, bow to stern
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"github.com/boxwatch/boxwatch/ais"
 )
 
 func TestReadStatics(t *testing.T) {
@@ -16,7 +14,7 @@ func TestReadStatics(t *testing.T) {
 		"!AIVDM,2,2,6,B,>r@00000000,2*1D",
 	}
 	got, err := readStatics(strings.NewReader(strings.Join(lines, "\r\n")))
-	want := ais.StaticReport{MMSI: 636015523, IMO: 9215660, CallSign: "ELYX 3", Name: "CAP TRAFALGAR", ShipType: 71, Length: 256}
+	want := static{MMSI: 636015523, IMO: 9215660, CallSign: "ELYX 3", Name: "CAP TRAFALGAR", ShipType: 71, Length: 256}
 	if err != nil || len(got) != 1 || got[0] != want {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}

@@ -31,6 +31,13 @@ func TestServeConfigValidate(t *testing.T) {
 		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},
 		"ZeroShutdownTimeout":  {func(c *serveConfig) { c.shutdownTimeout = 0 }, "--shutdown-timeout"},
 		"UnknownLogLevel":      {func(c *serveConfig) { c.logLevel = "chatty" }, "--log-level"},
+		"OKAISSources": {func(c *serveConfig) {
+			c.aisSources = sourceList{"tcp://127.0.0.1:5631", "udp://0.0.0.0:10110", "file:///var/lib/ais.nmea"}
+		}, ""},
+		"AISSourceScheme":   {func(c *serveConfig) { c.aisSources = sourceList{"http://feed.example:80"} }, "--ais"},
+		"AISSourceNoPort":   {func(c *serveConfig) { c.aisSources = sourceList{"tcp://127.0.0.1"} }, "--ais"},
+		"ShortAISInterval":  {func(c *serveConfig) { c.aisInterval = time.Millisecond }, "--ais-interval"},
+		"ShortAISRetention": {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := defaultServeConfig()
@@ -55,7 +62,8 @@ func TestServeConfigValidate(t *testing.T) {
 // Flags override the environment, which overrides the defaults.
 func TestServeConfigSources(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db"}
+	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db",
+		"BOXWATCH_AIS": "tcp://127.0.0.1:5631, udp://127.0.0.1:10110"}
 	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -64,5 +72,12 @@ func TestServeConfigSources(t *testing.T) {
 	if cfg.workers != 7 || cfg.simSpeed != 50 || cfg.db != "env.db" || !cfg.sim || cfg.addr != def.addr || cfg.jobTimeout != def.jobTimeout {
 		t.Fatalf("workers %d (want 7, the flag), sim speed %v (want 50, the environment), db %q, sim %v (on with --demo), addr %q, job timeout %v",
 			cfg.workers, cfg.simSpeed, cfg.db, cfg.sim, cfg.addr, cfg.jobTimeout)
+	}
+	if got := cfg.aisSources.String(); got != "tcp://127.0.0.1:5631,udp://127.0.0.1:10110" {
+		t.Fatalf("AIS sources from the environment: %q", got)
+	}
+	cfg, err = parseServeConfig([]string{"--ais", "tcp://127.0.0.1:1", "--ais", "file:///x.nmea"}, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.aisSources.String() != "tcp://127.0.0.1:1,file:///x.nmea" {
+		t.Fatalf("repeated --ais: %q, %v", cfg.aisSources, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/ais/ingest"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/sim"
@@ -44,6 +46,22 @@ type serveConfig struct {
 	webhookTimeout                           time.Duration
 	webhookWorkers, webhookPerEndpoint       int
 	shutdownTimeout                          time.Duration
+	aisSources                               sourceList
+	aisInterval, aisRetention                time.Duration
+}
+
+// sourceList is a repeatable flag; a comma-separated value (as from the environment) adds each.
+type sourceList []string
+
+func (l *sourceList) String() string { return strings.Join(*l, ",") }
+
+func (l *sourceList) Set(v string) error {
+	for s := range strings.SplitSeq(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
 }
 
 func defaultServeConfig() serveConfig {
@@ -52,7 +70,7 @@ func defaultServeConfig() serveConfig {
 		limits: api.DefaultLimits, simSpeed: 1, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
-		shutdownTimeout: 10 * time.Second,
+		shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval, aisRetention: ingest.DefaultRetention,
 	}
 }
 
@@ -87,6 +105,15 @@ func (c serveConfig) validate() error {
 		return usagef("--webhook-workers and --webhook-per-endpoint must be at least 1")
 	case c.shutdownTimeout <= 0:
 		return usagef("--shutdown-timeout must be more than 0, got %v", c.shutdownTimeout)
+	case c.aisInterval < time.Second:
+		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
+	case c.aisRetention < time.Hour:
+		return usagef("--ais-retention must be at least 1h, got %v", c.aisRetention)
+	}
+	for _, src := range c.aisSources {
+		if err := ingest.CheckSource(src); err != nil {
+			return usagef("--ais: %v", err)
+		}
 	}
 	if _, err := parseLogLevel(c.logLevel); err != nil {
 		return err
@@ -119,6 +146,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook")
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
+	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
+	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
+	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept")
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
 		return cfg, err
@@ -241,6 +271,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if db.Dialect() == store.Postgres {
 		background.Go(func() { sweepRateLimits(workCtx, db, log) })
 	}
+	var feeds *ingest.Ingest
+	if cfg.workers > 0 && len(cfg.aisSources) > 0 {
+		feeds, err = ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
+			Retention: cfg.aisRetention, Logger: log.With("component", "ais")})
+		if err == nil {
+			err = feeds.Start(workCtx)
+		}
+		if err != nil {
+			return fmt.Errorf("starting AIS ingest: %w", err)
+		}
+	}
 	errc := servers.serve()
 
 	select {
@@ -258,6 +299,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if eerr := engine.Stop(shutdownCtx); eerr != nil {
 		log.Warn("stopping the job workers", "error", eerr.Error())
+	}
+	if feeds != nil {
+		if ierr := feeds.Stop(shutdownCtx); ierr != nil {
+			log.Warn("stopping AIS ingest", "error", ierr.Error())
+		}
 	}
 	// 3. The deferred calls then stop the sweeper and wait for it, close idle outbound
 	// connections, stop the simulator and close the database.

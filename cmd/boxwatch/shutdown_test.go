@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -20,8 +21,8 @@ import (
 
 // TestServeLeavesNoGoroutine runs serve with its simulator, job workers and webhook deliveries
 // busy, stops it, and checks that every goroutine it started has ended once run returns: the
-// listeners, the workers, the dispatcher, the rate-limit sweeper (PostgreSQL), the simulator and
-// the outbound clients' idle connections.
+// listeners, the workers, the dispatcher, the rate-limit sweeper (PostgreSQL), the AIS feeds, the
+// simulator and the outbound clients' idle connections.
 func TestServeLeavesNoGoroutine(t *testing.T) {
 	storetest.ForEachInTurn(t, func(t *testing.T, b storetest.Backend) {
 		dsn := b.DSN(t)
@@ -30,6 +31,12 @@ func TestServeLeavesNoGoroutine(t *testing.T) {
 			delivered.Add(1)
 		}))
 		client := &http.Client{Transport: &http.Transport{}}
+		// An AIS feed that is down: its source keeps reconnecting until serve stops.
+		down, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		down.Close()
 		before := goleak.IgnoreCurrent()
 
 		ctx, cancel := context.WithCancel(context.Background())
@@ -38,7 +45,7 @@ func TestServeLeavesNoGoroutine(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- run(ctx, []string{"serve", "--demo", "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--db", dsn,
-				"--webhook-allow-private", "--sim-speed", "1000"}, func(string) string { return "" }, strings.NewReader(""), pw, io.Discard)
+				"--webhook-allow-private", "--sim-speed", "1000", "--ais", "udp://127.0.0.1:0", "--ais", "tcp://" + down.Addr().String()}, func(string) string { return "" }, strings.NewReader(""), pw, io.Discard)
 			pw.Close()
 		}()
 		url, key := readDemo(t, pr)

@@ -1,0 +1,527 @@
+// Package ingest feeds AIS into the store: it reads NMEA lines from receivers and aggregators
+// (TCP, UDP, files), decodes them with package ais, keeps each report once however many sources
+// heard it, and writes what boxwatch keeps of vessels: the MMSI↔IMO links of static reports, the
+// last position of every vessel heard, and a decimated track of the vessels on legs of tracked
+// shipments, which the container map draws. It also enforces the tracks' retention.
+//
+// Ingest holds no state that must survive a restart: the store is the record, and several
+// processes may ingest the same feed at once (the store keeps a position of a vessel at a time
+// once).
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"log/slog"
+	"math"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/ais"
+)
+
+// Defaults of Config.
+const (
+	DefaultInterval    = 5 * time.Minute
+	DefaultRetention   = 120 * 24 * time.Hour
+	DefaultFlushEvery  = 250 * time.Millisecond
+	DefaultActiveEvery = 30 * time.Second
+)
+
+// A track keeps a position between the decimation interval's when the vessel turns by this much
+// or more, or starts or stops (crosses stoppedKnots), so the drawn path keeps its corners.
+const (
+	turnDegrees  = 30
+	stoppedKnots = 0.5
+)
+
+// dedupeWindow is how long a report's payload is remembered to drop the copies other sources
+// hear: the same transmission reaches every receiver within a second or two.
+const dedupeWindow = time.Minute
+
+// Config says where AIS comes from and what is kept of it.
+type Config struct {
+	// Store receives identities and positions; required.
+	Store boxwatch.PositionStore
+	// Sources are feeds as URLs: tcp://host:port (a client that reconnects), udp://addr:port (a
+	// listener) or file:///path (read once).
+	Sources []string
+	// Interval is the longest gap kept between two stored positions of a vessel; positions in
+	// between are kept only at turns, stops and starts. Default DefaultInterval.
+	Interval time.Duration
+	// Retention is how long stored positions are kept. Default DefaultRetention.
+	Retention time.Duration
+	// FlushEvery is how often what was heard is written; default DefaultFlushEvery.
+	FlushEvery time.Duration
+	// ActiveEvery is how often the vessels of active legs are looked up again; default
+	// DefaultActiveEvery.
+	ActiveEvery time.Duration
+	// Clock times reports that carry no tag-block time; default the system clock.
+	Clock  boxwatch.Clock
+	Logger *slog.Logger
+}
+
+// Stats counts what an Ingest has seen since it was made.
+type Stats struct {
+	Lines       int64 // lines read from every source
+	Messages    int64 // messages decoded
+	Errors      int64 // lines skipped as malformed
+	Duplicates  int64 // reports dropped because another source had already given them
+	Positions   int64 // position reports taken (valid position, not a duplicate)
+	Stored      int64 // positions written to vessels' tracks
+	Identities  int64 // static reports that changed what is known of a vessel
+	Reconnects  int64 // TCP connections made again after a drop
+	FlushErrors int64 // writes that failed (their reports are kept for the next flush)
+}
+
+// Ingest runs the feeds. Start and Stop are safe in any order and idempotent.
+type Ingest struct {
+	cfg     Config
+	sources []source
+
+	mu         sync.Mutex
+	stats      Stats
+	seed       maphash.Seed
+	seen       map[uint64]time.Time // payload hash → when heard, for dedupe
+	lastSweep  time.Time
+	active     map[uint32]bool // MMSIs of vessels on active legs
+	tracks     map[uint32]*track
+	last       map[uint32]boxwatch.VesselPosition // newest position per vessel, not yet written
+	positions  []boxwatch.VesselPosition          // decimated positions not yet written
+	identities map[uint32]boxwatch.VesselIdentity // what static reports say, per vessel
+	idPending  map[uint32]bool                    // identities changed and not yet written
+	listening  []net.Addr                         // the UDP sources' addresses
+
+	life    sync.Mutex
+	cancel  context.CancelFunc
+	running sync.WaitGroup
+}
+
+// track is what decimation remembers of a vessel on an active leg.
+type track struct {
+	at     time.Time
+	course float64
+	moving bool
+}
+
+// New checks cfg and returns an Ingest that does nothing until Start.
+func New(cfg Config) (*Ingest, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("ingest: Store is required")
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = DefaultRetention
+	}
+	if cfg.FlushEvery <= 0 {
+		cfg.FlushEvery = DefaultFlushEvery
+	}
+	if cfg.ActiveEvery <= 0 {
+		cfg.ActiveEvery = DefaultActiveEvery
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = boxwatch.SystemClock
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	in := &Ingest{cfg: cfg, seed: maphash.MakeSeed(), seen: map[uint64]time.Time{}, active: map[uint32]bool{},
+		tracks: map[uint32]*track{}, last: map[uint32]boxwatch.VesselPosition{},
+		identities: map[uint32]boxwatch.VesselIdentity{}, idPending: map[uint32]bool{}}
+	for _, raw := range cfg.Sources {
+		s, err := parseSource(raw)
+		if err != nil {
+			return nil, err
+		}
+		in.sources = append(in.sources, s)
+	}
+	return in, nil
+}
+
+// Start looks up the vessels of active legs, then runs every source, the writer and the
+// retention job until Stop. It fails if a UDP source cannot listen or the store cannot answer.
+func (in *Ingest) Start(ctx context.Context) error {
+	in.life.Lock()
+	defer in.life.Unlock()
+	if in.cancel != nil {
+		return nil
+	}
+	if err := in.RefreshActive(ctx); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var started []func()
+	for _, s := range in.sources {
+		run, err := s.open(runCtx, in)
+		if err != nil {
+			cancel()
+			return err
+		}
+		started = append(started, run)
+	}
+	in.cancel = cancel
+	for _, run := range started {
+		in.running.Go(run)
+	}
+	in.running.Go(func() { in.every(runCtx, in.cfg.FlushEvery, in.Flush) })
+	in.running.Go(func() { in.every(runCtx, in.cfg.ActiveEvery, in.RefreshActive) })
+	in.running.Go(func() {
+		in.enforceRetention(runCtx)
+		in.every(runCtx, time.Hour, in.enforceRetention)
+	})
+	return nil
+}
+
+// Stop ends the sources, waits for them, and writes what was heard, within ctx.
+func (in *Ingest) Stop(ctx context.Context) error {
+	in.life.Lock()
+	defer in.life.Unlock()
+	if in.cancel == nil {
+		return nil
+	}
+	in.cancel()
+	in.running.Wait()
+	in.cancel = nil
+	return in.Flush(ctx)
+}
+
+// every runs fn each period until ctx ends, logging its errors.
+func (in *Ingest) every(ctx context.Context, period time.Duration, fn func(context.Context) error) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := fn(ctx); err != nil && ctx.Err() == nil {
+				in.cfg.Logger.Warn("ais ingest", "error", err.Error())
+			}
+		}
+	}
+}
+
+// Stats returns the counts so far.
+func (in *Ingest) Stats() Stats {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.stats
+}
+
+// RefreshActive looks up again which vessels are on legs of tracked shipments: only their
+// positions are kept as tracks.
+func (in *Ingest) RefreshActive(ctx context.Context) error {
+	vessels, err := in.cfg.Store.ActiveLegVessels(ctx)
+	if err != nil {
+		return fmt.Errorf("ais ingest: vessels of active legs: %w", err)
+	}
+	active := make(map[uint32]bool, len(vessels))
+	for mmsi := range vessels {
+		if n, err := strconv.ParseUint(mmsi, 10, 32); err == nil {
+			active[uint32(n)] = true
+		}
+	}
+	in.mu.Lock()
+	in.active = active
+	for mmsi := range in.tracks {
+		if !active[mmsi] {
+			delete(in.tracks, mmsi)
+		}
+	}
+	in.mu.Unlock()
+	return nil
+}
+
+func (in *Ingest) enforceRetention(ctx context.Context) error {
+	n, err := in.cfg.Store.DeletePositionsBefore(ctx, in.cfg.Clock().Add(-in.cfg.Retention))
+	if err != nil {
+		return fmt.Errorf("ais ingest: retention: %w", err)
+	}
+	if n > 0 {
+		in.cfg.Logger.Info("ais positions past retention deleted", "count", n)
+	}
+	return nil
+}
+
+// Flush writes what was heard since the last flush. What fails to be written is kept for the
+// next one.
+func (in *Ingest) Flush(ctx context.Context) error {
+	in.mu.Lock()
+	positions := in.positions
+	in.positions = nil
+	last := make([]boxwatch.VesselPosition, 0, len(in.last))
+	for _, p := range in.last {
+		last = append(last, p)
+	}
+	clear(in.last)
+	ids := make([]boxwatch.VesselIdentity, 0, len(in.idPending))
+	for mmsi := range in.idPending {
+		ids = append(ids, in.identities[mmsi])
+	}
+	clear(in.idPending)
+	in.mu.Unlock()
+
+	var errs []error
+	if len(ids) > 0 {
+		if err := in.cfg.Store.SaveVesselIdentities(ctx, ids, in.cfg.Clock()); err != nil {
+			errs = append(errs, err)
+			in.requeue(nil, nil, ids)
+		}
+	}
+	if len(positions) > 0 {
+		n, err := in.cfg.Store.SavePositions(ctx, positions)
+		if err != nil {
+			errs = append(errs, err)
+			in.requeue(positions, nil, nil)
+		}
+		in.mu.Lock()
+		in.stats.Stored += int64(n)
+		in.mu.Unlock()
+	}
+	if len(last) > 0 {
+		if err := in.cfg.Store.SaveLastPositions(ctx, last); err != nil {
+			errs = append(errs, err)
+			in.requeue(nil, last, nil)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		in.mu.Lock()
+		in.stats.FlushErrors++
+		in.mu.Unlock()
+		return fmt.Errorf("ais ingest: writing: %w", err)
+	}
+	return nil
+}
+
+// requeue puts back what a failed flush did not write, under what arrived meanwhile.
+func (in *Ingest) requeue(positions, last []boxwatch.VesselPosition, ids []boxwatch.VesselIdentity) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.positions = append(positions, in.positions...)
+	for _, p := range last {
+		mmsi := parseMMSI(p.MMSI)
+		if newer, ok := in.last[mmsi]; !ok || p.Timestamp.After(newer.Timestamp) {
+			in.last[mmsi] = p
+		}
+	}
+	for _, id := range ids {
+		in.idPending[parseMMSI(id.MMSI)] = true
+	}
+}
+
+func parseMMSI(s string) uint32 {
+	n, _ := strconv.ParseUint(s, 10, 32)
+	return uint32(n)
+}
+
+func formatMMSI(n uint32) string { return fmt.Sprintf("%09d", n) }
+
+// ListenAddrs returns the addresses the UDP sources listen on, once started (a port given as 0
+// is chosen by the system).
+func (in *Ingest) ListenAddrs() []net.Addr {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return append([]net.Addr(nil), in.listening...)
+}
+
+// feeder decodes the lines of one source; each source has its own, since multi-sentence
+// messages are joined per feed.
+type feeder struct {
+	in  *Ingest
+	dec ais.Decoder
+	msg ais.Message
+}
+
+// malformed counts a line too long to be a sentence.
+func (f *feeder) malformed() {
+	f.in.mu.Lock()
+	f.in.stats.Lines++
+	f.in.stats.Errors++
+	f.in.mu.Unlock()
+}
+
+// line takes one NMEA line (without or with its line ending).
+func (f *feeder) line(b []byte) {
+	ok, err := f.dec.Decode(b, &f.msg)
+	in := f.in
+	if !ok {
+		in.mu.Lock()
+		in.stats.Lines++
+		if err != nil {
+			in.stats.Errors++
+		}
+		in.mu.Unlock()
+		return
+	}
+	now := in.cfg.Clock()
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.stats.Lines++
+	in.stats.Messages++
+	m := &f.msg
+	switch m.Type {
+	case 1, 2, 3, 18, 19, 27:
+		if in.duplicate(b, now) {
+			in.stats.Duplicates++
+			return
+		}
+		in.position(m, now)
+		if m.Type == 19 {
+			in.identity(m)
+		}
+	case 5, 24:
+		in.identity(m)
+	}
+}
+
+// duplicate reports whether the sentence's payload was heard in the last dedupeWindow, and
+// remembers it.
+func (in *Ingest) duplicate(line []byte, now time.Time) bool {
+	payload := payloadOf(line)
+	if payload == nil {
+		return false
+	}
+	if now.Sub(in.lastSweep) > dedupeWindow {
+		for k, at := range in.seen {
+			if now.Sub(at) > dedupeWindow {
+				delete(in.seen, k)
+			}
+		}
+		in.lastSweep = now
+	}
+	h := maphash.Bytes(in.seed, payload)
+	if at, ok := in.seen[h]; ok && now.Sub(at) <= dedupeWindow {
+		return true
+	}
+	in.seen[h] = now
+	return false
+}
+
+// payloadOf returns the armoured payload of a one-sentence message's line: the sixth field of
+// the sentence after any tag block. Receivers differ in tag blocks, channels and talkers, never
+// in the payload of the same transmission.
+func payloadOf(line []byte) []byte {
+	if i := lastIndexByte(line, '\\'); i >= 0 {
+		line = line[i+1:]
+	}
+	field := 0
+	start := -1
+	for i, c := range line {
+		if c != ',' {
+			continue
+		}
+		field++
+		switch field {
+		case 5:
+			start = i + 1
+		case 6:
+			return line[start:i]
+		}
+	}
+	return nil
+}
+
+func lastIndexByte(b []byte, c byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// position takes a position report: the vessel's last position, and its track when it is on an
+// active leg and the report passes decimation. Called with in.mu held.
+func (in *Ingest) position(m *ais.Message, now time.Time) {
+	if !m.HasPosition || (m.Position.Lat == 0 && m.Position.Lon == 0) || m.MMSI == 0 {
+		return
+	}
+	in.stats.Positions++
+	at := m.Time
+	if at.IsZero() {
+		// Without a tag block the time is when it was heard, to the second: replicas hearing the
+		// same feed then agree on it, and the store keeps the position once.
+		at = now.Truncate(time.Second)
+	}
+	p := boxwatch.VesselPosition{Latitude: m.Position.Lat, Longitude: m.Position.Lon, Timestamp: at.UTC()}
+	if m.HasSpeed {
+		p.SpeedKnots = ptr(m.Speed)
+	}
+	if m.HasCourse {
+		p.CourseDegrees = ptr(m.Course)
+	}
+	if m.HasHeading {
+		p.HeadingDegrees = ptr(float64(m.Heading))
+	}
+	if prev, ok := in.last[m.MMSI]; !ok || at.After(prev.Timestamp) {
+		p.MMSI = formatMMSI(m.MMSI)
+		in.last[m.MMSI] = p
+	}
+	if !in.active[m.MMSI] {
+		return
+	}
+	moving := m.HasSpeed && m.Speed >= stoppedKnots
+	t := in.tracks[m.MMSI]
+	if t != nil {
+		if !at.After(t.at) {
+			return // older than what the track holds: a late copy
+		}
+		turned := m.HasCourse && moving && t.moving && angleBetween(m.Course, t.course) >= turnDegrees
+		if at.Sub(t.at) < in.cfg.Interval && !turned && moving == t.moving {
+			return
+		}
+	} else {
+		t = &track{}
+		in.tracks[m.MMSI] = t
+	}
+	t.at, t.moving = at, moving
+	if m.HasCourse {
+		t.course = m.Course
+	}
+	if p.MMSI == "" {
+		p.MMSI = formatMMSI(m.MMSI)
+	}
+	in.positions = append(in.positions, p)
+}
+
+// identity takes a static report: the MMSI's IMO number, name and call sign. Called with in.mu
+// held.
+func (in *Ingest) identity(m *ais.Message) {
+	if m.MMSI == 0 {
+		return
+	}
+	id := in.identities[m.MMSI]
+	next := id
+	next.MMSI = formatMMSI(m.MMSI)
+	if m.IMO != 0 {
+		if imo := fmt.Sprintf("%07d", m.IMO); boxwatch.ValidIMO(imo) {
+			next.IMO = imo
+		}
+	}
+	if name := m.Name.String(); name != "" {
+		next.Name = name
+	}
+	if cs := m.CallSign.String(); cs != "" {
+		next.CallSign = cs
+	}
+	if next != id {
+		in.identities[m.MMSI] = next
+		in.idPending[m.MMSI] = true
+		in.stats.Identities++
+	}
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// angleBetween is the smaller angle between two courses, 0 to 180 degrees.
+func angleBetween(a, b float64) float64 {
+	d := math.Mod(math.Abs(a-b), 360)
+	return math.Min(d, 360-d)
+}

@@ -52,6 +52,10 @@ type Config struct {
 	// Notified is called after a transaction that created notifications commits (the webhook
 	// dispatcher's Wake); nil calls nothing.
 	Notified func()
+	// RoutesChanged is called after a transaction that created a shipment or applied a carrier's
+	// answer to one commits (AIS ingest's Wake: the vessels of active legs may have changed); nil
+	// calls nothing.
+	RoutesChanged func()
 }
 
 // Defaults of Config, shared with the command line.
@@ -128,6 +132,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Notified == nil {
 		cfg.Notified = func() {}
+	}
+	if cfg.RoutesChanged == nil {
+		cfg.RoutesChanged = func() {}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
 

@@ -205,6 +205,7 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 	if err := tx.InsertShipment(ctx, s); err != nil {
 		return err
 	}
+	tx.AfterCommit(e.cfg.RoutesChanged)
 	tr.Status, tr.ShipmentID, tr.IsRetrying, tr.FailedReason, tr.UpdatedAt = boxwatch.StatusCreated, s.ID, false, "", now
 	if err := tx.SaveTrackingRequestState(ctx, *tr); err != nil {
 		return err
@@ -329,6 +330,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	case hasPOD && !newPOD.ATA.IsZero() && now.Sub(newPOD.ATA) > e.scaled(arrivalWindow):
 		return e.stop(ctx, tx, s, boxwatch.StopPastArrivalWindow, now)
 	}
+	tx.AfterCommit(e.cfg.RoutesChanged)
 	return tx.UpdateShipment(ctx, *s)
 }
 

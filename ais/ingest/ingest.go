@@ -40,6 +40,10 @@ const (
 	stoppedKnots = 0.5
 )
 
+// recentPerVessel bounds the track a vessel on no active leg keeps in memory, for the moment a
+// shipment starts using it (see Ingest.recent).
+const recentPerVessel = 10000
+
 // dedupeWindow is how long a report's payload is remembered to drop the copies other sources
 // hear: the same transmission reaches every receiver within a second or two.
 const dedupeWindow = time.Minute
@@ -84,15 +88,21 @@ type Ingest struct {
 	cfg     Config
 	sources []source
 
-	mu         sync.Mutex
-	stats      Stats
-	seed       maphash.Seed
-	seen       map[uint64]time.Time // payload hash → when heard, for dedupe
-	lastSweep  time.Time
-	active     map[uint32]bool // MMSIs of vessels on active legs
-	tracks     map[uint32]*track
-	last       map[uint32]boxwatch.VesselPosition // newest position per vessel, not yet written
-	positions  []boxwatch.VesselPosition          // decimated positions not yet written
+	mu        sync.Mutex
+	stats     Stats
+	seed      maphash.Seed
+	seen      map[uint64]time.Time // payload hash → when heard, for dedupe
+	lastSweep time.Time
+	active    map[uint32]bool // MMSIs of vessels on active legs
+	tracks    map[uint32]*track
+	last      map[uint32]boxwatch.VesselPosition // newest position per vessel, not yet written
+	positions []boxwatch.VesselPosition          // decimated positions not yet written
+	// recent holds the decimated track of vessels on no active leg, heard since the last two
+	// lookups of the active legs: a shipment tracked meanwhile (whose lookup answered while its
+	// vessel's reports, or a backlog of them, arrived) gets its vessel's track from it.
+	recent     map[uint32][]boxwatch.VesselPosition
+	recentOld  map[uint32][]boxwatch.VesselPosition
+	wake       chan struct{}
 	identities map[uint32]boxwatch.VesselIdentity // what static reports say, per vessel
 	idPending  map[uint32]bool                    // identities changed and not yet written
 	listening  []net.Addr                         // the UDP sources' addresses
@@ -134,7 +144,8 @@ func New(cfg Config) (*Ingest, error) {
 	}
 	in := &Ingest{cfg: cfg, seed: maphash.MakeSeed(), seen: map[uint64]time.Time{}, active: map[uint32]bool{},
 		tracks: map[uint32]*track{}, last: map[uint32]boxwatch.VesselPosition{},
-		identities: map[uint32]boxwatch.VesselIdentity{}, idPending: map[uint32]bool{}}
+		identities: map[uint32]boxwatch.VesselIdentity{}, idPending: map[uint32]bool{},
+		recent: map[uint32][]boxwatch.VesselPosition{}, recentOld: map[uint32][]boxwatch.VesselPosition{}, wake: make(chan struct{}, 1)}
 	for _, raw := range cfg.Sources {
 		s, err := parseSource(raw)
 		if err != nil {
@@ -172,6 +183,18 @@ func (in *Ingest) Start(ctx context.Context) error {
 	}
 	in.running.Go(func() { in.every(runCtx, in.cfg.FlushEvery, in.Flush) })
 	in.running.Go(func() { in.every(runCtx, in.cfg.ActiveEvery, in.RefreshActive) })
+	in.running.Go(func() {
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-in.wake:
+				if err := in.RefreshActive(runCtx); err != nil && runCtx.Err() == nil {
+					in.cfg.Logger.Warn("ais ingest", "error", err.Error())
+				}
+			}
+		}
+	})
 	in.running.Go(func() {
 		in.enforceRetention(runCtx)
 		in.every(runCtx, time.Hour, in.enforceRetention)
@@ -215,8 +238,18 @@ func (in *Ingest) Stats() Stats {
 	return in.stats
 }
 
+// Wake asks for the vessels of active legs to be looked up again soon, as when a shipment's
+// route changed; it never blocks.
+func (in *Ingest) Wake() {
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+}
+
 // RefreshActive looks up again which vessels are on legs of tracked shipments: only their
-// positions are kept as tracks.
+// positions are kept as tracks. A vessel that became active gets what it was heard to do since
+// the lookup before the last.
 func (in *Ingest) RefreshActive(ctx context.Context) error {
 	vessels, err := in.cfg.Store.ActiveLegVessels(ctx)
 	if err != nil {
@@ -229,13 +262,18 @@ func (in *Ingest) RefreshActive(ctx context.Context) error {
 		}
 	}
 	in.mu.Lock()
+	defer in.mu.Unlock()
 	in.active = active
-	for mmsi := range in.tracks {
-		if !active[mmsi] {
-			delete(in.tracks, mmsi)
+	for _, buffer := range []map[uint32][]boxwatch.VesselPosition{in.recentOld, in.recent} {
+		for mmsi, track := range buffer {
+			if active[mmsi] {
+				in.positions = append(in.positions, track...)
+				delete(buffer, mmsi)
+			}
 		}
 	}
-	in.mu.Unlock()
+	in.recentOld, in.recent = in.recent, in.recentOld
+	clear(in.recent)
 	return nil
 }
 
@@ -437,8 +475,9 @@ func lastIndexByte(b []byte, c byte) int {
 	return -1
 }
 
-// position takes a position report: the vessel's last position, and its track when it is on an
-// active leg and the report passes decimation. Called with in.mu held.
+// position takes a position report: the vessel's last position and, when the report passes
+// decimation, its track (to be written when the vessel is on an active leg, held in recent when
+// not). Called with in.mu held.
 func (in *Ingest) position(m *ais.Message, now time.Time) {
 	if !m.HasPosition || (m.Position.Lat == 0 && m.Position.Lon == 0) || m.MMSI == 0 {
 		return
@@ -464,9 +503,6 @@ func (in *Ingest) position(m *ais.Message, now time.Time) {
 		p.MMSI = formatMMSI(m.MMSI)
 		in.last[m.MMSI] = p
 	}
-	if !in.active[m.MMSI] {
-		return
-	}
 	moving := m.HasSpeed && m.Speed >= stoppedKnots
 	t := in.tracks[m.MMSI]
 	if t != nil {
@@ -488,7 +524,13 @@ func (in *Ingest) position(m *ais.Message, now time.Time) {
 	if p.MMSI == "" {
 		p.MMSI = formatMMSI(m.MMSI)
 	}
-	in.positions = append(in.positions, p)
+	if in.active[m.MMSI] {
+		in.positions = append(in.positions, p)
+		return
+	}
+	if r := in.recent[m.MMSI]; len(r) < recentPerVessel {
+		in.recent[m.MMSI] = append(r, p)
+	}
 }
 
 // identity takes a static report: the MMSI's IMO number, name and call sign. Called with in.mu

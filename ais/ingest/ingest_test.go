@@ -165,25 +165,52 @@ func TestDecimation(t *testing.T) {
 	})
 }
 
-// TestInactiveVesselsKeepOnlyTheirLastPosition: a vessel on no active leg has no track.
-func TestInactiveVesselsKeepOnlyTheirLastPosition(t *testing.T) {
+// TestInactiveVessels: a vessel on no active leg has no stored track, only its last position; a
+// shipment tracked soon after gets the track heard meanwhile, and one tracked later does not.
+func TestInactiveVessels(t *testing.T) {
 	t.Parallel()
-	db := storetest.SQLite.Open(t)
-	in := newIngest(t, db, ingest.Config{})
-	if err := in.Feed(ctx, bytes.NewReader(nmea(t, static(), report(0, 90), report(time.Hour, 90)))); err != nil {
-		t.Fatal(err)
-	}
-	if err := in.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got := track(t, db); len(got) != 0 {
-		t.Fatalf("a vessel on no active leg has a track of %d", len(got))
-	}
-	// The vessel is not one any carrier named: its last position waits for it under its MMSI.
-	trackVessel(t, db, imo)
-	v, err := db.Vessel(ctx, imo)
-	if err != nil || v.MMSI != "220417000" || v.Position == nil || !v.Position.Timestamp.Equal(start.Add(time.Hour)) {
-		t.Fatalf("vessel %+v, %v", v, err)
+	for _, tt := range []struct {
+		name      string
+		refreshes int // lookups of the active legs between the reports and the tracking
+		want      int
+	}{
+		{"TrackedSoonAfter", 1, 2},
+		{"TrackedLater", 2, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			db := storetest.SQLite.Open(t)
+			in := newIngest(t, db, ingest.Config{})
+			if err := in.Feed(ctx, bytes.NewReader(nmea(t, static(), report(0, 90), report(time.Hour, 90)))); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := track(t, db); len(got) != 0 {
+				t.Fatalf("a vessel on no active leg has a track of %d", len(got))
+			}
+			for range tt.refreshes {
+				if err := in.RefreshActive(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The vessel is not one any carrier named yet: its last position waits under its MMSI.
+			trackVessel(t, db, imo)
+			v, err := db.Vessel(ctx, imo)
+			if err != nil || v.MMSI != "220417000" || v.Position == nil || !v.Position.Timestamp.Equal(start.Add(time.Hour)) {
+				t.Fatalf("vessel %+v, %v", v, err)
+			}
+			if err := in.RefreshActive(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := track(t, db); len(got) != tt.want {
+				t.Fatalf("track of %d positions once tracked, want %d", len(got), tt.want)
+			}
+		})
 	}
 }
 

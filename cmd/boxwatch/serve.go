@@ -219,6 +219,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	webhookClient := webhook.NewClient(policy)
 	defer webhookClient.CloseIdleConnections()
 
+	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
+	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
+		Retention: cfg.aisRetention, Logger: log.With("component", "ais")})
+	if err != nil {
+		return err
+	}
+
 	renderer := api.NewRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
 		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
@@ -228,7 +235,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Notified: deliveries.Wake})
+		Notified: deliveries.Wake, RoutesChanged: feeds.Wake})
 	if err != nil {
 		return err
 	}
@@ -271,14 +278,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if db.Dialect() == store.Postgres {
 		background.Go(func() { sweepRateLimits(workCtx, db, log) })
 	}
-	var feeds *ingest.Ingest
 	if cfg.workers > 0 && len(cfg.aisSources) > 0 {
-		feeds, err = ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
-			Retention: cfg.aisRetention, Logger: log.With("component", "ais")})
-		if err == nil {
-			err = feeds.Start(workCtx)
-		}
-		if err != nil {
+		if err := feeds.Start(workCtx); err != nil {
 			return fmt.Errorf("starting AIS ingest: %w", err)
 		}
 	}
@@ -300,10 +301,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if eerr := engine.Stop(shutdownCtx); eerr != nil {
 		log.Warn("stopping the job workers", "error", eerr.Error())
 	}
-	if feeds != nil {
-		if ierr := feeds.Stop(shutdownCtx); ierr != nil {
-			log.Warn("stopping AIS ingest", "error", ierr.Error())
-		}
+	if ierr := feeds.Stop(shutdownCtx); ierr != nil {
+		log.Warn("stopping AIS ingest", "error", ierr.Error())
 	}
 	// 3. The deferred calls then stop the sweeper and wait for it, close idle outbound
 	// connections, stop the simulator and close the database.

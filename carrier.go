@@ -69,6 +69,18 @@ type CarrierShipment struct {
 	Equipment []CarrierEquipment
 	// Events are every event the carrier reported, oldest eventDateTime first.
 	Events []CarrierEvent
+	// Unreadable are the records of the answer that could not be read and were left out; the
+	// rest of the answer stands without them.
+	Unreadable []UnreadableEvent `json:",omitempty"`
+}
+
+// UnreadableEvent is a record of a carrier's answer that was skipped: where it was, its id when
+// one could be read, and why, quoting what the carrier sent.
+type UnreadableEvent struct {
+	// Index is the record's position in its page, from 0; Page counts pages from 1.
+	Page, Index int
+	ID          string
+	Reason      string
 }
 
 // TransportCall is one call of the route at a place (a port, a depot, a terminal), in sequence,
@@ -90,6 +102,9 @@ type TransportCall struct {
 	ImportVoyage string
 	Arrival      CallTimes
 	Departure    CallTimes
+	// Role is the part the carrier itself says the call plays in this shipment (RolePOL, RoleTS,
+	// RolePOD), empty when it does not say.
+	Role string `json:",omitempty"`
 }
 
 // CallTimes are the planned, latest estimated and actual times of an arrival or a departure; a

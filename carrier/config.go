@@ -15,9 +15,10 @@
 //	  }
 //	}
 //
-// Members of a carrier: adapter (required); base_url (required; events are read from base_url +
-// events_path); events_path (default "/v2/events"); api_version (the major version sent in the
-// API-Version header, default "2"); auth.headers_env (header name → name of the environment
+// Members of a carrier: adapter (required); version (the DCSA Track & Trace version the carrier
+// speaks, "2.2" or "3.0", default "2.2"); base_url (required; events are read from base_url +
+// events_path); events_path (default "/v2/events", "/v3/events" for 3.0); api_version (the value
+// sent in the API-Version header, default "2", "3.0.0" for 3.0; some carriers document their own); auth.headers_env (header name → name of the environment
 // variable holding its value); auth.oauth2 (token_url, client_id or client_id_env,
 // client_secret_env, scope, credentials_in_body); quirks (a list of names: "date_operator_in_value"
 // for Maersk); timeout (a Go duration bounding a whole lookup, default "30s"); page_size,
@@ -57,6 +58,7 @@ type Config struct {
 // defaults.
 type Endpoint struct {
 	Adapter          string   `json:"adapter"`
+	Version          string   `json:"version"`
 	BaseURL          string   `json:"base_url"`
 	EventsPath       string   `json:"events_path"`
 	APIVersion       string   `json:"api_version"`
@@ -262,6 +264,7 @@ func (e Endpoint) dcsaClient(getenv func(string) string, httpClient *http.Client
 		return v
 	}
 	cfg := dcsa.Config{
+		Version:             e.Version,
 		BaseURL:             e.BaseURL,
 		EventsPath:          e.EventsPath,
 		APIVersion:          e.APIVersion,

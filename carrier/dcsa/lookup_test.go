@@ -206,7 +206,8 @@ func TestLookupMapsStatuses(t *testing.T) {
 		{name: "NotFoundOnEmptyArray", status: 200, body: "[ ]\n", reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOnNoContent", status: 204, reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOn404", status: 404, body: `{"statusCode": 404}`, reason: boxwatch.ReasonNotFound},
-		{name: "InvalidNumberOn400", status: 400, body: `{"errors": [{"message": "pattern"}]}`, reason: boxwatch.ReasonInvalidNumber},
+		{name: "ConfigurationErrorOn400", status: 400, body: `{"errors": [{"message": "API-Version"}]}`, reason: boxwatch.ReasonUnreachable},
+		{name: "InvalidNumberOn422", status: 422, body: `{"errors": [{"message": "pattern"}]}`, reason: boxwatch.ReasonInvalidNumber},
 		{name: "UnreachableOn401WithoutOAuth2", status: 401, reason: boxwatch.ReasonUnreachable},
 		{name: "UnreachableOn403", status: 403, reason: boxwatch.ReasonUnreachable},
 		{name: "TemporaryOn429WithSeconds", status: 429, header: map[string]string{"Retry-After": "120"}, reason: boxwatch.ReasonUnreachable, temporary: true, retryAfter: 2 * time.Minute},
@@ -230,6 +231,9 @@ func TestLookupMapsStatuses(t *testing.T) {
 			ce := wantCarrierError(t, err, tc.reason, tc.temporary)
 			if ce.RetryAfter != tc.retryAfter {
 				t.Errorf("RetryAfter = %v, want %v", ce.RetryAfter, tc.retryAfter)
+			}
+			if errors.Is(err, ErrConfiguration) != (tc.status == http.StatusBadRequest) {
+				t.Errorf("errors.Is(%v, ErrConfiguration) = %v on %d", err, errors.Is(err, ErrConfiguration), tc.status)
 			}
 		})
 	}
@@ -455,7 +459,10 @@ func TestNew(t *testing.T) {
 		{name: "ErrBaseURLNotHTTP", cfg: Config{BaseURL: "ftp://example.com"}},
 		{name: "ErrBaseURLWithQuery", cfg: Config{BaseURL: "http://example.com/?a=b"}},
 		{name: "ErrEventsPathRelative", cfg: Config{BaseURL: "http://example.com", EventsPath: "events"}},
-		{name: "ErrAPIVersionNotMajor", cfg: Config{BaseURL: "http://example.com", APIVersion: "2.2.0"}},
+		{name: "OKFullAPIVersion", cfg: Config{BaseURL: "http://example.com", APIVersion: "2.2.0"}, ok: true},
+		{name: "OKVersion30", cfg: Config{BaseURL: "http://example.com", Version: Version30}, ok: true},
+		{name: "ErrUnknownVersion", cfg: Config{BaseURL: "http://example.com", Version: "2.1"}},
+		{name: "ErrAPIVersionNotAToken", cfg: Config{BaseURL: "http://example.com", APIVersion: "2 2"}},
 		{name: "ErrHeaderName", cfg: Config{BaseURL: "http://example.com", Headers: map[string]string{"Consumer Key": "k"}}},
 		{name: "ErrHeaderValue", cfg: Config{BaseURL: "http://example.com", Headers: map[string]string{"Consumer-Key": "k\r\nX: y"}}},
 		{name: "ErrNegativeBound", cfg: Config{BaseURL: "http://example.com", MaxPages: -1}},

@@ -50,6 +50,7 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 	}
 	calls = withinCarrierPorts(orderCalls(calls, cs.Events))
 	var stops []boxwatch.RouteStop
+	var carrierRoles []string // by stop: the role the carrier gives it, if any
 	for _, c := range calls {
 		voyageIn, voyageOut := firstNonEmpty(c.ImportVoyage, c.ExportVoyage), firstNonEmpty(c.ExportVoyage, c.ImportVoyage)
 		imo := ""
@@ -62,8 +63,10 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 			s.ETD, s.ATD = estimate(c.Departure), c.Departure.Actual
 			s.OriginalETD = firstTime(c.Departure.Planned, c.Departure.Estimated)
 			s.OutboundVesselIMO, s.OutboundVoyage = imo, voyageOut
+			carrierRoles[n-1] = cmp.Or(carrierRoles[n-1], c.Role)
 			continue
 		}
+		carrierRoles = append(carrierRoles, c.Role)
 		stops = append(stops, boxwatch.RouteStop{
 			LOCODE: c.LOCODE,
 			ETA:    estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
@@ -85,6 +88,8 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 		default:
 			s.Role = boxwatch.RoleTS
 		}
+		// The carrier knows better, as when it reports only the transshipment leg so far.
+		s.Role = cmp.Or(carrierRoles[i], s.Role)
 		for _, p := range previous {
 			if p.Sequence == s.Sequence && p.LOCODE == s.LOCODE {
 				if !p.OriginalETA.IsZero() {

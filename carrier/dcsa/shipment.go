@@ -31,7 +31,9 @@ func shipment(ref boxwatch.CarrierReference, events []event, retracted []string)
 		case boxwatch.EventShipment:
 			setDocument(&s, e.DocumentTypeCode, e.DocumentID)
 		case boxwatch.EventEquipment:
-			addEquipment(equipment, e)
+			if e.EquipmentReference != "" {
+				addEquipment(equipment, e)
+			}
 		}
 		if tc := e.TransportCall; tc != nil {
 			c := calls[tc.TransportCallID]

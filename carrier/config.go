@@ -24,7 +24,7 @@
 // for Maersk); timeout (a Go duration bounding a whole lookup, default "30s"); page_size,
 // max_pages and max_response_bytes (bounds, with the dcsa package's defaults). A "comment" member
 // may explain the file or a carrier; it is ignored. testdata/carriers.example.json configures
-// three real carriers.
+// three real carriers on 2.2 and a carrier on 3.0.
 //
 // Secrets never sit in the file: it names environment variables, which Build reads. This package
 // must not log or return their values.

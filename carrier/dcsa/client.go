@@ -104,9 +104,9 @@ type Client struct {
 var _ boxwatch.Carrier = (*Client)(nil)
 
 // New checks cfg, fills in its defaults and returns a Client. It fails on an unknown Version, a
-// BaseURL that is not an absolute http or https URL, an API version that is not an HTTP token (no spaces,
-// separators or control characters), a header name or value
-// that cannot be sent, a negative bound, or an incomplete OAuth2 configuration.
+// BaseURL that is not an absolute http or https URL, an API version that is not an HTTP token
+// (no spaces, separators or control characters), a header name or value that cannot be sent, a
+// negative bound, or an incomplete OAuth2 configuration.
 func New(cfg Config) (*Client, error) {
 	defaultPath, defaultAPIVersion := DefaultEventsPath, DefaultAPIVersion
 	switch cfg.Version {

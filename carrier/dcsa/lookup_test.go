@@ -432,6 +432,59 @@ func TestLookupSince(t *testing.T) {
 	})
 }
 
+// TestLookupSinceV3FiltersTheAnswer: Track & Trace 3.0 has no creation filter, so the whole
+// answer is asked for and the events updated before since are dropped here.
+func TestLookupSinceV3FiltersTheAnswer(t *testing.T) {
+	body := `{"events": [
+		{"eventID": "old", "eventDateTime": "2025-03-01T10:00:00Z", "eventUpdatedDateTime": "2025-03-01T10:00:00Z",
+		 "eventClassification": {"eventTypeCode": "EQUIPMENT", "eventClassifierCode": "ACT", "equipmentEventTypeCode": "GTOT"},
+		 "equipmentDetails": {"equipmentReference": "MSKU1234565", "emptyIndicatorCode": "EMPTY"}},
+		{"eventID": "new", "eventDateTime": "2025-03-04T10:00:00Z", "eventUpdatedDateTime": "2025-03-04T10:00:00Z",
+		 "eventClassification": {"eventTypeCode": "EQUIPMENT", "eventClassifierCode": "ACT", "equipmentEventTypeCode": "GTIN"},
+		 "equipmentDetails": {"equipmentReference": "MSKU1234565", "emptyIndicatorCode": "LADEN"}}]}`
+	var asked *http.Request
+	c := (&carrier{respond: func(w http.ResponseWriter, r *http.Request) {
+		asked = r
+		if r.URL.Path != basePath+"/v3/events" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, body)
+	}}).start(t)
+	client := mustNew(t, Config{BaseURL: c.base(), Version: Version30})
+	s, err := client.LookupSince(t.Context(), ref(boxwatch.RequestContainer, "MSKU1234565"), time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Events) != 1 || s.Events[0].ID != "new" {
+		t.Errorf("events %+v, want only the one updated since", s.Events)
+	}
+	if q := asked.URL.Query(); len(q) != 2 || asked.Header.Get(HeaderAPIVersion) != DefaultAPIVersionV3 {
+		t.Errorf("query %v, API-Version %q: want no date filter and %s", q, asked.Header.Get(HeaderAPIVersion), DefaultAPIVersionV3)
+	}
+}
+
+// TestLookupListsUnreadableRecordsByPage: a record that cannot be read is named by its page and
+// place, with the carrier's own text, and costs no other event.
+func TestLookupListsUnreadableRecordsByPage(t *testing.T) {
+	good := func(id string) string {
+		return `{"eventID": "` + id + `", "eventType": "EQUIPMENT", "eventClassifierCode": "ACT", "eventDateTime": "2025-03-04T10:00:00Z", "equipmentEventTypeCode": "GTIN", "equipmentReference": "MSKU1234565"}`
+	}
+	bad := `{"eventID": "bad", "eventType": "EQUIPMENT", "eventClassifierCode": "ACT", "eventDateTime": "04.03.2025 10:00", "equipmentEventTypeCode": "GTIN"}`
+	c := newCarrier(t, []byte("["+good("a")+"]"), []byte("["+good("b")+","+bad+"]"))
+	s, err := mustNew(t, Config{BaseURL: c.base()}).Lookup(t.Context(), ref(boxwatch.RequestContainer, "MSKU1234565"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Events) != 2 {
+		t.Errorf("%d events, want the 2 readable ones", len(s.Events))
+	}
+	want := []boxwatch.UnreadableEvent{{Page: 2, Index: 1, ID: "bad", Reason: `eventDateTime: "04.03.2025 10:00" is not a date-time with an offset`}}
+	if !slices.Equal(s.Unreadable, want) {
+		t.Errorf("unreadable %+v, want %+v", s.Unreadable, want)
+	}
+}
+
 func TestLookupSendsAPIKeyHeaders(t *testing.T) {
 	c := newCarrier(t, readTestdata(t, "journey.json"))
 	headers := map[string]string{"X-IBM-Client-Id": "id-1", "X-IBM-Client-Secret": "secret-1"}

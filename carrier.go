@@ -58,8 +58,9 @@ func (e *CarrierError) Error() string {
 func (e *CarrierError) Unwrap() error { return e.Err }
 
 // CarrierShipment is what a carrier reports for one bill of lading, booking or container: the
-// route as transport calls in sequence, the equipment, and every event, normalised from the
-// carrier's format (DCSA Track & Trace 2.2 names and codes).
+// transport calls of the route, the equipment, and every event, normalised from the carrier's
+// format (DCSA Track & Trace 2.2 names and codes). The calls come in no promised order: the order
+// of the journey is derived from their times.
 type CarrierShipment struct {
 	// BillOfLading is the transport document reference, when the carrier gave one.
 	BillOfLading string
@@ -83,15 +84,20 @@ type UnreadableEvent struct {
 	Reason      string
 }
 
-// TransportCall is one call of the route at a place (a port, a depot, a terminal), in sequence,
-// with the vessel and voyage that arrive and leave there.
+// TransportCall is one call of the route at a place (a port, a depot, a terminal), with the
+// vessel and voyage that arrive and leave there.
 type TransportCall struct {
-	// ID is the carrier's transportCallID.
-	ID       string
+	// ID is the carrier's transportCallID, or a name made of the call's place, voyage and vessel
+	// when the carrier gives none.
+	ID string
+	// Sequence is the carrier's transportCallSequenceNumber, which DCSA counts per voyage: it
+	// tells calls at one place apart, not where a call stands in the journey.
 	Sequence int
 	// LOCODE is the UN/LOCODE of the place.
 	LOCODE       string
 	FacilityCode string
+	// FacilityCodeList is the list FacilityCode is from: SMDG (terminal codes) or BIC (depots).
+	FacilityCodeList string `json:",omitempty"`
 	// FacilityType is DCSA's facilityTypeCode: POTE (port terminal), DEPO, CLOC, …
 	FacilityType string
 	// Mode is VESSEL, RAIL, TRUCK or BARGE.

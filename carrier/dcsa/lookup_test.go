@@ -485,6 +485,42 @@ func TestLookupListsUnreadableRecordsByPage(t *testing.T) {
 	}
 }
 
+// TestLookupWithoutOptionalMembers reads a carrier that leaves out what the spec requires but
+// boxwatch can do without, and writes deprecated members and codes in mixed case.
+func TestLookupWithoutOptionalMembers(t *testing.T) {
+	c := newCarrier(t, readTestdata(t, "fixtures/optional-members-missing.json"))
+	s, err := mustNew(t, Config{BaseURL: c.base()}).Lookup(t.Context(), ref(boxwatch.RequestBillOfLading, "BL2401"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Calls) != 2 {
+		t.Fatalf("calls %+v, want Shanghai and Rotterdam", s.Calls)
+	}
+	sha, rtm := s.Calls[0], s.Calls[1]
+	if sha.LOCODE != "CNSHA" || sha.FacilityCode != "CNSHAYSGT" || sha.FacilityCodeList != "SMDG" || sha.ExportVoyage != "401W" || sha.ImportVoyage != "401W" || sha.ID == "" {
+		t.Errorf("Shanghai %+v", sha)
+	}
+	if rtm.LOCODE != "NLRTM" || rtm.Arrival.Estimated.IsZero() || rtm.ID == "" || rtm.ID == sha.ID {
+		t.Errorf("Rotterdam %+v", rtm)
+	}
+	codes := mapSlice(s.Events, func(e boxwatch.CarrierEvent) string { return e.Type + "/" + e.Classifier + "/" + e.Code })
+	want := []string{"EQUIPMENT/ACT/STUF", "EQUIPMENT/ACT/GTIN", "EQUIPMENT/ACT/LOAD", "TRANSPORT/ACT/DEPA", "TRANSPORT/EST/ARRI"}
+	if !slices.Equal(codes, want) {
+		t.Errorf("events %v, want %v", codes, want)
+	}
+	for _, e := range s.Events {
+		if !strings.HasPrefix(e.ID, "content:") && e.ID != "q-unnamed" {
+			t.Errorf("event id %q, want one named by its content", e.ID)
+		}
+	}
+	if gtin := s.Events[1]; gtin.Empty == nil || *gtin.Empty {
+		t.Errorf("GTIN Empty = %v, want LADEN read from \"Laden\"", gtin.Empty)
+	}
+	if len(s.Equipment) != 1 || s.Equipment[0].Reference != "MSKU1234565" {
+		t.Errorf("equipment %+v, want only the container named", s.Equipment)
+	}
+}
+
 func TestLookupSendsAPIKeyHeaders(t *testing.T) {
 	c := newCarrier(t, readTestdata(t, "journey.json"))
 	headers := map[string]string{"X-IBM-Client-Id": "id-1", "X-IBM-Client-Secret": "secret-1"}

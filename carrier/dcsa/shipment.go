@@ -252,6 +252,7 @@ func (c *call) add(e event) {
 	}
 	set(&c.LOCODE, callLOCODE(tc))
 	set(&c.FacilityCode, tc.FacilityCode)
+	set(&c.FacilityCodeList, tc.FacilityCodeListProvider)
 	set(&c.FacilityType, tc.FacilityTypeCode)
 	set(&c.Mode, tc.ModeOfTransport)
 	set(&c.ServiceCode, tc.CarrierServiceCode)

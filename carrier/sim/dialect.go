@@ -29,8 +29,8 @@ type Dialect struct {
 	// SharedEventIDs gives events of different families the same eventID, as DCSA's own
 	// sample does; within a family ids stay distinct.
 	SharedEventIDs bool
-	// GarbledRecord adds to the first page of every answer a record no reader can use (an
-	// equipment code where the event type belongs), as in a captured MSC answer.
+	// GarbledRecord adds to the first page of every answer that has events a record no reader
+	// can use (an equipment code where the event type belongs), as in a captured MSC answer.
 	GarbledRecord bool
 }
 
@@ -99,7 +99,7 @@ var garbled = json.RawMessage(`{"eventID": "garbled-record", "eventType": "GTOT"
 // answer's first page.
 func (d Dialect) render(page []dcsa.Event, first bool) ([]byte, error) {
 	records := make([]any, 0, len(page)+1)
-	if d.GarbledRecord && first {
+	if d.GarbledRecord && first && len(page) > 0 {
 		records = append(records, garbled)
 	}
 	for _, e := range page {

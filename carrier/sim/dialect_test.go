@@ -132,6 +132,15 @@ func TestDialectGarbledRecordOnFirstPageOnly(t *testing.T) {
 	}
 }
 
+// TestDialectGarbledRecordNotForUnknownNumbers: a number the carrier does not know stays an empty
+// answer, so that the client still reports it not found.
+func TestDialectGarbledRecordNotForUnknownNumbers(t *testing.T) {
+	n := dialectNetwork(t, sim.Dialect{GarbledRecord: true})
+	if evs := n.get(t, eventsPath("MAEU", "carrierBookingReference", "224460000")).events(t); len(evs) != 0 {
+		t.Fatalf("unknown number answered %d records", len(evs))
+	}
+}
+
 func TestDialectVersion30(t *testing.T) {
 	n := dialectNetwork(t, sim.Dialect{Version: dcsa.Version30})
 	if n.Version() != dcsa.Version30 {

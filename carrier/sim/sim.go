@@ -228,9 +228,9 @@ func (n *Network) Close() error {
 }
 
 // BaseURL returns the DCSA base URL of a simulated SCAC once Start was called: GET
-// BaseURL + "/v2/events" (+ "/v3/events" in 3.0) queries it. ok is false for an SCAC the network does not simulate or
-// before Start. Served by another server, the base URL is that server's root followed by
-// "/" + SCAC.
+// BaseURL + "/v2/events" ("/v3/events" in 3.0) queries it. ok is false for an SCAC the network
+// does not simulate or before Start. Served by another server, the base URL is that server's
+// root followed by "/" + SCAC.
 func (n *Network) BaseURL(scac string) (url string, ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -298,17 +298,15 @@ func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set(dcsa.HeaderAPIVersion, n.apiVersion())
-	if n.dialect.v3() {
-		if to < total {
-			next := q
-			next.Offset = to
-			h.Set(dcsa.HeaderNextPageCursor, next.cursor())
-		}
-	} else {
+	if !n.dialect.v3() {
 		h.Set(dcsa.HeaderCurrentPage, n.pageLink(r, scac, q))
-		if to < total {
-			next := q
-			next.Offset = to
+	}
+	if to < total {
+		next := q
+		next.Offset = to
+		if n.dialect.v3() {
+			h.Set(dcsa.HeaderNextPageCursor, next.cursor())
+		} else {
 			h.Set(dcsa.HeaderNextPage, n.pageLink(r, scac, next))
 		}
 	}

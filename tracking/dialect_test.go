@@ -38,6 +38,8 @@ func TestCarrierDialects(t *testing.T) {
 		"SharedEventIDs":    {SharedEventIDs: true},
 		"GarbledRecord":     {GarbledRecord: true},
 		"Version30":         {Version: dcsa.Version30},
+		"Version30Garbled":  {Version: dcsa.Version30, GarbledRecord: true},
+		"Everything":        {Wrapped: true, OmitOptional: true, SequencePerVoyage: true, SharedEventIDs: true, GarbledRecord: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := tracked(t, d); got != want {

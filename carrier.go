@@ -58,8 +58,9 @@ func (e *CarrierError) Error() string {
 func (e *CarrierError) Unwrap() error { return e.Err }
 
 // CarrierShipment is what a carrier reports for one bill of lading, booking or container: the
-// route as transport calls in sequence, the equipment, and every event, normalised from the
-// carrier's format (DCSA Track & Trace 2.2 names and codes).
+// transport calls of the route, the equipment, and every event, normalised from the carrier's
+// format (DCSA Track & Trace 2.2 names and codes). The calls come in no promised order: the order
+// of the journey is derived from their times.
 type CarrierShipment struct {
 	// BillOfLading is the transport document reference, when the carrier gave one.
 	BillOfLading string
@@ -69,17 +70,34 @@ type CarrierShipment struct {
 	Equipment []CarrierEquipment
 	// Events are every event the carrier reported, oldest eventDateTime first.
 	Events []CarrierEvent
+	// Unreadable are the records of the answer that could not be read and were left out; the
+	// rest of the answer stands without them.
+	Unreadable []UnreadableEvent `json:",omitempty"`
 }
 
-// TransportCall is one call of the route at a place (a port, a depot, a terminal), in sequence,
-// with the vessel and voyage that arrive and leave there.
+// UnreadableEvent is a record of a carrier's answer that was skipped: where it was, its id when
+// one could be read, and why, quoting what the carrier sent.
+type UnreadableEvent struct {
+	// Index is the record's position in its page, from 0; Page counts pages from 1.
+	Page, Index int
+	ID          string
+	Reason      string
+}
+
+// TransportCall is one call of the route at a place (a port, a depot, a terminal), with the
+// vessel and voyage that arrive and leave there.
 type TransportCall struct {
-	// ID is the carrier's transportCallID.
-	ID       string
+	// ID is the carrier's transportCallID, or a name made of the call's place, voyage and vessel
+	// when the carrier gives none.
+	ID string
+	// Sequence is the carrier's transportCallSequenceNumber, which DCSA counts per voyage: it
+	// tells calls at one place apart, not where a call stands in the journey.
 	Sequence int
 	// LOCODE is the UN/LOCODE of the place.
 	LOCODE       string
 	FacilityCode string
+	// FacilityCodeList is the list FacilityCode is from: SMDG (terminal codes) or BIC (depots).
+	FacilityCodeList string `json:",omitempty"`
 	// FacilityType is DCSA's facilityTypeCode: POTE (port terminal), DEPO, CLOC, …
 	FacilityType string
 	// Mode is VESSEL, RAIL, TRUCK or BARGE.
@@ -90,6 +108,9 @@ type TransportCall struct {
 	ImportVoyage string
 	Arrival      CallTimes
 	Departure    CallTimes
+	// Role is the part the carrier itself says the call plays in this shipment (RolePOL, RoleTS,
+	// RolePOD), empty when it does not say.
+	Role string `json:",omitempty"`
 }
 
 // CallTimes are the planned, latest estimated and actual times of an arrival or a departure; a

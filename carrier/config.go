@@ -15,15 +15,17 @@
 //	  }
 //	}
 //
-// Members of a carrier: adapter (required); base_url (required; events are read from base_url +
-// events_path); events_path (default "/v2/events"); api_version (the major version sent in the
-// API-Version header, default "2"); auth.headers_env (header name → name of the environment
-// variable holding its value); auth.oauth2 (token_url, client_id or client_id_env,
-// client_secret_env, scope, credentials_in_body); quirks (a list of names: "date_operator_in_value"
-// for Maersk); timeout (a Go duration bounding a whole lookup, default "30s"); page_size,
-// max_pages and max_response_bytes (bounds, with the dcsa package's defaults). A "comment" member
-// may explain the file or a carrier; it is ignored. testdata/carriers.example.json configures
-// three real carriers.
+// Members of a carrier: adapter (required); version (the DCSA Track & Trace version the carrier
+// speaks, "2.2" or "3.0", default "2.2"); base_url (required; events are read from base_url +
+// events_path); events_path (default "/v2/events", "/v3/events" for 3.0); api_version (the value
+// sent in the API-Version header, default "2", "3.0.0" for 3.0; Maersk documents its own, "1");
+// auth.headers_env (header name → name of the environment variable holding its value);
+// auth.oauth2 (token_url, client_id or client_id_env, client_secret_env, scope,
+// credentials_in_body); quirks (a list of names: "date_operator_in_value" for Maersk); timeout
+// (a Go duration bounding a whole lookup, default "30s"); page_size, max_pages and
+// max_response_bytes (bounds, with the dcsa package's defaults). A "comment" member may explain
+// the file or a carrier; it is ignored. testdata/carriers.example.json configures
+// three real carriers on 2.2 and a carrier on 3.0.
 //
 // Secrets never sit in the file: it names environment variables, which Build reads. This package
 // must not log or return their values.
@@ -57,6 +59,7 @@ type Config struct {
 // defaults.
 type Endpoint struct {
 	Adapter          string   `json:"adapter"`
+	Version          string   `json:"version"`
 	BaseURL          string   `json:"base_url"`
 	EventsPath       string   `json:"events_path"`
 	APIVersion       string   `json:"api_version"`
@@ -262,6 +265,7 @@ func (e Endpoint) dcsaClient(getenv func(string) string, httpClient *http.Client
 		return v
 	}
 	cfg := dcsa.Config{
+		Version:             e.Version,
 		BaseURL:             e.BaseURL,
 		EventsPath:          e.EventsPath,
 		APIVersion:          e.APIVersion,

@@ -25,6 +25,7 @@ var environment = map[string]string{
 	"HLAG_CLIENT_ID":       "hlag-id",
 	"HLAG_CLIENT_SECRET":   "hlag-secret",
 	"CMA_CLIENT_SECRET":    "cma-secret",
+	"ONE_API_KEY":          "one-key",
 }
 
 func getenv(env map[string]string) func(string) string {
@@ -55,11 +56,14 @@ func TestLoadExample(t *testing.T) {
 		!slices.Equal(maersk.Quirks, []string{"date_operator_in_value"}) || maersk.Auth.OAuth2 == nil || !maersk.Auth.OAuth2.CredentialsInBody {
 		t.Errorf("MAEU = %+v", maersk)
 	}
+	if one := cfg.Carriers["ONEY"]; one.Version != dcsa.Version30 {
+		t.Errorf("ONEY = %+v, want version 3.0", one)
+	}
 	built, err := cfg.Build(data.Carriers(), getenv(environment), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := slices.Sorted(maps.Keys(built)); !slices.Equal(got, []string{"CMDU", "HLCU", "MAEU"}) {
+	if got := slices.Sorted(maps.Keys(built)); !slices.Equal(got, []string{"CMDU", "HLCU", "MAEU", "ONEY"}) {
 		t.Errorf("built %v", got)
 	}
 }
@@ -81,7 +85,8 @@ func TestLoadErrors(t *testing.T) {
 		{"ErrBadBaseURL", `{"carriers": {"MAEU": {"adapter": "dcsa", "base_url": "api.example.com/tnt"}}}`, "not an absolute http or https URL"},
 		{"ErrBaseURLWithQuery", `{"carriers": {"MAEU": {"adapter": "dcsa", "base_url": "https://api.example.com/?k=v"}}}`, "no query"},
 		{"ErrEventsPath", `{"carriers": {"MAEU": {` + ok + `, "events_path": "events"}}}`, `events path "events"`},
-		{"ErrAPIVersion", `{"carriers": {"MAEU": {` + ok + `, "api_version": "v2"}}}`, `API version "v2"`},
+		{"ErrAPIVersion", `{"carriers": {"MAEU": {` + ok + `, "api_version": "2 2"}}}`, `API version "2 2"`},
+		{"ErrVersion", `{"carriers": {"MAEU": {` + ok + `, "version": "2.1"}}}`, `version "2.1" is not "2.2" or "3.0"`},
 		{"ErrUnknownQuirk", `{"carriers": {"MAEU": {` + ok + `, "quirks": ["maersk"]}}}`, `unknown quirk "maersk"`},
 		{"ErrTimeout", `{"carriers": {"MAEU": {` + ok + `, "timeout": "30"}}}`, `"30" is not a duration`},
 		{"ErrTimeoutNumber", `{"carriers": {"MAEU": {` + ok + `, "timeout": 30}}}`, "30 is not a duration string"},
@@ -176,6 +181,37 @@ func TestBuiltCarrierLooksUp(t *testing.T) {
 	}
 	if got := (<-asked).URL.Query().Get("eventCreatedDateTime"); got != "gte:2025-03-01T00:00:00Z" {
 		t.Errorf("eventCreatedDateTime = %q, want the operator in the value", got)
+	}
+}
+
+// TestBuiltCarrierSpeaks30 builds a carrier configured for Track & Trace 3.0 and looks a bill up
+// with it: the 3.0 path and API-Version are asked, the 3.0 answer is read.
+func TestBuiltCarrierSpeaks30(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ONEY/v3/events" || r.Header.Get("API-Version") != "3.0.0" || r.Header.Get("X-API-Key") != "one-key" {
+			http.Error(w, "no", http.StatusBadRequest)
+			return
+		}
+		fmt.Fprint(w, `{"events": [{"eventID": "e1", "eventDateTime": "2025-03-05T10:15:00+08:00",
+			"eventUpdatedDateTime": "2025-03-05T02:20:00Z",
+			"eventClassification": {"eventTypeCode": "TRANSPORT", "eventClassifierCode": "ACT", "transportEventTypeCode": "DEPA"},
+			"eventLocation": {"UNLocationCode": "CNSHA"},
+			"transportDetails": {"transportCall": {"transportCallReference": "c1", "modeOfTransport": "VESSEL",
+				"exportVoyageNumberOrReference": {"carrierVoyageNumber": "401W"}}}}]}`)
+	}))
+	defer srv.Close()
+	cfg := mustLoad(t, `{"carriers": {"ONEY": {"adapter": "dcsa", "version": "3.0", "base_url": "`+srv.URL+`/ONEY",
+		"auth": {"headers_env": {"X-API-Key": "ONE_API_KEY"}}}}}`)
+	built, err := cfg.Build(data.Carriers(), getenv(environment), srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := built["ONEY"].Lookup(t.Context(), boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: "B1", SCAC: "ONEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Calls) != 1 || s.Calls[0].LOCODE != "CNSHA" || s.Calls[0].ExportVoyage != "401W" || s.Calls[0].Departure.Actual.IsZero() {
+		t.Errorf("calls = %+v", s.Calls)
 	}
 }
 

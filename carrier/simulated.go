@@ -11,7 +11,7 @@ import (
 
 // Simulated returns a DCSA client for each line the started network simulates, keyed by primary
 // SCAC, except the lines in configured: real adapters win. The clients reach the simulator over
-// HTTP on loopback, exactly as they would a carrier.
+// HTTP on loopback, exactly as they would a carrier, in the Track & Trace version it speaks.
 func Simulated(network *sim.Network, configured map[string]boxwatch.Carrier, httpClient *http.Client) (map[string]boxwatch.Carrier, error) {
 	out := map[string]boxwatch.Carrier{}
 	for _, scac := range network.SCACs() {
@@ -22,7 +22,7 @@ func Simulated(network *sim.Network, configured map[string]boxwatch.Carrier, htt
 		if !ok {
 			return nil, fmt.Errorf("carrier: the simulator is not serving %s (not started?)", scac)
 		}
-		c, err := dcsa.New(dcsa.Config{BaseURL: base, HTTPClient: httpClient})
+		c, err := dcsa.New(dcsa.Config{BaseURL: base, Version: network.Version(), HTTPClient: httpClient})
 		if err != nil {
 			return nil, fmt.Errorf("carrier: simulated %s: %w", scac, err)
 		}

@@ -1,6 +1,8 @@
 package tracking
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"time"
 
@@ -33,10 +35,12 @@ type milestone struct {
 	eventID string
 }
 
-// deriveRoute turns the carrier's vessel calls into the ports of the journey: consecutive calls at
-// the same place (a transshipment: one vessel arrives, another leaves) merge into one stop. Times
-// are the latest the carrier gave; OriginalETA and OriginalETD keep the first known value, carried
-// over from the previous route.
+// deriveRoute turns the carrier's vessel calls into the ports of the journey, in the order of
+// orderCalls: consecutive calls at the same place (a transshipment: one vessel arrives, another
+// leaves) merge into one stop. When the carrier itself names the port of lading or discharge
+// (TransportCall.Role), calls before the one or after the other are not this shipment's journey
+// and are left out. Times are the latest the carrier gave; OriginalETA and OriginalETD keep the
+// first known value, carried over from the previous route.
 func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []boxwatch.RouteStop {
 	calls := make([]boxwatch.TransportCall, 0, len(cs.Calls))
 	for _, c := range cs.Calls {
@@ -44,8 +48,9 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 			calls = append(calls, c)
 		}
 	}
-	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Sequence < calls[j].Sequence })
+	calls = withinCarrierPorts(orderCalls(calls, cs.Events))
 	var stops []boxwatch.RouteStop
+	var carrierRoles []string // by stop: the role the carrier gives it, if any
 	for _, c := range calls {
 		voyageIn, voyageOut := firstNonEmpty(c.ImportVoyage, c.ExportVoyage), firstNonEmpty(c.ExportVoyage, c.ImportVoyage)
 		imo := ""
@@ -58,8 +63,10 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 			s.ETD, s.ATD = estimate(c.Departure), c.Departure.Actual
 			s.OriginalETD = firstTime(c.Departure.Planned, c.Departure.Estimated)
 			s.OutboundVesselIMO, s.OutboundVoyage = imo, voyageOut
+			carrierRoles[n-1] = cmp.Or(carrierRoles[n-1], c.Role)
 			continue
 		}
+		carrierRoles = append(carrierRoles, c.Role)
 		stops = append(stops, boxwatch.RouteStop{
 			LOCODE: c.LOCODE,
 			ETA:    estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
@@ -81,6 +88,8 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 		default:
 			s.Role = boxwatch.RoleTS
 		}
+		// The carrier knows better, as when it reports only the transshipment leg so far.
+		s.Role = cmp.Or(carrierRoles[i], s.Role)
 		for _, p := range previous {
 			if p.Sequence == s.Sequence && p.LOCODE == s.LOCODE {
 				if !p.OriginalETA.IsZero() {
@@ -93,6 +102,52 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 		}
 	}
 	return stops
+}
+
+// orderCalls sorts calls into the order the journey makes them: by time, each call's arrival,
+// else its departure, else its earliest event, each the actual time, else the estimated, else
+// the planned one. DCSA's transportCallSequenceNumber counts calls within one voyage (and is
+// often 1 everywhere), so it only separates calls at the same time.
+func orderCalls(calls []boxwatch.TransportCall, events []boxwatch.CarrierEvent) []boxwatch.TransportCall {
+	firstEvent := map[string]time.Time{}
+	for _, e := range events {
+		if t, ok := firstEvent[e.TransportCallID]; e.TransportCallID != "" && (!ok || e.Time.Before(t)) {
+			firstEvent[e.TransportCallID] = e.Time
+		}
+	}
+	when := func(c boxwatch.TransportCall) time.Time {
+		return firstTime(bestTime(c.Arrival), bestTime(c.Departure), firstEvent[c.ID])
+	}
+	slices.SortStableFunc(calls, func(a, b boxwatch.TransportCall) int {
+		return cmp.Or(when(a).Compare(when(b)), cmp.Compare(a.Sequence, b.Sequence), cmp.Compare(a.ID, b.ID))
+	})
+	return calls
+}
+
+// bestTime is what is best known of a time: the actual, else the estimated, else the planned.
+func bestTime(t boxwatch.CallTimes) time.Time {
+	return firstTime(t.Actual, t.Estimated, t.Planned)
+}
+
+// withinCarrierPorts drops the calls before the first the carrier calls the port of lading and
+// after the last it calls the port of discharge.
+func withinCarrierPorts(calls []boxwatch.TransportCall) []boxwatch.TransportCall {
+	if i := slices.IndexFunc(calls, func(c boxwatch.TransportCall) bool { return c.Role == boxwatch.RolePOL }); i > 0 {
+		// Keep the calls at the port of lading itself: an arrival there may precede the departure.
+		for i > 0 && calls[i-1].LOCODE == calls[i].LOCODE {
+			i--
+		}
+		calls = calls[i:]
+	}
+	for i := len(calls) - 1; i >= 0; i-- {
+		if calls[i].Role == boxwatch.RolePOD {
+			for i+1 < len(calls) && calls[i+1].LOCODE == calls[i].LOCODE {
+				i++
+			}
+			return calls[:i+1]
+		}
+	}
+	return calls
 }
 
 // estimate is the carrier's latest expectation of a time: its estimate, else its plan. It stays

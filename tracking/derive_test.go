@@ -134,3 +134,17 @@ func TestContainerStatusThroughTheJourney(t *testing.T) {
 		t.Fatalf("after empty return: %+v", c)
 	}
 }
+
+// TestDeriveRouteTakesTheLatestAnswersEstimate: a refresh whose answer moves the arrival earlier
+// sets the ETA, however the carrier dated its records; the first estimate stays the original.
+func TestDeriveRouteTakesTheLatestAnswersEstimate(t *testing.T) {
+	first := journey()
+	route := deriveRoute(first, nil)
+	second := journey()
+	second.Calls[4].Arrival.Estimated = hours(490)
+	route = deriveRoute(second, route)
+	pod := route[len(route)-1]
+	if !pod.ETA.Equal(hours(490)) || !pod.OriginalETA.Equal(hours(500)) {
+		t.Errorf("ETA %v, original %v; want %v and %v", pod.ETA, pod.OriginalETA, hours(490), hours(500))
+	}
+}

@@ -1,13 +1,16 @@
 // Package dcsa looks shipments up with a shipping line that publishes DCSA Track & Trace 2.2
-// (GET /v2/events) and maps the events it answers to a boxwatch.CarrierShipment.
+// (GET /v2/events) or 3.0 (GET /v3/events) and maps the events it answers to a
+// boxwatch.CarrierShipment, the same whichever version the carrier speaks.
 //
 // A Client serves one carrier. It talks only to that carrier's events endpoint and, for OAuth2,
 // its token endpoint; it keeps no state between lookups other than the access token. Whatever the
 // carrier sends, a lookup ends in a shipment or an error, never a panic, and reads no more than
-// its configured bounds.
+// its configured bounds. A record it cannot read costs that record only: the shipment lists it
+// in Unreadable and is built from the rest.
 package dcsa
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +18,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,10 +26,18 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// Defaults of Config.
+// Track & Trace versions a Client speaks (Config.Version).
+const (
+	Version22 = "2.2"
+	Version30 = "3.0"
+)
+
+// Defaults of Config. The events path and API version depend on the Version.
 const (
 	DefaultEventsPath       = "/v2/events"
 	DefaultAPIVersion       = "2"
+	DefaultEventsPathV3     = "/v3/events"
+	DefaultAPIVersionV3     = "3.0.0"
 	DefaultTimeout          = 30 * time.Second
 	DefaultPageSize         = 100
 	DefaultMaxPages         = 50
@@ -38,11 +50,16 @@ type Config struct {
 	// BaseURL+EventsPath. The simulator serves each SCAC under its own root, so BaseURL
 	// http://127.0.0.1:8123/MAEU reads http://127.0.0.1:8123/MAEU/v2/events.
 	BaseURL string
-	// EventsPath is DefaultEventsPath unless the carrier publishes the endpoint elsewhere
-	// (Maersk: /track-and-trace-private/events, so BaseURL https://api.maersk.com/track-and-trace-private
-	// and EventsPath /events).
+	// Version is the Track & Trace version the carrier speaks, Version22 (the default) or
+	// Version30. It sets the default events path and API version and how pages are linked;
+	// the answers of either are read whatever their layout.
+	Version string
+	// EventsPath is DefaultEventsPath (DefaultEventsPathV3 for 3.0) unless the carrier publishes
+	// the endpoint elsewhere (Maersk: /track-and-trace-private/events, so BaseURL
+	// https://api.maersk.com/track-and-trace-private and EventsPath /events).
 	EventsPath string
-	// APIVersion is sent in the API-Version header; the spec allows the major version only.
+	// APIVersion is sent in the API-Version header: DefaultAPIVersion for 2.2 (the spec's major
+	// version), DefaultAPIVersionV3 for 3.0, or whatever value the carrier documents.
 	APIVersion string
 	// Headers are sent with every request, the token request included: API keys such as
 	// Consumer-Key, or Hapag-Lloyd's X-IBM-Client-Id and X-IBM-Client-Secret.
@@ -70,6 +87,7 @@ type Config struct {
 
 // Client looks shipments up with one carrier. It is safe for concurrent use.
 type Client struct {
+	version         string
 	events          *url.URL
 	apiVersion      string
 	headers         map[string]string
@@ -85,10 +103,20 @@ type Client struct {
 
 var _ boxwatch.Carrier = (*Client)(nil)
 
-// New checks cfg, fills in its defaults and returns a Client. It fails on a BaseURL that is not an
-// absolute http or https URL, an API version that is not a major version number, a header name or
-// value that cannot be sent, a negative bound, or an incomplete OAuth2 configuration.
+// New checks cfg, fills in its defaults and returns a Client. It fails on an unknown Version, a
+// BaseURL that is not an absolute http or https URL, an API version that is not an HTTP token
+// (no spaces, separators or control characters), a header name or value that cannot be sent, a
+// negative bound, or an incomplete OAuth2 configuration.
 func New(cfg Config) (*Client, error) {
+	defaultPath, defaultAPIVersion := DefaultEventsPath, DefaultAPIVersion
+	switch cfg.Version {
+	case "", Version22:
+		cfg.Version = Version22
+	case Version30:
+		defaultPath, defaultAPIVersion = DefaultEventsPathV3, DefaultAPIVersionV3
+	default:
+		return nil, fmt.Errorf("dcsa: version %q is not %q or %q", cfg.Version, Version22, Version30)
+	}
 	base, err := parseHTTPURL(cfg.BaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("dcsa: base URL: %w", err)
@@ -96,15 +124,15 @@ func New(cfg Config) (*Client, error) {
 	if base.RawQuery != "" || base.Fragment != "" {
 		return nil, fmt.Errorf("dcsa: base URL %q must have no query or fragment", cfg.BaseURL)
 	}
-	path := orDefault(cfg.EventsPath, DefaultEventsPath)
+	path := orDefault(cfg.EventsPath, defaultPath)
 	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("dcsa: events path %q must be a path starting with /", path)
 	}
 	events := base.JoinPath(path)
 
-	version := orDefault(cfg.APIVersion, DefaultAPIVersion)
-	if _, err := strconv.ParseUint(version, 10, 16); err != nil {
-		return nil, fmt.Errorf("dcsa: API version %q must be a major version number such as %q", version, DefaultAPIVersion)
+	apiVersion := orDefault(cfg.APIVersion, defaultAPIVersion)
+	if !isToken(apiVersion) {
+		return nil, fmt.Errorf("dcsa: API version %q must be a version such as %q or %q", apiVersion, DefaultAPIVersion, DefaultAPIVersionV3)
 	}
 	for name, value := range cfg.Headers {
 		if !isToken(name) {
@@ -119,8 +147,9 @@ func New(cfg Config) (*Client, error) {
 	}
 
 	c := &Client{
+		version:         cfg.Version,
 		events:          events,
-		apiVersion:      version,
+		apiVersion:      apiVersion,
 		headers:         maps.Clone(cfg.Headers),
 		operatorInValue: cfg.DateOperatorInValue,
 		timeout:         orDefault(cfg.Timeout, DefaultTimeout),
@@ -210,84 +239,128 @@ var referenceParams = map[boxwatch.RequestType]string{
 // failures are *boxwatch.CarrierError:
 //
 //   - no events, 404 or 410: not_found;
-//   - 400 or 422, the carrier refusing the number: invalid_number;
+//   - 422, the carrier refusing the number: invalid_number;
+//   - 400, the carrier refusing the request itself: shipping_line_unreachable, not temporary,
+//     wrapping ErrConfiguration, since the number is not at fault but the adapter's
+//     configuration (events path, API version, quirks) is;
 //   - 401 (after one new token, with OAuth2), 403, or a token endpoint refusing the client:
 //     shipping_line_unreachable, not temporary, since only new credentials help;
 //   - refused connections, resets, timeouts, 408, 429 and 5xx: shipping_line_unreachable,
 //     temporary, with RetryAfter from a Retry-After header;
-//   - anything unreadable (see parseEvents), a body over MaxResponseBytes, more than MaxPages
-//     pages, a Next-Page that repeats or leaves the carrier's host, a redirect to another host,
-//     any other status: unrecognized_response, not temporary.
+//   - a page that is not a list of events (see parsePage), an answer of which no record could be
+//     read, a body over MaxResponseBytes, more than MaxPages pages, a Next-Page that repeats or
+//     leaves the carrier's host, a redirect to another host, any other status:
+//     unrecognized_response, not temporary.
 //
-// A context cancelled by the caller ends the lookup with the context's error; a deadline, the
-// caller's or the Client's Timeout, is a temporary failure. An unknown request type or an empty
-// number is boxwatch's own error.
+// Records that cannot be read are left out and listed in the shipment's Unreadable, as long as
+// another record could be read. A context cancelled by the caller ends the lookup with the
+// context's error; a deadline, the caller's or the Client's Timeout, is a temporary failure. An
+// unknown request type or an empty number is boxwatch's own error.
 func (c *Client) Lookup(ctx context.Context, ref boxwatch.CarrierReference) (boxwatch.CarrierShipment, error) {
-	events, err := c.fetch(ctx, ref, time.Time{})
+	a, err := c.fetch(ctx, ref, time.Time{})
 	if err != nil {
 		return boxwatch.CarrierShipment{}, err
 	}
-	if len(events) == 0 {
+	if len(a.events) == 0 && len(a.retracted) == 0 {
 		return boxwatch.CarrierShipment{}, &boxwatch.CarrierError{Reason: boxwatch.ReasonNotFound, Err: errors.New("the carrier answered no events")}
 	}
-	return shipment(ref, events), nil
+	return a.shipment(ref), nil
 }
 
+// ErrConfiguration is wrapped by the error of a lookup the carrier refused as a bad request (400):
+// the adapter asks in a way the carrier does not accept.
+var ErrConfiguration = errors.New("the carrier refused the request itself: check its configuration (version, events path, API version, quirks)")
+
 // LookupSince is Lookup restricted to the events the carrier created at or after since (the
-// eventCreatedDateTime filter, written as the carrier's quirks require). The shipment is built
-// from those events only, so it holds the calls and equipment they mention. No new events is an
-// empty shipment, not an error. A zero since is Lookup.
+// eventCreatedDateTime filter, written as the carrier's quirks require; a 3.0 carrier is asked for
+// everything and the older events are dropped here). The shipment is built from those events
+// only, so it holds the calls and equipment they mention. No new events is an empty shipment,
+// not an error. A zero since is Lookup.
 func (c *Client) LookupSince(ctx context.Context, ref boxwatch.CarrierReference, since time.Time) (boxwatch.CarrierShipment, error) {
 	if since.IsZero() {
 		return c.Lookup(ctx, ref)
 	}
-	events, err := c.fetch(ctx, ref, since)
+	a, err := c.fetch(ctx, ref, since)
 	if err != nil {
 		return boxwatch.CarrierShipment{}, err
 	}
-	return shipment(ref, events), nil
+	if c.version == Version30 {
+		a.events = slices.DeleteFunc(a.events, func(e event) bool { return e.created.Before(since) })
+	}
+	return a.shipment(ref), nil
 }
 
-// fetch reads every page of events for ref, created at or after since unless since is zero.
-func (c *Client) fetch(ctx context.Context, ref boxwatch.CarrierReference, since time.Time) ([]event, error) {
+// answer is every page of one lookup, read.
+type answer struct {
+	events     []event
+	retracted  []string
+	unreadable []boxwatch.UnreadableEvent
+}
+
+func (a answer) shipment(ref boxwatch.CarrierReference) boxwatch.CarrierShipment {
+	s := shipment(ref, a.events, a.retracted)
+	s.Unreadable = a.unreadable
+	return s
+}
+
+// fetch reads every page of events for ref, created at or after since unless since is zero. It
+// fails when records were answered and none could be read.
+func (c *Client) fetch(ctx context.Context, ref boxwatch.CarrierReference, since time.Time) (answer, error) {
 	param, ok := referenceParams[ref.Type]
 	if !ok {
-		return nil, fmt.Errorf("dcsa: cannot look up a %q", ref.Type)
+		return answer{}, fmt.Errorf("dcsa: cannot look up a %q", ref.Type)
 	}
 	if ref.Number == "" {
-		return nil, errors.New("dcsa: no number to look up")
+		return answer{}, errors.New("dcsa: no number to look up")
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	if c.version == Version30 {
+		since = time.Time{} // 3.0 has no creation filter: LookupSince filters the answer
+	}
 
 	query := url.Values{param: {ref.Number}, ParamLimit: {strconv.Itoa(c.pageSize)}}
 	first := c.pageURL(query, since)
-	var all []event
+	var all answer
 	seen := map[string]bool{first.String(): true}
-	for page := first; ; {
-		body, next, err := c.page(ctx, page)
+	for u := first; ; {
+		body, next, err := c.page(ctx, u)
 		if err != nil {
-			return nil, err
+			return answer{}, err
 		}
-		events, err := parseEvents(body)
+		p, err := parsePage(body, c.now())
 		if err != nil {
-			return nil, err
+			return answer{}, err
 		}
-		all = append(all, events...)
+		for _, e := range p.events {
+			e.order = len(all.events)
+			all.events = append(all.events, e)
+		}
+		for _, bad := range p.unreadable {
+			bad.Page = len(seen)
+			all.unreadable = append(all.unreadable, bad)
+		}
+		all.retracted = append(all.retracted, p.retracted...)
 		if next == "" {
-			return all, nil
+			break
 		}
-		if page, err = c.nextPage(page, query, since, next); err != nil {
-			return nil, err
+		if u, err = c.nextPage(u, query, since, next); err != nil {
+			return answer{}, err
 		}
-		if seen[page.String()] {
-			return nil, unrecognized(fmt.Errorf("Next-Page %.100q repeats an earlier page", next))
+		if seen[u.String()] {
+			return answer{}, unrecognized(fmt.Errorf("Next-Page %.100q repeats an earlier page", next))
 		}
 		if len(seen) == c.maxPages {
-			return nil, unrecognized(fmt.Errorf("the carrier offers more than %d pages", c.maxPages))
+			return answer{}, unrecognized(fmt.Errorf("the carrier offers more than %d pages", c.maxPages))
 		}
-		seen[page.String()] = true
+		seen[u.String()] = true
 	}
+	if len(all.events) == 0 && len(all.retracted) == 0 && len(all.unreadable) > 0 {
+		first := all.unreadable[0]
+		return answer{}, unrecognized(fmt.Errorf("none of the %d records could be read; record %d of page %d: %s",
+			len(all.unreadable), first.Index, first.Page, first.Reason))
+	}
+	return all, nil
 }
 
 // pageURL is the events URL for query, with the created-since filter when since is set. The
@@ -374,7 +447,7 @@ func (c *Client) read(ctx context.Context, resp *http.Response) (body []byte, ne
 		return []byte("[]"), "", nil
 	case code >= 200 && code < 300:
 		body, err := c.readBody(ctx, resp.Body, c.maxBytes)
-		return body, resp.Header.Get(HeaderNextPage), err
+		return body, cmp.Or(resp.Header.Get(HeaderNextPageCursor), resp.Header.Get(HeaderNextPage)), err
 	default:
 		return nil, "", c.statusError(resp, "events")
 	}
@@ -407,7 +480,9 @@ func (c *Client) statusError(resp *http.Response, what string) error {
 	switch code := resp.StatusCode; {
 	case code == http.StatusNotFound || code == http.StatusGone:
 		return &boxwatch.CarrierError{Reason: boxwatch.ReasonNotFound, Err: cause}
-	case code == http.StatusBadRequest || code == http.StatusUnprocessableEntity:
+	case code == http.StatusBadRequest:
+		return &boxwatch.CarrierError{Reason: boxwatch.ReasonUnreachable, Err: fmt.Errorf("%w: %w", ErrConfiguration, cause)}
+	case code == http.StatusUnprocessableEntity:
 		return &boxwatch.CarrierError{Reason: boxwatch.ReasonInvalidNumber, Err: cause}
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		return &boxwatch.CarrierError{Reason: boxwatch.ReasonUnreachable, Err: cause}

@@ -206,7 +206,8 @@ func TestLookupMapsStatuses(t *testing.T) {
 		{name: "NotFoundOnEmptyArray", status: 200, body: "[ ]\n", reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOnNoContent", status: 204, reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOn404", status: 404, body: `{"statusCode": 404}`, reason: boxwatch.ReasonNotFound},
-		{name: "InvalidNumberOn400", status: 400, body: `{"errors": [{"message": "pattern"}]}`, reason: boxwatch.ReasonInvalidNumber},
+		{name: "ConfigurationErrorOn400", status: 400, body: `{"errors": [{"message": "API-Version"}]}`, reason: boxwatch.ReasonUnreachable},
+		{name: "InvalidNumberOn422", status: 422, body: `{"errors": [{"message": "pattern"}]}`, reason: boxwatch.ReasonInvalidNumber},
 		{name: "UnreachableOn401WithoutOAuth2", status: 401, reason: boxwatch.ReasonUnreachable},
 		{name: "UnreachableOn403", status: 403, reason: boxwatch.ReasonUnreachable},
 		{name: "TemporaryOn429WithSeconds", status: 429, header: map[string]string{"Retry-After": "120"}, reason: boxwatch.ReasonUnreachable, temporary: true, retryAfter: 2 * time.Minute},
@@ -230,6 +231,9 @@ func TestLookupMapsStatuses(t *testing.T) {
 			ce := wantCarrierError(t, err, tc.reason, tc.temporary)
 			if ce.RetryAfter != tc.retryAfter {
 				t.Errorf("RetryAfter = %v, want %v", ce.RetryAfter, tc.retryAfter)
+			}
+			if errors.Is(err, ErrConfiguration) != (tc.status == http.StatusBadRequest) {
+				t.Errorf("errors.Is(%v, ErrConfiguration) = %v on %d", err, errors.Is(err, ErrConfiguration), tc.status)
 			}
 		})
 	}
@@ -428,6 +432,95 @@ func TestLookupSince(t *testing.T) {
 	})
 }
 
+// TestLookupSinceV3FiltersTheAnswer: Track & Trace 3.0 has no creation filter, so the whole
+// answer is asked for and the events updated before since are dropped here.
+func TestLookupSinceV3FiltersTheAnswer(t *testing.T) {
+	body := `{"events": [
+		{"eventID": "old", "eventDateTime": "2025-03-01T10:00:00Z", "eventUpdatedDateTime": "2025-03-01T10:00:00Z",
+		 "eventClassification": {"eventTypeCode": "EQUIPMENT", "eventClassifierCode": "ACT", "equipmentEventTypeCode": "GTOT"},
+		 "equipmentDetails": {"equipmentReference": "MSKU1234565", "emptyIndicatorCode": "EMPTY"}},
+		{"eventID": "new", "eventDateTime": "2025-03-04T10:00:00Z", "eventUpdatedDateTime": "2025-03-04T10:00:00Z",
+		 "eventClassification": {"eventTypeCode": "EQUIPMENT", "eventClassifierCode": "ACT", "equipmentEventTypeCode": "GTIN"},
+		 "equipmentDetails": {"equipmentReference": "MSKU1234565", "emptyIndicatorCode": "LADEN"}}]}`
+	var asked *http.Request
+	c := (&carrier{respond: func(w http.ResponseWriter, r *http.Request) {
+		asked = r
+		if r.URL.Path != basePath+"/v3/events" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, body)
+	}}).start(t)
+	client := mustNew(t, Config{BaseURL: c.base(), Version: Version30})
+	s, err := client.LookupSince(t.Context(), ref(boxwatch.RequestContainer, "MSKU1234565"), time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Events) != 1 || s.Events[0].ID != "new" {
+		t.Errorf("events %+v, want only the one updated since", s.Events)
+	}
+	if q := asked.URL.Query(); len(q) != 2 || asked.Header.Get(HeaderAPIVersion) != DefaultAPIVersionV3 {
+		t.Errorf("query %v, API-Version %q: want no date filter and %s", q, asked.Header.Get(HeaderAPIVersion), DefaultAPIVersionV3)
+	}
+}
+
+// TestLookupListsUnreadableRecordsByPage: a record that cannot be read is named by its page and
+// place, with the carrier's own text, and costs no other event.
+func TestLookupListsUnreadableRecordsByPage(t *testing.T) {
+	good := func(id string) string {
+		return `{"eventID": "` + id + `", "eventType": "EQUIPMENT", "eventClassifierCode": "ACT", "eventDateTime": "2025-03-04T10:00:00Z", "equipmentEventTypeCode": "GTIN", "equipmentReference": "MSKU1234565"}`
+	}
+	bad := `{"eventID": "bad", "eventType": "EQUIPMENT", "eventClassifierCode": "ACT", "eventDateTime": "04.03.2025 10:00", "equipmentEventTypeCode": "GTIN"}`
+	c := newCarrier(t, []byte("["+good("a")+"]"), []byte("["+good("b")+","+bad+"]"))
+	s, err := mustNew(t, Config{BaseURL: c.base()}).Lookup(t.Context(), ref(boxwatch.RequestContainer, "MSKU1234565"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Events) != 2 {
+		t.Errorf("%d events, want the 2 readable ones", len(s.Events))
+	}
+	want := []boxwatch.UnreadableEvent{{Page: 2, Index: 1, ID: "bad", Reason: `eventDateTime: "04.03.2025 10:00" is not a date-time with an offset`}}
+	if !slices.Equal(s.Unreadable, want) {
+		t.Errorf("unreadable %+v, want %+v", s.Unreadable, want)
+	}
+}
+
+// TestLookupWithoutOptionalMembers reads a carrier that leaves out what the spec requires but
+// boxwatch can do without, and writes deprecated members and codes in mixed case.
+func TestLookupWithoutOptionalMembers(t *testing.T) {
+	c := newCarrier(t, readTestdata(t, "fixtures/optional-members-missing.json"))
+	s, err := mustNew(t, Config{BaseURL: c.base()}).Lookup(t.Context(), ref(boxwatch.RequestBillOfLading, "BL2401"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Calls) != 2 {
+		t.Fatalf("calls %+v, want Shanghai and Rotterdam", s.Calls)
+	}
+	sha, rtm := s.Calls[0], s.Calls[1]
+	if sha.LOCODE != "CNSHA" || sha.FacilityCode != "CNSHAYSGT" || sha.FacilityCodeList != "SMDG" || sha.ExportVoyage != "401W" || sha.ImportVoyage != "401W" || sha.ID == "" {
+		t.Errorf("Shanghai %+v", sha)
+	}
+	if rtm.LOCODE != "NLRTM" || rtm.Arrival.Estimated.IsZero() || rtm.ID == "" || rtm.ID == sha.ID {
+		t.Errorf("Rotterdam %+v", rtm)
+	}
+	codes := mapSlice(s.Events, func(e boxwatch.CarrierEvent) string { return e.Type + "/" + e.Classifier + "/" + e.Code })
+	want := []string{"EQUIPMENT/ACT/STUF", "EQUIPMENT/ACT/GTIN", "EQUIPMENT/ACT/LOAD", "TRANSPORT/ACT/DEPA", "TRANSPORT/EST/ARRI"}
+	if !slices.Equal(codes, want) {
+		t.Errorf("events %v, want %v", codes, want)
+	}
+	for _, e := range s.Events {
+		if !strings.HasPrefix(e.ID, "content:") && e.ID != "q-unnamed" {
+			t.Errorf("event id %q, want one named by its content", e.ID)
+		}
+	}
+	if gtin := s.Events[1]; gtin.Empty == nil || *gtin.Empty {
+		t.Errorf("GTIN Empty = %v, want LADEN read from \"Laden\"", gtin.Empty)
+	}
+	if len(s.Equipment) != 1 || s.Equipment[0].Reference != "MSKU1234565" {
+		t.Errorf("equipment %+v, want only the container named", s.Equipment)
+	}
+}
+
 func TestLookupSendsAPIKeyHeaders(t *testing.T) {
 	c := newCarrier(t, readTestdata(t, "journey.json"))
 	headers := map[string]string{"X-IBM-Client-Id": "id-1", "X-IBM-Client-Secret": "secret-1"}
@@ -455,7 +548,10 @@ func TestNew(t *testing.T) {
 		{name: "ErrBaseURLNotHTTP", cfg: Config{BaseURL: "ftp://example.com"}},
 		{name: "ErrBaseURLWithQuery", cfg: Config{BaseURL: "http://example.com/?a=b"}},
 		{name: "ErrEventsPathRelative", cfg: Config{BaseURL: "http://example.com", EventsPath: "events"}},
-		{name: "ErrAPIVersionNotMajor", cfg: Config{BaseURL: "http://example.com", APIVersion: "2.2.0"}},
+		{name: "OKFullAPIVersion", cfg: Config{BaseURL: "http://example.com", APIVersion: "2.2.0"}, ok: true},
+		{name: "OKVersion30", cfg: Config{BaseURL: "http://example.com", Version: Version30}, ok: true},
+		{name: "ErrUnknownVersion", cfg: Config{BaseURL: "http://example.com", Version: "2.1"}},
+		{name: "ErrAPIVersionNotAToken", cfg: Config{BaseURL: "http://example.com", APIVersion: "2 2"}},
 		{name: "ErrHeaderName", cfg: Config{BaseURL: "http://example.com", Headers: map[string]string{"Consumer Key": "k"}}},
 		{name: "ErrHeaderValue", cfg: Config{BaseURL: "http://example.com", Headers: map[string]string{"Consumer-Key": "k\r\nX: y"}}},
 		{name: "ErrNegativeBound", cfg: Config{BaseURL: "http://example.com", MaxPages: -1}},

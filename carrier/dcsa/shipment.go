@@ -3,16 +3,22 @@ package dcsa
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
 )
 
-// shipment maps the events of a lookup for ref. Where events disagree, the one the carrier
-// created last wins: for an event repeated under the same eventID, for a planned, estimated or
-// actual time of a call, and for the details of a call, a container or a document reference.
-func shipment(ref boxwatch.CarrierReference, events []event) boxwatch.CarrierShipment {
-	events = latest(events)
+// shipment maps the events of a lookup for ref, leaving out the retracted ones. Where events
+// disagree, the newer wins (see newer): for an event repeated under the same eventID and type,
+// for a planned, estimated or actual time of a call, and for the details of a call, a container
+// or a document reference. A container lookup keeps only the box's current cycle (see
+// currentCycle).
+func shipment(ref boxwatch.CarrierReference, events []event, retracted []string) boxwatch.CarrierShipment {
+	events = latest(events, retracted)
+	if ref.Type == boxwatch.RequestContainer {
+		events = currentCycle(strings.ToUpper(ref.Number), events)
+	}
 	var s boxwatch.CarrierShipment
 	calls := map[string]*call{}
 	equipment := map[string]*boxwatch.CarrierEquipment{}
@@ -25,7 +31,9 @@ func shipment(ref boxwatch.CarrierReference, events []event) boxwatch.CarrierShi
 		case boxwatch.EventShipment:
 			setDocument(&s, e.DocumentTypeCode, e.DocumentID)
 		case boxwatch.EventEquipment:
-			addEquipment(equipment, e)
+			if e.EquipmentReference != "" {
+				addEquipment(equipment, e)
+			}
 		}
 		if tc := e.TransportCall; tc != nil {
 			c := calls[tc.TransportCallID]
@@ -59,23 +67,102 @@ func shipment(ref boxwatch.CarrierReference, events []event) boxwatch.CarrierShi
 	return s
 }
 
-// latest keeps one event per eventID, the one created last (of equals, the one read last), and
-// orders them by creation, oldest first, so that later records overwrite earlier ones.
-func latest(events []event) []event {
-	index := map[string]int{}
+// newer reports whether a supersedes b. A trusted creation time (see check) outranks an
+// untrusted one; of two trusted ones the later wins; otherwise the record the carrier listed
+// later is the newer.
+func newer(a, b event) bool {
+	switch {
+	case a.trusted != b.trusted:
+		return a.trusted
+	case a.trusted && !a.created.Equal(b.created):
+		return a.created.After(b.created)
+	}
+	return a.order > b.order
+}
+
+// latest keeps one event per eventID and type, the newest, drops the retracted ones, and orders
+// the rest oldest first, so that later records overwrite earlier ones. Two families may share an
+// eventID (DCSA's own samples do), so the id alone does not make a duplicate.
+func latest(events []event, retracted []string) []event {
+	type key struct{ id, family string }
+	index := map[key]int{}
 	var kept []event
 	for _, e := range events {
-		i, seen := index[e.EventID]
+		if slices.Contains(retracted, e.EventID) {
+			continue
+		}
+		k := key{e.EventID, e.EventType}
+		i, seen := index[k]
 		switch {
 		case !seen:
-			index[e.EventID] = len(kept)
+			index[k] = len(kept)
 			kept = append(kept, e)
-		case !kept[i].created.After(e.created):
+		case newer(e, kept[i]):
 			kept[i] = e
 		}
 	}
-	slices.SortStableFunc(kept, func(a, b event) int { return a.created.Compare(b.created) })
+	slices.SortStableFunc(kept, func(a, b event) int {
+		switch {
+		case newer(a, b):
+			return 1
+		case newer(b, a):
+			return -1
+		}
+		return 0
+	})
 	return kept
+}
+
+// currentCycle keeps the events of the container's current cycle: carriers answer a container
+// number with every journey the box made. The cycle begins with the box's latest empty
+// pick-up (an actual GTOT, EMPTY) and belongs to that event's booking, or, when it names none,
+// to the booking of the latest event that names one. An event naming a booking is kept when it
+// is that booking; an event naming none when it happened at or after the empty pick-up.
+func currentCycle(container string, events []event) []event {
+	var start event
+	found := false
+	latestBooked := event{}
+	for _, e := range events {
+		if e.EventType == boxwatch.EventEquipment && e.EventClassifierCode == boxwatch.ClassifierActual &&
+			e.EquipmentEventTypeCode == "GTOT" && e.empty != nil && *e.empty &&
+			strings.EqualFold(e.EquipmentReference, container) && (!found || e.at.After(start.at)) {
+			start, found = e, true
+		}
+		if len(bookings(e)) > 0 && (latestBooked.at.IsZero() || e.at.After(latestBooked.at)) {
+			latestBooked = e
+		}
+	}
+	current := ""
+	if b := bookings(start); found && len(b) > 0 {
+		current = b[0]
+	} else if b := bookings(latestBooked); len(b) > 0 {
+		current = b[0]
+	}
+	kept := events[:0:0]
+	for _, e := range events {
+		if b := bookings(e); len(b) > 0 {
+			if current == "" || slices.Contains(b, current) {
+				kept = append(kept, e)
+			}
+		} else if !found || !e.at.Before(start.at) {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// bookings are the carrier booking references an event names.
+func bookings(e event) []string {
+	var out []string
+	for _, d := range e.DocumentReferences {
+		if upper(d.DocumentReferenceType) == "BKG" && d.DocumentReferenceValue != "" {
+			out = append(out, d.DocumentReferenceValue)
+		}
+	}
+	if e.EventType == boxwatch.EventShipment && e.DocumentTypeCode == "BKG" {
+		out = append(out, e.DocumentID)
+	}
+	return out
 }
 
 func normalise(e event) boxwatch.CarrierEvent {
@@ -153,8 +240,7 @@ func addEquipment(equipment map[string]*boxwatch.CarrierEquipment, e event) {
 // call gathers what the events say of one transport call.
 type call struct {
 	boxwatch.TransportCall
-	numbered bool
-	// first is the earliest time of an event at the call, to order calls without a sequence number.
+	// first is the earliest time of an event at the call.
 	first time.Time
 }
 
@@ -162,13 +248,17 @@ func (c *call) add(e event) {
 	tc := e.TransportCall
 	c.ID = tc.TransportCallID
 	if tc.TransportCallSequenceNumber != nil {
-		c.Sequence, c.numbered = *tc.TransportCallSequenceNumber, true
+		c.Sequence = *tc.TransportCallSequenceNumber
 	}
 	set(&c.LOCODE, callLOCODE(tc))
 	set(&c.FacilityCode, tc.FacilityCode)
+	set(&c.FacilityCodeList, tc.FacilityCodeListProvider)
 	set(&c.FacilityType, tc.FacilityTypeCode)
 	set(&c.Mode, tc.ModeOfTransport)
 	set(&c.ServiceCode, tc.CarrierServiceCode)
+	if d := e.CarrierSpecificData; d != nil {
+		set(&c.Role, carrierRole(d))
+	}
 	set(&c.ExportVoyage, tc.ExportVoyageNumber)
 	set(&c.ImportVoyage, tc.ImportVoyageNumber)
 	if v := tc.Vessel; v != nil && (v.VesselIMONumber != "" || v.VesselName != "") {
@@ -200,25 +290,34 @@ func (c *call) add(e event) {
 	}
 }
 
-// sortedCalls orders the calls by transportCallSequenceNumber, then time, when every call has a
-// sequence number, and by time, then sequence number, when some lack one.
+// carrierRole is the role a carrier's own data gives the place of an event, empty when it
+// gives none.
+func carrierRole(d *CarrierSpecificData) string {
+	switch upper(d.ShipmentLocationType) {
+	case "POL":
+		return boxwatch.RolePOL
+	case "POD":
+		return boxwatch.RolePOD
+	case "PTS", "TS", "POT":
+		return boxwatch.RoleTS
+	}
+	if upper(d.TransportationPhase) == "TRANSSHIPMENT" {
+		return boxwatch.RoleTS
+	}
+	return ""
+}
+
+// sortedCalls lists the calls by their earliest event, then ID, so that an answer always maps
+// to the same list. The order of the journey is the engine's to derive, from the calls' times.
 func sortedCalls(calls map[string]*call) []boxwatch.TransportCall {
 	if len(calls) == 0 {
 		return nil
 	}
 	list := make([]*call, 0, len(calls))
-	numbered := true
 	for _, c := range calls {
 		list = append(list, c)
-		numbered = numbered && c.numbered
 	}
-	slices.SortFunc(list, func(a, b *call) int {
-		bySequence, byTime := cmp.Compare(a.Sequence, b.Sequence), a.first.Compare(b.first)
-		if numbered {
-			return cmp.Or(bySequence, byTime, cmp.Compare(a.ID, b.ID))
-		}
-		return cmp.Or(byTime, bySequence, cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(list, func(a, b *call) int { return cmp.Or(a.first.Compare(b.first), cmp.Compare(a.ID, b.ID)) })
 	out := make([]boxwatch.TransportCall, len(list))
 	for i, c := range list {
 		out[i] = c.TransportCall

@@ -1,7 +1,14 @@
 package dcsa
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
 // Wire types of DCSA Track & Trace 2.2 (GET /v2/events), as the carrier sends them. Only the members
-// boxwatch reads or the simulator writes are declared; encoding/json ignores the others.
+// boxwatch reads or the simulator writes are declared; encoding/json ignores the others. The
+// Track & Trace 3.0 layouts are in wire3.go; both are read into Event.
 
 // Event is one element of the array GET /v2/events answers. Its members depend on EventType.
 type Event struct {
@@ -10,6 +17,9 @@ type Event struct {
 	EventType            string `json:"eventType"`
 	EventClassifierCode  string `json:"eventClassifierCode"`
 	EventDateTime        string `json:"eventDateTime"`
+	// EventTypeCode is the deprecated alias of the type-specific code (transportEventTypeCode,
+	// equipmentEventTypeCode or shipmentEventTypeCode), read when that code is missing.
+	EventTypeCode string `json:"eventTypeCode,omitempty"`
 
 	// TRANSPORT
 	TransportEventTypeCode string `json:"transportEventTypeCode,omitempty"`
@@ -34,14 +44,30 @@ type Event struct {
 	TransportCall      *TransportCall      `json:"transportCall,omitempty"`
 	DocumentReferences []DocumentReference `json:"documentReferences,omitempty"`
 	References         []Reference         `json:"references,omitempty"`
+
+	// CarrierSpecificData is a carrier's own extension (CMA CGM's), read for the role a call
+	// plays in the shipment.
+	CarrierSpecificData *CarrierSpecificData `json:"carrierSpecificData,omitempty"`
+}
+
+// CarrierSpecificData holds the members of a carrier's extension that boxwatch reads.
+type CarrierSpecificData struct {
+	// ShipmentLocationType is the role of the event's place in the shipment: POL, POD, or PTS
+	// (a transshipment port).
+	ShipmentLocationType string `json:"shipmentLocationType,omitempty"`
+	// TransportationPhase is Export, Transshipment or Import.
+	TransportationPhase string `json:"transportationPhase,omitempty"`
 }
 
 // TransportCall is a call of a vessel (or other means) at a place.
 type TransportCall struct {
-	TransportCallID             string    `json:"transportCallID"`
-	CarrierServiceCode          string    `json:"carrierServiceCode,omitempty"`
-	ExportVoyageNumber          string    `json:"exportVoyageNumber,omitempty"`
-	ImportVoyageNumber          string    `json:"importVoyageNumber,omitempty"`
+	TransportCallID    string `json:"transportCallID,omitempty"`
+	CarrierServiceCode string `json:"carrierServiceCode,omitempty"`
+	ExportVoyageNumber string `json:"exportVoyageNumber,omitempty"`
+	ImportVoyageNumber string `json:"importVoyageNumber,omitempty"`
+	// CarrierVoyageNumber is the deprecated single voyage number, read for both directions
+	// when neither of the two above is given.
+	CarrierVoyageNumber         string    `json:"carrierVoyageNumber,omitempty"`
 	TransportCallSequenceNumber *int      `json:"transportCallSequenceNumber,omitempty"`
 	UNLocationCode              string    `json:"UNLocationCode,omitempty"`
 	FacilityCode                string    `json:"facilityCode,omitempty"`
@@ -103,4 +129,33 @@ const (
 	HeaderAPIVersion  = "API-Version"
 	HeaderNextPage    = "Next-Page"
 	HeaderCurrentPage = "Current-Page"
+	// HeaderNextPageCursor is Track & Trace 3.0's Next-Page: a cursor to send back as ParamCursor.
+	HeaderNextPageCursor = "Next-Page-Cursor"
 )
+
+// UnmarshalJSON reads a vessel whose IMO number is written as a JSON number, as Maersk's
+// published schema types it, as well as a string.
+func (v *Vessel) UnmarshalJSON(b []byte) error {
+	type plain Vessel
+	var w struct {
+		plain
+		VesselIMONumber json.RawMessage `json:"vesselIMONumber"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*v = Vessel(w.plain)
+	imo := bytes.TrimSpace(w.VesselIMONumber)
+	switch {
+	case len(imo) == 0 || string(imo) == "null":
+	case imo[0] == '"':
+		return json.Unmarshal(imo, &v.VesselIMONumber)
+	default:
+		var n json.Number
+		if err := json.Unmarshal(imo, &n); err != nil {
+			return fmt.Errorf("vesselIMONumber %.20q is neither a string nor a number", imo)
+		}
+		v.VesselIMONumber = n.String()
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 // Package sim is a simulated carrier network: a deterministic world of real ports, trade lanes
 // and vessels in which every bill of lading, booking and container number has a journey, served
-// as DCSA Track & Trace 2.2 over HTTP, one base URL per SCAC. It lets the whole service run on a
+// as DCSA Track & Trace 2.2 or 3.0 over HTTP, one base URL per SCAC, in the spec's shape or in
+// the shapes real carriers answer in (see Dialect). It lets the whole service run on a
 // fresh machine and gives tests numbers with known outcomes (see Network).
 //
 // The service must reach it over HTTP through its DCSA client, like any carrier, never by
@@ -55,10 +56,13 @@ type Options struct {
 	RetryAfter time.Duration
 	// Log receives failures of State; nothing is logged when nil.
 	Log *slog.Logger
+	// Dialect is how answers are written; the zero value is Track & Trace 2.2 by the spec.
+	Dialect Dialect
 }
 
 // Network is the simulated carrier network. It is an http.Handler serving
-// GET /{SCAC}/v2/events for every simulated SCAC; Start serves it on a listener.
+// GET /{SCAC}/v2/events (GET /{SCAC}/v3/events in Track & Trace 3.0) for every simulated SCAC;
+// Start serves it on a listener.
 //
 // Every number has a journey, the same on every run and every replica sharing a State, except
 // these documented test numbers:
@@ -87,6 +91,7 @@ type Network struct {
 	latency    time.Duration
 	retryAfter time.Duration
 	log        *slog.Logger
+	dialect    Dialect
 	mux        *http.ServeMux
 
 	mu      sync.Mutex
@@ -98,13 +103,20 @@ type Network struct {
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.
 const unreachableAttempts = 2
 
-// APIVersion is the DCSA Track & Trace version the network speaks.
-const APIVersion = "2.2.0"
+// APIVersion and APIVersionV3 are the API-Version headers of the network's answers in Track &
+// Trace 2.2 and 3.0.
+const (
+	APIVersion   = "2.2.0"
+	APIVersionV3 = "3.0.0"
+)
 
 // New builds a network. It fails on invalid options: a negative or non-finite Speed, a negative
-// Latency or RetryAfter, an SCAC missing from Carriers, a lane port missing from Ports, or a
-// Fleet of fewer than two vessels.
+// Latency or RetryAfter, an SCAC missing from Carriers, a lane port missing from Ports, a Fleet
+// of fewer than two vessels, or an unknown Dialect version.
 func New(o Options) (*Network, error) {
+	if err := o.Dialect.validate(); err != nil {
+		return nil, err
+	}
 	if o.Carriers == nil {
 		o.Carriers = data.Carriers()
 	}
@@ -140,7 +152,7 @@ func New(o Options) (*Network, error) {
 		return nil, err
 	}
 	n := &Network{world: w, lines: map[string]boxwatch.ShippingLine{}, state: o.State, clock: o.Clock,
-		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log}
+		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log, dialect: o.Dialect}
 	scacs := o.SCACs
 	if len(scacs) == 0 {
 		for _, l := range o.Carriers.All() {
@@ -156,11 +168,27 @@ func New(o Options) (*Network, error) {
 		n.lines[s] = line
 	}
 	n.mux = http.NewServeMux()
-	n.mux.HandleFunc("/{scac}/v2/events", n.serveEvents)
+	n.mux.HandleFunc(n.eventsPath("{scac}"), n.serveEvents)
 	n.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		n.fail(w, r, http.StatusNotFound, "notFound", "no such resource: the simulated carriers serve /{SCAC}/v2/events")
+		n.fail(w, r, http.StatusNotFound, "notFound", "no such resource: the simulated carriers serve "+n.eventsPath("{SCAC}"))
 	})
 	return n, nil
+}
+
+// eventsPath is the path of scac's events.
+func (n *Network) eventsPath(scac string) string {
+	if n.dialect.v3() {
+		return "/" + scac + "/v3/events"
+	}
+	return "/" + scac + "/v2/events"
+}
+
+// Version is the Track & Trace version the network speaks, dcsa.Version22 or dcsa.Version30.
+func (n *Network) Version() string {
+	if n.dialect.v3() {
+		return dcsa.Version30
+	}
+	return dcsa.Version22
 }
 
 // SCACs returns the simulated SCACs, sorted.
@@ -200,9 +228,9 @@ func (n *Network) Close() error {
 }
 
 // BaseURL returns the DCSA base URL of a simulated SCAC once Start was called: GET
-// BaseURL + "/v2/events" queries it. ok is false for an SCAC the network does not simulate or
-// before Start. Served by another server, the base URL is that server's root followed by
-// "/" + SCAC.
+// BaseURL + "/v2/events" ("/v3/events" in 3.0) queries it. ok is false for an SCAC the network
+// does not simulate or before Start. Served by another server, the base URL is that server's
+// root followed by "/" + SCAC.
 func (n *Network) BaseURL(scac string) (url string, ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -233,8 +261,9 @@ func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if !n.wait(r.Context()) {
 		return
 	}
-	if v := r.Header.Get(dcsa.HeaderAPIVersion); v != "" && v != "2" && !strings.HasPrefix(v, "2.") {
-		n.fail(w, r, http.StatusBadRequest, "invalidHeader", fmt.Sprintf("API-Version %q: this server speaks version 2", v))
+	major := n.Version()[:1] // "2" or "3"
+	if v := r.Header.Get(dcsa.HeaderAPIVersion); v != "" && v != major && !strings.HasPrefix(v, major+".") {
+		n.fail(w, r, http.StatusBadRequest, "invalidHeader", fmt.Sprintf("API-Version %q: this server speaks version %s", v, major))
 		return
 	}
 	q, err := parseQuery(r.URL.Query())
@@ -261,19 +290,25 @@ func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 	for _, e := range events[from:to] {
 		page = append(page, e.Event)
 	}
-	body, err := json.Marshal(page)
+	body, err := n.dialect.render(page, from == 0)
 	if err != nil {
 		n.fail(w, r, http.StatusInternalServerError, "internalError", "cannot encode the events")
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set(dcsa.HeaderAPIVersion, APIVersion)
-	h.Set(dcsa.HeaderCurrentPage, pageLink(r, scac, q))
+	h.Set(dcsa.HeaderAPIVersion, n.apiVersion())
+	if !n.dialect.v3() {
+		h.Set(dcsa.HeaderCurrentPage, n.pageLink(r, scac, q))
+	}
 	if to < total {
 		next := q
 		next.Offset = to
-		h.Set(dcsa.HeaderNextPage, pageLink(r, scac, next))
+		if n.dialect.v3() {
+			h.Set(dcsa.HeaderNextPageCursor, next.cursor())
+		} else {
+			h.Set(dcsa.HeaderNextPage, n.pageLink(r, scac, next))
+		}
 	}
 	w.Write(body) //nolint:errcheck // the client went away
 }
@@ -316,6 +351,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 		return nil, nil
 	}
 	all := j.events(q.Anchor, q.AsOf)
+	n.dialect.shape(j.key, all)
 	events := all[:0]
 	for _, e := range all {
 		if q.match(e) {
@@ -352,13 +388,21 @@ func (n *Network) wait(ctx context.Context) bool {
 	}
 }
 
+// apiVersion is the API-Version header of the network's answers.
+func (n *Network) apiVersion() string {
+	if n.dialect.v3() {
+		return APIVersionV3
+	}
+	return APIVersion
+}
+
 // pageLink is the absolute URL of a page of the result q describes.
-func pageLink(r *http.Request, scac string, q query) string {
+func (n *Network) pageLink(r *http.Request, scac string, q query) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	u := url.URL{Scheme: scheme, Host: r.Host, Path: "/" + scac + "/v2/events",
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: n.eventsPath(scac),
 		RawQuery: url.Values{dcsa.ParamCursor: {q.cursor()}}.Encode()}
 	return u.String()
 }
@@ -380,7 +424,7 @@ func (n *Network) fail(w http.ResponseWriter, r *http.Request, status int, reaso
 		[]subError{{reason, message}}})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set(dcsa.HeaderAPIVersion, APIVersion)
+	h.Set(dcsa.HeaderAPIVersion, n.apiVersion())
 	w.WriteHeader(status)
 	w.Write(body) //nolint:errcheck // the client went away
 }

@@ -26,6 +26,8 @@ func TestServeConfigValidate(t *testing.T) {
 		"NegativeWorkers":      {func(c *serveConfig) { c.workers = -1 }, "--workers"},
 		"ShortJobTimeout":      {func(c *serveConfig) { c.jobTimeout = 10 * time.Millisecond }, "--job-timeout"},
 		"NegativeSimLatency":   {func(c *serveConfig) { c.simLatency = -time.Second }, "--sim-latency"},
+		"OKSimDCSA30":          {func(c *serveConfig) { c.simDCSAVersion = "3.0" }, ""},
+		"UnknownSimDCSA":       {func(c *serveConfig) { c.simDCSAVersion = "2.1" }, "--sim-dcsa-version"},
 		"ShortWebhookTimeout":  {func(c *serveConfig) { c.webhookTimeout = time.Millisecond }, "--webhook-timeout"},
 		"NoWebhookWorkers":     {func(c *serveConfig) { c.webhookWorkers = 0 }, "--webhook-workers"},
 		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},

@@ -21,6 +21,7 @@ import (
 	"github.com/boxwatch/boxwatch/ais/ingest"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/carrier"
+	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store"
@@ -39,6 +40,7 @@ type serveConfig struct {
 	sim                                      bool
 	simSpeed                                 float64
 	simLatency                               time.Duration
+	simDCSAVersion                           string
 	retryScale                               float64
 	refreshInterval, jobTimeout              time.Duration
 	workers                                  int
@@ -67,7 +69,7 @@ func (l *sourceList) Set(v string) error {
 func defaultServeConfig() serveConfig {
 	return serveConfig{
 		addr: "127.0.0.1:8080", adminAddr: "127.0.0.1:9090", db: defaultDB, logLevel: "info",
-		limits: api.DefaultLimits, simSpeed: 1, retryScale: 1,
+		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval, aisRetention: ingest.DefaultRetention,
@@ -99,6 +101,8 @@ func (c serveConfig) validate() error {
 		return usagef("--job-timeout must be at least 1s, got %v", c.jobTimeout)
 	case c.simLatency < 0:
 		return usagef("--sim-latency must not be negative, got %v", c.simLatency)
+	case c.simDCSAVersion != dcsa.Version22 && c.simDCSAVersion != dcsa.Version30:
+		return usagef("--sim-dcsa-version must be %s or %s, got %q", dcsa.Version22, dcsa.Version30, c.simDCSAVersion)
 	case c.webhookTimeout < 100*time.Millisecond:
 		return usagef("--webhook-timeout must be at least 100ms, got %v", c.webhookTimeout)
 	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1:
@@ -137,6 +141,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.BoolVar(&cfg.sim, "sim", cfg.sim, "simulate every carrier the carriers file does not configure (on with --demo)")
 	fs.Float64Var(&cfg.simSpeed, "sim-speed", cfg.simSpeed, "run the simulated world this many times faster than real time")
 	fs.DurationVar(&cfg.simLatency, "sim-latency", cfg.simLatency, "delay every simulated carrier answer by this much")
+	fs.StringVar(&cfg.simDCSAVersion, "sim-dcsa-version", cfg.simDCSAVersion, "DCSA Track & Trace version the simulated carriers speak: 2.2 or 3.0")
 	fs.Float64Var(&cfg.retryScale, "retry-scale", cfg.retryScale, "multiply every retry and backoff delay by this factor")
 	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", cfg.refreshInterval, "how often a tracked shipment is looked up again")
 	fs.IntVar(&cfg.workers, "workers", cfg.workers, "lookups and refreshes run at once by this process (0: an API-only replica that also sends no webhooks)")
@@ -194,7 +199,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	carriers := configured
 	if cfg.sim {
 		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: data.Fleet(),
-			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim")})
+			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim"),
+			Dialect: sim.Dialect{Version: cfg.simDCSAVersion}})
 		if err != nil {
 			return err
 		}
@@ -213,7 +219,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		for scac, c := range configured {
 			carriers[scac] = c
 		}
-		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()))
+		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
 	}
 	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
 	webhookClient := webhook.NewClient(policy)
@@ -233,6 +239,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
+		return err
+	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake})
@@ -240,8 +251,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Webhooks: policy, WebhookClient: webhookClient,

@@ -51,6 +51,8 @@ type Options struct {
 	// SimSpeed defaults to 1; SimLatency to 0.
 	SimSpeed   float64
 	SimLatency time.Duration
+	// SimDialect is how the simulated carriers answer; the zero value is DCSA 2.2 by the spec.
+	SimDialect sim.Dialect
 	// RetryScale defaults to 0.0001: a day of backoff becomes under 9 seconds.
 	RetryScale float64
 	// RefreshInterval defaults to an hour.
@@ -113,7 +115,8 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	}
 	registry := data.Carriers()
 	network, err := sim.New(sim.Options{Carriers: registry, Ports: data.Ports(), Fleet: data.Fleet(),
-		State: db, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger})
+		State: db, Clock: clock, Speed: o.SimSpeed, Latency: o.SimLatency, RetryAfter: time.Millisecond, Log: o.Logger,
+		Dialect: o.SimDialect})
 	if err != nil {
 		t.Fatal(err)
 	}

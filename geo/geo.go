@@ -54,3 +54,36 @@ func Bearing(a, b Point) float64 {
 	x := math.Cos(lat1)*math.Sin(lat2) - math.Sin(lat1)*math.Cos(lat2)*math.Cos(dLon)
 	return math.Mod(math.Atan2(y, x)/rad+360, 360)
 }
+
+// Intermediate is the point a fraction f of the way from a to b along the great circle: a at 0,
+// b at 1. Between antipodes, where no great circle is unique, it goes by the meridian of a. The
+// longitude it returns is within [-180, 180].
+func Intermediate(a, b Point, f float64) Point {
+	rad := math.Pi / 180
+	d := DistanceNM(a, b) / EarthRadiusNM // angular distance
+	if d < 1e-12 {
+		return Point{Lat: a.Lat, Lon: normalize(a.Lon)}
+	}
+	sinD := math.Sin(d)
+	if sinD < 1e-12 { // antipodes
+		return Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: normalize(a.Lon)}
+	}
+	x1, y1, z1 := unit(a.Lat*rad, a.Lon*rad)
+	x2, y2, z2 := unit(b.Lat*rad, b.Lon*rad)
+	p, q := math.Sin((1-f)*d)/sinD, math.Sin(f*d)/sinD
+	x, y, z := p*x1+q*x2, p*y1+q*y2, p*z1+q*z2
+	return Point{Lat: math.Atan2(z, math.Hypot(x, y)) / rad, Lon: math.Atan2(y, x) / rad}
+}
+
+func unit(lat, lon float64) (x, y, z float64) {
+	return math.Cos(lat) * math.Cos(lon), math.Cos(lat) * math.Sin(lon), math.Sin(lat)
+}
+
+// normalize brings a longitude within [-180, 180].
+func normalize(lon float64) float64 {
+	lon = math.Mod(lon+180, 360)
+	if lon < 0 {
+		lon += 360
+	}
+	return lon - 180
+}

@@ -110,3 +110,39 @@ func ExampleDistanceNM() {
 		geo.DistanceNM(rotterdam, shanghai), geo.DistanceKM(rotterdam, shanghai), geo.Bearing(rotterdam, shanghai))
 	// Output: 4820 nm, 8926 km, leaving on 051°
 }
+
+func TestIntermediate(t *testing.T) {
+	t.Parallel()
+	rotterdam, newYork := geo.Point{Lat: 51.95, Lon: 4.05}, geo.Point{Lat: 40.68, Lon: -74.04}
+	tokyo, losAngeles := geo.Point{Lat: 35.6, Lon: 139.8}, geo.Point{Lat: 33.73, Lon: -118.26}
+	for _, tt := range []struct {
+		name string
+		a, b geo.Point
+	}{
+		{"Atlantic", rotterdam, newYork},
+		{"AcrossTheAntimeridian", tokyo, losAngeles},
+		{"AlongTheEquator", geo.Point{Lat: 0, Lon: 10}, geo.Point{Lat: 0, Lon: 20}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			total := geo.DistanceNM(tt.a, tt.b)
+			for _, f := range []float64{0, 0.25, 0.5, 0.9, 1} {
+				p := geo.Intermediate(tt.a, tt.b, f)
+				if p.Lon < -180 || p.Lon > 180 || math.IsNaN(p.Lat) {
+					t.Fatalf("f %v: %+v out of range", f, p)
+				}
+				// On the great circle: the two parts add up to the whole, in the right shares.
+				da, db := geo.DistanceNM(tt.a, p), geo.DistanceNM(p, tt.b)
+				if math.Abs(da+db-total) > 0.01 || math.Abs(da-f*total) > 0.01 {
+					t.Fatalf("f %v: %.3f + %.3f nm of %.3f", f, da, db, total)
+				}
+			}
+		})
+	}
+	// The great circle from Tokyo to Los Angeles bows north of both ports.
+	if mid := geo.Intermediate(tokyo, losAngeles, 0.5); mid.Lat < 45 {
+		t.Fatalf("transpacific midpoint at %.1f°N, want north of 45°", mid.Lat)
+	}
+	if p := geo.Intermediate(geo.Point{Lat: 10, Lon: 20}, geo.Point{Lat: 10, Lon: 20}, 0.5); p != (geo.Point{Lat: 10, Lon: 20}) {
+		t.Fatalf("same point: %+v", p)
+	}
+}

@@ -179,8 +179,13 @@ func (j *journey) route(w *world, d dice, s service) {
 	addCall(last, -1)
 
 	for leg := range laneLegs {
-		detour := l.detour[laneLegs[leg]]
-		j.seaNM = append(j.seaNM, detour*geo.DistanceNM(w.places[ports[leg]].point, w.places[ports[leg+1]].point))
+		from, to := w.places[ports[leg]], w.places[ports[leg+1]]
+		if w.router != nil {
+			_, nm := w.route(from, to)
+			j.seaNM = append(j.seaNM, nm)
+			continue
+		}
+		j.seaNM = append(j.seaNM, l.detour[laneLegs[leg]]*geo.DistanceNM(from.point, to.point))
 	}
 }
 

@@ -58,6 +58,10 @@ type Options struct {
 	Log *slog.Logger
 	// Dialect is how answers are written; the zero value is Track & Trace 2.2 by the spec.
 	Dialect Dialect
+	// Router gives the sea paths vessels sail, and the sea distances that time their passages;
+	// without one, a lane's distance is its great circle times a detour factor, and vessels
+	// broadcast positions along the great circle.
+	Router Router
 }
 
 // Network is the simulated carrier network. It is an http.Handler serving
@@ -94,10 +98,11 @@ type Network struct {
 	dialect    Dialect
 	mux        *http.ServeMux
 
-	mu      sync.Mutex
-	server  *http.Server
-	serving sync.WaitGroup // the server's goroutine
-	root    string         // "http://host:port" once started
+	mu        sync.Mutex
+	server    *http.Server
+	serving   sync.WaitGroup // the server's goroutine
+	root      string         // "http://host:port" once started
+	broadcast *broadcaster   // the AIS feed, once StartAIS was called
 }
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.
@@ -147,7 +152,7 @@ func New(o Options) (*Network, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	w, err := newWorld(o.Carriers, o.Ports, o.Fleet)
+	w, err := newWorld(o.Carriers, o.Ports, o.Fleet, o.Router)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +224,10 @@ func (n *Network) Start(ln net.Listener) error {
 func (n *Network) Close() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.broadcast != nil {
+		n.broadcast.close()
+		n.broadcast = nil
+	}
 	if n.server == nil {
 		return nil
 	}
@@ -350,6 +359,9 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	if q.Equipment != "" && !slices.ContainsFunc(j.equipment, func(e equipment) bool { return e.ref == q.Equipment }) {
 		return nil, nil
 	}
+	if b := n.aisFeed(); b != nil {
+		b.register(j, q.Anchor)
+	}
 	all := j.events(q.Anchor, q.AsOf)
 	n.dialect.shape(j.key, all)
 	events := all[:0]
@@ -360,6 +372,13 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	}
 	q.sort(events)
 	return events, nil
+}
+
+// aisFeed returns the AIS broadcaster, nil when StartAIS was not called.
+func (n *Network) aisFeed() *broadcaster {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.broadcast
 }
 
 // unknown reports whether number is one of the documented numbers line does not know.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -133,6 +134,39 @@ type world struct {
 	carriers *boxwatch.Carriers
 	places   map[string]place
 	services map[string][]service // by primary SCAC
+	router   Router               // nil: vessels sail great circles
+
+	mu     sync.Mutex
+	routes map[[2]string]seaRoute // by port pair
+}
+
+// seaRoute is the path of a vessel between two ports and its length.
+type seaRoute struct {
+	points []geo.Point
+	nm     float64
+}
+
+// route returns the sea path between two ports: the router's (computed once per pair), or the
+// great circle without a router or when it finds no path.
+func (w *world) route(from, to place) ([]geo.Point, float64) {
+	if w.router == nil {
+		return []geo.Point{from.point, to.point}, geo.DistanceNM(from.point, to.point)
+	}
+	key := [2]string{from.LOCODE, to.LOCODE}
+	w.mu.Lock()
+	r, ok := w.routes[key]
+	w.mu.Unlock()
+	if !ok {
+		points, nm, err := w.router(from.point, to.point)
+		if err != nil || len(points) < 2 {
+			points, nm = []geo.Point{from.point, to.point}, geo.DistanceNM(from.point, to.point)
+		}
+		r = seaRoute{points, nm}
+		w.mu.Lock()
+		w.routes[key] = r
+		w.mu.Unlock()
+	}
+	return r.points, r.nm
 }
 
 // servicePoolSize is how many vessels a carrier's pool holds at least, and serviceVessels how
@@ -142,11 +176,12 @@ const (
 	serviceVessels  = 4
 )
 
-func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwatch.Vessel) (*world, error) {
+func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwatch.Vessel, router Router) (*world, error) {
 	if len(fleet) < 2 {
 		return nil, fmt.Errorf("sim: the fleet has %d vessels; at least 2 are needed", len(fleet))
 	}
-	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}}
+	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}, router: router,
+		routes: map[[2]string]seaRoute{}}
 	for _, l := range lanes {
 		codes := slices.Concat(l.origins, l.destinations)
 		if l.hub != "" {

@@ -213,13 +213,23 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 		defer network.Close()
+		// The simulated vessels broadcast AIS on loopback; boxwatch listens to it as to any feed.
+		aisLn, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("simulated AIS feed: %w", err)
+		}
+		if err := network.StartAIS(aisLn); err != nil {
+			aisLn.Close()
+			return err
+		}
+		cfg.aisSources = append(cfg.aisSources, "tcp://"+aisLn.Addr().String())
 		if carriers, err = carrier.Simulated(network, configured, carrierHTTP); err != nil {
 			return err
 		}
 		for scac, c := range configured {
 			carriers[scac] = c
 		}
-		log.Info("carrier simulator", "addr", simLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
+		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
 	}
 	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
 	webhookClient := webhook.NewClient(policy)

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/geo/land"
 )
 
 var (
@@ -30,6 +31,8 @@ var (
 	portsJSON []byte
 	//go:embed vessels/vessels.json
 	vesselsJSON []byte
+	//go:embed land/land-50m.bin
+	landBin []byte
 )
 
 var (
@@ -37,6 +40,7 @@ var (
 	lessors  = once("lessors/lessors.json", lessorsJSON, boxwatch.LoadLessors)
 	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
+	landSet  = once("land/land-50m.bin", landBin, readLand)
 )
 
 // Carriers returns the registry of shipping lines (carriers/carriers.json, kept by hand). Every
@@ -60,6 +64,23 @@ func Ports() *boxwatch.Ports { return ports() }
 // Fleet returns the container ships (vessels/vessels.json, from real AIS static reports), in IMO
 // order. The caller owns the returned slice.
 func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
+
+// Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
+// world-atlas), indexed. Every call returns the same set, which is read-only and safe for
+// concurrent use.
+func Land() *land.Land { return landSet() }
+
+func readLand(r io.Reader) (*land.Land, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	rings, err := land.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return land.New(rings)
+}
 
 // once returns a function that parses src, the embedded file name, on its first call and returns
 // that value from then on.

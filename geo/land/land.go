@@ -226,16 +226,24 @@ func (l *Land) Crosses(a, b geo.Point) bool {
 	return l.segmentCrosses(x1, y1, x2, y2)
 }
 
-// segmentCrosses reports whether a segment within -180…180 crosses a coastline edge.
+// segmentCrosses reports whether a segment within -180…180 crosses a coastline edge. It visits
+// only the cells the segment passes through, column by column.
 func (l *Land) segmentCrosses(x1, y1, x2, y2 float64) bool {
-	c1, r1 := cellOf(math.Min(x1, x2), math.Min(y1, y2))
-	c2, r2 := cellOf(math.Max(x1, x2), math.Max(y1, y2))
+	if x2 < x1 {
+		x1, y1, x2, y2 = x2, y2, x1, y1
+	}
+	c1, _ := cellOf(x1, y1)
+	c2, _ := cellOf(x2, y2)
 	for c := c1; c <= c2; c++ {
-		for r := r1; r <= r2; r++ {
-			x0, y0 := float64(c)*cellDeg-180, float64(r)*cellDeg-90
-			if !segmentTouchesBox(x1, y1, x2, y2, x0, y0, x0+cellDeg, y0+cellDeg) {
-				continue
-			}
+		// The part of the segment within this column, and the rows it spans.
+		xa, xb := math.Max(x1, float64(c)*cellDeg-180), math.Min(x2, float64(c+1)*cellDeg-180)
+		ya, yb := y1, y2
+		if x2 > x1 {
+			ya, yb = y1+(xa-x1)*(y2-y1)/(x2-x1), y1+(xb-x1)*(y2-y1)/(x2-x1)
+		}
+		_, r1 := cellOf(xa, math.Min(ya, yb))
+		_, r2 := cellOf(xa, math.Max(ya, yb))
+		for r := max(r1-1, 0); r <= min(r2+1, rows-1); r++ {
 			cell := r*cols + c
 			for _, e := range l.cellEdges[l.cellStart[cell]:l.cellStart[cell+1]] {
 				if segmentsCross(x1, y1, x2, y2, l.edges[4*e], l.edges[4*e+1], l.edges[4*e+2], l.edges[4*e+3]) {

@@ -93,7 +93,7 @@ var waterways = []struct {
 	{"Elbe (Hamburg)", box{8.4, 53.4, 10.1, 54.0}},
 	{"Weser (Bremerhaven, Bremen)", box{8.0, 53.0, 8.9, 53.9}},
 	{"Houston Ship Channel", box{-95.35, 29.25, -94.6, 29.8}},
-	{"Huangpu and Yangtze mouth (Shanghai)", box{121.2, 30.85, 122.2, 31.7}},
+	{"Yangtze and Huangpu (Shanghai to Nanjing)", box{118.6, 30.85, 122.2, 32.4}},
 	{"Saigon River (Ho Chi Minh City)", box{106.6, 10.3, 107.1, 10.9}},
 	{"Chao Phraya (Bangkok)", box{100.4, 13.4, 100.7, 13.75}},
 	{"Karnaphuli (Chittagong)", box{91.7, 22.15, 91.9, 22.4}},

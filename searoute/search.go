@@ -130,37 +130,47 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		node int32
 		cost float64 // from the node to the point
 		snap int
-		vec  vec
-		lm   [landmarkCount]float64
 	}
 	goals := make([]goal, 0, 2*len(to))
-	useALT := true
 	for i, b := range to {
 		eb, lb := n.edges[b.edge], n.length[b.edge]
-		for _, g := range []goal{{node: eb.U, cost: b.t*lb + b.legNM, snap: i}, {node: eb.V, cost: (1-b.t)*lb + b.legNM, snap: i}} {
-			g.vec = n.vecs[g.node]
-			if n.comp[g.node] != n.comp[n.landmarkNode] {
-				useALT = false
-			}
-			for k, row := range n.landmarks {
-				g.lm[k] = float64(row[g.node])
-			}
-			goals = append(goals, g)
+		goals = append(goals, goal{eb.U, b.t*lb + b.legNM, i}, goal{eb.V, (1-b.t)*lb + b.legNM, i})
+	}
+	// Lower bounds of the distance left from a node v: the great circle to where the point meets
+	// water; and for each landmark L, since
+	// |d(L, g) - d(L, v)| <= d(v, g) for every goal node g,
+	// max(A - d(L, v), d(L, v) - B) with A = min over g of d(L, g) + cost(g) and
+	// B = max over g of d(L, g) - cost(g).
+	shore := toVec(to[0].shore)
+	useALT := true
+	var lmA, lmB [landmarkCount]float64
+	for k := range landmarkCount {
+		lmA[k], lmB[k] = math.Inf(1), math.Inf(-1)
+	}
+	for _, g := range goals {
+		if n.comp[g.node] != n.comp[n.landmarkNode] {
+			useALT = false
+		}
+		row := n.landmarks[int(g.node)*landmarkCount : int(g.node+1)*landmarkCount]
+		for k, d := range row {
+			lmA[k] = min(lmA[k], float64(d)+g.cost)
+			lmB[k] = max(lmB[k], float64(d)-g.cost)
 		}
 	}
 	h := func(v int32) float64 {
-		est := math.Inf(1)
-		for i := range goals {
-			g := &goals[i]
-			lb := 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], g.vec))/2))
-			if useALT {
-				for k, row := range n.landmarks {
-					lb = max(lb, math.Abs(g.lm[k]-float64(row[v])))
-				}
-			}
-			est = min(est, lb+g.cost)
+		if !useALT {
+			return 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], shore))/2))
 		}
-		return est
+		// On a network that rounds continents the landmarks' bound is almost always the larger,
+		// so the great circle is left out: A* stays correct with any lower bound.
+		est := 0.0
+		row := n.landmarks[int(v)*landmarkCount : int(v+1)*landmarkCount]
+		for k, d := range row {
+			lv := float64(d)
+			est = max(est, lmA[k]-lv, lv-lmB[k])
+		}
+		// Less a hundredth of a mile, more than float32 rounding can add.
+		return est - 0.01
 	}
 	best, via, res := math.Inf(1), int32(-1), found{}
 	for i, a := range from {

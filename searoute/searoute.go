@@ -35,8 +35,9 @@ const SimplifyKM = 1.0
 // outside waterways); a point further inland is ErrOnLand.
 const CoastKM = 3.0
 
-// MaxSnapNM is how far a point may lie from the network it is joined to.
-const MaxSnapNM = 600.0
+// MaxSnapNM is how far a point may lie from the network it is joined to: the network is sparse
+// in the Southern Ocean.
+const MaxSnapNM = 1200.0
 
 // DrawStepNM is the longest chord used to draw an edge's great-circle arc; the generator checks
 // edges against land with chords of the same length, so a drawn edge is as land-free as checked.
@@ -99,8 +100,15 @@ type Network struct {
 
 	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each 1° cell
 
-	landmarks    [][]float32 // distance from each landmark to every node, all passages open
-	landmarkNode int32       // a node of the piece the landmarks cover
+	// shapes holds each edge's drawn arc from U to V, simplified, without its ends:
+	// shapes[shapeStart[e]:shapeStart[e+1]]. Longitudes continue from U's.
+	shapes     []geo.Point
+	shapeStart []int32
+
+	// landmarks holds the distance from each landmark to every node, all passages open, node by
+	// node: landmarks[v*landmarkCount+k] is landmark k's distance to node v.
+	landmarks    []float32
+	landmarkNode int32 // a node of the piece the landmarks cover
 
 	pool sync.Pool // *search
 }
@@ -149,6 +157,7 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	}
 	n.labelPieces()
 	n.indexEdges()
+	n.drawEdges()
 	n.pickLandmarks()
 	n.pool.New = func() any { return newSearch(len(g.Nodes)) }
 	return n, nil
@@ -217,6 +226,16 @@ func (n *Network) indexEdges() {
 	}
 }
 
+// drawEdges fills the shapes of the edges.
+func (n *Network) drawEdges() {
+	n.shapeStart = make([]int32, len(n.edges)+1)
+	for i, e := range n.edges {
+		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM/2)
+		n.shapes = append(n.shapes, pts[1:len(pts)-1]...)
+		n.shapeStart[i+1] = int32(len(n.shapes))
+	}
+}
+
 // pickLandmarks chooses landmarks far apart on the largest piece (each the node farthest from
 // those already chosen) and records their distances to every node.
 func (n *Network) pickLandmarks() {
@@ -238,12 +257,12 @@ func (n *Network) pickLandmarks() {
 		minDist[i] = math.Inf(1)
 	}
 	next := start
-	for range landmarkCount {
+	n.landmarks = make([]float32, len(n.nodes)*landmarkCount)
+	for k := range landmarkCount {
 		d := s.all(n, next)
-		row := make([]float32, len(n.nodes))
 		far, farD := next, -1.0
-		for v := range row {
-			row[v] = float32(d[v])
+		for v := range n.nodes {
+			n.landmarks[v*landmarkCount+k] = float32(d[v])
 			if d[v] < minDist[v] {
 				minDist[v] = d[v]
 			}
@@ -251,7 +270,6 @@ func (n *Network) pickLandmarks() {
 				far, farD = int32(v), minDist[v]
 			}
 		}
-		n.landmarks = append(n.landmarks, row)
 		next = far
 	}
 }
@@ -402,8 +420,7 @@ func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
 	var cands []cand
 	var found, nearest []snap
 	c0 := cellKey(p)
-	maxRing := int(MaxSnapNM/60) + 1
-	for r := 0; r <= maxRing; r++ {
+	for r := 0; r <= 180; r++ {
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
@@ -425,6 +442,9 @@ func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
 		// Every edge not yet seen lies at least r degrees of latitude, or r degrees of longitude
 		// at the highest latitude of the ring, away.
 		bound := float64(r) * 60 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r)+1)*rad)
+		if bound >= MaxSnapNM || r == 180 {
+			bound = math.Inf(1) // every edge within reach has been seen
+		}
 		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := cands[0]
@@ -441,6 +461,9 @@ func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
 					return n.harbour(p, found, nearest), nil
 				}
 			}
+		}
+		if math.IsInf(bound, 1) {
+			break
 		}
 	}
 	found = n.harbour(p, found, nearest)
@@ -517,12 +540,23 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 		arc := Arc(p, q, DrawStepNM)
 		pts = append(pts, arc[1:]...)
 	}
-	prev := a.at
-	for _, v := range nodes {
-		add(prev, n.nodes[v])
-		prev = n.nodes[v]
+	if len(nodes) == 0 {
+		add(a.at, b.at)
+	} else {
+		add(a.at, n.nodes[nodes[0]])
+		for i, e := range edges {
+			shape := n.shapes[n.shapeStart[e]:n.shapeStart[e+1]]
+			if n.edges[e].U == nodes[i] {
+				pts = append(pts, shape...)
+			} else {
+				for k := len(shape) - 1; k >= 0; k-- {
+					pts = append(pts, shape[k])
+				}
+			}
+			pts = append(pts, n.nodes[nodes[i+1]])
+		}
+		add(n.nodes[nodes[len(nodes)-1]], b.at)
 	}
-	add(prev, b.at)
 	for i := len(b.via) - 1; i >= 0; i-- {
 		pts = append(pts, b.via[i])
 	}
@@ -542,16 +576,20 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 		note(e)
 	}
 	note(b.edge)
-	out.Points = n.simplify(pts)
+	out.Points = n.simplify(pts, SimplifyKM/2)
 	for i := range out.Points {
 		out.Points[i] = normalise(out.Points[i])
 	}
+	// Exactly the points asked for, without the rounding of unwrapping longitudes.
+	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
 	return out
 }
 
-// simplify drops points (Douglas–Peucker, SimplifyKM) as long as each shortcut stays off land.
-// pts have continuous longitudes.
-func (n *Network) simplify(pts []geo.Point) []geo.Point {
+// simplify drops points (Douglas–Peucker, tolerance in km) as long as each shortcut stays off
+// land. pts have continuous longitudes. Edges are simplified once at load and their shapes again
+// as part of a path, each time within half of SimplifyKM, so a path stays within SimplifyKM.
+func (n *Network) simplify(pts []geo.Point, toleranceKM float64) []geo.Point {
+	tolerance2 := math.Pow(toleranceKM/(geo.EarthRadiusKM*rad), 2)
 	keep := make([]bool, len(pts))
 	keep[0], keep[len(pts)-1] = true, true
 	var visit func(i, j int)
@@ -561,11 +599,11 @@ func (n *Network) simplify(pts []geo.Point) []geo.Point {
 		}
 		far, farD := -1, 0.0
 		for k := i + 1; k < j; k++ {
-			if d := offsetKM(pts[k], pts[i], pts[j]); d > farD {
+			if d := offset2(pts[k], pts[i], pts[j]); d > farD {
 				far, farD = k, d
 			}
 		}
-		if farD <= SimplifyKM && Clear(n.land, pts[i], pts[j]) {
+		if farD <= tolerance2 && Clear(n.land, pts[i], pts[j]) {
 			return
 		}
 		if far < 0 {
@@ -588,9 +626,9 @@ func (n *Network) simplify(pts []geo.Point) []geo.Point {
 	return out
 }
 
-// offsetKM is the distance from p to the straight line (in longitude and latitude, as drawn) from
-// a to b, measured on a local equirectangular projection.
-func offsetKM(p, a, b geo.Point) float64 {
+// offset2 is the square of the distance from p to the straight line (in longitude and latitude,
+// as drawn) from a to b, in degrees of latitude on a local equirectangular projection.
+func offset2(p, a, b geo.Point) float64 {
 	k := math.Cos(p.Lat * rad)
 	ax, ay := (a.Lon-p.Lon)*k, a.Lat-p.Lat
 	bx, by := (b.Lon-p.Lon)*k, b.Lat-p.Lat
@@ -599,5 +637,6 @@ func offsetKM(p, a, b geo.Point) float64 {
 	if l2 := dx*dx + dy*dy; l2 > 0 {
 		t = min(max(-(ax*dx+ay*dy)/l2, 0), 1)
 	}
-	return math.Hypot(ax+t*dx, ay+t*dy) * 60 * geo.KilometresPerNM
+	x, y := ax+t*dx, ay+t*dy
+	return x*x + y*y
 }

@@ -14,7 +14,7 @@ import (
 const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
-// simulator's lanes use whose source coordinates are a city centre or district far from the
+// simulator's lanes use, and of the 100 busiest container ports, whose source coordinates are a city centre or district far from the
 // harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
 // published location and is checked by the generator to lie within searoute.CoastKM of water on
 // Natural Earth 1:50m.
@@ -23,6 +23,10 @@ var waterSide = map[string]struct {
 	terminal string
 }{
 	"ARBUE": {-34.58, -58.37, "Puerto Nuevo"},
+	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
+	"JPNGO": {35.03, 136.84, "Tobishima"},
+	"SAJED": {21.47, 39.15, "Jeddah Islamic Port"},
+	"TWTXG": {24.28, 120.50, "Port of Taichung"},
 	"AUBNE": {-27.38, 153.17, "Fisherman Islands"},
 	"AUMEL": {-37.885, 144.9, "Hobsons Bay, off Williamstown (Swanson Dock, up the Yarra, is land at 1:50m)"},
 	"AUSYD": {-33.97, 151.21, "Port Botany"},

@@ -72,7 +72,7 @@ func TestPorts(t *testing.T) {
 		lat, lon                        float64
 	}{
 		{"NLRTM", "Rotterdam", "Netherlands", "Europe/Amsterdam", 51.92, 4.5},
-		{"SGSIN", "Singapore", "Singapore", "Asia/Singapore", 1.28053, 103.85315}, // moved to the water's edge
+		{"SGSIN", "Singapore", "Singapore", "Asia/Singapore", 1.28053, 103.85315},             // moved to the water's edge
 		{"USLGB", "Long Beach", "United States", "America/Los_Angeles", 33.75015, -118.17525}, // moved to the water's edge
 	}
 	for _, tt := range tests {

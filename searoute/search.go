@@ -15,6 +15,10 @@ type search struct {
 	done     []uint32
 	cur      uint32
 	heap     []entry
+
+	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
+	edgeSeen  []uint32
+	edgeStamp uint32
 }
 
 type entry struct {
@@ -22,8 +26,9 @@ type entry struct {
 	node int32
 }
 
-func newSearch(nodes int) *search {
+func newSearch(nodes, edges int) *search {
 	return &search{
+		edgeSeen: make([]uint32, edges),
 		dist:     make([]float64, nodes),
 		prevEdge: make([]int32, nodes),
 		stamp:    make([]uint32, nodes),

@@ -115,7 +115,7 @@ type Network struct {
 
 // landmarkCount is how many landmarks guide A*: their distances bound the remaining distance
 // from below far more tightly than the great circle does on a network that rounds continents.
-const landmarkCount = 12
+const landmarkCount = 8
 
 // New prepares g for queries over the land l. It returns an error if an edge joins a node to
 // itself or names a node that does not exist.
@@ -159,7 +159,7 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	n.indexEdges()
 	n.drawEdges()
 	n.pickLandmarks()
-	n.pool.New = func() any { return newSearch(len(g.Nodes)) }
+	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
 	return n, nil
 }
 
@@ -251,7 +251,7 @@ func (n *Network) pickLandmarks() {
 	}
 	start := int32(slices.Index(n.comp, main))
 	n.landmarkNode = start
-	s := newSearch(len(n.nodes))
+	s := newSearch(len(n.nodes), len(n.edges))
 	minDist := make([]float64, len(n.nodes))
 	for i := range minDist {
 		minDist[i] = math.Inf(1)
@@ -364,7 +364,7 @@ type snap struct {
 // snap joins p to the network: to the nearest edge not closed whose leg from p stays off land,
 // and to up to maxSnaps-1 more such edges within snapSlackNM of it, so that the search can take
 // whichever leads best to the other point (the nearest edge can be a spur into a port basin).
-func (n *Network) snap(p geo.Point, closed []bool) ([]snap, error) {
+func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 	if math.IsNaN(p.Lat) || math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lat < -90 || p.Lat > 90 {
 		return nil, ErrBadPoint
 	}
@@ -376,7 +376,7 @@ func (n *Network) snap(p geo.Point, closed []bool) ([]snap, error) {
 		}
 		shore, coastNM = q, geo.DistanceNM(p, q)
 	}
-	sn, err := n.snapWet(shore, closed)
+	sn, err := n.snapWet(s, shore, closed)
 	for i := range sn {
 		sn[i].shore = shore
 		sn[i].legNM += coastNM
@@ -411,12 +411,14 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 }
 
 // snapWet joins p, a point in water, to the network (see snap).
-func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
+func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
 	type cand struct {
 		snap
+		q vec
 		d float64
 	}
-	seen := map[int32]bool{}
+	vp := toVec(p)
+	s.edgeStamp++
 	var cands []cand
 	var found, nearest []snap
 	c0 := cellKey(p)
@@ -428,13 +430,13 @@ func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
 				}
 				lon := (int(c0[0])+dx+540)%360 - 180
 				for _, e := range n.cells[[2]int16{int16(lon), c0[1] + int16(dy)}] {
-					if seen[e] || (n.passage[e] >= 0 && closed[n.passage[e]]) {
+					if s.edgeSeen[e] == s.edgeStamp || (n.passage[e] >= 0 && closed[n.passage[e]]) {
 						continue
 					}
-					seen[e] = true
-					at, d, t := project(p, n.nodes[n.edges[e].U], n.nodes[n.edges[e].V])
+					s.edgeSeen[e] = s.edgeStamp
+					q, d, t := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
 					if d <= MaxSnapNM {
-						cands = append(cands, cand{snap{edge: e, t: t, at: at, legNM: d}, d})
+						cands = append(cands, cand{snap{edge: e, t: t, legNM: d}, q, d})
 					}
 				}
 			}
@@ -449,6 +451,7 @@ func (n *Network) snapWet(p geo.Point, closed []bool) ([]snap, error) {
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := cands[0]
 			cands = cands[1:]
+			c.at = c.q.point()
 			if len(nearest) < 2 {
 				nearest = append(nearest, c.snap)
 			}
@@ -515,16 +518,16 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 			closed[i] = true
 		}
 	}
-	a, err := n.snap(from, closed)
+	s := n.pool.Get().(*search)
+	defer n.pool.Put(s)
+	a, err := n.snap(s, from, closed)
 	if err != nil {
 		return Path{}, &PointError{"from", from, err}
 	}
-	b, err := n.snap(to, closed)
+	b, err := n.snap(s, to, closed)
 	if err != nil {
 		return Path{}, &PointError{"to", to, err}
 	}
-	s := n.pool.Get().(*search)
-	defer n.pool.Put(s)
 	r, ok := s.route(n, a, b, closed)
 	if !ok {
 		return Path{}, ErrNoRoute

@@ -65,7 +65,12 @@ func unwrapTo(lon float64, p geo.Point) geo.Point {
 // project returns the point of the great-circle arc from a to b nearest to p, its distance from p
 // in nautical miles, and how far along the arc it lies (0 at a, 1 at b).
 func project(p, a, b geo.Point) (geo.Point, float64, float64) {
-	vp, va, vb := toVec(p), toVec(a), toVec(b)
+	q, d, t := projectVec(toVec(p), toVec(a), toVec(b))
+	return q.point(), d, t
+}
+
+// projectVec is project on unit vectors.
+func projectVec(vp, va, vb vec) (vec, float64, float64) {
 	n := cross(va, vb)
 	if nn := norm(n); nn > 1e-15 {
 		n = scale(n, 1/nn)
@@ -74,13 +79,13 @@ func project(p, a, b geo.Point) (geo.Point, float64, float64) {
 			q = scale(q, 1/qn)
 			if dot(cross(va, q), n) >= 0 && dot(cross(q, vb), n) >= 0 {
 				t := angle(va, q) / angle(va, vb)
-				return q.point(), angle(vp, q) * geo.EarthRadiusNM, t
+				return q, angle(vp, q) * geo.EarthRadiusNM, t
 			}
 		}
 	}
 	da, db := angle(vp, va), angle(vp, vb)
 	if da <= db {
-		return a, da * geo.EarthRadiusNM, 0
+		return va, da * geo.EarthRadiusNM, 0
 	}
-	return b, db * geo.EarthRadiusNM, 1
+	return vb, db * geo.EarthRadiusNM, 1
 }

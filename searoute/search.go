@@ -16,6 +16,10 @@ type search struct {
 	cur      uint32
 	heap     []entry
 
+	// hStamp and hValue cache the estimate of each node for the query (stamp cur).
+	hStamp []uint32
+	hValue []float64
+
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
 	edgeStamp uint32
@@ -29,6 +33,8 @@ type entry struct {
 func newSearch(nodes, edges int) *search {
 	return &search{
 		edgeSeen: make([]uint32, edges),
+		hStamp:   make([]uint32, nodes),
+		hValue:   make([]float64, nodes),
 		dist:     make([]float64, nodes),
 		prevEdge: make([]int32, nodes),
 		stamp:    make([]uint32, nodes),
@@ -162,7 +168,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			lmB[k] = max(lmB[k], float64(d)-g.cost)
 		}
 	}
-	h := func(v int32) float64 {
+	estimate := func(v int32) float64 {
 		if !useALT {
 			return 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], shore))/2))
 		}
@@ -176,6 +182,12 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
+	}
+	h := func(v int32) float64 {
+		if s.hStamp[v] != s.cur {
+			s.hStamp[v], s.hValue[v] = s.cur, estimate(v)
+		}
+		return s.hValue[v]
 	}
 	best, via, res := math.Inf(1), int32(-1), found{}
 	for i, a := range from {

@@ -98,7 +98,7 @@ type Network struct {
 	adjStart []int32 // CSR: edges at node n are adjEdge[adjStart[n]:adjStart[n+1]]
 	adjEdge  []int32
 
-	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each 1° cell
+	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each half-degree cell
 
 	// shapes holds each edge's drawn arc from U to V, simplified, without its ends:
 	// shapes[shapeStart[e]:shapeStart[e+1]]. Longitudes continue from U's.
@@ -199,10 +199,10 @@ func (n *Network) labelPieces() {
 
 func cellKey(p geo.Point) [2]int16 {
 	lon := math.Mod(p.Lon+540, 360) - 180
-	return [2]int16{int16(math.Floor(lon)), int16(math.Floor(p.Lat))}
+	return [2]int16{int16(math.Floor(lon * 2)), int16(math.Floor(p.Lat * 2))}
 }
 
-// indexEdges registers each edge in every 1° cell its drawn arc passes through.
+// indexEdges registers each edge in every half-degree cell its drawn arc passes through.
 func (n *Network) indexEdges() {
 	n.cells = map[[2]int16][]int32{}
 	for i, e := range n.edges {
@@ -213,7 +213,7 @@ func (n *Network) indexEdges() {
 		seen := map[[2]int16]bool{}
 		for k := 1; k < len(pts); k++ {
 			a, b := pts[k-1], pts[k]
-			steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2)) + 1
+			steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*4)) + 1
 			for s := 0; s <= steps; s++ {
 				t := float64(s) / float64(steps)
 				c := cellKey(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
@@ -422,29 +422,29 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 	var cands []cand
 	var found, nearest []snap
 	c0 := cellKey(p)
-	for r := 0; r <= 180; r++ {
+	for r := 0; r <= 360; r++ {
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
 					continue
 				}
-				lon := (int(c0[0])+dx+540)%360 - 180
+				lon := (int(c0[0])+dx+1080)%720 - 360
 				for _, e := range n.cells[[2]int16{int16(lon), c0[1] + int16(dy)}] {
 					if s.edgeSeen[e] == s.edgeStamp || (n.passage[e] >= 0 && closed[n.passage[e]]) {
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
-					q, d, t := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
+					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
 					if d <= MaxSnapNM {
-						cands = append(cands, cand{snap{edge: e, t: t, legNM: d}, q, d})
+						cands = append(cands, cand{snap{edge: e, legNM: d}, q, d})
 					}
 				}
 			}
 		}
-		// Every edge not yet seen lies at least r degrees of latitude, or r degrees of longitude
-		// at the highest latitude of the ring, away.
-		bound := float64(r) * 60 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r)+1)*rad)
-		if bound >= MaxSnapNM || r == 180 {
+		// Every edge not yet seen lies at least r half-degrees of latitude, or of longitude at the
+		// highest latitude of the ring, away.
+		bound := float64(r) * 30 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/2)*rad)
+		if bound >= MaxSnapNM || r == 360 {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
 		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
@@ -452,6 +452,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			c := cands[0]
 			cands = cands[1:]
 			c.at = c.q.point()
+			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], c.q)
 			if len(nearest) < 2 {
 				nearest = append(nearest, c.snap)
 			}

@@ -62,30 +62,37 @@ func unwrapTo(lon float64, p geo.Point) geo.Point {
 	return p
 }
 
-// project returns the point of the great-circle arc from a to b nearest to p, its distance from p
-// in nautical miles, and how far along the arc it lies (0 at a, 1 at b).
-func project(p, a, b geo.Point) (geo.Point, float64, float64) {
-	q, d, t := projectVec(toVec(p), toVec(a), toVec(b))
-	return q.point(), d, t
-}
-
-// projectVec is project on unit vectors.
-func projectVec(vp, va, vb vec) (vec, float64, float64) {
+// projectVec returns the point of the great-circle arc from a to b nearest to p and its distance
+// from p in nautical miles.
+// projectVec is project on unit vectors, without the fraction along the arc (see along), which
+// costs more and is needed only for the edges a point is joined to.
+func projectVec(vp, va, vb vec) (vec, float64) {
 	n := cross(va, vb)
 	if nn := norm(n); nn > 1e-15 {
 		n = scale(n, 1/nn)
-		q := add(vp, scale(n, -dot(vp, n)))
+		s := dot(vp, n)
+		q := add(vp, scale(n, -s))
 		if qn := norm(q); qn > 1e-15 {
 			q = scale(q, 1/qn)
 			if dot(cross(va, q), n) >= 0 && dot(cross(q, vb), n) >= 0 {
-				t := angle(va, q) / angle(va, vb)
-				return q, angle(vp, q) * geo.EarthRadiusNM, t
+				return q, math.Asin(min(1, math.Abs(s))) * geo.EarthRadiusNM
 			}
 		}
 	}
-	da, db := angle(vp, va), angle(vp, vb)
+	da, db := chordAngle(vp, va), chordAngle(vp, vb)
 	if da <= db {
-		return va, da * geo.EarthRadiusNM, 0
+		return va, da * geo.EarthRadiusNM
 	}
-	return vb, db * geo.EarthRadiusNM, 1
+	return vb, db * geo.EarthRadiusNM
+}
+
+// chordAngle is the angle between unit vectors a and b, from the chord between them.
+func chordAngle(a, b vec) float64 { return 2 * math.Asin(min(1, norm(sub(a, b))/2)) }
+
+// along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b.
+func along(va, vb, q vec) float64 {
+	if w := angle(va, vb); w > 0 {
+		return min(1, angle(va, q)/w)
+	}
+	return 0
 }

@@ -24,6 +24,8 @@ var waterSide = map[string]struct {
 }{
 	"ARBUE": {-34.58, -58.37, "Puerto Nuevo"},
 	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
+	"CNSHA": {31.36, 121.62, "Waigaoqiao, on the Yangtze"},
+	"NLRTM": {51.955, 4.05, "Maasvlakte"},
 	"JPNGO": {35.03, 136.84, "Tobishima"},
 	"SAJED": {21.47, 39.15, "Jeddah Islamic Port"},
 	"TWTXG": {24.28, 120.50, "Port of Taichung"},

@@ -96,8 +96,9 @@ func (s *search) pop() entry {
 	return top
 }
 
-// all returns the distance from src to every node over every edge (Dijkstra), +Inf where none.
-func (s *search) all(n *Network, src int32) []float64 {
+// all returns the distance from src to every node over the edges not closed (Dijkstra; closed
+// may be nil), +Inf where none.
+func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 	s.reset()
 	s.set(src, 0, -1)
 	s.push(0, src)
@@ -109,6 +110,9 @@ func (s *search) all(n *Network, src int32) []float64 {
 		}
 		s.done[u] = s.cur
 		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
+			if p := n.passage[e]; p >= 0 && closed != nil && closed[p] {
+				continue
+			}
 			v := n.other(e, u)
 			if d := it.key + n.length[e]; d < s.get(v) {
 				s.set(v, d, e)
@@ -154,18 +158,24 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 	// B = max over g of d(L, g) - cost(g).
 	shore := toVec(to[0].shore)
 	useALT := true
-	var lmA, lmB [landmarkCount]float64
-	for k := range landmarkCount {
-		lmA[k], lmB[k] = math.Inf(1), math.Inf(-1)
+	sets := n.landmarksFor(closed)
+	lmA := make([][landmarkCount]float64, len(sets))
+	lmB := make([][landmarkCount]float64, len(sets))
+	for i := range sets {
+		for k := range landmarkCount {
+			lmA[i][k], lmB[i][k] = math.Inf(1), math.Inf(-1)
+		}
 	}
 	for _, g := range goals {
 		if n.comp[g.node] != n.comp[n.landmarkNode] {
 			useALT = false
 		}
-		row := n.landmarks[int(g.node)*landmarkCount : int(g.node+1)*landmarkCount]
-		for k, d := range row {
-			lmA[k] = min(lmA[k], float64(d)+g.cost)
-			lmB[k] = max(lmB[k], float64(d)-g.cost)
+		for i, set := range sets {
+			row := set[int(g.node)*landmarkCount : int(g.node+1)*landmarkCount]
+			for k, d := range row {
+				lmA[i][k] = min(lmA[i][k], float64(d)+g.cost)
+				lmB[i][k] = max(lmB[i][k], float64(d)-g.cost)
+			}
 		}
 	}
 	estimate := func(v int32) float64 {
@@ -175,10 +185,15 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
-		row := n.landmarks[int(v)*landmarkCount : int(v+1)*landmarkCount]
-		for k, d := range row {
-			lv := float64(d)
-			est = max(est, lmA[k]-lv, lv-lmB[k])
+		for i, set := range sets {
+			row := set[int(v)*landmarkCount : int(v+1)*landmarkCount]
+			for k, d := range row {
+				lv := float64(d)
+				if math.IsInf(lv, 1) {
+					continue // cut off from this landmark by the closed passages: it says nothing
+				}
+				est = max(est, lmA[i][k]-lv, lv-lmB[i][k])
+			}
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01

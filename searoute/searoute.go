@@ -105,13 +105,25 @@ type Network struct {
 	shapes     []geo.Point
 	shapeStart []int32
 
-	// landmarks holds the distance from each landmark to every node, all passages open, node by
-	// node: landmarks[v*landmarkCount+k] is landmark k's distance to node v.
-	landmarks    []float32
+	// landmarks hold the distance from each landmark to every node with some passages closed,
+	// node by node: dist[v*landmarkCount+k] is landmark k's distance to node v. A query uses the
+	// sets that close only passages it closes itself, so that the distances stay lower bounds;
+	// the first set closes none.
+	landmarks    []landmarkSet
 	landmarkNode int32 // a node of the piece the landmarks cover
 
 	pool sync.Pool // *search
 }
+
+type landmarkSet struct {
+	closed []bool // per passage, in the order of Passages
+	dist   []float32
+}
+
+// landmarkClosures are the passage sets landmark distances are computed for: none (any query)
+// and the default with Suez and Panama (voyages round the Cape, which the first set bounds
+// loosely). A set for the default closures alone was tried and tightened no bound.
+var landmarkClosures = [][]Passage{nil, append(DefaultClosed(), Suez, Panama)}
 
 // landmarkCount is how many landmarks guide A*: their distances bound the remaining distance
 // from below far more tightly than the great circle does on a network that rounds continents.
@@ -257,12 +269,12 @@ func (n *Network) pickLandmarks() {
 		minDist[i] = math.Inf(1)
 	}
 	next := start
-	n.landmarks = make([]float32, len(n.nodes)*landmarkCount)
-	for k := range landmarkCount {
-		d := s.all(n, next)
+	var marks []int32
+	for range landmarkCount {
+		marks = append(marks, next)
+		d := s.all(n, next, nil)
 		far, farD := next, -1.0
 		for v := range n.nodes {
-			n.landmarks[v*landmarkCount+k] = float32(d[v])
 			if d[v] < minDist[v] {
 				minDist[v] = d[v]
 			}
@@ -272,6 +284,37 @@ func (n *Network) pickLandmarks() {
 		}
 		next = far
 	}
+	for _, closure := range landmarkClosures {
+		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
+		for _, p := range closure {
+			set.closed[passageIndex(p)] = true
+		}
+		for k, m := range marks {
+			for v, d := range s.all(n, m, set.closed) {
+				set.dist[v*landmarkCount+k] = float32(d)
+			}
+		}
+		n.landmarks = append(n.landmarks, set)
+	}
+}
+
+// landmarksFor returns the landmark distances a query closing the given passages may use: those
+// of every set that closes no passage the query leaves open. Each gives a lower bound; the search
+// takes the largest.
+func (n *Network) landmarksFor(closed []bool) [][]float32 {
+	var out [][]float32
+	for _, set := range n.landmarks {
+		fits := true
+		for i, c := range set.closed {
+			if c && !closed[i] {
+				fits = false
+			}
+		}
+		if fits {
+			out = append(out, set.dist)
+		}
+	}
+	return out
 }
 
 // Nodes returns the number of nodes and edges of the network.

@@ -2,6 +2,7 @@ package searoute
 
 import (
 	"math"
+	"slices"
 
 	"github.com/boxwatch/boxwatch/geo"
 )
@@ -268,15 +269,9 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		res.edges = append(res.edges, e)
 		v = n.other(e, v)
 	}
-	reverse(res.nodes)
-	reverse(res.edges)
+	slices.Reverse(res.nodes)
+	slices.Reverse(res.edges)
 	return res, true
 }
 
 func sub(a, b vec) vec { return vec{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
-func reverse[T any](s []T) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
-}

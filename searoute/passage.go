@@ -86,7 +86,7 @@ var waterways = []struct {
 }{
 	{"Suez Canal", box{32.15, 29.85, 32.65, 31.35}},
 	{"Panama Canal", box{-80.0, 8.85, -79.45, 9.45}},
-	{"Kiel Canal", box{9.1, 53.85, 10.2, 54.4}},
+	{"Kiel Canal and Kiel Fjord", box{9.1, 53.85, 10.3, 54.55}},
 	{"Corinth Canal", box{22.9, 37.88, 23.05, 37.97}},
 	{"Nieuwe Waterweg and Maas (Rotterdam)", box{3.95, 51.82, 4.6, 52.02}},
 	{"Scheldt (Antwerp)", box{3.4, 51.2, 4.45, 51.5}},

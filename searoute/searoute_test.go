@@ -141,6 +141,9 @@ func TestPassages(t *testing.T) {
 		{"Bosporus", "GRPIR", "ROCND", searoute.Options{}, searoute.Bosporus, ""},
 		{"Bab-el-Mandeb", "AEJEA", "ITGOA", searoute.Options{}, searoute.BabElMandeb, ""},
 		{"Magellan", "CLVAP", "ARBUE", searoute.Options{}, searoute.Magellan, ""},
+		{"Kiel closed by default", "NLRTM", "PLGDN", searoute.Options{}, "", searoute.Kiel},
+		{"Kiel opened", "NLRTM", "PLGDN", searoute.Options{Open: []searoute.Passage{searoute.Kiel}}, searoute.Kiel, ""},
+		{"Kiel opened and avoided", "NLRTM", "PLGDN", searoute.Options{Open: []searoute.Passage{searoute.Kiel}, Avoid: []searoute.Passage{searoute.Kiel}}, "", searoute.Kiel},
 		{"Northeast closed by default", "NLRTM", "JPYOK", searoute.Options{Avoid: []searoute.Passage{searoute.Suez, searoute.Panama}}, "", searoute.Northeast},
 	}
 	for _, tt := range tests {

@@ -63,7 +63,7 @@ var straits = []struct {
 	{"Øresund", [2]float64{12.0, 56.6}, [2]float64{12.9, 55.2}},
 	{"Great Belt", [2]float64{11.0, 56.2}, [2]float64{10.8, 54.6}},
 	{"Strait of Magellan", [2]float64{-68.0, -52.5}, [2]float64{-75.0, -52.4}},
-	{"Kiel Canal", [2]float64{9.14, 53.88}, [2]float64{10.25, 54.45}},
+	{"Kiel Canal", [2]float64{9.14, 53.88}, [2]float64{10.35, 54.62}},
 	{"Corinth Canal", [2]float64{22.9, 37.955}, [2]float64{23.04, 37.9}},
 	{"Inland Sea (Bungo Channel to Osaka Bay)", [2]float64{132.3, 32.7}, [2]float64{135.2, 34.4}},
 }

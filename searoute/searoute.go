@@ -244,7 +244,7 @@ func (n *Network) indexEdges() {
 func (n *Network) drawEdges() {
 	n.shapeStart = make([]int32, len(n.edges)+1)
 	for i, e := range n.edges {
-		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM/2)
+		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM)
 		n.shapes = append(n.shapes, pts[1:len(pts)-1]...)
 		n.shapeStart[i+1] = int32(len(n.shapes))
 	}
@@ -585,8 +585,10 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist float64) Path {
 	out := Path{DistanceNM: dist}
 	pts := append(append([]geo.Point{from, a.shore}, a.via...), a.at)
+	// The parts of the first and last edges are drawn and simplified here; the edges between
+	// were at load (drawEdges), within the same tolerance.
 	add := func(p, q geo.Point) {
-		arc := Arc(p, q, DrawStepNM)
+		arc := n.simplify(Arc(p, q, DrawStepNM), SimplifyKM)
 		pts = append(pts, arc[1:]...)
 	}
 	if len(nodes) == 0 {
@@ -625,7 +627,15 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 		note(e)
 	}
 	note(b.edge)
-	out.Points = n.simplify(pts, SimplifyKM/2)
+	out.Points = make([]geo.Point, 0, len(pts))
+	for _, p := range pts {
+		if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
+			out.Points = append(out.Points, p)
+		}
+	}
+	if len(out.Points) == 1 {
+		out.Points = append(out.Points, out.Points[0])
+	}
 	for i := range out.Points {
 		out.Points[i] = normalise(out.Points[i])
 	}
@@ -635,8 +645,8 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 }
 
 // simplify drops points (Douglas–Peucker, tolerance in km) as long as each shortcut stays off
-// land. pts have continuous longitudes. Edges are simplified once at load and their shapes again
-// as part of a path, each time within half of SimplifyKM, so a path stays within SimplifyKM.
+// land. pts have continuous longitudes. Edges are simplified once, at load, and a path is made of
+// their shapes, so it stays within the tolerance of the arcs it follows.
 func (n *Network) simplify(pts []geo.Point, toleranceKM float64) []geo.Point {
 	tolerance2 := math.Pow(toleranceKM/(geo.EarthRadiusKM*rad), 2)
 	keep := make([]bool, len(pts))

@@ -466,6 +466,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 	s.edgeStamp++
 	var cands []cand
 	var found, nearest []snap
+	var tried []geo.Point
 	c0 := cellKey(p)
 	for r := 0; r <= 360; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -504,6 +505,12 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			if len(found) > 0 && c.d > found[0].legNM+snapSlackNM {
 				return n.harbour(p, found, nearest), nil
 			}
+			// Edges meeting at a node project a point near it onto the node itself: one leg to
+			// check, and one way into the network.
+			if slices.Contains(tried, c.at) {
+				continue
+			}
+			tried = append(tried, c.at)
 			if Clear(n.land, p, c.at) {
 				found = append(found, c.snap)
 				if len(found) == maxSnaps {

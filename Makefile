@@ -44,10 +44,11 @@ bench:
 	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking && \
 	  $(GO) test -run '^$$' -bench DecodeLine -count 3 ./ais && \
 	  $(GO) test -run '^$$' -bench Ingest -benchtime 300000x -count 3 ./ais/ingest ) | $(GO) run ./internal/benchreport
+	REPEAT=21 bench/searoute/run.sh
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
 fuzz:
-	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais; do \
+	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais ./geo/land ./searoute ./cmd/boxwatch; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $$pkg || exit 1; \
 	  done; \

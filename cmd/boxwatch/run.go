@@ -30,6 +30,8 @@ Usage:
   boxwatch account create NAME [--feature map]... [--db FILE|URL]
   boxwatch apikey create ACCOUNT_NAME [--db FILE|URL]
   boxwatch ais decode FILE|- [--stats]
+  boxwatch route FROM TO [--avoid suez,panama] [--open kiel] [--format geojson|json]
+  boxwatch route --pairs FILE [--repeat N]
 
 --db is a SQLite file (default boxwatch.db) or a postgres:// URL. Every flag can also be set with
 an environment variable: --admin-addr as BOXWATCH_ADMIN_ADDR, --db as BOXWATCH_DB, and so on.
@@ -58,6 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runAPIKeyCreate(ctx, rest[1:], getenv, stdout, stderr)
 	case "ais":
 		return runAIS(ctx, rest, getenv, stdin, stdout, stderr)
+	case "route":
+		return runRoute(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -68,6 +68,11 @@ func run(pkg, out string) error {
 	if err != nil {
 		return err
 	}
+	before, after, err := placeOnWater(ports)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("ports more than 5 km from water (Natural Earth 1:50m): %d before, %d after\n", before, after)
 	doc, err := encode(ports)
 	if err != nil {
 		return err

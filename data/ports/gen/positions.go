@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
+)
+
+// moveKM is how far a port's coordinates may move to reach water when they fall on land: the
+// source gives many city centres a few kilometres inland of their harbours.
+const moveKM = 10.0
+
+// waterSide is the table of reviewed port positions: the container terminals of the ports the
+// simulator's lanes use, and of the 100 busiest container ports, whose source coordinates are a city centre or district far from the
+// harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
+// published location and is checked by the generator to lie within searoute.CoastKM of water on
+// Natural Earth 1:50m.
+var waterSide = map[string]struct {
+	lat, lon float64
+	terminal string
+}{
+	"ARBUE": {-34.58, -58.37, "Puerto Nuevo"},
+	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
+	"CNSHA": {31.36, 121.62, "Waigaoqiao, on the Yangtze"},
+	"NLRTM": {51.955, 4.05, "Maasvlakte"},
+	"JPNGO": {35.03, 136.84, "Tobishima"},
+	"SAJED": {21.47, 39.15, "Jeddah Islamic Port"},
+	"TWTXG": {24.28, 120.50, "Port of Taichung"},
+	"AUBNE": {-27.38, 153.17, "Fisherman Islands"},
+	"AUMEL": {-37.885, 144.9, "Hobsons Bay, off Williamstown (Swanson Dock, up the Yarra, is land at 1:50m)"},
+	"AUSYD": {-33.97, 151.21, "Port Botany"},
+	"CIABJ": {5.25, -4.01, "Vridi"},
+	"CNDLC": {38.94, 121.68, "Dalian port"},
+	"CNNGB": {29.93, 121.86, "Beilun"},
+	"COCTG": {10.39, -75.53, "Manga and Contecar"},
+	"ESVLC": {39.44, -0.32, "Valencia port"},
+	"GHTEM": {5.63, 0.01, "Tema port"},
+	"GTSTC": {15.74, -88.61, "Santo Tomás de Castilla, in Amatique Bay"},
+	"HKHKG": {22.33, 114.12, "Kwai Tsing"},
+	"IDJKT": {-6.10, 106.88, "Tanjung Priok"},
+	"INMUN": {22.74, 69.70, "Mundra port"},
+	"INTUT": {8.75, 78.20, "V.O. Chidambaranar port"},
+	"ITSPE": {44.085, 9.84, "La Spezia port, in the gulf"},
+	"JMKIN": {17.98, -76.83, "Kingston Container Terminal"},
+	"JPTYO": {35.60, 139.78, "Ohi"},
+	"JPYOK": {35.44, 139.67, "Honmoku"},
+	"MAPTM": {35.89, -5.50, "Tanger Med"},
+	"MYPKG": {2.95, 101.30, "Westports"},
+	"MYTPP": {1.35, 103.54, "Tanjung Pelepas"},
+	"OMSLL": {16.94, 54.00, "Port of Salalah"},
+	"PAMIT": {9.37, -79.88, "Manzanillo International Terminal, Colón"},
+	"PHMNL": {14.61, 120.95, "Manila International Container Terminal"},
+	"PKKHI": {24.83, 66.98, "Karachi port"},
+	"SNDKR": {14.68, -17.42, "Port of Dakar"},
+	"TGLFW": {6.13, 1.28, "Port of Lomé"},
+	"USBAL": {39.25, -76.55, "Seagirt"},
+	"USJAX": {30.40, -81.43, "St Johns River mouth (Blount Island lies up the river, land at 1:50m)"},
+	"USLAX": {33.73, -118.26, "San Pedro Bay"},
+	"USORF": {36.92, -76.32, "Norfolk International Terminals"},
+	"USTIW": {47.29, -122.44, "Port of Tacoma, Commencement Bay"},
+}
+
+// placeOnWater applies the reviewed table, then moves every other port on land within moveKM of
+// water to the nearest water. It returns how many ports lay more than 5 km from water before and
+// after, and fails if a reviewed position is not at the water's edge.
+func placeOnWater(ports []port) (before, after int, err error) {
+	l := data.Land()
+	far := func(lat, lon float64) bool {
+		_, ok := searoute.NearestWater(l, geo.Point{Lat: lat, Lon: lon}, 5)
+		return !ok
+	}
+	for i := range ports {
+		p := &ports[i]
+		if p.Lat == nil {
+			continue
+		}
+		if far(*p.Lat, *p.Lon) {
+			before++
+		}
+		if w, ok := waterSide[p.LOCODE]; ok {
+			if _, ok := searoute.NearestWater(l, geo.Point{Lat: w.lat, Lon: w.lon}, searoute.CoastKM); !ok {
+				return 0, 0, fmt.Errorf("%s: reviewed position %v,%v is not at the water's edge", p.LOCODE, w.lat, w.lon)
+			}
+			lat, lon := w.lat, w.lon
+			p.Lat, p.Lon = &lat, &lon
+		} else if q, ok := searoute.NearestWater(l, geo.Point{Lat: *p.Lat, Lon: *p.Lon}, moveKM); ok {
+			lat, lon := roundTo(q.Lat), roundTo(q.Lon)
+			p.Lat, p.Lon = &lat, &lon
+		}
+		if far(*p.Lat, *p.Lon) {
+			after++
+		}
+	}
+	return before, after, nil
+}
+
+// roundTo rounds a coordinate to 1e-5 degrees (about a metre).
+func roundTo(x float64) float64 {
+	return math.Round(x*1e5) / 1e5
+}

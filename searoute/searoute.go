@@ -1,0 +1,708 @@
+// Package searoute finds the shortest sea path between two points: over a maritime network
+// (boxwatch ships one, see data.SeaNetwork), never across land, with passages such as Suez or
+// Panama avoidable per query. The container map draws estimated legs with it and the simulator's
+// vessels sail them.
+//
+// Distances are great-circle (haversine, geo.DistanceNM) lengths in nautical miles; each network
+// edge is the great-circle arc between its nodes. (geo's Earth radius, 3,440.065 nm, is 6,370.99
+// km: 1.3 parts per million below the 6,371.0088 km of the reference figures, 0.01 nm over
+// 10,000 nm.) A point is joined to the network by projecting it onto the
+// nearest usable edge, with a straight leg that stays off land. Land is Natural Earth 1:50m
+// (package geo/land), except inside the canals and on the rivers up to inland ports (Rotterdam,
+// Hamburg, Shanghai and others), which that scale draws as land: see Waterway.
+//
+// The package does no I/O: the caller supplies the network and the land. A Network is read-only
+// after New and safe for concurrent use.
+package searoute
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/geo/land"
+)
+
+// SimplifyKM is the tolerance of the output geometry: a returned path stays within this distance
+// of the network path it stands for, and never crosses land where that does not.
+const SimplifyKM = 1.0
+
+// CoastKM is how far inland a point may lie and still count as at the water's edge: the
+// generalisation of a 1:50m coastline, which puts many quays a kilometre or two on land. Such a
+// point reaches water by a leg of at most this length (the only leg of a path allowed on land
+// outside waterways); a point further inland is ErrOnLand.
+const CoastKM = 3.0
+
+// MaxSnapNM is how far a point may lie from the network it is joined to: the network is sparse
+// in the Southern Ocean.
+const MaxSnapNM = 1200.0
+
+// DrawStepNM is the longest chord used to draw an edge's great-circle arc; the generator checks
+// edges against land with chords of the same length, so a drawn edge is as land-free as checked.
+const DrawStepNM = 10.0
+
+// Errors a query can return, wrapped in a *PointError naming the point when one is at fault.
+var (
+	ErrOnLand       = errors.New("point is on land")
+	ErrFarFromWater = errors.New("point is too far from navigable water")
+	ErrNoRoute      = errors.New("no sea route between the points")
+	ErrBadPoint     = errors.New("point is not a valid position")
+)
+
+// PointError says which end of a query is at fault and why (Err is ErrOnLand, ErrFarFromWater or
+// ErrBadPoint).
+type PointError struct {
+	Role  string // "from" or "to"
+	Point geo.Point
+	Err   error
+}
+
+func (e *PointError) Error() string {
+	return fmt.Sprintf("%s point %.5f,%.5f: %v", e.Role, e.Point.Lon, e.Point.Lat, e.Err)
+}
+
+func (e *PointError) Unwrap() error { return e.Err }
+
+// Options adjust one query. Avoid closes passages; Open opens passages closed by default
+// (DefaultClosed). A passage in both is avoided.
+type Options struct {
+	Avoid []Passage
+	Open  []Passage
+}
+
+// Path is a query's answer.
+type Path struct {
+	// DistanceNM is the length of the path at sea, legs from the points to the network included.
+	DistanceNM float64
+	// Points is the path from the first point to the second, simplified within SimplifyKM.
+	// Longitudes are within -180…180; where the path crosses the antimeridian two consecutive
+	// points lie more than 180° of longitude apart.
+	Points []geo.Point
+	// Passages are those the path goes through, in order.
+	Passages []Passage
+}
+
+// Network is a maritime network ready for queries.
+type Network struct {
+	land   *land.Land
+	nodes  []geo.Point
+	edges  []Edge
+	length []float64 // nm, per edge
+	comp   []int32   // connected piece of each node
+	vecs   []vec     // unit vector of each node
+	// passage is the index in Passages() of each edge's passage, or -1.
+	passage []int8
+
+	adjStart []int32 // CSR: edges at node n are adjEdge[adjStart[n]:adjStart[n+1]]
+	adjEdge  []int32
+
+	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each half-degree cell
+
+	// shapes holds each edge's drawn arc from U to V, simplified, without its ends:
+	// shapes[shapeStart[e]:shapeStart[e+1]]. Longitudes continue from U's.
+	shapes     []geo.Point
+	shapeStart []int32
+
+	// landmarks hold the distance from each landmark to every node with some passages closed,
+	// node by node: dist[v*landmarkCount+k] is landmark k's distance to node v. A query uses the
+	// sets that close only passages it closes itself, so that the distances stay lower bounds;
+	// the first set closes none.
+	landmarks    []landmarkSet
+	landmarkNode int32 // a node of the piece the landmarks cover
+
+	pool sync.Pool // *search
+}
+
+type landmarkSet struct {
+	closed []bool // per passage, in the order of Passages
+	dist   []float32
+}
+
+// landmarkClosures are the passage sets landmark distances are computed for: none (any query)
+// and the default with Suez and Panama (voyages round the Cape, which the first set bounds
+// loosely). A set for the default closures alone was tried and tightened no bound.
+var landmarkClosures = [][]Passage{nil, append(DefaultClosed(), Suez, Panama)}
+
+// landmarkCount is how many landmarks guide A*: their distances bound the remaining distance
+// from below far more tightly than the great circle does on a network that rounds continents.
+const landmarkCount = 8
+
+// New prepares g for queries over the land l. It returns an error if an edge joins a node to
+// itself or names a node that does not exist.
+func New(g Graph, l *land.Land) (*Network, error) {
+	if len(g.Nodes) == 0 {
+		return nil, errors.New("searoute: empty network")
+	}
+	n := &Network{land: l, nodes: g.Nodes, edges: g.Edges}
+	n.length = make([]float64, len(g.Edges))
+	n.passage = make([]int8, len(g.Edges))
+	n.vecs = make([]vec, len(g.Nodes))
+	for i, p := range g.Nodes {
+		n.vecs[i] = toVec(p)
+	}
+	deg := make([]int32, len(g.Nodes)+1)
+	for i, e := range g.Edges {
+		if e.U == e.V {
+			return nil, fmt.Errorf("searoute: edge %d joins node %d to itself", i, e.U)
+		}
+		if e.U < 0 || e.V < 0 || int(e.U) >= len(g.Nodes) || int(e.V) >= len(g.Nodes) {
+			return nil, fmt.Errorf("searoute: edge %d names a node that does not exist", i)
+		}
+		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
+		n.passage[i] = int8(passageIndex(e.Passage))
+		deg[e.U+1]++
+		deg[e.V+1]++
+	}
+	n.adjStart = make([]int32, len(g.Nodes)+1)
+	for i := 1; i <= len(g.Nodes); i++ {
+		n.adjStart[i] = n.adjStart[i-1] + deg[i]
+	}
+	n.adjEdge = make([]int32, n.adjStart[len(g.Nodes)])
+	fill := slices.Clone(n.adjStart[:len(g.Nodes)])
+	for i, e := range g.Edges {
+		n.adjEdge[fill[e.U]] = int32(i)
+		fill[e.U]++
+		n.adjEdge[fill[e.V]] = int32(i)
+		fill[e.V]++
+	}
+	n.labelPieces()
+	n.indexEdges()
+	n.drawEdges()
+	n.pickLandmarks()
+	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
+	return n, nil
+}
+
+func (n *Network) other(e int32, from int32) int32 {
+	if n.edges[e].U == from {
+		return n.edges[e].V
+	}
+	return n.edges[e].U
+}
+
+func (n *Network) labelPieces() {
+	n.comp = make([]int32, len(n.nodes))
+	for i := range n.comp {
+		n.comp[i] = -1
+	}
+	var next int32
+	var stack []int32
+	for s := range n.nodes {
+		if n.comp[s] >= 0 {
+			continue
+		}
+		n.comp[s] = next
+		stack = append(stack[:0], int32(s))
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
+				if v := n.other(e, u); n.comp[v] < 0 {
+					n.comp[v] = next
+					stack = append(stack, v)
+				}
+			}
+		}
+		next++
+	}
+}
+
+func cellKey(p geo.Point) [2]int16 {
+	lon := math.Mod(p.Lon+540, 360) - 180
+	return [2]int16{int16(math.Floor(lon * 2)), int16(math.Floor(p.Lat * 2))}
+}
+
+// indexEdges registers each edge in every half-degree cell its drawn arc passes through.
+func (n *Network) indexEdges() {
+	n.cells = map[[2]int16][]int32{}
+	for i, e := range n.edges {
+		if n.length[i] == 0 {
+			continue
+		}
+		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
+		seen := map[[2]int16]bool{}
+		for k := 1; k < len(pts); k++ {
+			a, b := pts[k-1], pts[k]
+			steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*4)) + 1
+			for s := 0; s <= steps; s++ {
+				t := float64(s) / float64(steps)
+				c := cellKey(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
+				if !seen[c] {
+					seen[c] = true
+					n.cells[c] = append(n.cells[c], int32(i))
+				}
+			}
+		}
+	}
+}
+
+// drawEdges fills the shapes of the edges.
+func (n *Network) drawEdges() {
+	n.shapeStart = make([]int32, len(n.edges)+1)
+	for i, e := range n.edges {
+		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM)
+		n.shapes = append(n.shapes, pts[1:len(pts)-1]...)
+		n.shapeStart[i+1] = int32(len(n.shapes))
+	}
+}
+
+// pickLandmarks chooses landmarks far apart on the largest piece (each the node farthest from
+// those already chosen) and records their distances to every node.
+func (n *Network) pickLandmarks() {
+	counts := map[int32]int{}
+	for _, c := range n.comp {
+		counts[c]++
+	}
+	var main int32
+	for c, k := range counts {
+		if k > counts[main] || (k == counts[main] && c < main) {
+			main = c
+		}
+	}
+	start := int32(slices.Index(n.comp, main))
+	n.landmarkNode = start
+	s := newSearch(len(n.nodes), len(n.edges))
+	minDist := make([]float64, len(n.nodes))
+	for i := range minDist {
+		minDist[i] = math.Inf(1)
+	}
+	next := start
+	var marks []int32
+	for range landmarkCount {
+		marks = append(marks, next)
+		d := s.all(n, next, nil)
+		far, farD := next, -1.0
+		for v := range n.nodes {
+			if d[v] < minDist[v] {
+				minDist[v] = d[v]
+			}
+			if !math.IsInf(minDist[v], 1) && minDist[v] > farD {
+				far, farD = int32(v), minDist[v]
+			}
+		}
+		next = far
+	}
+	for _, closure := range landmarkClosures {
+		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
+		for _, p := range closure {
+			set.closed[passageIndex(p)] = true
+		}
+		for k, m := range marks {
+			for v, d := range s.all(n, m, set.closed) {
+				set.dist[v*landmarkCount+k] = float32(d)
+			}
+		}
+		n.landmarks = append(n.landmarks, set)
+	}
+}
+
+// landmarksFor returns the landmark distances a query closing the given passages may use: those
+// of every set that closes no passage the query leaves open. Each gives a lower bound; the search
+// takes the largest.
+func (n *Network) landmarksFor(closed []bool) [][]float32 {
+	var out [][]float32
+	for _, set := range n.landmarks {
+		fits := true
+		for i, c := range set.closed {
+			if c && !closed[i] {
+				fits = false
+			}
+		}
+		if fits {
+			out = append(out, set.dist)
+		}
+	}
+	return out
+}
+
+// Size returns the number of nodes and edges of the network.
+func (n *Network) Size() (nodes, edges int) { return len(n.nodes), len(n.edges) }
+
+// Clear reports whether the straight line from a to b stays off land, where the parts of it
+// inside a waterway (see Waterway) do not count. Lines are straight in longitude and latitude,
+// the short way round, as in package land.
+func Clear(l *land.Land, a, b geo.Point) bool {
+	if !l.Crosses(a, b) {
+		return true
+	}
+	b = unwrapTo(a.Lon, b)
+	// Cut off the ends that lie inside a waterway, then check what is left.
+	t0, t1 := 0.0, 1.0
+	for _, w := range waterways {
+		if w.box.contains(a) || w.box.contains(normalise(a)) {
+			t0 = max(t0, exitT(a, b, w.box))
+		}
+		if w.box.contains(b) || w.box.contains(normalise(b)) {
+			t1 = min(t1, 1-exitT(b, a, w.box))
+		}
+	}
+	if t0 == 0 && t1 == 1 {
+		return false
+	}
+	if t0 >= t1 {
+		return true
+	}
+	at := func(t float64) geo.Point {
+		return geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
+	}
+	return !l.Crosses(at(t0), at(t1))
+}
+
+// exitT is where the line from a (inside bx) to b leaves bx, as a fraction of the line.
+func exitT(a, b geo.Point, bx box) float64 {
+	t := 1.0
+	if dx := b.Lon - a.Lon; dx > 0 {
+		t = min(t, (bx.east-a.Lon)/dx)
+	} else if dx < 0 {
+		t = min(t, (bx.west-a.Lon)/dx)
+	}
+	if dy := b.Lat - a.Lat; dy > 0 {
+		t = min(t, (bx.north-a.Lat)/dy)
+	} else if dy < 0 {
+		t = min(t, (bx.south-a.Lat)/dy)
+	}
+	return max(t, 0)
+}
+
+// Wet reports whether p is in navigable water: off land, or in a waterway.
+func Wet(l *land.Land, p geo.Point) bool {
+	return !l.Contains(p) || Waterway(p, p) != ""
+}
+
+func normalise(p geo.Point) geo.Point {
+	if p.Lon > 180 || p.Lon < -180 {
+		p.Lon = math.Mod(math.Mod(p.Lon+180, 360)+360, 360) - 180
+	}
+	return p
+}
+
+// closedSet returns the passages opts close.
+func closedSet(opts Options) map[Passage]bool {
+	closed := map[Passage]bool{}
+	for _, p := range DefaultClosed() {
+		closed[p] = true
+	}
+	for _, p := range opts.Open {
+		delete(closed, p)
+	}
+	for _, p := range opts.Avoid {
+		closed[p] = true
+	}
+	return closed
+}
+
+// snap is a point joined to the network: the edge it joins, where on it (0 at U, 1 at V), the
+// joining point and the leg's length.
+type snap struct {
+	edge  int32
+	t     float64
+	at    geo.Point
+	legNM float64
+	shore geo.Point   // where the point reaches water: the point itself unless it lies on land
+	via   []geo.Point // waypoints from shore to at, when a straight leg would cross land
+}
+
+// snap joins p to the network: to the nearest edge not closed whose leg from p stays off land,
+// and to up to maxSnaps-1 more such edges within snapSlackNM of it, so that the search can take
+// whichever leads best to the other point (the nearest edge can be a spur into a port basin).
+func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
+	if math.IsNaN(p.Lat) || math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lat < -90 || p.Lat > 90 {
+		return nil, ErrBadPoint
+	}
+	shore, coastNM := p, 0.0
+	if !Wet(n.land, p) {
+		q, ok := NearestWater(n.land, p, CoastKM)
+		if !ok {
+			return nil, ErrOnLand
+		}
+		shore, coastNM = q, geo.DistanceNM(p, q)
+	}
+	sn, err := n.snapWet(s, shore, closed)
+	for i := range sn {
+		sn[i].shore = shore
+		sn[i].legNM += coastNM
+	}
+	return sn, err
+}
+
+const (
+	maxSnaps    = 4
+	snapSlackNM = 25.0
+	harbourNM   = 30.0 // how far a crooked leg out of a harbour may reach
+)
+
+// NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
+// a quarter kilometre apart in 32 directions, and false if there is none. For a point already in
+// water it returns p.
+func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
+	if Wet(l, p) {
+		return p, true
+	}
+	const kmPerDeg = geo.EarthRadiusKM * rad
+	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
+		for k := range 32 {
+			a := float64(k) * 2 * math.Pi / 32
+			q := geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
+			if math.Abs(q.Lat) <= 90 && Wet(l, q) {
+				return normalise(q), true
+			}
+		}
+	}
+	return geo.Point{}, false
+}
+
+// snapWet joins p, a point in water, to the network (see snap).
+func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
+	type cand struct {
+		snap
+		q vec
+		d float64
+	}
+	vp := toVec(p)
+	s.edgeStamp++
+	var cands []cand
+	var found, nearest []snap
+	var tried []geo.Point
+	c0 := cellKey(p)
+	for r := 0; r <= 360; r++ {
+		for dx := -r; dx <= r; dx++ {
+			for dy := -r; dy <= r; dy++ {
+				if max(dx, -dx, dy, -dy) != r {
+					continue
+				}
+				lon := (int(c0[0])+dx+1080)%720 - 360
+				for _, e := range n.cells[[2]int16{int16(lon), c0[1] + int16(dy)}] {
+					if s.edgeSeen[e] == s.edgeStamp || (n.passage[e] >= 0 && closed[n.passage[e]]) {
+						continue
+					}
+					s.edgeSeen[e] = s.edgeStamp
+					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
+					if d <= MaxSnapNM {
+						cands = append(cands, cand{snap{edge: e, legNM: d}, q, d})
+					}
+				}
+			}
+		}
+		// Every edge not yet seen lies at least r half-degrees of latitude, or of longitude at the
+		// highest latitude of the ring, away.
+		bound := float64(r) * 30 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/2)*rad)
+		if bound >= MaxSnapNM || r == 360 {
+			bound = math.Inf(1) // every edge within reach has been seen
+		}
+		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
+		for len(cands) > 0 && cands[0].d <= bound {
+			c := cands[0]
+			cands = cands[1:]
+			c.at = c.q.point()
+			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], c.q)
+			if len(nearest) < 2 {
+				nearest = append(nearest, c.snap)
+			}
+			if len(found) > 0 && c.d > found[0].legNM+snapSlackNM {
+				return n.harbour(p, found, nearest), nil
+			}
+			// Edges meeting at a node project a point near it onto the node itself: one leg to
+			// check, and one way into the network.
+			if slices.Contains(tried, c.at) {
+				continue
+			}
+			tried = append(tried, c.at)
+			if Clear(n.land, p, c.at) {
+				found = append(found, c.snap)
+				if len(found) == maxSnaps {
+					return n.harbour(p, found, nearest), nil
+				}
+			}
+		}
+		if math.IsInf(bound, 1) {
+			break
+		}
+	}
+	found = n.harbour(p, found, nearest)
+	if len(found) == 0 {
+		return nil, ErrFarFromWater
+	}
+	return found, nil
+}
+
+// harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
+// when no straight leg reaches them: from an enclosed harbour (Victoria Harbour at 1:50m) the
+// nearest straight leg can lead hundreds of miles away.
+func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
+	for _, c := range nearest {
+		if len(found) > 0 && c.legNM+snapSlackNM >= found[0].legNM || c.legNM > harbourNM {
+			continue
+		}
+		if slices.ContainsFunc(found, func(f snap) bool { return f.edge == c.edge }) {
+			continue
+		}
+		pad := max(0.1, 2*c.legNM/60)
+		way, ok := Detour(n.land, p, c.at, 0.01, pad, func(a, b geo.Point) bool { return Clear(n.land, a, b) })
+		if !ok {
+			continue
+		}
+		c.via = way
+		c.legNM = 0
+		prev := p
+		for _, w := range append(way, c.at) {
+			c.legNM += geo.DistanceNM(prev, w)
+			prev = w
+		}
+		found = append(found, c)
+	}
+	return found
+}
+
+func passageIndex(p Passage) int { return slices.Index(Passages(), p) }
+
+// Route returns the shortest sea path from one point to another. It returns a *PointError
+// wrapping ErrOnLand, ErrFarFromWater or ErrBadPoint when a point cannot be joined to the network
+// (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
+// waters that do not connect with the passages allowed.
+func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
+	set := closedSet(opts)
+	closed := make([]bool, len(Passages()))
+	for p := range set {
+		if i := passageIndex(p); i >= 0 {
+			closed[i] = true
+		}
+	}
+	s := n.pool.Get().(*search)
+	defer n.pool.Put(s)
+	a, err := n.snap(s, from, closed)
+	if err != nil {
+		return Path{}, &PointError{"from", from, err}
+	}
+	b, err := n.snap(s, to, closed)
+	if err != nil {
+		return Path{}, &PointError{"to", to, err}
+	}
+	r, ok := s.route(n, a, b, closed)
+	if !ok {
+		return Path{}, ErrNoRoute
+	}
+	return n.path(from, to, a[r.from], b[r.to], r.nodes, r.edges, r.dist), nil
+}
+
+// path turns a network path into a Path: points drawn along the arcs, simplified, passages named.
+func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist float64) Path {
+	out := Path{DistanceNM: dist}
+	pts := append(append([]geo.Point{from, a.shore}, a.via...), a.at)
+	// The parts of the first and last edges are drawn and simplified here; the edges between
+	// were at load (drawEdges), within the same tolerance.
+	add := func(p, q geo.Point) {
+		arc := n.simplify(Arc(p, q, DrawStepNM), SimplifyKM)
+		pts = append(pts, arc[1:]...)
+	}
+	if len(nodes) == 0 {
+		add(a.at, b.at)
+	} else {
+		add(a.at, n.nodes[nodes[0]])
+		for i, e := range edges {
+			shape := n.shapes[n.shapeStart[e]:n.shapeStart[e+1]]
+			if n.edges[e].U == nodes[i] {
+				pts = append(pts, shape...)
+			} else {
+				for k := len(shape) - 1; k >= 0; k-- {
+					pts = append(pts, shape[k])
+				}
+			}
+			pts = append(pts, n.nodes[nodes[i+1]])
+		}
+		add(n.nodes[nodes[len(nodes)-1]], b.at)
+	}
+	for i := len(b.via) - 1; i >= 0; i-- {
+		pts = append(pts, b.via[i])
+	}
+	pts = append(pts, b.shore, to)
+	for i := range pts {
+		pts[i] = unwrapTo(pts[max(i-1, 0)].Lon, pts[i])
+	}
+	seen := map[Passage]bool{}
+	note := func(e int32) {
+		if p := n.edges[e].Passage; p != "" && !seen[p] {
+			seen[p] = true
+			out.Passages = append(out.Passages, p)
+		}
+	}
+	note(a.edge)
+	for _, e := range edges {
+		note(e)
+	}
+	note(b.edge)
+	out.Points = make([]geo.Point, 0, len(pts))
+	for _, p := range pts {
+		if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
+			out.Points = append(out.Points, p)
+		}
+	}
+	if len(out.Points) == 1 {
+		out.Points = append(out.Points, out.Points[0])
+	}
+	for i := range out.Points {
+		out.Points[i] = normalise(out.Points[i])
+	}
+	// Exactly the points asked for, without the rounding of unwrapping longitudes.
+	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	return out
+}
+
+// simplify drops points (Douglas–Peucker, tolerance in km) as long as each shortcut stays off
+// land. pts have continuous longitudes. Edges are simplified once, at load, and a path is made of
+// their shapes, so it stays within the tolerance of the arcs it follows.
+func (n *Network) simplify(pts []geo.Point, toleranceKM float64) []geo.Point {
+	tolerance2 := math.Pow(toleranceKM/(geo.EarthRadiusKM*rad), 2)
+	keep := make([]bool, len(pts))
+	keep[0], keep[len(pts)-1] = true, true
+	var visit func(i, j int)
+	visit = func(i, j int) {
+		if j <= i+1 {
+			return
+		}
+		far, farD := -1, 0.0
+		for k := i + 1; k < j; k++ {
+			if d := offset2(pts[k], pts[i], pts[j]); d > farD {
+				far, farD = k, d
+			}
+		}
+		if farD <= tolerance2 && Clear(n.land, pts[i], pts[j]) {
+			return
+		}
+		if far < 0 {
+			far = (i + j) / 2
+		}
+		keep[far] = true
+		visit(i, far)
+		visit(far, j)
+	}
+	visit(0, len(pts)-1)
+	out := make([]geo.Point, 0, 64)
+	for i, p := range pts {
+		if keep[i] && (len(out) == 0 || p != out[len(out)-1]) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 1 {
+		out = append(out, out[0])
+	}
+	return out
+}
+
+// offset2 is the square of the distance from p to the straight line (in longitude and latitude,
+// as drawn) from a to b, in degrees of latitude on a local equirectangular projection.
+func offset2(p, a, b geo.Point) float64 {
+	k := math.Cos(p.Lat * rad)
+	ax, ay := (a.Lon-p.Lon)*k, a.Lat-p.Lat
+	bx, by := (b.Lon-p.Lon)*k, b.Lat-p.Lat
+	dx, dy := bx-ax, by-ay
+	t := 0.0
+	if l2 := dx*dx + dy*dy; l2 > 0 {
+		t = min(max(-(ax*dx+ay*dy)/l2, 0), 1)
+	}
+	x, y := ax+t*dx, ay+t*dy
+	return x*x + y*y
+}

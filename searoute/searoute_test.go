@@ -1,0 +1,372 @@
+package searoute_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
+)
+
+// checkPath fails the test if path touches land: every segment must be clear (package land,
+// waterways excepted), but for the first and last when their point lies on land within
+// searoute.CoastKM of water.
+func checkPath(t *testing.T, name string, from, to geo.Point, path searoute.Path) {
+	t.Helper()
+	l := data.Land()
+	pts := path.Points
+	if len(pts) < 2 || pts[0] != from || pts[len(pts)-1] != to {
+		t.Errorf("%s: path does not run from %v to %v: %d points", name, from, to, len(pts))
+		return
+	}
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if searoute.Clear(l, a, b) {
+			continue
+		}
+		coast := (i == 1 && l.Contains(a)) || (i == len(pts)-1 && l.Contains(b))
+		if coast && geo.DistanceKM(a, b) <= searoute.CoastKM+0.01 {
+			continue
+		}
+		t.Errorf("%s: segment %d from %v to %v crosses land", name, i, a, b)
+	}
+	if gc := geo.DistanceNM(from, to); path.DistanceNM < gc-1e-6 {
+		t.Errorf("%s: %.1f nm is shorter than the great circle, %.1f nm", name, path.DistanceNM, gc)
+	}
+}
+
+func crossesAntimeridian(pts []geo.Point) bool {
+	for i := 1; i < len(pts); i++ {
+		if math.Abs(pts[i].Lon-pts[i-1].Lon) > 180 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSamplePairs(t *testing.T) {
+	n := data.SeaNetwork()
+	for _, p := range readPairs(t) {
+		t.Run(p.ID, func(t *testing.T) {
+			from, to := p.Origin.point(), p.Destination.point()
+			path, err := n.Route(from, to, p.options())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := (path.DistanceNM - p.DistanceNM) / p.DistanceNM; math.Abs(d) > 0.015 {
+				t.Errorf("%.1f nm, want %.1f within 1.5 %% (off by %.2f %%)", path.DistanceNM, p.DistanceNM, 100*d)
+			}
+			for _, want := range p.Passages {
+				if !slices.Contains(path.Passages, want) {
+					t.Errorf("passages %v, want %s among them", path.Passages, want)
+				}
+			}
+			for _, avoided := range p.Avoid {
+				if slices.Contains(path.Passages, avoided) {
+					t.Errorf("passages %v include %s, which the pair avoids", path.Passages, avoided)
+				}
+			}
+			if got := crossesAntimeridian(path.Points); got != p.CrossesAntimeridian {
+				t.Errorf("crosses the antimeridian: %v, want %v", got, p.CrossesAntimeridian)
+			}
+			checkPath(t, p.ID, from, to, path)
+		})
+	}
+}
+
+// roundsAfrica reports whether a path passes south of the Cape of Good Hope (34.36° S).
+func roundsAfrica(pts []geo.Point) bool {
+	for _, p := range pts {
+		if p.Lat < -34.3 && p.Lon > 10 && p.Lon < 30 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCapeVariants(t *testing.T) {
+	n := data.SeaNetwork()
+	tests := []struct {
+		name     string
+		from, to string
+	}{
+		{"Shanghai–Rotterdam", "CNSHA", "NLRTM"},
+		{"Singapore–Rotterdam", "SGSIN", "NLRTM"},
+		{"Jebel Ali–Genoa", "AEJEA", "ITGOA"},
+		{"Busan–Piraeus", "KRPUS", "GRPIR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			from, to := portPoint(t, tt.from), portPoint(t, tt.to)
+			open, err := n.Route(from, to, searoute.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(open.Passages, searoute.Suez) || roundsAfrica(open.Points) {
+				t.Errorf("with Suez open: passages %v, round Africa %v; want through Suez", open.Passages, roundsAfrica(open.Points))
+			}
+			cape, err := n.Route(from, to, searoute.Options{Avoid: []searoute.Passage{searoute.Suez, searoute.Panama}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(cape.Passages, searoute.Suez) || !roundsAfrica(cape.Points) {
+				t.Errorf("avoiding Suez: passages %v, round Africa %v; want round the Cape", cape.Passages, roundsAfrica(cape.Points))
+			}
+			if cape.DistanceNM <= open.DistanceNM {
+				t.Errorf("round the Cape %.0f nm is not longer than through Suez %.0f nm", cape.DistanceNM, open.DistanceNM)
+			}
+			checkPath(t, tt.name, from, to, cape)
+		})
+	}
+}
+
+func TestPassages(t *testing.T) {
+	n := data.SeaNetwork()
+	tests := []struct {
+		name     string
+		from, to string
+		opts     searoute.Options
+		want     searoute.Passage
+		wantNot  searoute.Passage
+	}{
+		{"Panama", "CNSHA", "USNYC", searoute.Options{}, searoute.Panama, ""},
+		{"Panama avoided", "CNSHA", "USNYC", searoute.Options{Avoid: []searoute.Passage{searoute.Panama}}, "", searoute.Panama},
+		{"Gibraltar", "NLRTM", "ITGOA", searoute.Options{}, searoute.Gibraltar, ""},
+		{"Bosporus", "GRPIR", "ROCND", searoute.Options{}, searoute.Bosporus, ""},
+		{"Bab-el-Mandeb", "AEJEA", "ITGOA", searoute.Options{}, searoute.BabElMandeb, ""},
+		{"Magellan", "CLVAP", "ARBUE", searoute.Options{}, searoute.Magellan, ""},
+		{"Kiel closed by default", "NLRTM", "PLGDN", searoute.Options{}, "", searoute.Kiel},
+		{"Kiel opened", "NLRTM", "PLGDN", searoute.Options{Open: []searoute.Passage{searoute.Kiel}}, searoute.Kiel, ""},
+		{"Kiel opened and avoided", "NLRTM", "PLGDN", searoute.Options{Open: []searoute.Passage{searoute.Kiel}, Avoid: []searoute.Passage{searoute.Kiel}}, "", searoute.Kiel},
+		{"Northeast closed by default", "NLRTM", "JPYOK", searoute.Options{Avoid: []searoute.Passage{searoute.Suez, searoute.Panama}}, "", searoute.Northeast},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, err := n.Route(portPoint(t, tt.from), portPoint(t, tt.to), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" && !slices.Contains(path.Passages, tt.want) {
+				t.Errorf("passages %v, want %s among them", path.Passages, tt.want)
+			}
+			if tt.wantNot != "" && slices.Contains(path.Passages, tt.wantNot) {
+				t.Errorf("passages %v, want no %s", path.Passages, tt.wantNot)
+			}
+		})
+	}
+}
+
+func TestRouteErrors(t *testing.T) {
+	n := data.SeaNetwork()
+	sea := geo.Point{Lat: 40, Lon: -30}
+	tests := []struct {
+		name string
+		p    geo.Point
+		want error
+	}{
+		{"ErrOnLand", geo.Point{Lat: 48.86, Lon: 2.35}, searoute.ErrOnLand},
+		{"ErrBadPoint", geo.Point{Lat: 95, Lon: 0}, searoute.ErrBadPoint},
+		{"ErrNoRoute", geo.Point{Lat: 42, Lon: 51}, searoute.ErrNoRoute}, // the Caspian Sea
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := n.Route(tt.p, sea, searoute.Options{})
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			var pe *searoute.PointError
+			if errors.As(err, &pe) && (pe.Role != "from" || !strings.Contains(err.Error(), fmt.Sprintf("%.5f", tt.p.Lon))) {
+				t.Errorf("%v does not name the from point", err)
+			}
+		})
+	}
+}
+
+func portPoint(t testing.TB, locode string) geo.Point {
+	t.Helper()
+	p, ok := data.Ports().ByLOCODE(locode)
+	if !ok || !p.HasCoordinates {
+		t.Fatalf("no port %s with coordinates", locode)
+	}
+	return geo.Point{Lat: p.Latitude, Lon: p.Longitude}
+}
+
+// busiestPorts are the 100 busiest container ports by 2023 throughput after Lloyd's List, One
+// Hundred Ports 2024 (the ranking's port names, as UN/LOCODEs of data.Ports).
+var busiestPorts = strings.Fields(`CNSHA SGSIN CNNGB CNSZX CNTAO CNCAN KRPUS CNTXG AEJEA HKHKG
+	NLRTM MYPKG BEANR CNXMN MYTPP TWKHH USLAX DEHAM USLGB THLCH USNYC MAPTM VNSGN LKCMB CNQZH
+	IDJKT CNRZH CNLYG CNYIK CNDLC GRPIR ESVLC INMUN INNSA ESALG DEBRV USSAV PHMNL VNHPH PAONX
+	JPTYO SAJED OMSLL IDSUB BRSSZ EGPSD PABLB USHOU USSEA GBFXT FRLEH CNDGG ITGIT TRAMR ESBCN
+	ZADUR MTMAR CAVAN JPYOK MXZLO USORF USCHS ITGOA AEKHL SADMM BDCGP PKKHI AUSYD AUMEL JPUKB
+	JPNGO JPOSA KRINC KRKAN TWTXG TWKEL CNFOC CNNKG CNQZJ CNSWA CNZUH COCTG PECLL ARBUE PAMIT
+	JMKIN BSFPO USOAK CAMTR CAPRR AEAUH SAKAC OMSOH QAHMD INMAA TGLFW GHTEM NGAPP DJJIB PLGDN`)
+
+// TestBusiestPorts routes every pair among the 100 busiest container ports: none fails, none
+// touches land.
+func TestBusiestPorts(t *testing.T) {
+	n := data.SeaNetwork()
+	var pts []geo.Point
+	var codes []string
+	for _, c := range busiestPorts {
+		p, ok := data.Ports().ByLOCODE(c)
+		if !ok || !p.HasCoordinates {
+			continue
+		}
+		pts, codes = append(pts, geo.Point{Lat: p.Latitude, Lon: p.Longitude}), append(codes, c)
+	}
+	if len(pts) < 95 {
+		t.Fatalf("only %d of the 100 busiest ports are in the port list with coordinates", len(pts))
+	}
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			path, err := n.Route(pts[i], pts[j], searoute.Options{})
+			if err != nil {
+				t.Errorf("%s–%s: %v", codes[i], codes[j], err)
+				continue
+			}
+			checkPath(t, codes[i]+"–"+codes[j], pts[i], pts[j], path)
+		}
+	}
+}
+
+// simLanes are the simulator's lanes (carrier/sim/world.go): origins, hub ("" when direct) and
+// destinations.
+var simLanes = []struct {
+	origins, hub, destinations string
+}{
+	{"CNSHA CNNGB CNXMN CNTAO KRPUS HKHKG", "", "NLRTM DEHAM BEANR GBFXT FRLEH"},
+	{"THLCH VNCLI VNHPH IDJKT PHMNL", "SGSIN", "NLRTM DEHAM BEANR GBFXT DEBRV"},
+	{"CNSHA CNNGB CNXMN KRPUS HKHKG", "", "ITGOA ESVLC ESBCN GRPIR FRFOS"},
+	{"THLCH VNCLI IDJKT PHMNL", "MYTPP", "ITGOA ESVLC GRPIR ITSPE"},
+	{"CNSHA CNNGB CNXMN KRPUS HKHKG TWKHH JPTYO", "", "USLAX USLGB USSEA USTIW CAVAN CAPRR"},
+	{"CNTAO CNDLC CNTXG", "KRPUS", "USLAX USLGB USSEA CAVAN"},
+	{"CNSHA CNNGB CNXMN KRPUS", "", "USNYC USSAV USCHS USORF USBAL"},
+	{"CNSHA CNNGB KRPUS HKHKG", "PAMIT", "COCTG DOCAU JMKIN CRLIO"},
+	{"NLRTM DEHAM BEANR DEBRV GBFXT FRLEH", "", "USNYC USSAV USCHS USORF USBAL CAHAL CAMTR"},
+	{"BDCGP INMAA INTUT", "LKCMB", "NLRTM DEHAM BEANR GBFXT"},
+	{"NLRTM BEANR DEHAM FRLEH GBFXT", "MAPTM", "GHTEM NGAPP CIABJ SNDKR TGLFW"},
+	{"CNSHA CNNGB CNXMN KRPUS JPTYO JPYOK HKHKG TWKHH", "", "SGSIN THLCH VNCLI MYPKG IDJKT PHMNL"},
+	{"CNSHA CNNGB HKHKG KRPUS SGSIN", "", "AEJEA INNSA INMUN PKKHI OMSLL"},
+	{"CNSHA CNNGB KRPUS HKHKG SGSIN", "", "AUSYD AUMEL AUBNE NZAKL"},
+	{"NLRTM DEHAM BEANR ESALG FRLEH", "", "BRSSZ BRRIG ARBUE UYMVD"},
+	{"USMIA USPEF USJAX USHOU", "", "JMKIN DOCAU HNPCR GTSTC CRLIO COCTG"},
+}
+
+// TestSimulatorLanes routes every leg of every lane of the simulator: none fails, none touches land.
+func TestSimulatorLanes(t *testing.T) {
+	n := data.SeaNetwork()
+	seen := map[[2]string]bool{}
+	leg := func(a, b string) {
+		if seen[[2]string{a, b}] {
+			return
+		}
+		seen[[2]string{a, b}] = true
+		from, to := portPoint(t, a), portPoint(t, b)
+		path, err := n.Route(from, to, searoute.Options{})
+		if err != nil {
+			t.Errorf("%s–%s: %v", a, b, err)
+			return
+		}
+		checkPath(t, a+"–"+b, from, to, path)
+	}
+	for _, l := range simLanes {
+		for _, o := range strings.Fields(l.origins) {
+			for _, d := range strings.Fields(l.destinations) {
+				if l.hub == "" {
+					leg(o, d)
+				} else {
+					leg(o, l.hub)
+					leg(l.hub, d)
+				}
+			}
+		}
+	}
+}
+
+// TestOpenSea routes random pairs of points in open sea between 60° S and 65° N (two degrees of
+// water every way round, outside the Caspian): every pair has a route that stays off land and is no shorter than the
+// great circle.
+func TestOpenSea(t *testing.T) {
+	n := data.SeaNetwork()
+	l := data.Land()
+	rng := rand.New(rand.NewPCG(10, 2026))
+	open := func() geo.Point {
+		for {
+			p := geo.Point{Lat: rng.Float64()*125 - 60, Lon: rng.Float64()*360 - 180}
+			if p.Lon > 45 && p.Lon < 56 && p.Lat > 35 && p.Lat < 48 {
+				continue // the Caspian Sea: water, but no way to the ocean
+			}
+			clear := true
+			for _, d := range [][2]float64{{0, 0}, {2, 0}, {-2, 0}, {0, 2}, {0, -2}, {2, 2}, {-2, -2}, {2, -2}, {-2, 2}} {
+				if l.Contains(geo.Point{Lat: p.Lat + d[0], Lon: p.Lon + d[1]}) {
+					clear = false
+				}
+			}
+			if clear {
+				return p
+			}
+		}
+	}
+	for i := range 150 {
+		a, b := open(), open()
+		path, err := n.Route(a, b, searoute.Options{})
+		if err != nil {
+			t.Errorf("pair %d, %v to %v: %v", i, a, b, err)
+			continue
+		}
+		checkPath(t, fmt.Sprintf("pair %d", i), a, b, path)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	g := searoute.Graph{
+		Nodes: []geo.Point{{Lat: 1, Lon: 2}, {Lat: -3.5, Lon: 179.25}},
+		Edges: []searoute.Edge{{U: 0, V: 1, Passage: searoute.Suez}},
+	}
+	got, err := searoute.Decode(searoute.Encode(g))
+	if err != nil || !slices.Equal(got.Nodes, g.Nodes) || !slices.Equal(got.Edges, g.Edges) {
+		t.Fatalf("Decode(Encode(g)) = %+v, %v", got, err)
+	}
+	b := searoute.Encode(g)
+	if _, err := searoute.Decode(b[:len(b)-1]); err == nil {
+		t.Error("a truncated network decoded without error")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(searoute.Encode(searoute.Graph{Nodes: []geo.Point{{Lat: 1, Lon: 2}, {Lat: 3, Lon: 4}}, Edges: []searoute.Edge{{U: 0, V: 1}}}))
+	f.Add([]byte("BWSEA1\n\x00\x02\x02\x02\x04\x04\x01\x00\x01\x05"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := searoute.Decode(b)
+		if err != nil {
+			return
+		}
+		for _, e := range g.Edges {
+			if int(e.U) >= len(g.Nodes) || int(e.V) >= len(g.Nodes) {
+				t.Fatalf("edge %+v names a node beyond %d", e, len(g.Nodes))
+			}
+		}
+		if again, err := searoute.Decode(searoute.Encode(g)); err != nil || len(again.Edges) != len(g.Edges) {
+			t.Fatalf("re-encoding fails: %v", err)
+		}
+	})
+}
+
+func ExampleNetwork_Route() {
+	n := data.SeaNetwork()
+	shanghai := geo.Point{Lat: 31.400091, Lon: 121.497113}
+	rotterdam := geo.Point{Lat: 51.904383, Lon: 4.442447}
+	path, err := n.Route(shanghai, rotterdam, searoute.Options{Avoid: []searoute.Passage{searoute.Suez, searoute.Panama}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.0f nm round the Cape, through %v\n", path.DistanceNM, path.Passages)
+	// Output: 13955 nm round the Cape, through [dover]
+}

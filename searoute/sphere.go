@@ -1,0 +1,98 @@
+package searoute
+
+import (
+	"math"
+
+	"github.com/boxwatch/boxwatch/geo"
+)
+
+// vec is a point on the unit sphere.
+type vec [3]float64
+
+const rad = math.Pi / 180
+
+func toVec(p geo.Point) vec {
+	lat, lon := p.Lat*rad, p.Lon*rad
+	return vec{math.Cos(lat) * math.Cos(lon), math.Cos(lat) * math.Sin(lon), math.Sin(lat)}
+}
+
+func (v vec) point() geo.Point {
+	return geo.Point{Lat: math.Atan2(v[2], math.Hypot(v[0], v[1])) / rad, Lon: math.Atan2(v[1], v[0]) / rad}
+}
+
+func dot(a, b vec) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func cross(a, b vec) vec {
+	return vec{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+func norm(a vec) float64         { return math.Sqrt(dot(a, a)) }
+func scale(a vec, k float64) vec { return vec{a[0] * k, a[1] * k, a[2] * k} }
+func add(a, b vec) vec           { return vec{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+
+// angle is the angle between unit vectors a and b in radians, accurate for small angles.
+func angle(a, b vec) float64 { return math.Atan2(norm(cross(a, b)), dot(a, b)) }
+
+// Arc returns points along the great circle from a to b, a and b included, no two consecutive
+// ones more than stepNM apart. Longitudes follow on from a's without jumping at the antimeridian
+// (they may leave -180…180), so that straight lines between them are short.
+func Arc(a, b geo.Point, stepNM float64) []geo.Point {
+	va, vb := toVec(a), toVec(b)
+	w := angle(va, vb)
+	n := int(math.Ceil(w * geo.EarthRadiusNM / stepNM))
+	if n < 1 || math.Sin(w) < 1e-12 {
+		return []geo.Point{a, unwrapTo(a.Lon, b)}
+	}
+	pts := make([]geo.Point, 0, n+1)
+	pts = append(pts, a)
+	for i := 1; i < n; i++ {
+		t := float64(i) / float64(n)
+		v := add(scale(va, math.Sin((1-t)*w)/math.Sin(w)), scale(vb, math.Sin(t*w)/math.Sin(w)))
+		pts = append(pts, unwrapTo(pts[len(pts)-1].Lon, v.point()))
+	}
+	return append(pts, unwrapTo(pts[len(pts)-1].Lon, b))
+}
+
+// unwrapTo shifts p's longitude by a multiple of 360° to lie within 180° of lon.
+func unwrapTo(lon float64, p geo.Point) geo.Point {
+	for p.Lon-lon > 180 {
+		p.Lon -= 360
+	}
+	for p.Lon-lon < -180 {
+		p.Lon += 360
+	}
+	return p
+}
+
+// projectVec returns the point of the great-circle arc from a to b nearest to p and its distance
+// from p in nautical miles.
+// projectVec is project on unit vectors, without the fraction along the arc (see along), which
+// costs more and is needed only for the edges a point is joined to.
+func projectVec(vp, va, vb vec) (vec, float64) {
+	n := cross(va, vb)
+	if nn := norm(n); nn > 1e-15 {
+		n = scale(n, 1/nn)
+		s := dot(vp, n)
+		q := add(vp, scale(n, -s))
+		if qn := norm(q); qn > 1e-15 {
+			q = scale(q, 1/qn)
+			if dot(cross(va, q), n) >= 0 && dot(cross(q, vb), n) >= 0 {
+				return q, math.Asin(min(1, math.Abs(s))) * geo.EarthRadiusNM
+			}
+		}
+	}
+	da, db := chordAngle(vp, va), chordAngle(vp, vb)
+	if da <= db {
+		return va, da * geo.EarthRadiusNM
+	}
+	return vb, db * geo.EarthRadiusNM
+}
+
+// chordAngle is the angle between unit vectors a and b, from the chord between them.
+func chordAngle(a, b vec) float64 { return 2 * math.Asin(min(1, norm(sub(a, b))/2)) }
+
+// along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b.
+func along(va, vb, q vec) float64 {
+	if w := angle(va, vb); w > 0 {
+		return min(1, angle(va, q)/w)
+	}
+	return 0
+}

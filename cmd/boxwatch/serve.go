@@ -24,6 +24,8 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -200,7 +202,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if cfg.sim {
 		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: data.Fleet(),
 			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim"),
-			Dialect: sim.Dialect{Version: cfg.simDCSAVersion}})
+			Dialect: sim.Dialect{Version: cfg.simDCSAVersion}, Router: seaRouter(data.SeaNetwork())})
 		if err != nil {
 			return err
 		}
@@ -330,6 +332,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		err = nil
 	}
 	return err
+}
+
+// seaRouter lets the simulated vessels sail net's sea paths, passages open by default.
+func seaRouter(net *searoute.Network) sim.Router {
+	return func(from, to geo.Point) ([]geo.Point, float64, error) {
+		p, err := net.Route(from, to, searoute.Options{})
+		return p.Points, p.DistanceNM, err
+	}
 }
 
 // servers are the API listener and, unless turned off, the admin listener.

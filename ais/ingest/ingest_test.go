@@ -432,3 +432,55 @@ func TestStartStopAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasStoreOnce: two processes ingesting the same feed into one database store each
+// position once, with tag-block times and without (the time heard, to the second).
+func TestReplicasStoreOnce(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		for _, tagged := range []bool{true, false} {
+			db := b.Open(t)
+			trackVessel(t, db, imo)
+			if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "220417000", IMO: imo}}, start); err != nil {
+				t.Fatal(err)
+			}
+			var ms []ais.Message
+			for i := range 30 {
+				m := report(time.Duration(i)*time.Minute, 90)
+				if !tagged {
+					m.Time = time.Time{}
+				}
+				ms = append(ms, m)
+			}
+			lines := nmea(t, ms...)
+			var replicas []*ingest.Ingest
+			var wg sync.WaitGroup
+			for range 2 {
+				// Each replica hears the feed at its own moment within the same second.
+				in := newIngest(t, db, ingest.Config{Interval: time.Second})
+				if err := in.RefreshActive(ctx); err != nil {
+					t.Fatal(err)
+				}
+				replicas = append(replicas, in)
+				wg.Go(func() {
+					if err := in.Feed(ctx, bytes.NewReader(lines)); err != nil {
+						t.Error(err)
+					}
+					if err := in.Flush(ctx); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			got := track(t, db)
+			want := 30
+			if !tagged {
+				want = 1 // without times, every report is heard in the same second: one position
+			}
+			stored := replicas[0].Stats().Stored + replicas[1].Stats().Stored
+			if len(got) != want || stored != int64(want) {
+				t.Fatalf("tagged %v: %d positions in the store, %d written by the replicas; want %d", tagged, len(got), stored, want)
+			}
+		}
+	})
+}

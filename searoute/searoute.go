@@ -457,10 +457,10 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 
 // snapWet joins p, a point in water, to the network (see snap).
 func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
-	type cand struct {
-		snap
-		q vec
-		d float64
+	type cand struct { // small, since candidates are sorted often
+		d    float64
+		q    vec
+		edge int32
 	}
 	vp := toVec(p)
 	s.edgeStamp++
@@ -482,7 +482,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 					s.edgeSeen[e] = s.edgeStamp
 					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
 					if d <= MaxSnapNM {
-						cands = append(cands, cand{snap{edge: e, legNM: d}, q, d})
+						cands = append(cands, cand{d, q, e})
 					}
 				}
 			}
@@ -495,14 +495,13 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 		}
 		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
-			c := cands[0]
+			c := snap{edge: cands[0].edge, legNM: cands[0].d, at: cands[0].q.point()}
+			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
 			cands = cands[1:]
-			c.at = c.q.point()
-			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], c.q)
 			if len(nearest) < 2 {
-				nearest = append(nearest, c.snap)
+				nearest = append(nearest, c)
 			}
-			if len(found) > 0 && c.d > found[0].legNM+snapSlackNM {
+			if len(found) > 0 && c.legNM > found[0].legNM+snapSlackNM {
 				return n.harbour(p, found, nearest), nil
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
@@ -512,7 +511,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			}
 			tried = append(tried, c.at)
 			if Clear(n.land, p, c.at) {
-				found = append(found, c.snap)
+				found = append(found, c)
 				if len(found) == maxSnaps {
 					return n.harbour(p, found, nearest), nil
 				}

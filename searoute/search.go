@@ -21,9 +21,20 @@ type search struct {
 	hStamp []uint32
 	hValue []float64
 
+	// cands is the snapping candidates' buffer.
+	cands []candidate
+
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
 	edgeStamp uint32
+}
+
+// candidate is an edge a point could be joined to: its distance and the nearest point on it.
+// It is small, since candidates are sorted often.
+type candidate struct {
+	d    float64
+	q    vec
+	edge int32
 }
 
 type entry struct {

@@ -380,18 +380,20 @@ func normalise(p geo.Point) geo.Point {
 	return p
 }
 
-// closedSet returns the passages opts close.
-func closedSet(opts Options) map[Passage]bool {
-	closed := map[Passage]bool{}
-	for _, p := range DefaultClosed() {
-		closed[p] = true
+// closedBy returns, per passage in the order of Passages, whether opts close it. Names that are
+// not passages are ignored.
+func closedBy(opts Options) []bool {
+	closed := make([]bool, len(Passages()))
+	set := func(ps []Passage, v bool) {
+		for _, p := range ps {
+			if i := passageIndex(p); i >= 0 {
+				closed[i] = v
+			}
+		}
 	}
-	for _, p := range opts.Open {
-		delete(closed, p)
-	}
-	for _, p := range opts.Avoid {
-		closed[p] = true
-	}
+	set(DefaultClosed(), true)
+	set(opts.Open, false)
+	set(opts.Avoid, true)
 	return closed
 }
 
@@ -457,14 +459,10 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 
 // snapWet joins p, a point in water, to the network (see snap).
 func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
-	type cand struct { // small, since candidates are sorted often
-		d    float64
-		q    vec
-		edge int32
-	}
 	vp := toVec(p)
 	s.edgeStamp++
-	var cands []cand
+	cands := s.cands[:0]
+	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
 	c0 := cellKey(p)
@@ -482,7 +480,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 					s.edgeSeen[e] = s.edgeStamp
 					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
 					if d <= MaxSnapNM {
-						cands = append(cands, cand{d, q, e})
+						cands = append(cands, candidate{d, q, e})
 					}
 				}
 			}
@@ -493,7 +491,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 		if bound >= MaxSnapNM || r == 360 {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
-		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
+		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d, at: cands[0].q.point()}
 			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
@@ -563,13 +561,7 @@ func passageIndex(p Passage) int { return slices.Index(Passages(), p) }
 // (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
 // waters that do not connect with the passages allowed.
 func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
-	set := closedSet(opts)
-	closed := make([]bool, len(Passages()))
-	for p := range set {
-		if i := passageIndex(p); i >= 0 {
-			closed[i] = true
-		}
-	}
+	closed := closedBy(opts)
 	s := n.pool.Get().(*search)
 	defer n.pool.Put(s)
 	a, err := n.snap(s, from, closed)
@@ -621,10 +613,8 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	for i := range pts {
 		pts[i] = unwrapTo(pts[max(i-1, 0)].Lon, pts[i])
 	}
-	seen := map[Passage]bool{}
 	note := func(e int32) {
-		if p := n.edges[e].Passage; p != "" && !seen[p] {
-			seen[p] = true
+		if p := n.edges[e].Passage; p != "" && !slices.Contains(out.Passages, p) {
 			out.Passages = append(out.Passages, p)
 		}
 	}

@@ -121,14 +121,13 @@ func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 			continue
 		}
 		s.done[u] = s.cur
-		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-			if p := n.passage[e]; p >= 0 && closed != nil && closed[p] {
+		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+			if a.passage >= 0 && closed != nil && closed[a.passage] {
 				continue
 			}
-			v := n.other(e, u)
-			if d := it.key + n.length[e]; d < s.get(v) {
-				s.set(v, d, e)
-				s.push(d, v)
+			if d := it.key + a.length; d < s.get(a.to) {
+				s.set(a.to, d, a.edge)
+				s.push(d, a.to)
 			}
 		}
 	}
@@ -255,14 +254,13 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				res.to = g.snap
 			}
 		}
-		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-			if p := n.passage[e]; p >= 0 && closed[p] {
+		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+			if a.passage >= 0 && closed[a.passage] {
 				continue
 			}
-			v := n.other(e, u)
-			if d := du + n.length[e]; d < s.get(v) {
-				s.set(v, d, e)
-				s.push(d+h(v), v)
+			if d := du + a.length; d < s.get(a.to) {
+				s.set(a.to, d, a.edge)
+				s.push(d+h(a.to), a.to)
 			}
 		}
 	}

@@ -86,6 +86,14 @@ type Path struct {
 	Passages []Passage
 }
 
+// arc is an edge as seen from one of its nodes, with what a search needs of it side by side.
+type arc struct {
+	to      int32
+	edge    int32
+	length  float64
+	passage int8
+}
+
 // Network is a maritime network ready for queries.
 type Network struct {
 	land   *land.Land
@@ -97,8 +105,8 @@ type Network struct {
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
-	adjStart []int32 // CSR: edges at node n are adjEdge[adjStart[n]:adjStart[n+1]]
-	adjEdge  []int32
+	adjStart []int32 // CSR: edges at node n are adj[adjStart[n]:adjStart[n+1]]
+	adj      []arc
 
 	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each half-degree cell
 
@@ -161,12 +169,12 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	for i := 1; i <= len(g.Nodes); i++ {
 		n.adjStart[i] = n.adjStart[i-1] + deg[i]
 	}
-	n.adjEdge = make([]int32, n.adjStart[len(g.Nodes)])
+	n.adj = make([]arc, n.adjStart[len(g.Nodes)])
 	fill := slices.Clone(n.adjStart[:len(g.Nodes)])
 	for i, e := range g.Edges {
-		n.adjEdge[fill[e.U]] = int32(i)
+		n.adj[fill[e.U]] = arc{e.V, int32(i), n.length[i], n.passage[i]}
 		fill[e.U]++
-		n.adjEdge[fill[e.V]] = int32(i)
+		n.adj[fill[e.V]] = arc{e.U, int32(i), n.length[i], n.passage[i]}
 		fill[e.V]++
 	}
 	n.labelPieces()
@@ -200,8 +208,8 @@ func (n *Network) labelPieces() {
 		for len(stack) > 0 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-				if v := n.other(e, u); n.comp[v] < 0 {
+			for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+				if v := a.to; n.comp[v] < 0 {
 					n.comp[v] = next
 					stack = append(stack, v)
 				}

@@ -108,7 +108,7 @@ type Network struct {
 	adjStart []int32 // CSR: edges at node n are adj[adjStart[n]:adjStart[n+1]]
 	adj      []arc
 
-	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each half-degree cell
+	fine, coarse grid // snapping indexes (see indexEdges)
 
 	// shapes holds each edge's drawn arc from U to V, simplified, without its ends:
 	// shapes[shapeStart[e]:shapeStart[e+1]]. Longitudes continue from U's.
@@ -219,29 +219,47 @@ func (n *Network) labelPieces() {
 	}
 }
 
-func cellKey(p geo.Point) [2]int16 {
-	lon := math.Mod(p.Lon+540, 360) - 180
-	return [2]int16{int16(math.Floor(lon * 2)), int16(math.Floor(p.Lat * 2))}
+// grid is a snapping index: the edges whose drawn arc passes through each cell, perDeg cells to
+// a degree.
+type grid struct {
+	perDeg int
+	cells  map[[2]int16][]int32
 }
 
-// indexEdges registers each edge in every half-degree cell its drawn arc passes through.
+func (g *grid) key(p geo.Point) [2]int16 {
+	lon := math.Mod(p.Lon+540, 360) - 180
+	k := float64(g.perDeg)
+	return [2]int16{int16(math.Floor(lon * k)), int16(math.Floor(p.Lat * k))}
+}
+
+// at returns the edges of the cell dx, dy cells from c, across the antimeridian if need be.
+func (g *grid) at(c [2]int16, dx, dy int) []int32 {
+	lon := (int(c[0])+dx+540*g.perDeg)%(360*g.perDeg) - 180*g.perDeg
+	return g.cells[[2]int16{int16(lon), c[1] + int16(dy)}]
+}
+
+// indexEdges fills two snapping grids: a fine one (a quarter degree), so that a point near a
+// dense stretch of network looks at few edges, and a coarse one (a degree) for points far from
+// any edge.
 func (n *Network) indexEdges() {
-	n.cells = map[[2]int16][]int32{}
-	for i, e := range n.edges {
-		if n.length[i] == 0 {
-			continue
-		}
-		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-		seen := map[[2]int16]bool{}
-		for k := 1; k < len(pts); k++ {
-			a, b := pts[k-1], pts[k]
-			steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*4)) + 1
-			for s := 0; s <= steps; s++ {
-				t := float64(s) / float64(steps)
-				c := cellKey(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
-				if !seen[c] {
-					seen[c] = true
-					n.cells[c] = append(n.cells[c], int32(i))
+	n.fine, n.coarse = grid{perDeg: 4, cells: map[[2]int16][]int32{}}, grid{perDeg: 1, cells: map[[2]int16][]int32{}}
+	for _, g := range []*grid{&n.fine, &n.coarse} {
+		for i, e := range n.edges {
+			if n.length[i] == 0 {
+				continue
+			}
+			pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
+			seen := map[[2]int16]bool{}
+			for k := 1; k < len(pts); k++ {
+				a, b := pts[k-1], pts[k]
+				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
+				for s := 0; s <= steps; s++ {
+					t := float64(s) / float64(steps)
+					c := g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
+					if !seen[c] {
+						seen[c] = true
+						g.cells[c] = append(g.cells[c], int32(i))
+					}
 				}
 			}
 		}
@@ -465,23 +483,37 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 	return geo.Point{}, false
 }
 
-// snapWet joins p, a point in water, to the network (see snap).
+// fineRings is how far, in cells of the fine grid, snapping looks before it turns to the coarse.
+const fineRings = 12
+
+// snapWet joins p, a point in water, to the network (see snap): through the fine grid when the
+// network is near, through the coarse one when it is not.
 func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
+	if found := n.snapGrid(s, &n.fine, fineRings, p, closed); len(found) > 0 {
+		return found, nil
+	}
+	if found := n.snapGrid(s, &n.coarse, 180, p, closed); len(found) > 0 {
+		return found, nil
+	}
+	return nil, ErrFarFromWater
+}
+
+// snapGrid looks for snaps of p in the cells of g up to maxRing cells away.
+func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed []bool) []snap {
 	vp := toVec(p)
 	s.edgeStamp++
 	cands := s.cands[:0]
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
-	c0 := cellKey(p)
-	for r := 0; r <= 360; r++ {
+	c0 := g.key(p)
+	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
 					continue
 				}
-				lon := (int(c0[0])+dx+1080)%720 - 360
-				for _, e := range n.cells[[2]int16{int16(lon), c0[1] + int16(dy)}] {
+				for _, e := range g.at(c0, dx, dy) {
 					if s.edgeSeen[e] == s.edgeStamp || (n.passage[e] >= 0 && closed[n.passage[e]]) {
 						continue
 					}
@@ -493,10 +525,11 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 				}
 			}
 		}
-		// Every edge not yet seen lies at least r half-degrees of latitude, or of longitude at the
+		// Every edge not yet seen lies at least r cells of latitude, or of longitude at the
 		// highest latitude of the ring, away.
-		bound := float64(r) * 30 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/2)*rad)
-		if bound >= MaxSnapNM || r == 360 {
+		k := float64(g.perDeg)
+		bound := float64(r) * 60 / k * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/k)*rad)
+		if bound >= MaxSnapNM || (r == maxRing && g == &n.coarse) {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
 		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
@@ -508,7 +541,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 				nearest = append(nearest, c)
 			}
 			if len(found) > 0 && c.legNM > found[0].legNM+snapSlackNM {
-				return n.harbour(p, found, nearest), nil
+				return n.harbour(p, found, nearest)
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
 			// check, and one way into the network.
@@ -519,7 +552,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			if Clear(n.land, p, c.at) {
 				found = append(found, c)
 				if len(found) == maxSnaps {
-					return n.harbour(p, found, nearest), nil
+					return n.harbour(p, found, nearest)
 				}
 			}
 		}
@@ -527,11 +560,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			break
 		}
 	}
-	found = n.harbour(p, found, nearest)
-	if len(found) == 0 {
-		return nil, ErrFarFromWater
-	}
-	return found, nil
+	return n.harbour(p, found, nearest)
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg

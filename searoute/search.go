@@ -1,6 +1,7 @@
 package searoute
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -36,6 +37,9 @@ type candidate struct {
 	q    vec
 	edge int32
 }
+
+// activeLandmarks is how many landmarks a query consults (see route).
+const activeLandmarks = 4
 
 type entry struct {
 	key  float64
@@ -189,6 +193,26 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			}
 		}
 	}
+	// Only the landmarks that bound this query's distance best, judged from its first start
+	// node, are consulted at every node: fewer look-ups, nearly the same bound.
+	type mark struct {
+		set, k int
+		score  float64
+	}
+	var marks []mark
+	if useALT {
+		start := n.edges[from[0].edge].U
+		for i, set := range sets {
+			row := set[int(start)*landmarkCount : int(start+1)*landmarkCount]
+			for k, d := range row {
+				if lv := float64(d); !math.IsInf(lv, 1) {
+					marks = append(marks, mark{i, k, max(lmA[i][k]-lv, lv-lmB[i][k])})
+				}
+			}
+		}
+		slices.SortFunc(marks, func(a, b mark) int { return cmp.Compare(b.score, a.score) })
+		marks = marks[:min(len(marks), activeLandmarks)]
+	}
 	estimate := func(v int32) float64 {
 		if !useALT {
 			return 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], shore))/2))
@@ -196,15 +220,12 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
-		for i, set := range sets {
-			row := set[int(v)*landmarkCount : int(v+1)*landmarkCount]
-			for k, d := range row {
-				lv := float64(d)
-				if math.IsInf(lv, 1) {
-					continue // cut off from this landmark by the closed passages: it says nothing
-				}
-				est = max(est, lmA[i][k]-lv, lv-lmB[i][k])
+		for _, m := range marks {
+			lv := float64(sets[m.set][int(v)*landmarkCount+m.k])
+			if math.IsInf(lv, 1) {
+				continue // cut off from this landmark by the closed passages: it says nothing
 			}
+			est = max(est, lmA[m.set][m.k]-lv, lv-lmB[m.set][m.k])
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01

@@ -137,7 +137,7 @@ var landmarkClosures = [][]Passage{nil, append(DefaultClosed(), Suez, Panama)}
 
 // landmarkCount is how many landmarks guide A*: their distances bound the remaining distance
 // from below far more tightly than the great circle does on a network that rounds continents.
-const landmarkCount = 8
+const landmarkCount = 16
 
 // New prepares g for queries over the land l. It returns an error if an edge joins a node to
 // itself or names a node that does not exist.

@@ -178,9 +178,12 @@ func New(g Graph, l *land.Land) (*Network, error) {
 		fill[e.V]++
 	}
 	n.labelPieces()
-	n.indexEdges()
+	// The three preparations touch separate fields: on two cores they share the start-up time.
+	var wg sync.WaitGroup
+	wg.Go(n.pickLandmarks)
+	wg.Go(n.indexEdges)
 	n.drawEdges()
-	n.pickLandmarks()
+	wg.Wait()
 	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
 	return n, nil
 }
@@ -243,21 +246,22 @@ func (g *grid) at(c [2]int16, dx, dy int) []int32 {
 // any edge.
 func (n *Network) indexEdges() {
 	n.fine, n.coarse = grid{perDeg: 4, cells: map[[2]int16][]int32{}}, grid{perDeg: 1, cells: map[[2]int16][]int32{}}
-	for _, g := range []*grid{&n.fine, &n.coarse} {
-		for i, e := range n.edges {
-			if n.length[i] == 0 {
-				continue
-			}
-			pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-			seen := map[[2]int16]bool{}
+	var seen [][2]int16
+	for i, e := range n.edges {
+		if n.length[i] == 0 {
+			continue
+		}
+		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
+		for _, g := range []*grid{&n.fine, &n.coarse} {
+			seen = seen[:0]
 			for k := 1; k < len(pts); k++ {
 				a, b := pts[k-1], pts[k]
 				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
 					c := g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
-					if !seen[c] {
-						seen[c] = true
+					if !slices.Contains(seen, c) {
+						seen = append(seen, c)
 						g.cells[c] = append(g.cells[c], int32(i))
 					}
 				}
@@ -296,13 +300,16 @@ func (n *Network) pickLandmarks() {
 	for i := range minDist {
 		minDist[i] = math.Inf(1)
 	}
+	// The first set, all passages open, is filled while the landmarks are chosen.
+	open := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
 	next := start
 	var marks []int32
-	for range landmarkCount {
+	for k := range landmarkCount {
 		marks = append(marks, next)
 		d := s.all(n, next, nil)
 		far, farD := next, -1.0
 		for v := range n.nodes {
+			open.dist[v*landmarkCount+k] = float32(d[v])
 			if d[v] < minDist[v] {
 				minDist[v] = d[v]
 			}
@@ -312,7 +319,8 @@ func (n *Network) pickLandmarks() {
 		}
 		next = far
 	}
-	for _, closure := range landmarkClosures {
+	n.landmarks = append(n.landmarks, open)
+	for _, closure := range landmarkClosures[1:] {
 		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
 		for _, p := range closure {
 			set.closed[passageIndex(p)] = true

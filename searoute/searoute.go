@@ -28,7 +28,7 @@ import (
 )
 
 // SimplifyKM is the tolerance of the output geometry: a returned path stays within this distance
-// of the network path it stands for, and never crosses land where that does not.
+// of the great-circle arcs it stands for, and never crosses land where they do not.
 const SimplifyKM = 1.0
 
 // CoastKM is how far inland a point may lie and still count as at the water's edge: the

@@ -71,7 +71,7 @@ func TestPorts(t *testing.T) {
 		locode, name, country, timeZone string
 		lat, lon                        float64
 	}{
-		{"NLRTM", "Rotterdam", "Netherlands", "Europe/Amsterdam", 51.955, 4.05}, // at Maasvlakte
+		{"NLRTM", "Rotterdam", "Netherlands", "Europe/Amsterdam", 51.955, 4.05},               // at Maasvlakte
 		{"SGSIN", "Singapore", "Singapore", "Asia/Singapore", 1.28053, 103.85315},             // moved to the water's edge
 		{"USLGB", "Long Beach", "United States", "America/Los_Angeles", 33.75015, -118.17525}, // moved to the water's edge
 	}

@@ -1,6 +1,7 @@
 package searoute
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -21,10 +22,24 @@ type search struct {
 	hStamp []uint32
 	hValue []float64
 
+	// cands is the snapping candidates' buffer.
+	cands []candidate
+
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
 	edgeStamp uint32
 }
+
+// candidate is an edge a point could be joined to: its distance and the nearest point on it.
+// It is small, since candidates are sorted often.
+type candidate struct {
+	d    float64
+	q    vec
+	edge int32
+}
+
+// activeLandmarks is how many landmarks a query consults (see route).
+const activeLandmarks = 4
 
 type entry struct {
 	key  float64
@@ -110,14 +125,13 @@ func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 			continue
 		}
 		s.done[u] = s.cur
-		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-			if p := n.passage[e]; p >= 0 && closed != nil && closed[p] {
+		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+			if a.passage >= 0 && closed != nil && closed[a.passage] {
 				continue
 			}
-			v := n.other(e, u)
-			if d := it.key + n.length[e]; d < s.get(v) {
-				s.set(v, d, e)
-				s.push(d, v)
+			if d := it.key + a.length; d < s.get(a.to) {
+				s.set(a.to, d, a.edge)
+				s.push(d, a.to)
 			}
 		}
 	}
@@ -179,6 +193,26 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			}
 		}
 	}
+	// Only the landmarks that bound this query's distance best, judged from its first start
+	// node, are consulted at every node: fewer look-ups, nearly the same bound.
+	type mark struct {
+		set, k int
+		score  float64
+	}
+	var marks []mark
+	if useALT {
+		start := n.edges[from[0].edge].U
+		for i, set := range sets {
+			row := set[int(start)*landmarkCount : int(start+1)*landmarkCount]
+			for k, d := range row {
+				if lv := float64(d); !math.IsInf(lv, 1) {
+					marks = append(marks, mark{i, k, max(lmA[i][k]-lv, lv-lmB[i][k])})
+				}
+			}
+		}
+		slices.SortFunc(marks, func(a, b mark) int { return cmp.Compare(b.score, a.score) })
+		marks = marks[:min(len(marks), activeLandmarks)]
+	}
 	estimate := func(v int32) float64 {
 		if !useALT {
 			return 2 * geo.EarthRadiusNM * math.Asin(min(1, norm(sub(n.vecs[v], shore))/2))
@@ -186,15 +220,12 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
-		for i, set := range sets {
-			row := set[int(v)*landmarkCount : int(v+1)*landmarkCount]
-			for k, d := range row {
-				lv := float64(d)
-				if math.IsInf(lv, 1) {
-					continue // cut off from this landmark by the closed passages: it says nothing
-				}
-				est = max(est, lmA[i][k]-lv, lv-lmB[i][k])
+		for _, m := range marks {
+			lv := float64(sets[m.set][int(v)*landmarkCount+m.k])
+			if math.IsInf(lv, 1) {
+				continue // cut off from this landmark by the closed passages: it says nothing
 			}
+			est = max(est, lmA[m.set][m.k]-lv, lv-lmB[m.set][m.k])
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
@@ -244,14 +275,13 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				res.to = g.snap
 			}
 		}
-		for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-			if p := n.passage[e]; p >= 0 && closed[p] {
+		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+			if a.passage >= 0 && closed[a.passage] {
 				continue
 			}
-			v := n.other(e, u)
-			if d := du + n.length[e]; d < s.get(v) {
-				s.set(v, d, e)
-				s.push(d+h(v), v)
+			if d := du + a.length; d < s.get(a.to) {
+				s.set(a.to, d, a.edge)
+				s.push(d+h(a.to), a.to)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ import (
 )
 
 // SimplifyKM is the tolerance of the output geometry: a returned path stays within this distance
-// of the network path it stands for, and never crosses land where that does not.
+// of the great-circle arcs it stands for, and never crosses land where they do not.
 const SimplifyKM = 1.0
 
 // CoastKM is how far inland a point may lie and still count as at the water's edge: the
@@ -86,6 +86,14 @@ type Path struct {
 	Passages []Passage
 }
 
+// arc is an edge as seen from one of its nodes, with what a search needs of it side by side.
+type arc struct {
+	to      int32
+	edge    int32
+	length  float64
+	passage int8
+}
+
 // Network is a maritime network ready for queries.
 type Network struct {
 	land   *land.Land
@@ -97,10 +105,10 @@ type Network struct {
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
-	adjStart []int32 // CSR: edges at node n are adjEdge[adjStart[n]:adjStart[n+1]]
-	adjEdge  []int32
+	adjStart []int32 // CSR: edges at node n are adj[adjStart[n]:adjStart[n+1]]
+	adj      []arc
 
-	cells map[[2]int16][]int32 // snapping index: edges whose arc passes through each half-degree cell
+	fine, coarse grid // snapping indexes (see indexEdges)
 
 	// shapes holds each edge's drawn arc from U to V, simplified, without its ends:
 	// shapes[shapeStart[e]:shapeStart[e+1]]. Longitudes continue from U's.
@@ -129,7 +137,7 @@ var landmarkClosures = [][]Passage{nil, append(DefaultClosed(), Suez, Panama)}
 
 // landmarkCount is how many landmarks guide A*: their distances bound the remaining distance
 // from below far more tightly than the great circle does on a network that rounds continents.
-const landmarkCount = 8
+const landmarkCount = 16
 
 // New prepares g for queries over the land l. It returns an error if an edge joins a node to
 // itself or names a node that does not exist.
@@ -161,18 +169,21 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	for i := 1; i <= len(g.Nodes); i++ {
 		n.adjStart[i] = n.adjStart[i-1] + deg[i]
 	}
-	n.adjEdge = make([]int32, n.adjStart[len(g.Nodes)])
+	n.adj = make([]arc, n.adjStart[len(g.Nodes)])
 	fill := slices.Clone(n.adjStart[:len(g.Nodes)])
 	for i, e := range g.Edges {
-		n.adjEdge[fill[e.U]] = int32(i)
+		n.adj[fill[e.U]] = arc{e.V, int32(i), n.length[i], n.passage[i]}
 		fill[e.U]++
-		n.adjEdge[fill[e.V]] = int32(i)
+		n.adj[fill[e.V]] = arc{e.U, int32(i), n.length[i], n.passage[i]}
 		fill[e.V]++
 	}
 	n.labelPieces()
-	n.indexEdges()
+	// The three preparations touch separate fields: on two cores they share the start-up time.
+	var wg sync.WaitGroup
+	wg.Go(n.pickLandmarks)
+	wg.Go(n.indexEdges)
 	n.drawEdges()
-	n.pickLandmarks()
+	wg.Wait()
 	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
 	return n, nil
 }
@@ -200,8 +211,8 @@ func (n *Network) labelPieces() {
 		for len(stack) > 0 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, e := range n.adjEdge[n.adjStart[u]:n.adjStart[u+1]] {
-				if v := n.other(e, u); n.comp[v] < 0 {
+			for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
+				if v := a.to; n.comp[v] < 0 {
 					n.comp[v] = next
 					stack = append(stack, v)
 				}
@@ -211,29 +222,48 @@ func (n *Network) labelPieces() {
 	}
 }
 
-func cellKey(p geo.Point) [2]int16 {
-	lon := math.Mod(p.Lon+540, 360) - 180
-	return [2]int16{int16(math.Floor(lon * 2)), int16(math.Floor(p.Lat * 2))}
+// grid is a snapping index: the edges whose drawn arc passes through each cell, perDeg cells to
+// a degree.
+type grid struct {
+	perDeg int
+	cells  map[[2]int16][]int32
 }
 
-// indexEdges registers each edge in every half-degree cell its drawn arc passes through.
+func (g *grid) key(p geo.Point) [2]int16 {
+	lon := math.Mod(p.Lon+540, 360) - 180
+	k := float64(g.perDeg)
+	return [2]int16{int16(math.Floor(lon * k)), int16(math.Floor(p.Lat * k))}
+}
+
+// at returns the edges of the cell dx, dy cells from c, across the antimeridian if need be.
+func (g *grid) at(c [2]int16, dx, dy int) []int32 {
+	lon := (int(c[0])+dx+540*g.perDeg)%(360*g.perDeg) - 180*g.perDeg
+	return g.cells[[2]int16{int16(lon), c[1] + int16(dy)}]
+}
+
+// indexEdges fills two snapping grids: a fine one (a quarter degree), so that a point near a
+// dense stretch of network looks at few edges, and a coarse one (a degree) for points far from
+// any edge.
 func (n *Network) indexEdges() {
-	n.cells = map[[2]int16][]int32{}
+	n.fine, n.coarse = grid{perDeg: 4, cells: map[[2]int16][]int32{}}, grid{perDeg: 1, cells: map[[2]int16][]int32{}}
+	var seen [][2]int16
 	for i, e := range n.edges {
 		if n.length[i] == 0 {
 			continue
 		}
 		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-		seen := map[[2]int16]bool{}
-		for k := 1; k < len(pts); k++ {
-			a, b := pts[k-1], pts[k]
-			steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*4)) + 1
-			for s := 0; s <= steps; s++ {
-				t := float64(s) / float64(steps)
-				c := cellKey(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
-				if !seen[c] {
-					seen[c] = true
-					n.cells[c] = append(n.cells[c], int32(i))
+		for _, g := range []*grid{&n.fine, &n.coarse} {
+			seen = seen[:0]
+			for k := 1; k < len(pts); k++ {
+				a, b := pts[k-1], pts[k]
+				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
+				for s := 0; s <= steps; s++ {
+					t := float64(s) / float64(steps)
+					c := g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
+					if !slices.Contains(seen, c) {
+						seen = append(seen, c)
+						g.cells[c] = append(g.cells[c], int32(i))
+					}
 				}
 			}
 		}
@@ -270,13 +300,16 @@ func (n *Network) pickLandmarks() {
 	for i := range minDist {
 		minDist[i] = math.Inf(1)
 	}
+	// The first set, all passages open, is filled while the landmarks are chosen.
+	open := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
 	next := start
 	var marks []int32
-	for range landmarkCount {
+	for k := range landmarkCount {
 		marks = append(marks, next)
 		d := s.all(n, next, nil)
 		far, farD := next, -1.0
 		for v := range n.nodes {
+			open.dist[v*landmarkCount+k] = float32(d[v])
 			if d[v] < minDist[v] {
 				minDist[v] = d[v]
 			}
@@ -286,7 +319,8 @@ func (n *Network) pickLandmarks() {
 		}
 		next = far
 	}
-	for _, closure := range landmarkClosures {
+	n.landmarks = append(n.landmarks, open)
+	for _, closure := range landmarkClosures[1:] {
 		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
 		for _, p := range closure {
 			set.closed[passageIndex(p)] = true
@@ -380,18 +414,20 @@ func normalise(p geo.Point) geo.Point {
 	return p
 }
 
-// closedSet returns the passages opts close.
-func closedSet(opts Options) map[Passage]bool {
-	closed := map[Passage]bool{}
-	for _, p := range DefaultClosed() {
-		closed[p] = true
+// closedBy returns, per passage in the order of Passages, whether opts close it. Names that are
+// not passages are ignored.
+func closedBy(opts Options) []bool {
+	closed := make([]bool, len(Passages()))
+	set := func(ps []Passage, v bool) {
+		for _, p := range ps {
+			if i := passageIndex(p); i >= 0 {
+				closed[i] = v
+			}
+		}
 	}
-	for _, p := range opts.Open {
-		delete(closed, p)
-	}
-	for _, p := range opts.Avoid {
-		closed[p] = true
-	}
+	set(DefaultClosed(), true)
+	set(opts.Open, false)
+	set(opts.Avoid, true)
 	return closed
 }
 
@@ -455,55 +491,65 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 	return geo.Point{}, false
 }
 
-// snapWet joins p, a point in water, to the network (see snap).
+// fineRings is how far, in cells of the fine grid, snapping looks before it turns to the coarse.
+const fineRings = 12
+
+// snapWet joins p, a point in water, to the network (see snap): through the fine grid when the
+// network is near, through the coarse one when it is not.
 func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error) {
-	type cand struct {
-		snap
-		q vec
-		d float64
+	if found := n.snapGrid(s, &n.fine, fineRings, p, closed); len(found) > 0 {
+		return found, nil
 	}
+	if found := n.snapGrid(s, &n.coarse, 180, p, closed); len(found) > 0 {
+		return found, nil
+	}
+	return nil, ErrFarFromWater
+}
+
+// snapGrid looks for snaps of p in the cells of g up to maxRing cells away.
+func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed []bool) []snap {
 	vp := toVec(p)
 	s.edgeStamp++
-	var cands []cand
+	cands := s.cands[:0]
+	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
-	c0 := cellKey(p)
-	for r := 0; r <= 360; r++ {
+	c0 := g.key(p)
+	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
 					continue
 				}
-				lon := (int(c0[0])+dx+1080)%720 - 360
-				for _, e := range n.cells[[2]int16{int16(lon), c0[1] + int16(dy)}] {
+				for _, e := range g.at(c0, dx, dy) {
 					if s.edgeSeen[e] == s.edgeStamp || (n.passage[e] >= 0 && closed[n.passage[e]]) {
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
 					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
 					if d <= MaxSnapNM {
-						cands = append(cands, cand{snap{edge: e, legNM: d}, q, d})
+						cands = append(cands, candidate{d, q, e})
 					}
 				}
 			}
 		}
-		// Every edge not yet seen lies at least r half-degrees of latitude, or of longitude at the
+		// Every edge not yet seen lies at least r cells of latitude, or of longitude at the
 		// highest latitude of the ring, away.
-		bound := float64(r) * 30 * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/2)*rad)
-		if bound >= MaxSnapNM || r == 360 {
+		k := float64(g.perDeg)
+		bound := float64(r) * 60 / k * math.Cos(math.Min(89, math.Abs(p.Lat)+float64(r+1)/k)*rad)
+		if bound >= MaxSnapNM || (r == maxRing && g == &n.coarse) {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
-		slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
+		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
-			c := cands[0]
+			c := snap{edge: cands[0].edge, legNM: cands[0].d, at: cands[0].q.point()}
+			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
 			cands = cands[1:]
-			c.at = c.q.point()
-			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], c.q)
 			if len(nearest) < 2 {
-				nearest = append(nearest, c.snap)
+				nearest = append(nearest, c)
 			}
-			if len(found) > 0 && c.d > found[0].legNM+snapSlackNM {
-				return n.harbour(p, found, nearest), nil
+			if len(found) > 0 && c.legNM > found[0].legNM+snapSlackNM {
+				return n.harbour(p, found, nearest)
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
 			// check, and one way into the network.
@@ -512,9 +558,9 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			}
 			tried = append(tried, c.at)
 			if Clear(n.land, p, c.at) {
-				found = append(found, c.snap)
+				found = append(found, c)
 				if len(found) == maxSnaps {
-					return n.harbour(p, found, nearest), nil
+					return n.harbour(p, found, nearest)
 				}
 			}
 		}
@@ -522,11 +568,7 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 			break
 		}
 	}
-	found = n.harbour(p, found, nearest)
-	if len(found) == 0 {
-		return nil, ErrFarFromWater
-	}
-	return found, nil
+	return n.harbour(p, found, nearest)
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
@@ -564,13 +606,7 @@ func passageIndex(p Passage) int { return slices.Index(Passages(), p) }
 // (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
 // waters that do not connect with the passages allowed.
 func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
-	set := closedSet(opts)
-	closed := make([]bool, len(Passages()))
-	for p := range set {
-		if i := passageIndex(p); i >= 0 {
-			closed[i] = true
-		}
-	}
+	closed := closedBy(opts)
 	s := n.pool.Get().(*search)
 	defer n.pool.Put(s)
 	a, err := n.snap(s, from, closed)
@@ -622,10 +658,8 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	for i := range pts {
 		pts[i] = unwrapTo(pts[max(i-1, 0)].Lon, pts[i])
 	}
-	seen := map[Passage]bool{}
 	note := func(e int32) {
-		if p := n.edges[e].Passage; p != "" && !seen[p] {
-			seen[p] = true
+		if p := n.edges[e].Passage; p != "" && !slices.Contains(out.Passages, p) {
 			out.Passages = append(out.Passages, p)
 		}
 	}

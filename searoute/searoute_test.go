@@ -368,5 +368,5 @@ func ExampleNetwork_Route() {
 		return
 	}
 	fmt.Printf("%.0f nm round the Cape, through %v\n", path.DistanceNM, path.Passages)
-	// Output: 13955 nm round the Cape, through [dover]
+	// Output: 13976 nm round the Cape, through [dover]
 }

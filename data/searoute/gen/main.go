@@ -43,6 +43,8 @@ const (
 
 	shortcutNM   = 60   // the longest shortcut added between nodes in open water
 	shortcutGain = 1.05 // a shortcut is added where the network is this much longer than it
+
+	shortcutsPerNode = 3 // the most shortcuts a node starts, those saving most
 )
 
 // straits lists passages the source network lacks or draws across land: for each, a point in
@@ -476,7 +478,8 @@ func (b *builder) reachPorts() {
 }
 
 // shortcut adds a direct edge between nodes up to shortcutNM apart wherever the land-free great
-// circle between them is shortcutGain times shorter than the network's way: the source network
+// circle between them is shortcutGain times shorter than the network's way (at most
+// shortcutsPerNode from each node, those saving most, so that dense coasts stay light): the source network
 // follows a coarse lattice in open ocean, which makes paths a few per cent longer than they are.
 // It visits nodes in order and takes each new edge into account for the next.
 func (b *builder) shortcut() {
@@ -513,6 +516,12 @@ func (b *builder) shortcut() {
 				}
 			}
 		}
+		// The candidates, most saving first; each node gets at most shortcutsPerNode.
+		type cand struct {
+			v    int
+			save float64
+		}
+		var cands []cand
 		c := cellOf(p)
 		for dx := -2; dx <= 2; dx++ {
 			for dy := -2; dy <= 2; dy++ {
@@ -525,18 +534,31 @@ func (b *builder) shortcut() {
 					if gc > shortcutNM || gc == 0 {
 						continue
 					}
-					if d, ok := dist[v]; ok && d <= gc*shortcutGain {
+					d, ok := dist[v]
+					if ok && d <= gc*shortcutGain {
 						continue
 					}
-					if !b.clean(p, b.nodes[v]) {
-						continue
+					if !ok {
+						d = shortcutNM * shortcutGain * 1.5
 					}
-					b.addEdge(u, v)
-					adj[u] = append(adj[u], v)
-					adj[v] = append(adj[v], u)
-					added++
+					cands = append(cands, cand{v, d - gc})
 				}
 			}
+		}
+		slices.SortFunc(cands, func(x, y cand) int { return cmp.Or(cmp.Compare(y.save, x.save), cmp.Compare(x.v, y.v)) })
+		took := 0
+		for _, cd := range cands {
+			if took == shortcutsPerNode {
+				break
+			}
+			if !b.clean(p, b.nodes[cd.v]) {
+				continue
+			}
+			b.addEdge(u, cd.v)
+			adj[u] = append(adj[u], cd.v)
+			adj[cd.v] = append(adj[cd.v], u)
+			added++
+			took++
 		}
 	}
 	fmt.Printf("shortcuts: %d added\n", added)

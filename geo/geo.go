@@ -11,15 +11,15 @@ package geo
 
 import "math"
 
-// EarthRadiusNM is the mean radius of the Earth in nautical miles: the sphere distances are
-// measured on.
-const EarthRadiusNM = 3440.065
+// EarthRadiusKM is the mean radius of the Earth in kilometres (the IUGG's mean radius R1 of
+// WGS84): the sphere distances are measured on.
+const EarthRadiusKM = 6371.0088
 
 // KilometresPerNM is the length of the international nautical mile, exactly 1,852 metres.
 const KilometresPerNM = 1.852
 
-// EarthRadiusKM is EarthRadiusNM in kilometres (about 6,371 km).
-const EarthRadiusKM = EarthRadiusNM * KilometresPerNM
+// EarthRadiusNM is EarthRadiusKM in nautical miles (about 3,440.07 nm).
+const EarthRadiusNM = EarthRadiusKM / KilometresPerNM
 
 // Point is a position on the Earth: WGS84 latitude and longitude in degrees, north and east
 // positive. Longitudes need not be normalised: 190 and -170 are the same meridian.

@@ -55,27 +55,19 @@ func trackingRequestOf(r resource, tr *TrackingRequest) {
 // NewTrackingRequest is what CreateTrackingRequest sends.
 type NewTrackingRequest struct {
 	// RequestType is BillOfLading, BookingNumber or ContainerType.
-	RequestType   string
-	RequestNumber string
+	RequestType   string `json:"request_type"`
+	RequestNumber string `json:"request_number"`
 	// SCAC is the shipping line's SCAC or one of its alternative SCACs.
-	SCAC         string
-	RefNumbers   []string
-	ShipmentTags []string
+	SCAC         string   `json:"scac"`
+	RefNumbers   []string `json:"ref_numbers,omitempty"`
+	ShipmentTags []string `json:"shipment_tags,omitempty"`
 }
 
 // CreateTrackingRequest submits a number for tracking. The request comes back pending; follow it
 // with TrackingRequest. A live request for the same number and SCAC is a 422 with code
 // "duplicate".
 func (c *Client) CreateTrackingRequest(ctx context.Context, n NewTrackingRequest) (TrackingRequest, error) {
-	type attributes struct {
-		RequestType   string   `json:"request_type"`
-		RequestNumber string   `json:"request_number"`
-		SCAC          string   `json:"scac"`
-		RefNumbers    []string `json:"ref_numbers,omitempty"`
-		ShipmentTags  []string `json:"shipment_tags,omitempty"`
-	}
-	body := map[string]any{"data": map[string]any{"type": "tracking_request",
-		"attributes": attributes{n.RequestType, n.RequestNumber, n.SCAC, n.RefNumbers, n.ShipmentTags}}}
+	body := map[string]any{"data": map[string]any{"type": "tracking_request", "attributes": n}}
 	const path = "/v2/tracking_requests"
 	d, err := c.send(ctx, http.MethodPost, path, nil, body)
 	if err != nil {

@@ -11,7 +11,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The first build compiles every dependency, pure-Go SQLite above all (about 100 s on two cores; go
 # caches it, so later builds take seconds); -v names each package as it is compiled.
 build:
-	@if [ ! -x $(BIN) ]; then echo "First build of $(BIN): compiling boxwatch and its dependencies, about 2 minutes on two cores (seconds afterwards). Packages as they compile:"; fi
+	@if [ ! -x $(BIN) ]; then echo "First build of $(BIN): compiling boxwatch and its dependencies: about 2 minutes on two cores while Go's build cache is empty, seconds afterwards. Packages as they compile:"; fi
 	$(GO) build -v -o $(BIN) ./cmd/boxwatch
 
 # The service on the embedded SQLite default (boxwatch.db here), with a demo account and key.
@@ -51,7 +51,7 @@ bench:
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
 fuzz:
-	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais; do \
+	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais ./client; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $$pkg || exit 1; \
 	  done; \

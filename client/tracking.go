@@ -128,7 +128,8 @@ const (
 
 // Inference is what infer_number tells about a bare number.
 type Inference struct {
-	// NumberType is "container", "bill_of_lading", "booking_number" or "unknown".
+	// NumberType is "container", "bill_of_lading" or "booking" (also the guess for a number in
+	// no known format).
 	NumberType string `json:"number_type"`
 	Validation struct {
 		IsValid          *bool  `json:"is_valid"`

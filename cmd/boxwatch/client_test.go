@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -350,5 +352,48 @@ func TestREADMEShowsTheDemoCommands(t *testing.T) {
 	block := "KEY=bw_...   # the key printed by make run\n" + demoCommands("http://127.0.0.1:8080")
 	if !strings.Contains(string(readme), block) {
 		t.Fatalf("README.md does not show the demo commands as serve --demo prints them:\n%s", block)
+	}
+}
+
+// A hostile or broken service: its text cannot drive the terminal, and what cannot be read is
+// an error that says so.
+func TestHostileService(t *testing.T) {
+	t.Parallel()
+	answers := map[string]string{
+		"/v2/tracking_requests/infer_number": `{"data":{"id":"x","type":"infer_number_results","attributes":{"number_type":"container","validation":{"parsed_number":"AB\u001b[2J"},"shipping_line":{"decision":"needs_confirmation","candidates":[{"scac":"EVIL","name":"\u001b]0;pwned\u0007Evil\nLine","confidence":0.5}]}}}}`,
+		"/v2/shipments":                      `<html>not json</html>`,
+		"/v2/webhooks":                       `{"data":[{"id":"w","type":"tracking_request","attributes":{}}],"meta":{"pagination":{"last":1}}}`,
+		"/v2/containers/01a20c26-45c9-7f28-955f-28e61fadf61c": `{"errors":[{"status":"500","title":"Internal Server Error","code":"internal"}]}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := answers[r.URL.Path]
+		if !ok {
+			w.WriteHeader(404)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/v2/containers/") {
+			w.Header().Set("X-Request-Id", "req-42")
+			w.WriteHeader(500)
+		}
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	const key = "bw_0000000000000000_00000000000000000000000000000000"
+
+	out, err := cliOut(t, srv.URL, key, "infer", "AB")
+	if err != nil || strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]0;pwned\x07Evil\x0aLine`) || !strings.Contains(out, `AB\x1b[2J`) {
+		t.Fatalf("infer from a hostile service: %v\n%q", err, out)
+	}
+	// Not a terminal: the choice is refused, and the hostile name does not reach the message raw.
+	_, err = cliOut(t, srv.URL, key, "track", "AB")
+	wantExit(t, "track with a hostile candidate", err, exitNeedsCarrier)
+	if _, err := cliOut(t, srv.URL, key, "shipments"); err == nil || !strings.Contains(err.Error(), "not a JSON:API document") {
+		t.Fatalf("shipments from a broken service: %v", err)
+	}
+	if _, err := cliOut(t, srv.URL, key, "webhooks", "list"); err == nil || !strings.Contains(err.Error(), `got a "tracking_request" resource, want "webhook"`) {
+		t.Fatalf("webhooks list of the wrong type: %v", err)
+	}
+	if _, err := cliOut(t, srv.URL, key, "container", "01a20c26-45c9-7f28-955f-28e61fadf61c"); err == nil || !strings.Contains(err.Error(), "500") || !strings.Contains(err.Error(), "request id req-42") {
+		t.Fatalf("a 500: %v", err)
 	}
 }

@@ -97,11 +97,18 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 		return "", "", apiError(err)
 	}
 	if typ == "" {
-		if slices.Contains(requestTypes, in.NumberType) {
+		switch in.NumberType {
+		case client.BillOfLading, client.ContainerType:
 			typ = in.NumberType
-		} else if typ, err = r.ask("What kind of number is "+number+"?", requestTypes, requestTypes); err != nil {
-			return "", "", err
+		case "booking":
+			typ = client.BookingNumber
 		}
+		if typ == "" {
+			if typ, err = r.ask("What kind of number is "+number+"?", requestTypes, requestTypes); err != nil {
+				return "", "", err
+			}
+		}
+		r.progressf("number type: %s\n", typ)
 	}
 	if scac != "" {
 		return scac, typ, nil
@@ -125,7 +132,7 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 	}
 	if !terminal(r.stdin) {
 		return "", "", exitError{exitNeedsCarrier, fmt.Sprintf("the carrier of %s needs a choice (%s): candidates %s; give --scac",
-			number, line.Decision, strings.Join(scacs, ", "))}
+			printable(number), printable(line.Decision), printable(strings.Join(scacs, ", ")))}
 	}
 	scac, err = r.ask(fmt.Sprintf("Which shipping line issued %s? (%s)", number, line.Decision), labels, scacs)
 	return scac, typ, err
@@ -220,6 +227,9 @@ func (r *remote) follow(ctx context.Context, c *client.Client, tr client.Trackin
 			if spin {
 				fmt.Fprintln(r.stdout)
 			}
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return tr, fmt.Errorf("interrupted while request %s is %s; it goes on in the service", tr.ID, tr.Status)
+			}
 			return tr, fmt.Errorf("request %s is still %s after %v; it goes on in the service (see 'boxwatch track %s --scac %s' again later)",
 				tr.ID, tr.Status, timeout, tr.RequestNumber, tr.SCAC)
 		case <-tick.C:
@@ -243,7 +253,7 @@ func describeState(tr client.TrackingRequest) string {
 		if tr.RetryCount != nil {
 			n = *tr.RetryCount
 		}
-		return fmt.Sprintf("retrying: the carrier could not be reached (%s), attempt %d", str(tr.FailedReason), n+1)
+		return fmt.Sprintf("retrying: the carrier could not be reached (%s); retry %d", str(tr.FailedReason), n)
 	case tr.Status == client.StatusPending:
 		return "pending: looking the number up with " + tr.SCAC
 	}

@@ -99,6 +99,11 @@ func TestErrors(t *testing.T) {
 		if !errors.As(err, &e) || e.StatusCode != 422 || len(e.Errors) < 2 || !strings.Contains(err.Error(), "/data/attributes/") {
 			t.Fatalf("invalid request: %v; want a 422 listing each member", err)
 		}
+		_, err = c.Shipments(ctx, client.ShipmentQuery{Q: strings.Repeat("x", 101)})
+		wantAPIError(t, "long q", err, 400, "invalid")
+		if !strings.Contains(err.Error(), "(q)") {
+			t.Fatalf("long q: %v, want the parameter named", err)
+		}
 		_, err = c.InferNumber(ctx, strings.Repeat("9", 41))
 		wantAPIError(t, "long number", err, 422, "too_long")
 

@@ -25,7 +25,7 @@ func runAPIKey(ctx context.Context, args []string, getenv func(string) string, s
 	return usagef("usage: boxwatch apikey create ACCOUNT_NAME | apikey list ACCOUNT_NAME | apikey revoke KEY_ID")
 }
 
-// accountNamed opens the database and finds an account by name.
+// accountNamed finds an account by name; none is an error that says how to create it.
 func accountNamed(ctx context.Context, db *store.DB, name string) (boxwatch.Account, error) {
 	a, err := db.AccountByName(ctx, name)
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
@@ -124,10 +124,8 @@ func runAPIKeyCreate(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	defer db.Close()
-	a, err := db.AccountByName(ctx, pos[0])
-	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
-		return fmt.Errorf("no account named %q: create it first with 'boxwatch account create %s'", pos[0], pos[0])
-	} else if err != nil {
+	a, err := accountNamed(ctx, db, pos[0])
+	if err != nil {
 		return err
 	}
 	key, err := createKey(ctx, db, a)

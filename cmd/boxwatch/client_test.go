@@ -188,6 +188,16 @@ func TestTrackChoosesTheCarrier(t *testing.T) {
 		t.Fatalf("terminal output: %q", s)
 	}
 
+	// Another SCAC may be typed; a number with no candidate asks for the SCAC, and refuses what is none.
+	var typed bytes.Buffer
+	stderr, err = cli(t, url, key, tty{strings.NewReader("oney\n")}, &typed, "track", "CMDU123456789", "--type", "bill_of_lading", "--no-wait")
+	if err != nil || !strings.Contains(stderr, "1) CMDU") || !strings.Contains(typed.String(), "created for ONEY CMDU123456789") {
+		t.Fatalf("typed SCAC: %v\n%s%s", err, stderr, typed.String())
+	}
+	if _, err := cli(t, url, key, tty{strings.NewReader("not a scac\n")}, io.Discard, "track", "ZZZZZZ", "--type", "booking_number", "--no-wait"); err == nil || !strings.Contains(err.Error(), "is not a SCAC") {
+		t.Fatalf("no candidate, bad answer: %v", err)
+	}
+
 	// Without a terminal, progress is one plain line per state: the retry example shows its retries.
 	text, err := cliOut(t, url, key, "track", "HLCUHAM260549999", "--poll", "50ms")
 	if err != nil {

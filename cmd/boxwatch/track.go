@@ -104,7 +104,7 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 			typ = client.BookingNumber
 		}
 		if typ == "" {
-			if typ, err = r.ask("What kind of number is "+number+"?", requestTypes, requestTypes); err != nil {
+			if typ, err = r.ask("What kind of number is "+number+"?", requestTypes, requestTypes, false); err != nil {
 				return "", "", err
 			}
 		}
@@ -122,7 +122,10 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 		if !terminal(r.stdin) {
 			return "", "", exitError{exitNeedsCarrier, fmt.Sprintf("no shipping line could be inferred for %s (%s): give --scac", number, line.Decision)}
 		}
-		s, err := r.askLine("No shipping line could be inferred for " + number + ". Its SCAC: ")
+		s, err := r.askLine("No shipping line could be inferred for " + printable(number) + ". Its SCAC: ")
+		if err == nil && !scacShaped(s) {
+			err = usagef("%q is not a SCAC (2 to 4 letters)", printable(s))
+		}
 		return strings.ToUpper(s), typ, err
 	}
 	labels, scacs := make([]string, len(line.Candidates)), make([]string, len(line.Candidates))
@@ -134,13 +137,13 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 		return "", "", exitError{exitNeedsCarrier, fmt.Sprintf("the carrier of %s needs a choice (%s): candidates %s; give --scac",
 			printable(number), printable(line.Decision), printable(strings.Join(scacs, ", ")))}
 	}
-	scac, err = r.ask(fmt.Sprintf("Which shipping line issued %s? (%s)", number, line.Decision), labels, scacs)
+	scac, err = r.ask(fmt.Sprintf("Which shipping line issued %s? (%s; another line's SCAC may be typed too)", printable(number), line.Decision), labels, scacs, true)
 	return scac, typ, err
 }
 
 // ask shows numbered options on the terminal and returns the value of the one chosen, by number
-// or by value.
-func (r *remote) ask(question string, labels, values []string) (string, error) {
+// or by value; with anySCAC, any SCAC-shaped answer (2 to 4 letters) too.
+func (r *remote) ask(question string, labels, values []string, anySCAC bool) (string, error) {
 	if !terminal(r.stdin) {
 		return "", exitError{exitNeedsCarrier, question + " Standard input is not a terminal to ask on: give --scac and --type"}
 	}
@@ -161,9 +164,24 @@ func (r *remote) ask(question string, labels, values []string) (string, error) {
 				return v, nil
 			}
 		}
+		if anySCAC && scacShaped(answer) {
+			return strings.ToUpper(answer), nil
+		}
 		fmt.Fprintf(r.stderr, "%q is not one of the choices.\n", printable(answer))
 	}
 	return "", usagef("no valid choice given")
+}
+
+func scacShaped(s string) bool {
+	if len(s) < 2 || len(s) > 4 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // askLine prompts on stderr and reads one line from stdin.

@@ -224,8 +224,14 @@ func (r *remote) follow(ctx context.Context, c *client.Client, tr client.Trackin
 	start := time.Now()
 	last := ""
 	frames := []string{"|", "/", "-", `\`}
-	tick := time.NewTicker(r.pollInterval)
-	defer tick.Stop()
+	poll := time.NewTicker(r.pollInterval)
+	defer poll.Stop()
+	var frame <-chan time.Time // the spinner turns between polls
+	if spin {
+		t := time.NewTicker(150 * time.Millisecond)
+		defer t.Stop()
+		frame = t.C
+	}
 	for i := 0; ; i++ {
 		state := describeState(tr)
 		if spin {
@@ -250,7 +256,9 @@ func (r *remote) follow(ctx context.Context, c *client.Client, tr client.Trackin
 			}
 			return tr, fmt.Errorf("request %s is still %s after %v; it goes on in the service (see 'boxwatch track %s --scac %s' again later)",
 				tr.ID, tr.Status, timeout, tr.RequestNumber, tr.SCAC)
-		case <-tick.C:
+		case <-frame:
+			continue
+		case <-poll.C:
 		}
 		next, err := c.TrackingRequest(ctx, tr.ID)
 		if err != nil {

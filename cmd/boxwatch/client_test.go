@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -165,8 +166,8 @@ func TestTrackAndRead(t *testing.T) {
 
 func TestTrackChoosesTheCarrier(t *testing.T) {
 	t.Parallel()
-	// Retries wait long enough (about a second) for the follower to see them.
-	url, key := demoServer(t, storetest.SQLite.DSN(t), "--retry-scale", "0.02")
+	// Retries wait long enough (half a second, then one) for the follower to see them.
+	url, key := demoServer(t, storetest.SQLite.DSN(t), "--retry-scale", "0.1")
 
 	// A bare number needs a choice: without a terminal it fails and says what to give.
 	_, err := cliOut(t, url, key, "track", "123456789012")
@@ -243,8 +244,15 @@ func TestInferAndWebhooks(t *testing.T) {
 		t.Fatalf("infer of a long number: %v", err)
 	}
 
-	text, err = cliOut(t, url, key, "webhooks", "add", "http://127.0.0.1:9/hook", "--event", "tracking_request.succeeded,tracking_request.failed", "--header", "X-Team=ops")
-	m := regexp.MustCompile(`^webhook ([0-9a-f-]{36}) created for http://127.0.0.1:9/hook\n`).FindStringSubmatch(text)
+	// A port nothing listens on: deliveries are refused.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := "http://" + ln.Addr().String() + "/hook"
+	ln.Close()
+	text, err = cliOut(t, url, key, "webhooks", "add", hook, "--event", "tracking_request.succeeded,tracking_request.failed", "--header", "X-Team=ops")
+	m := regexp.MustCompile(`^webhook ([0-9a-f-]{36}) created for ` + regexp.QuoteMeta(hook) + `\n`).FindStringSubmatch(text)
 	if err != nil || m == nil {
 		t.Fatalf("webhooks add: %v\n%s", err, text)
 	}
@@ -262,7 +270,7 @@ func TestInferAndWebhooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Port 9 refuses: the delivery fails and the log says so.
+		// The delivery is refused and the log says so.
 		if strings.Contains(text, "tracking_request.succeeded") && strings.Contains(text, "refused") {
 			break
 		}

@@ -8,11 +8,15 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build run test test-postgres lint bench fuzz deps-check clean
 
+# The first build compiles every dependency, pure-Go SQLite above all (about 100 s on two cores; go
+# caches it, so later builds take seconds); -v names each package as it is compiled.
 build:
-	$(GO) build -o $(BIN) ./cmd/boxwatch
+	@if [ ! -x $(BIN) ]; then echo "First build of $(BIN): compiling boxwatch and its dependencies: about 2 minutes on two cores while Go's build cache is empty, seconds afterwards. Packages as they compile:"; fi
+	$(GO) build -v -o $(BIN) ./cmd/boxwatch
 
 # The service on the embedded SQLite default (boxwatch.db here), with a demo account and key.
 run: build
+	@echo "Starting $(BIN) serve --demo on ./boxwatch.db (Ctrl-C stops it)..."
 	./$(BIN) serve --demo
 
 # Every test, with the race detector, after lint. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
@@ -48,7 +52,7 @@ bench:
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
 fuzz:
-	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais ./ais/ingest ./geo/land ./searoute ./cmd/boxwatch; do \
+	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais ./ais/ingest ./geo/land ./searoute ./cmd/boxwatch ./client; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $$pkg || exit 1; \
 	  done; \

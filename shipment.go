@@ -159,6 +159,9 @@ type ShipmentFilter struct {
 	TrackingStopped *bool
 	// Number matches the bill of lading, booking or original request number.
 	Number string
+	// Query keeps shipments whose bill of lading, booking, request number, a reference number or
+	// one of whose container numbers contains it, ignoring case.
+	Query string
 }
 
 // DescribeEquipment fills a container's equipment type, length and height from its ISO 6346

@@ -13,11 +13,17 @@ type Store interface {
 	CreateAccount(ctx context.Context, a Account) error
 	// AccountByName returns ErrNotFound when no account has that name.
 	AccountByName(ctx context.Context, name string) (Account, error)
+	// Accounts returns every account, by name.
+	Accounts(ctx context.Context) ([]Account, error)
 
 	// CreateAPIKey stores a key record for an existing account.
 	CreateAPIKey(ctx context.Context, k APIKey) error
 	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound.
 	APIKey(ctx context.Context, keyID string) (APIKey, Account, error)
+	// APIKeys returns the account's live keys, oldest first; an unknown account has none.
+	APIKeys(ctx context.Context, accountID string) ([]APIKey, error)
+	// RevokeAPIKey deletes a key record, so the key authenticates no more, or returns ErrNotFound.
+	RevokeAPIKey(ctx context.Context, keyID string) error
 
 	// CreateTrackingRequest stores a new request. If the account already has a pending or created
 	// request with the same number and SCAC it returns DuplicateError, also under concurrency.

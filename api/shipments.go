@@ -108,6 +108,7 @@ var shipmentListParams = []param{
 	paramPageNumber, paramPageSize, paramInclude("containers", "port_of_lading", "port_of_discharge"),
 	{name: "filter[tracking_stopped]", typ: "string", enum: []string{"true", "false"}, doc: "Only shipments whose tracking has (true) or has not (false) stopped."},
 	{name: "number", typ: "string", doc: "Only the shipment with this bill of lading, booking or request number."},
+	{name: "q", typ: "string", doc: "Only shipments whose bill of lading, booking, request number, a reference number or a container number contains this text (at most 100 characters)."},
 }
 
 // shipmentIncludes gathers the resources include asks for, each once.
@@ -151,6 +152,9 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			f.TrackingStopped = &b
 		}
 		f.Number = strings.ToUpper(strings.TrimSpace(q.Get("number")))
+		if f.Query = strings.TrimSpace(q.Get("q")); len(f.Query) > 100 {
+			return lp, boxwatch.BadParameter("q", "q is at most 100 characters.")
+		}
 		acct := account(r).ID
 		list, total, err := st.Shipments(r.Context(), acct, f, page)
 		if err != nil {

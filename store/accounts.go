@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -74,3 +75,46 @@ func (db *DB) lookupErr(op string, err error) error {
 }
 
 var errUniqueViolation = errors.New("unique constraint violated")
+
+// Accounts returns every account, by name.
+func (db *DB) Accounts(ctx context.Context) ([]boxwatch.Account, error) {
+	rs, err := db.read.query(ctx, "SELECT "+accountColumns+" FROM accounts a ORDER BY a.name")
+	if err != nil {
+		return nil, db.internal("list accounts", err)
+	}
+	list, err := collect(rs, func(r row) (boxwatch.Account, error) {
+		var a boxwatch.Account
+		return a, scanAccount(r, &a)
+	})
+	return list, db.internal("list accounts", err)
+}
+
+// APIKeys returns the account's keys, oldest first.
+func (db *DB) APIKeys(ctx context.Context, accountID string) ([]boxwatch.APIKey, error) {
+	if !boxwatch.IsUUID(accountID) {
+		return []boxwatch.APIKey{}, nil
+	}
+	accountID = strings.ToLower(accountID)
+	rs, err := db.read.query(ctx, "SELECT id, account_id, hash, created_at FROM api_keys WHERE account_id = ? ORDER BY created_at, id", accountID)
+	if err != nil {
+		return nil, db.internal("list api keys", err)
+	}
+	list, err := collect(rs, func(r row) (boxwatch.APIKey, error) {
+		var k boxwatch.APIKey
+		return k, r.Scan(&k.ID, nullString{&k.AccountID}, &k.Hash, timeCol{&k.CreatedAt})
+	})
+	return list, db.internal("list api keys", err)
+}
+
+// RevokeAPIKey deletes the key record, or returns ErrNotFound. Deleting leaves nothing a key could
+// match: its hash is gone with it.
+func (db *DB) RevokeAPIKey(ctx context.Context, keyID string) error {
+	n, err := db.write.exec(ctx, "DELETE FROM api_keys WHERE id = ?", keyID)
+	if err := db.internal("revoke api key", err); err != nil {
+		return err
+	}
+	if n == 0 {
+		return boxwatch.ErrNotFound
+	}
+	return nil
+}

@@ -178,6 +178,17 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		conds = append(conds, "(bill_of_lading = ? OR normalized_number = ? OR booking = ? OR reference_number = ?)")
 		args = append(args, f.Number, f.Number, f.Number, f.Number)
 	}
+	if f.Query != "" {
+		pattern := "%" + likeEscaper.Replace(f.Query) + "%"
+		refs := "ref_numbers"
+		if db.dialect == Postgres {
+			refs = "ref_numbers::text"
+		}
+		like := func(col string) string { return "upper(" + col + ") LIKE upper(?) ESCAPE '\\'" }
+		conds = append(conds, "("+like("bill_of_lading")+" OR "+like("booking")+" OR "+like("reference_number")+" OR "+like(refs)+
+			" OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND "+like("c.number")+"))")
+		args = append(args, pattern, pattern, pattern, pattern, pattern)
+	}
 	return page(ctx, db, "shipments", shipmentColumns, strings.Join(conds, " AND "), args, p, scanShipment)
 }
 

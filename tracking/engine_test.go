@@ -170,8 +170,8 @@ func TestCarrierUnreachableThenRetried(t *testing.T) {
 			return got.RetryCount != nil || got.Status != boxwatch.StatusPending
 		})
 		got := f.settled(t, tr.ID)
-		// It ends in 9: once found, the journey is already complete and tracking stops.
-		if got.ShipmentID == "" || got.Status != boxwatch.StatusTrackingStopped || got.RetryCount == nil || *got.RetryCount != 2 || got.IsRetrying || got.FailedReason != "" {
+		// The digit before 9999 is 5: once found, the journey is under way and tracked.
+		if got.ShipmentID == "" || got.Status != boxwatch.StatusCreated || got.RetryCount == nil || *got.RetryCount != 2 || got.IsRetrying || got.FailedReason != "" {
 			n := -1
 			if got.RetryCount != nil {
 				n = *got.RetryCount

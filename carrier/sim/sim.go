@@ -73,7 +73,8 @@ type Options struct {
 //   - A test line (TestLine in the registry, boxwatch's TEST): TEST-TR-SUCCEEDED has a journey;
 //     TEST-TR-FAILED is unknown.
 //   - A number ending in 0000 is unknown: the answer is an empty list.
-//   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey.
+//   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey
+//     placed by the digit before the 9999.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
 //     0 booked, empty not yet picked up; 1 full at the port of lading, the vessel leaves within 12
 //     hours; 2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct
@@ -104,6 +105,9 @@ type Network struct {
 	root      string         // "http://host:port" once started
 	broadcast *broadcaster   // the AIS feed, once StartAIS was called
 }
+
+// retryMarker ends the numbers whose first lookups find the carrier unreachable.
+const retryMarker = "9999"
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.
 const unreachableAttempts = 2
@@ -339,7 +343,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	}
 	key := line.SCAC + "/" + number
 	if q.AsOf.IsZero() {
-		if strings.HasSuffix(number, "9999") {
+		if strings.HasSuffix(number, retryMarker) {
 			attempt, err := n.state.Increment(ctx, key)
 			if err != nil {
 				return nil, err

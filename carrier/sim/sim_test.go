@@ -107,8 +107,8 @@ func TestUnreachableNumberSucceedsOnThirdAttempt(t *testing.T) {
 		n.clock.Advance(10 * time.Minute)
 	}
 	v := newView(t, n.get(t, path).events(t))
-	if !v.actual("GTIN", v.last) {
-		t.Error("third attempt: the journey should stand at its last digit's stage (9: empty returned)")
+	if v.actual("GTIN", v.last) {
+		t.Error("third attempt: the journey should stand at the stage of the digit before 9999 (4: at sea), not returned")
 	}
 	if a := n.get(t, path); a.status != http.StatusOK {
 		t.Errorf("fourth attempt: status %d, want 200", a.status)

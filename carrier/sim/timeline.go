@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -119,8 +120,13 @@ func (j *journey) bounds(family, code string, c int) (first, last time.Duration)
 }
 
 // stageDigit is the digit that places a number's first lookup: its last character when that is
-// a digit, else the last digit in it; a number without digits is at sea, as 3.
+// a digit, else the last digit in it; a number without digits is at sea, as 3. A trailing 9999
+// only marks the unreachable attempts, so the digit before it counts: the retry example of the
+// demo stays a live journey.
 func stageDigit(number string) int {
+	if len(number) > len(retryMarker) {
+		number = strings.TrimSuffix(number, retryMarker)
+	}
 	for i := len(number) - 1; i >= 0; i-- {
 		if c := number[i]; c >= '0' && c <= '9' {
 			return int(c - '0')

@@ -1,5 +1,6 @@
-// Command boxwatch runs the container-tracking service and administers it: serve, migrate,
-// account create and apikey create. Run "boxwatch help" for usage.
+// Command boxwatch runs the container-tracking service and administers it (serve, migrate,
+// account, apikey), and is a client of a running service (track, infer, shipments, container,
+// map, webhooks). Run "boxwatch help" for usage.
 package main
 
 import (
@@ -18,8 +19,12 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "boxwatch:", err)
 		var ue usageError
-		if errors.As(err, &ue) {
+		var ee exitError
+		switch {
+		case errors.As(err, &ue):
 			os.Exit(2)
+		case errors.As(err, &ee):
+			os.Exit(ee.code)
 		}
 		os.Exit(1)
 	}

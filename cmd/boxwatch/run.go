@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 )
@@ -27,15 +26,26 @@ Usage:
   boxwatch serve [--addr 127.0.0.1:8080] [--admin-addr 127.0.0.1:9090] [--db FILE|URL] [--demo]
                  [--carriers FILE] [--sim] [--sim-speed N] [--refresh-interval 4h] [--retry-scale F]
   boxwatch migrate [--db FILE|URL]
-  boxwatch account create NAME [--feature map]... [--db FILE|URL]
-  boxwatch apikey create ACCOUNT_NAME [--db FILE|URL]
+  boxwatch account create NAME [--feature map]... | account list          [--db FILE|URL]
+  boxwatch apikey create ACCOUNT_NAME | apikey list ACCOUNT_NAME | apikey revoke KEY_ID   [--db ...]
   boxwatch ais decode FILE|- [--stats]
   boxwatch route FROM TO [--avoid suez,panama] [--open kiel] [--format geojson|json]
   boxwatch route --pairs FILE [--repeat N]
+  boxwatch version
+
+Client commands (talk to a running service; --url, default http://127.0.0.1:8080, --key, --json):
+  boxwatch track NUMBER [--scac SCAC] [--type bill_of_lading|booking_number|container] [--no-wait]
+  boxwatch infer NUMBER
+  boxwatch shipments [--q TEXT] [--number N] [--stopped true|false] [--page N] [--size N]
+  boxwatch container NUMBER|ID
+  boxwatch map CONTAINER_NUMBER|ID [-o FILE]
+  boxwatch webhooks list | add URL --event NAME... | rm ID | deliveries [WEBHOOK_ID] | redeliver ID
 
 --db is a SQLite file (default boxwatch.db) or a postgres:// URL. Every flag can also be set with
-an environment variable: --admin-addr as BOXWATCH_ADMIN_ADDR, --db as BOXWATCH_DB, and so on.
-Run "boxwatch COMMAND --help" for a command's flags.
+an environment variable: --admin-addr as BOXWATCH_ADMIN_ADDR, --db as BOXWATCH_DB, --url as
+BOXWATCH_URL, --key as BOXWATCH_KEY, and so on. Run "boxwatch COMMAND --help" for a command's flags.
+Exit codes: 0 done, 1 failed, 2 bad usage, 3 the tracking request failed, 4 the carrier needs a
+choice and there is no terminal to ask on, 5 the service has no map endpoint.
 `
 
 // run is the whole program; main only calls it, so tests can run it in process.
@@ -50,14 +60,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runServe(ctx, rest, getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout, stderr)
-	case "account", "apikey":
-		if len(rest) == 0 || rest[0] != "create" {
-			return usagef("usage: boxwatch %s create ...", cmd)
-		}
-		if cmd == "account" {
-			return runAccountCreate(ctx, rest[1:], getenv, stdout, stderr)
-		}
-		return runAPIKeyCreate(ctx, rest[1:], getenv, stdout, stderr)
+	case "account":
+		return runAccount(ctx, rest, getenv, stdout, stderr)
+	case "apikey":
+		return runAPIKey(ctx, rest, getenv, stdout, stderr)
+	case "version":
+		return runVersion(rest, stdout)
+	case "track":
+		return runTrack(ctx, rest, getenv, stdin, stdout, stderr)
+	case "infer":
+		return runInfer(ctx, rest, getenv, stdin, stdout, stderr)
+	case "shipments":
+		return runShipments(ctx, rest, getenv, stdin, stdout, stderr)
+	case "container":
+		return runContainer(ctx, rest, getenv, stdin, stdout, stderr)
+	case "map":
+		return runMap(ctx, rest, getenv, stdin, stdout, stderr)
+	case "webhooks":
+		return runWebhooks(ctx, rest, getenv, stdin, stdout, stderr)
 	case "ais":
 		return runAIS(ctx, rest, getenv, stdin, stdout, stderr)
 	case "route":
@@ -146,97 +166,6 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fmt.Fprintf(stdout, "database %s is at schema version %d\n", store.Redact(*dsn), v)
 	return nil
-}
-
-// featureList collects repeated --feature flags.
-type featureList []boxwatch.Feature
-
-func (l *featureList) String() string { return fmt.Sprint(*l) }
-func (l *featureList) Set(s string) error {
-	f, err := boxwatch.ParseFeature(s)
-	if err != nil {
-		return err
-	}
-	*l = append(*l, f)
-	return nil
-}
-
-func runAccountCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, dsn := newFlagSet("account create", stderr)
-	var features featureList
-	fs.Var(&features, "feature", "grant a feature to the account; repeatable (known: map)")
-	pos, err := parseFlags(fs, args, getenv)
-	if err != nil {
-		return helpOK(err)
-	}
-	if len(pos) != 1 {
-		return usagef("usage: boxwatch account create NAME [--feature map]...")
-	}
-	if err := boxwatch.ValidateAccountName(pos[0]); err != nil {
-		return usageError{err.Error()}
-	}
-	db, err := store.Open(ctx, *dsn)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	a, err := createAccount(ctx, db, pos[0], features)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, a.ID)
-	return nil
-}
-
-func createAccount(ctx context.Context, st boxwatch.Store, name string, features []boxwatch.Feature) (boxwatch.Account, error) {
-	now := boxwatch.SystemClock()
-	if features == nil {
-		features = []boxwatch.Feature{}
-	}
-	a := boxwatch.Account{ID: boxwatch.NewID(now), Name: name, Features: features, CreatedAt: now}
-	if err := st.CreateAccount(ctx, a); err != nil {
-		if e := boxwatch.AsError(err); e != nil {
-			return a, errors.New(e.Message)
-		}
-		return a, err
-	}
-	return a, nil
-}
-
-func runAPIKeyCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, dsn := newFlagSet("apikey create", stderr)
-	pos, err := parseFlags(fs, args, getenv)
-	if err != nil {
-		return helpOK(err)
-	}
-	if len(pos) != 1 {
-		return usagef("usage: boxwatch apikey create ACCOUNT_NAME")
-	}
-	db, err := store.Open(ctx, *dsn)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	a, err := db.AccountByName(ctx, pos[0])
-	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
-		return fmt.Errorf("no account named %q: create it first with 'boxwatch account create %s'", pos[0], pos[0])
-	} else if err != nil {
-		return err
-	}
-	key, err := createKey(ctx, db, a)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "API key for account %s (shown once; only its hash is stored):\n%s\n", a.Name, key)
-	return nil
-}
-
-func createKey(ctx context.Context, st boxwatch.Store, a boxwatch.Account) (string, error) {
-	key, rec, err := boxwatch.NewAPIKey(a.ID, boxwatch.SystemClock())
-	if err != nil {
-		return "", err
-	}
-	return key, st.CreateAPIKey(ctx, rec)
 }
 
 // helpOK turns a --help request into success: the flag package has printed the usage.

@@ -231,6 +231,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		for scac, c := range configured {
 			carriers[scac] = c
 		}
+		if carriers, err = checkFormats(carriers, configured, registry); err != nil {
+			return err
+		}
 		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
 	}
 	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
@@ -406,7 +409,9 @@ func (s *servers) close() {
 	}
 }
 
-// startDemo makes sure the demo account exists with every feature and prints a fresh key for it.
+// startDemo makes sure the demo account exists with every feature, prints a fresh key for it and
+// revokes the keys earlier starts printed, so restarts do not pile up live keys: the demo
+// account holds one key, the last one printed.
 func startDemo(ctx context.Context, db boxwatch.Store, apiURL string, stdout io.Writer) error {
 	a, err := db.AccountByName(ctx, "demo")
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
@@ -419,18 +424,43 @@ func startDemo(ctx context.Context, db boxwatch.Store, apiURL string, stdout io.
 	if err != nil {
 		return fmt.Errorf("demo key: %w", err)
 	}
-	fmt.Fprintf(stdout, `
-Demo account ready. Its API key (new at every start; only its hash is stored):
-  %[2]s
-
-Try:
-  curl -s %[1]s/v2/shipping_lines -H 'Authorization: Token %[2]s'
-  curl -s %[1]s/v2/tracking_requests -H 'Authorization: Token %[2]s' \
-    -H 'Content-Type: application/vnd.api+json' \
-    -d '{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"TEST-TR-SUCCEEDED","scac":"TEST"}}}'
-
-`, apiURL, key)
+	newID, _ := boxwatch.ParseAPIKey(key)
+	keys, err := db.APIKeys(ctx, a.ID)
+	if err != nil {
+		return fmt.Errorf("demo keys: %w", err)
+	}
+	revoked := 0
+	for _, k := range keys {
+		if k.ID == newID {
+			continue
+		}
+		if err := db.RevokeAPIKey(ctx, k.ID); err != nil && !boxwatch.IsKind(err, boxwatch.KindNotFound) {
+			return fmt.Errorf("revoking an earlier demo key: %w", err)
+		}
+		revoked++
+	}
+	fmt.Fprintf(stdout, "\nDemo account ready. Its API key, new at every start (only its hash is stored; the keys of earlier starts are revoked: %d):\n  %s\n\nTry:\n\nKEY=%s\n%s\n", revoked, key, key, demoCommands(apiURL))
 	return nil
+}
+
+// demoCommands are the commands serve --demo suggests; the README's quick start shows the same
+// block for the default address (a test keeps them equal).
+func demoCommands(apiURL string) string {
+	return strings.NewReplacer("{api}", apiURL).Replace(`curl -s {api}/v2/tracking_requests \
+  -H "Authorization: Token $KEY" -H 'Content-Type: application/vnd.api+json' \
+  -d '{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"MEDUFR030802","scac":"MSCU"}}}'
+curl -s {api}/v2/tracking_requests -H "Authorization: Token $KEY"
+curl -s {api}/v2/tracking_requests/infer_number \
+  -H "Authorization: Token $KEY" -H 'Content-Type: application/json' -d '{"number":"MSCU 123456-6"}'
+curl -s {api}/v2/shipping_lines -H "Authorization: Token $KEY"
+curl -s '{api}/v2/shipments?include=containers' -H "Authorization: Token $KEY"
+curl -sg '{api}/v2/tracking_requests?page[size]=5&filter[status]=created' -H "Authorization: Token $KEY"
+
+# or with the CLI, from another terminal:
+export BOXWATCH_URL={api} BOXWATCH_KEY=$KEY
+./bin/boxwatch track MAEU123456784
+./bin/boxwatch shipments
+`)
 }
 
 // sweepRateLimits deletes full rate-limit buckets every minute so the table stays small.

@@ -75,6 +75,16 @@ func TestOnlyStoreAndQueueImportDrivers(t *testing.T) {
 }
 
 func TestDomainImportsOnlyStandardLibrary(t *testing.T) {
+	onlyStandardLibrary(t, module, "the domain")
+}
+
+// The Go client speaks HTTP to any deployment: it shares no code with the server.
+func TestClientImportsOnlyStandardLibrary(t *testing.T) {
+	onlyStandardLibrary(t, module+"/client", "the Go client")
+}
+
+func onlyStandardLibrary(t *testing.T, pkg, what string) {
+	t.Helper()
 	std := map[string]bool{}
 	out, err := exec.Command("go", "list", "std").Output()
 	if err != nil {
@@ -85,18 +95,18 @@ func TestDomainImportsOnlyStandardLibrary(t *testing.T) {
 	}
 	found := false
 	for _, p := range packages(t) {
-		if p.ImportPath != module {
+		if p.ImportPath != pkg {
 			continue
 		}
 		found = true
 		for _, imp := range p.Imports {
 			if !std[imp] {
-				t.Errorf("the domain (%s) imports %s: it may import only the standard library", module, imp)
+				t.Errorf("%s (%s) imports %s: it may import only the standard library", what, pkg, imp)
 			}
 		}
 	}
 	if !found {
-		t.Fatal("the domain package was not listed")
+		t.Fatalf("%s (%s) was not listed", what, pkg)
 	}
 }
 

@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/store"
@@ -86,5 +87,74 @@ func testPingAndClose(t *testing.T, b Backend) {
 	}
 	if _, err := db.AccountByName(ctx, "acme"); err == nil || errors.Is(err, boxwatch.ErrNotFound) {
 		t.Fatalf("read after Close: err = %v, want a failure that is not ErrNotFound", err)
+	}
+}
+
+func testAccountList(t *testing.T, db *store.DB) {
+	if list, err := db.Accounts(ctx); err != nil || len(list) != 0 {
+		t.Fatalf("Accounts on an empty store = %v, %v; want none", list, err)
+	}
+	globex := MustCreateAccount(t, db, "globex")
+	acme := MustCreateAccount(t, db, "acme", boxwatch.FeatureMap)
+	list, err := db.Accounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != acme.ID || list[1].ID != globex.ID {
+		t.Fatalf("Accounts = %+v, want acme then globex", list)
+	}
+	if !list[0].Has(boxwatch.FeatureMap) || list[1].Has(boxwatch.FeatureMap) || !list[0].CreatedAt.Equal(base) {
+		t.Fatalf("Accounts lost features or times: %+v", list)
+	}
+}
+
+func testRevokeAPIKey(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	var keys []string
+	var recs []boxwatch.APIKey
+	for i, acct := range []boxwatch.Account{a, a, b} {
+		key, rec, err := boxwatch.NewAPIKey(acct.ID, base.Add(time.Duration(i)*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateAPIKey(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		keys, recs = append(keys, key), append(recs, rec)
+	}
+	list, err := db.APIKeys(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != recs[0].ID || list[1].ID != recs[1].ID || list[0].AccountID != a.ID ||
+		!list[0].CreatedAt.Equal(base) || !list[1].Matches(keys[1]) {
+		t.Fatalf("APIKeys(acme) = %+v, want its two keys oldest first", list)
+	}
+	for _, id := range []string{boxwatch.NewID(base), "not-an-account"} {
+		if list, err := db.APIKeys(ctx, id); err != nil || len(list) != 0 {
+			t.Fatalf("APIKeys(%q) = %v, %v; want none", id, list, err)
+		}
+	}
+
+	if err := db.RevokeAPIKey(ctx, recs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.APIKey(ctx, recs[0].ID); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("revoked key: APIKey err = %v, want ErrNotFound", err)
+	}
+	if err := db.RevokeAPIKey(ctx, recs[0].ID); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("revoking twice: err = %v, want ErrNotFound", err)
+	}
+	if err := db.RevokeAPIKey(ctx, "0000000000000000"); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("revoking an unknown key: err = %v, want ErrNotFound", err)
+	}
+	if list, _ := db.APIKeys(ctx, a.ID); len(list) != 1 || list[0].ID != recs[1].ID {
+		t.Fatalf("after revoking: APIKeys(acme) = %+v, want only the second key", list)
+	}
+	for _, i := range []int{1, 2} {
+		if k, _, err := db.APIKey(ctx, recs[i].ID); err != nil || !k.Matches(keys[i]) {
+			t.Fatalf("key %d must survive another key's revocation: %v", i, err)
+		}
 	}
 }

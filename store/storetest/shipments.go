@@ -133,8 +133,13 @@ func testShipmentList(t *testing.T, db *store.DB) {
 	}
 	stopped := mustCreateShipment(t, db, a.ID, "BLSTOP", at(10*time.Minute))
 	stopped.StoppedAt, stopped.StoppedReason, stopped.NextRefreshAt = at(11*time.Minute), boxwatch.StopCancelledByUser, time.Time{}
-	stopped.Booking = "BK9"
+	stopped.Booking, stopped.RefNumbers = "BK9", []string{"PO-77"}
 	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.UpdateShipment(ctx, stopped) })
+	bl1, _, err := db.Shipments(ctx, a.ID, boxwatch.ShipmentFilter{Number: "BL1"}, boxwatch.Page{Number: 1, Size: 1})
+	if err != nil || len(bl1) != 1 {
+		t.Fatalf("BL1: %v, %v", bl1, err)
+	}
+	mustSaveContainer(t, db, newContainer(bl1[0], "MSCU1234565", base))
 	yes, no := true, false
 
 	tests := []struct {
@@ -152,6 +157,13 @@ func testShipmentList(t *testing.T, db *store.DB) {
 		{"NumberBillOfLading", boxwatch.ShipmentFilter{Number: "BL2"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL2"}, 1},
 		{"NumberBooking", boxwatch.ShipmentFilter{Number: "BK9"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
 		{"NoMatch", boxwatch.ShipmentFilter{Number: "BL", TrackingStopped: &no}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
+		{"QueryPartOfBillIgnoringCase", boxwatch.ShipmentFilter{Query: "l3"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL3"}, 1},
+		{"QueryBooking", boxwatch.ShipmentFilter{Query: "bk9"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryRefNumber", boxwatch.ShipmentFilter{Query: "po-7"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryContainer", boxwatch.ShipmentFilter{Query: "mscu12345"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL1"}, 1},
+		{"QueryWithStopped", boxwatch.ShipmentFilter{Query: "BL", TrackingStopped: &yes}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryWildcardsAreLiteral", boxwatch.ShipmentFilter{Query: "%"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
+		{"QueryUnderscoreIsLiteral", boxwatch.ShipmentFilter{Query: "B_"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

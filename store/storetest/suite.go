@@ -23,6 +23,8 @@ var conformance = []struct {
 	// accounts.go
 	{"Accounts", withDB(testAccounts), []string{"Store.CreateAccount", "Store.AccountByName"}},
 	{"APIKeys", withDB(testAPIKeys), []string{"Store.CreateAPIKey", "Store.APIKey"}},
+	{"AccountList", withDB(testAccountList), []string{"Store.Accounts"}},
+	{"RevokeAPIKey", withDB(testRevokeAPIKey), []string{"Store.APIKeys", "Store.RevokeAPIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
 

@@ -26,7 +26,12 @@ type trackingRequestAttributes struct {
 
 type trackingRequestRelationships struct {
 	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
+	Customer      toOne `json:"customer" doc:"The party the shipment is for; null until one is set on the shipment."`
 }
+
+// trackingRequestRelationshipNames are the tracking request relationships the reference API
+// defines, every one of which include accepts. tracked_object is included whether named or not.
+var trackingRequestRelationshipNames = []string{"tracked_object", "customer"}
 
 type trackingRequestResource struct {
 	ID            string                       `json:"id" format:"uuid"`
@@ -183,19 +188,17 @@ func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carri
 
 func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "tracked_object")
-		if err != nil {
+		// The reference API includes tracked_object by default, here as in the list.
+		if _, err := includes(r.URL.Query(), trackingRequestRelationshipNames...); err != nil {
 			return err
 		}
 		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		included := []any{}
-		if inc["tracked_object"] {
-			if included, err = trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr}); err != nil {
-				return err
-			}
+		included, err := trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr})
+		if err != nil {
+			return err
 		}
 		res := trackingRequestOut(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
@@ -204,7 +207,7 @@ func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p 
 }
 
 var trackingRequestListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("tracked_object"),
+	paramPageNumber, paramPageSize, paramInclude(trackingRequestRelationshipNames...),
 	{name: "filter[status]", typ: "string", doc: "Only requests with this status.", enum: []string{"pending", "awaiting_manifest", "created", "failed", "tracking_stopped"}},
 	{name: "filter[scac]", typ: "string", doc: "Only requests for this shipping line (any of its SCACs)."},
 	{name: "filter[request_number]", typ: "string", doc: "Only requests for this number (compared after normalising)."},
@@ -264,7 +267,7 @@ func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p
 			return lp, err
 		}
 		// The reference API includes tracked_object in lists by default; include may name it too.
-		if _, err := includes(q, "tracked_object"); err != nil {
+		if _, err := includes(q, trackingRequestRelationshipNames...); err != nil {
 			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)

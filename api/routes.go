@@ -246,9 +246,9 @@ func (s *server) routes() []route {
 		},
 		{
 			method: "GET", path: "/v2/webhook_notifications/examples", tag: "Webhooks",
-			summary: "Get a sample notification", doc: "Returns a sample payload of an event.",
+			summary: "Get a sample notification", doc: "Returns a sample payload of an event: data is a list holding one notification.",
 			auth: true, bucket: bucketDefault, params: []param{{name: "event", typ: "string", doc: "Required: an event name."}},
-			status: http.StatusOK, resp: notificationDocument{},
+			status: http.StatusOK, resp: notificationListDocument{},
 			errors:  []int{400, 401, 429},
 			handler: handleNotificationExample(rd, now, s.baseURL),
 		},

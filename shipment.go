@@ -159,6 +159,15 @@ type ShipmentFilter struct {
 	TrackingStopped *bool
 	// Number matches the bill of lading, booking or original request number.
 	Number string
+	// Query keeps shipments where it is part of the bill of lading, booking, normalized or
+	// request number, of a reference number, or of a container's number (case-insensitive).
+	Query string
+}
+
+// ContainerFilter narrows a container listing; zero fields do not filter.
+type ContainerFilter struct {
+	// Number is a container number, compared after NormalizeContainerNumber.
+	Number string
 }
 
 // DescribeEquipment fills a container's equipment type, length and height from its ISO 6346

@@ -26,20 +26,23 @@ type Store interface {
 	TrackingRequest(ctx context.Context, accountID, id string) (TrackingRequest, error)
 	// TrackingRequests returns a page of the account's requests, newest first, and how many match.
 	TrackingRequests(ctx context.Context, accountID string, f TrackingRequestFilter, p Page) ([]TrackingRequest, int, error)
-	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests
-	// and returns it updated, or ErrNotFound.
+	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
+	// and of its shipment when it has one, and returns the request updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
 
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
 	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
+	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
+	// nil list is left unchanged) and returns it updated, or ErrNotFound.
+	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
 	// ShipmentContainers returns the containers of one of the account's shipments by number.
 	ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]Container, error)
 	// Container returns one of the account's containers, or ErrNotFound.
 	Container(ctx context.Context, accountID, id string) (Container, error)
 	// Containers returns a page of the account's containers, newest first, and how many there are.
-	Containers(ctx context.Context, accountID string, p Page) ([]Container, int, error)
+	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
 	// TransportEvents returns a page of a container's milestones, oldest first, and how many
 	// there are; another account's container is ErrNotFound.
 	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)

@@ -119,15 +119,25 @@ func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, event
 	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
 }
 
+var containerListParams = []param{
+	paramPageNumber, paramPageSize, paramInclude(containerRelationshipNames...),
+	{name: "filter[number]", typ: "string", doc: "Only the container with this number; spaces and dashes are ignored (MSCU 123456-6)."},
+}
+
 func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[containerResource], error) {
 		var lp listPage[containerResource]
-		inc, err := includes(r.URL.Query(), containerRelationshipNames...)
+		q := r.URL.Query()
+		inc, err := includes(q, containerRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
+		f := boxwatch.ContainerFilter{Number: q.Get("filter[number]")}
+		if len(f.Number) > 100 {
+			return lp, boxwatch.BadParameter("filter[number]", "filter[number] is at most 100 characters.")
+		}
 		acct := account(r).ID
-		list, total, err := st.Containers(r.Context(), acct, page)
+		list, total, err := st.Containers(r.Context(), acct, f, page)
 		if err != nil {
 			return lp, err
 		}

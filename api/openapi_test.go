@@ -57,6 +57,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"DELETE", "/v2/tracking_requests/" + id, "/v2/tracking_requests/{id}", "", ts.acme}, // 405
 		{"GET", "/v2/shipments?include=containers,port_of_lading,port_of_discharge", "/v2/shipments", "", ts.acme},
 		{"GET", "/v2/shipments/" + sid + "?include=containers", "/v2/shipments/{id}", "", ts.acme},
+		{"PATCH", "/v2/shipments/" + sid, "/v2/shipments/{id}", `{"data":{"type":"shipment","attributes":{"tags":["t"]}}}`, ts.acme},
 		{"PATCH", "/v2/shipments/" + sid + "/stop_tracking", "/v2/shipments/{id}/stop_tracking", "", ts.acme},
 		{"PATCH", "/v2/shipments/" + sid + "/resume_tracking", "/v2/shipments/{id}/resume_tracking", "", ts.acme},
 		{"GET", "/v2/containers?include=shipment", "/v2/containers", "", ts.acme},

@@ -102,6 +102,16 @@ func (s *server) routes() []route {
 			handler: handleShipmentGet(st, carriers, ports, s.baseURL),
 		},
 		{
+			method: "PATCH", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Update a shipment",
+			doc: "Replaces the shipment's ref_numbers, tags, or both; a list left out is kept. Other attributes come from the carrier " +
+				"and cannot be set.",
+			auth: true, bucket: bucketDefault, body: shipmentUpdateBody{},
+			status: http.StatusOK, resp: shipmentDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleShipmentUpdate(st, carriers, ports, now, s.baseURL),
+		},
+		{
 			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",
 			summary: "Stop tracking a shipment",
 			doc:     "Stops refreshing the shipment (line_tracking_stopped_reason cancelled_by_user). Stopping a stopped shipment changes nothing.",
@@ -123,8 +133,8 @@ func (s *server) routes() []route {
 		{
 			method: "GET", path: "/v2/containers", tag: "Containers",
 			summary: "List containers",
-			doc:     "Returns the account's containers, newest first, one page at a time.",
-			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude(containerRelationshipNames...)},
+			doc:     "Returns the account's containers, newest first, one page at a time; filter[number] finds a container by its number.",
+			auth:    true, bucket: bucketDefault, params: containerListParams,
 			status: http.StatusOK, resp: containerListDocument{},
 			errors:  []int{400, 401, 429},
 			handler: handleContainerList(st, carriers, ports, s.listLinks),

@@ -121,6 +121,8 @@ var shipmentListParams = []param{
 	paramPageNumber, paramPageSize, paramInclude(shipmentRelationshipNames...),
 	{name: "filter[tracking_stopped]", typ: "string", enum: []string{"true", "false"}, doc: "Only shipments whose tracking has (true) or has not (false) stopped."},
 	{name: "number", typ: "string", doc: "Only the shipment with this bill of lading, booking or request number."},
+	{name: "q", typ: "string", doc: "Only shipments where this text is part of the bill of lading, booking, normalized or request number, " +
+		"of a reference number, or of one of the shipment's container numbers (spaces and dashes in a container number are ignored). At most 100 characters."},
 }
 
 // shipmentIncludes gathers the resources include asks for, each once.
@@ -164,6 +166,9 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			f.TrackingStopped = &b
 		}
 		f.Number = strings.ToUpper(strings.TrimSpace(q.Get("number")))
+		if f.Query = strings.TrimSpace(q.Get("q")); len(f.Query) > 100 {
+			return lp, boxwatch.BadParameter("q", "q is at most 100 characters.")
+		}
 		acct := account(r).ID
 		list, total, err := st.Shipments(r.Context(), acct, f, page)
 		if err != nil {
@@ -234,6 +239,80 @@ func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carrier
 			change = tracker.ResumeTracking
 		}
 		s, err := change(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		return writeShipment(w, r, st, carriers, p, base, s, nil)
+	}
+}
+
+// shipmentUpdateBody documents the update body.
+type shipmentUpdateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"shipment"`
+		ID         string `json:"id,omitempty" format:"uuid"`
+		Attributes struct {
+			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
+			Tags       []string `json:"tags,omitempty" doc:"Replaces the tags."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// decodeShipmentUpdate reads the lists a shipment update replaces; a list left out is nil.
+func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err error) {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	attrs, err := resourceObject(doc, "shipment", id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := attrs.only("ref_numbers", "tags"); err != nil {
+		return nil, nil, err
+	}
+	refs, hasRefs, err := attrs.strings("ref_numbers")
+	if err != nil {
+		return nil, nil, err
+	}
+	tags, hasTags, err := attrs.strings("tags")
+	if err != nil {
+		return nil, nil, err
+	}
+	if !hasRefs && !hasTags {
+		return nil, nil, boxwatch.Invalid(attrs.pointer, boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
+	}
+	if hasRefs {
+		refs = nonNil(refs)
+		if err := boxwatch.ValidateRefNumbers(refs); err != nil {
+			return nil, nil, err
+		}
+	}
+	if hasTags {
+		tags = nonNil(tags)
+		if err := boxwatch.ValidateShipmentTags(tags); err != nil {
+			return nil, nil, err
+		}
+	}
+	return refs, tags, nil
+}
+
+func handleShipmentUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, acct := r.PathValue("id"), account(r).ID
+		// An id the caller cannot see is a 404 whatever the body holds.
+		if _, err := st.Shipment(r.Context(), acct, id); err != nil {
+			return err
+		}
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		refs, tags, err := decodeShipmentUpdate(body, id)
+		if err != nil {
+			return err
+		}
+		s, err := st.SetShipmentLabels(r.Context(), acct, id, refs, tags, now())
 		if err != nil {
 			return err
 		}

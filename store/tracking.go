@@ -178,7 +178,41 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		conds = append(conds, "(bill_of_lading = ? OR normalized_number = ? OR booking = ? OR reference_number = ?)")
 		args = append(args, f.Number, f.Number, f.Number, f.Number)
 	}
+	if f.Query != "" {
+		// As the tracking request list's q: the JSON text of ref_numbers, LIKE's wildcards escaped.
+		pattern := "%" + likeEscaper.Replace(strings.ToUpper(f.Query)) + "%"
+		refs := "ref_numbers"
+		if db.dialect == Postgres {
+			refs = "ref_numbers::text"
+		}
+		var ors []string
+		for _, col := range []string{"bill_of_lading", "normalized_number", "booking", "reference_number", refs} {
+			ors = append(ors, "upper("+col+") LIKE ? ESCAPE '\\'")
+			args = append(args, pattern)
+		}
+		ors = append(ors, "EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND c.number LIKE ? ESCAPE '\\')")
+		args = append(args, "%"+likeEscaper.Replace(boxwatch.NormalizeContainerNumber(f.Query))+"%")
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+	}
 	return page(ctx, db, "shipments", shipmentColumns, strings.Join(conds, " AND "), args, p, scanShipment)
+}
+
+// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments; a
+// nil list leaves that one as it is. It returns the shipment updated, or ErrNotFound.
+func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	sets, args := []string{"updated_at = ?"}, []any{db.ts(now)}
+	if refs != nil {
+		sets, args = append(sets, "ref_numbers = ?"), append(args, listArg(refs))
+	}
+	if tags != nil {
+		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
+	}
+	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, strings.ToLower(id))...))
+	return s, db.lookupErr("update shipment labels", err)
 }
 
 // page runs a count and a page query over table, newest first.
@@ -298,9 +332,13 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 	return c, db.lookupErr("container", err)
 }
 
-// Containers returns one page of the account's containers, newest first, and how many there are.
-func (db *DB) Containers(ctx context.Context, accountID string, p boxwatch.Page) ([]boxwatch.Container, int, error) {
-	return page(ctx, db, "containers", containerColumns, "account_id = ?", []any{accountID}, p, scanContainer)
+// Containers returns one page of the account's containers, newest first, and how many match.
+func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, int, error) {
+	where, args := "account_id = ?", []any{accountID}
+	if f.Number != "" {
+		where, args = where+" AND number = ?", append(args, boxwatch.NormalizeContainerNumber(f.Number))
+	}
+	return page(ctx, db, "containers", containerColumns, where, args, p, scanContainer)
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,

@@ -130,13 +130,24 @@ func (db *DB) trackingRequestWhere(accountID string, f boxwatch.TrackingRequestF
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests.
+// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
+// and of its shipment if it has one, in one transaction.
 func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (boxwatch.TrackingRequest, error) {
+	var tr boxwatch.TrackingRequest
 	if !boxwatch.IsUUID(id) {
-		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
+		return tr, boxwatch.ErrNotFound
 	}
-	tr, err := scanTrackingRequest(db.write.queryRow(ctx,
-		"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
-		listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
-	return tr, db.lookupErr("update tracking request", err)
+	err := db.inTx(ctx, func(c conn) error {
+		var err error
+		tr, err = scanTrackingRequest(c.queryRow(ctx,
+			"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
+			listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
+		if err := db.lookupErr("update tracking request", err); err != nil {
+			return err
+		}
+		_, err = c.exec(ctx, "UPDATE shipments SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND tracking_request_id = ?",
+			listArg(refs), db.ts(now), accountID, tr.ID)
+		return db.internal("update shipment ref numbers", err)
+	})
+	return tr, err
 }

@@ -201,7 +201,7 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 		// Refreshes ask by the bill of lading: every carrier answers it with the whole shipment.
 		s.Reference = boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: s.BillOfLading, SCAC: tr.SCAC}
 	}
-	s.NormalizedNumber = e.normalize(tr.SCAC, s.BillOfLading)
+	s.NormalizedNumber = e.normalize(tr.SCAC, firstNonEmpty(s.BillOfLading, s.Booking))
 	if err := tx.InsertShipment(ctx, s); err != nil {
 		return err
 	}
@@ -217,11 +217,12 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 	return e.apply(ctx, tx, &s, cs, now, true)
 }
 
-// normalize drops the line's bill-of-lading prefix: the number as printed without it.
+// normalize drops the line's bill-of-lading prefix: the number as printed without it. A prefix
+// followed by a separator is part of the number's own text (TEST-TR-SUCCEEDED), not a prefix.
 func (e *Engine) normalize(scac, bl string) string {
 	if line, ok := e.cfg.Registry.BySCAC(scac); ok {
 		for _, p := range append([]string{line.SCAC}, line.BillOfLadingPrefixes...) {
-			if len(bl) > len(p) && strings.HasPrefix(bl, p) {
+			if len(bl) > len(p) && strings.HasPrefix(bl, p) && isAlnum(bl[len(p)]) {
 				return bl[len(p):]
 			}
 		}
@@ -446,3 +447,5 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 	}
 	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.queue.EnqueueMany(ctx, tx, jobs) })
 }
+
+func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }

@@ -39,6 +39,7 @@ var conformance = []struct {
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"Store.Shipment", "Store.Shipments", "Store.ShipmentContainers", "Store.Container", "Store.Containers", "Store.TransportEvents", "Store.TransportEvent", "Tx.LockAccountShipment"}},
 	{"ShipmentList", withDB(testShipmentList), []string{"Store.Shipments"}},
+	{"ShipmentLabels", withDB(testShipmentLabels), []string{"Store.SetShipmentLabels"}},
 	{"DueShipments", withDB(testDueShipments), []string{"WorkStore.DueShipments"}},
 	{"Containers", withDB(testContainers), []string{"Tx.SaveContainer", "Tx.ShipmentContainers", "Store.ShipmentContainers", "Store.Container", "Store.Containers"}},
 	{"TransportEvents", withDB(testTransportEvents), []string{"Tx.InsertTransportEvent", "Tx.TransportEventByKey", "Store.TransportEvents", "Store.TransportEvent"}},

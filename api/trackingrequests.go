@@ -16,6 +16,7 @@ type trackingRequestAttributes struct {
 	SCAC          string   `json:"scac"`
 	RefNumbers    []string `json:"ref_numbers"`
 	ShipmentTags  []string `json:"shipment_tags"`
+	Tags          []string `json:"tags" doc:"The same list as shipment_tags, under the reference's name."`
 	Status        string   `json:"status" enum:"pending,awaiting_manifest,created,failed,tracking_stopped"`
 	FailedReason  *string  `json:"failed_reason" doc:"Why the request failed or is failing; null otherwise."`
 	IsRetrying    bool     `json:"is_retrying"`
@@ -54,6 +55,7 @@ func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
 			SCAC:          tr.SCAC,
 			RefNumbers:    nonNil(tr.RefNumbers),
 			ShipmentTags:  nonNil(tr.ShipmentTags),
+			Tags:          nonNil(tr.ShipmentTags),
 			Status:        string(tr.Status),
 			IsRetrying:    tr.IsRetrying,
 			RetryCount:    tr.RetryCount,
@@ -307,7 +309,7 @@ func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
 		return nil, err
 	}
 	for _, ro := range []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
-		"retry_count", "created_at", "updated_at", "shipment_tags"} {
+		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"} {
 		if _, ok := attrs.m[ro]; ok {
 			return nil, boxwatch.Invalid(attrs.pointer+"/"+ro, boxwatch.CodeInvalid, "%s cannot be changed; only ref_numbers can.", ro)
 		}

@@ -109,7 +109,7 @@ func (g *schemaGen) operation(rt route) map[string]any {
 		}
 	}
 	mediaType := MediaType
-	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" {
+	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" || rt.path == "/v2/webhooks/ips" {
 		mediaType = "application/json"
 	}
 	success := map[string]any{"description": http.StatusText(rt.status)}

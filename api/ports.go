@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -46,13 +45,7 @@ func portOut(pt boxwatch.Port) portResource {
 
 func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id := r.PathValue("id")
-		pt, ok := boxwatch.Port{}, false
-		if p.ports != nil {
-			if pt, ok = p.ports.ByID(strings.ToLower(id)); !ok {
-				pt, ok = p.ports.ByLOCODE(strings.ToUpper(id))
-			}
-		}
+		pt, ok := p.lookup(r.PathValue("id"))
 		if !ok {
 			return boxwatch.ErrNotFound
 		}

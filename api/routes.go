@@ -41,7 +41,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketCreate, body: trackingRequestCreateBody{},
 			status: http.StatusCreated, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
-			handler: handleTrackingRequestCreate(tracker, carriers, now, s.baseURL),
+			handler: handleTrackingRequestCreate(tracker, carriers, s.cfg.Infer, now, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/tracking_requests/infer_number", tag: "Tracking Requests",
@@ -158,6 +158,36 @@ func (s *server) routes() []route {
 			handler: handleTransportEvents(st, carriers, ports, s.listLinks),
 		},
 		{
+			method: "GET", path: "/v2/containers/{id}/raw_events", tag: "Containers",
+			summary: "List a container's raw events",
+			doc: "Returns the carrier's own records for the container as its last answer gave them, estimated and planned ones " +
+				"included (estimated: true), each with the milestone it stands for (event) and the carrier's code spelled out (original_event).",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: rawEventListDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleRawEvents(st, ports, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/search", tag: "Search",
+			summary: "Search shipments, containers and tracking requests",
+			doc: "Finds the account's shipments, containers (type cargo) and tracking requests whose bill of lading, booking, container, " +
+				"request or reference number contains query (case-insensitive; spaces and dashes in container numbers are ignored). " +
+				"At most 25 of each kind, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "query", typ: "string", doc: "Required: a number or part of one; at most 100 characters."}},
+			status: http.StatusOK, resp: searchDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleSearch(st, ports),
+		},
+		{
+			method: "GET", path: "/v2/metro_areas/{id}", tag: "Ports",
+			summary: "Get a metro area",
+			doc:     "Returns the city area of a port by the port's id or UN/LOCODE: boxwatch knows the cities of its ports, not inland ones.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: metroAreaDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleMetroAreaGet(ports, s.baseURL),
+		},
+		{
 			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
 			summary: "Get a port",
 			doc:     "Returns a port by its id or UN/LOCODE.",
@@ -210,6 +240,16 @@ func (s *server) routes() []route {
 			status: http.StatusOK, resp: triggerResult{},
 			errors:  []int{400, 401, 413, 415, 422, 429},
 			handler: handleWebhookTrigger(rd, policy, s.cfg.WebhookClient, now),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/ips", tag: "Webhooks",
+			summary: "List the addresses webhooks are sent from",
+			doc: "The operator's list of the addresses deliveries leave from (serve --webhook-egress-ips), for receivers that allow " +
+				"callers by address; empty when the operator gave none. Plain JSON, as the reference answers it.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: webhookIPs{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookIPs(s.cfg.WebhookEgressIPs, now),
 		},
 		{
 			method: "GET", path: "/v2/webhooks/{id}", tag: "Webhooks",

@@ -1,13 +1,18 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
 )
+
+// attrPointer is where a tracking request's attributes are, for errors about them.
+const attrPointer = "/data/attributes/"
 
 // trackingRequestAttributes is the wire form of a tracking request.
 type trackingRequestAttributes struct {
@@ -92,32 +97,35 @@ type trackingRequestCreateBody struct {
 			SCAC          string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
 			RefNumbers    []string `json:"ref_numbers,omitempty"`
 			ShipmentTags  []string `json:"shipment_tags,omitempty"`
-			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"Only false is accepted: use POST /v2/tracking_requests/infer_number to find the SCAC."`
+			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
 		} `json:"attributes"`
 	} `json:"data"`
 }
 
 // decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
-// structural problem with a pointer to it.
-func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, error) {
-	var n boxwatch.NewTrackingRequest
+// structural problem with a pointer to it; autoDetect is auto_detect_vocc_scac.
+func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, err error) {
 	doc, err := parseJSON(body)
 	if err != nil {
-		return n, err
+		return n, false, err
 	}
 	attrs, err := resourceObject(doc, "tracking_request", "")
 	if err != nil {
-		return n, err
+		return n, false, err
 	}
 	if _, unsupported := attrs.m["initial_custom_fields"]; unsupported {
-		return n, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported, "Custom fields are not supported.")
+		return n, false, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported,
+			"Set custom fields after creation: POST /v2/tracking_requests/{id}/custom_fields.")
 	}
 	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac"); err != nil {
-		return n, err
+		return n, false, err
 	}
-	if v, ok := attrs.m["auto_detect_vocc_scac"]; ok && v != false && v != nil {
-		return n, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeNotSupported,
-			"Automatic SCAC detection is not supported on create: ask POST /v2/tracking_requests/infer_number for the SCAC, then send it.")
+	switch v := attrs.m["auto_detect_vocc_scac"].(type) {
+	case nil:
+	case bool:
+		autoDetect = v
+	default:
+		return n, false, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
 	}
 	var typ string
 	for _, f := range []struct {
@@ -125,28 +133,63 @@ func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, erro
 		dst  *string
 	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
 		if *f.dst, _, err = attrs.str(f.name); err != nil {
-			return n, err
+			return n, false, err
 		}
 	}
 	n.RequestType = boxwatch.RequestType(typ)
 	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
-		return n, err
+		return n, false, err
 	}
 	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
-		return n, err
+		return n, false, err
 	}
-	return n, nil
+	return n, autoDetect, nil
 }
 
-func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+// detectSCAC fills in the shipping line of a request sent with auto_detect_vocc_scac and no scac,
+// as infer_number decides it; a number it does not auto-select is refused with the candidates.
+func detectSCAC(engine *infer.Engine, n *boxwatch.NewTrackingRequest) error {
+	if strings.TrimSpace(n.SCAC) != "" || strings.TrimSpace(n.RequestNumber) == "" {
+		return nil // a given scac stands; a blank number is Validate's to report
+	}
+	res, err := engine.Infer(n.RequestNumber)
+	if err != nil {
+		msg := "The number cannot be read."
+		if e := boxwatch.AsError(err); e != nil {
+			msg = e.Message
+		}
+		return boxwatch.Invalid(attrPointer+"request_number", boxwatch.CodeInvalid, "%s", msg)
+	}
+	if pred := res.ShippingLine; pred.Decision == infer.AutoSelect && pred.Selected != nil {
+		n.SCAC = pred.Selected.SCAC
+		return nil
+	}
+	var names []string
+	for _, c := range res.ShippingLine.Candidates {
+		names = append(names, fmt.Sprintf("%s (%.2f)", c.SCAC, c.Confidence))
+	}
+	candidates := "none"
+	if len(names) > 0 {
+		candidates = strings.Join(names, ", ")
+	}
+	return boxwatch.Invalid(attrPointer+"scac", boxwatch.CodeBlank,
+		"The shipping line of '%s' cannot be detected with confidence: send scac. Candidates: %s.", n.RequestNumber, candidates)
+}
+
+func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
 			return err
 		}
-		n, err := decodeTrackingRequestCreate(body)
+		n, autoDetect, err := decodeTrackingRequestCreate(body)
 		if err != nil {
 			return err
+		}
+		if autoDetect {
+			if err := detectSCAC(engine, &n); err != nil {
+				return err
+			}
 		}
 		if err := n.Validate(carriers); err != nil {
 			return err

@@ -106,7 +106,7 @@ func TestCreateTrackingRequestErrors(t *testing.T) {
 		{"ErrUnknownSCAC", createBody("bill_of_lading", "A1", "XXXX"), 422, "not_recognized", "/data/attributes/scac"},
 		{"ErrSCACNotSupported", createBody("bill_of_lading", "A1", "UALC"), 422, "not_supported", "/data/attributes/scac"},
 		{"ErrContainerNotSupported", createBody("container", "CSQU3054383", "SQQY"), 422, "not_supported", "/data/attributes/scac"},
-		{"ErrAutoDetect", createBody("bill_of_lading", "A1", "MSCU", `"auto_detect_vocc_scac":true`), 422, "not_supported", "/data/attributes/auto_detect_vocc_scac"},
+		{"ErrAutoDetectNotABool", createBody("bill_of_lading", "A1", "MSCU", `"auto_detect_vocc_scac":"yes"`), 422, "invalid", "/data/attributes/auto_detect_vocc_scac"},
 		{"ErrCustomFields", createBody("bill_of_lading", "A1", "MSCU", `"initial_custom_fields":{}`), 422, "not_supported", "/data/attributes/initial_custom_fields"},
 	}
 	for _, tt := range tests {

@@ -19,6 +19,10 @@ type Shipment struct {
 	Booking          string
 	RefNumbers       []string
 	Tags             []string
+	// CustomerID is the party named by the tracking request, empty when none; CustomerName is
+	// that party's company name, kept current by the store.
+	CustomerID   string
+	CustomerName string
 	// Route lists the ports of the ocean journey in order: the port of lading first, the port
 	// of discharge last, transshipment ports between.
 	Route []RouteStop

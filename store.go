@@ -30,6 +30,16 @@ type Store interface {
 	// and of its shipment when it has one, and returns the request updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
 
+	// CreateParty stores a new party.
+	CreateParty(ctx context.Context, p Party) error
+	// Party returns one of the account's parties, or ErrNotFound.
+	Party(ctx context.Context, accountID, id string) (Party, error)
+	// Parties returns a page of the account's parties, newest first, and how many there are.
+	Parties(ctx context.Context, accountID string, p Page) ([]Party, int, error)
+	// RenameParty changes a party's company name, and the customer name its shipments carry;
+	// it returns the party updated, or ErrNotFound.
+	RenameParty(ctx context.Context, accountID, id, name string, now time.Time) (Party, error)
+
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.

@@ -39,6 +39,8 @@ type TrackingRequest struct {
 	RetryCount *int
 	// ShipmentID is the tracked shipment, empty until the lookup succeeds.
 	ShipmentID string
+	// CustomerID is the party the shipment is for, empty when none was named.
+	CustomerID string
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 }
@@ -59,6 +61,8 @@ type NewTrackingRequest struct {
 	SCAC          string
 	RefNumbers    []string
 	ShipmentTags  []string
+	// CustomerID is the party the shipment is for, "" for none; the caller checks it is the account's.
+	CustomerID string
 }
 
 // Errors is a list of validation errors, each with its own pointer. It is returned only when non-empty.

@@ -13,6 +13,7 @@ import (
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // The include lists the Terminal49 SDK sends with every call of these methods.
@@ -424,5 +425,84 @@ func TestSearchMetroAreasRawEvents(t *testing.T) {
 		}
 		ts.do(t, "GET", "/v2/containers/"+cid+"/raw_events", ts.globex, "").wantError(t, 404, "", "", "")
 		ts.do(t, "GET", "/v2/containers/not-an-id/raw_events", ts.acme, "").wantError(t, 404, "", "", "")
+	})
+}
+
+func TestParties(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		body := func(name string) string {
+			return `{"data":{"type":"party","attributes":{"company_name":` + name + `}}}`
+		}
+		r := ts.do(t, "POST", "/v2/parties", ts.acme, body(`"  Acme Imports "`)).want(t, 201)
+		pid := get(r.body, "data", "id").(string)
+		if get(r.body, "data", "attributes", "company_name") != "Acme Imports" || r.header.Get("Location") == "" {
+			t.Fatalf("created: %s", r.raw)
+		}
+		theirs := get(ts.do(t, "POST", "/v2/parties", ts.globex, body(`"Globex"`)).want(t, 201).body, "data", "id").(string)
+		r = ts.do(t, "GET", "/v2/parties", ts.acme, "").want(t, 200)
+		if list := asList(r.body["data"]); len(list) != 1 || get(list[0], "id") != pid {
+			t.Fatalf("list: %s", r.raw)
+		}
+		ts.do(t, "GET", "/v2/parties/"+pid, ts.acme, "").want(t, 200)
+		ts.do(t, "GET", "/v2/parties/"+pid, ts.globex, "").wantError(t, 404, "", "", "")
+		ts.do(t, "GET", "/v2/parties/nope", ts.acme, "").wantError(t, 404, "", "", "")
+
+		for _, tt := range []struct {
+			name, body, code, pointer string
+			status                    int
+		}{
+			{"ErrBlank", body(`"   "`), "blank", "/data/attributes/company_name", 422},
+			{"ErrMissing", `{"data":{"type":"party","attributes":{}}}`, "blank", "/data/attributes/company_name", 422},
+			{"ErrTooLong", body(`"` + strings.Repeat("é", 201) + `"`), "too_long", "/data/attributes/company_name", 422},
+			{"ErrNotAString", body(`{"$gt":""}`), "invalid", "/data/attributes/company_name", 422},
+			{"ErrUnknown", `{"data":{"type":"party","attributes":{"company_name":"A","admin":true}}}`, "invalid", "/data/attributes/admin", 422},
+			{"ErrType", `{"data":{"type":"shipment","attributes":{"company_name":"A"}}}`, "type_mismatch", "", 409},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				ts.do(t, "POST", "/v2/parties", ts.acme, tt.body).wantError(t, tt.status, tt.code, tt.pointer, "")
+			})
+		}
+		ts.do(t, "POST", "/v2/parties", ts.acme, body(`"`+strings.Repeat("x", 2<<20)+`"`)).wantError(t, 413, "", "", "")
+		ts.do(t, "POST", "/v2/parties", ts.acme, `{"data":`).want(t, 400)
+
+		// A tracking request names its customer; the shipment shows the name, and a rename.
+		customer := func(id string) string {
+			return `"relationships":{"customer":{"data":{"type":"party","id":"` + id + `"}}}`
+		}
+		create := func(number, rel string) response {
+			return ts.do(t, "POST", "/v2/tracking_requests", ts.acme,
+				`{"data":{"type":"tracking_request",`+rel+`,"attributes":{"request_type":"bill_of_lading","request_number":"`+number+`","scac":"MAEU"}}}`)
+		}
+		r = create("MAEU123456784", customer(pid)).want(t, 201)
+		trID := get(r.body, "data", "id").(string)
+		if get(r.body, "data", "relationships", "customer", "data", "id") != pid {
+			t.Fatalf("customer relationship: %s", r.raw)
+		}
+		var sid string
+		trackingtest.Eventually(t, 20*time.Second, "no shipment", func() bool {
+			sid, _ = get(ts.do(t, "GET", "/v2/tracking_requests/"+trID, ts.acme, "").want(t, 200).body, "data", "relationships", "tracked_object", "data", "id").(string)
+			return sid != ""
+		})
+		if got := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "attributes", "customer_name"); got != "Acme Imports" {
+			t.Errorf("customer_name %v", got)
+		}
+		ts.do(t, "PATCH", "/v2/parties/"+pid, ts.acme, `{"data":{"type":"party","id":"`+pid+`","attributes":{"company_name":"Acme Global"}}}`).want(t, 200)
+		if got := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "attributes", "customer_name"); got != "Acme Global" {
+			t.Errorf("customer_name after the rename %v", got)
+		}
+		ts.do(t, "PATCH", "/v2/parties/"+pid, ts.acme, body(`""`)).wantError(t, 422, "blank", "/data/attributes/company_name", "")
+		ts.do(t, "PATCH", "/v2/parties/"+theirs, ts.acme, body(`"Mine"`)).wantError(t, 404, "", "", "")
+
+		create("MAEU123456785", customer(theirs)).wantError(t, 422, "not_found", "/data/relationships/customer/data/id", "")
+		create("MAEU123456786", customer("not-a-uuid")).wantError(t, 422, "invalid", "/data/relationships/customer/data/id", "")
+		create("MAEU123456787", `"relationships":{"customer":{"data":{"type":"shipment","id":"`+pid+`"}}}`).wantError(t, 422, "invalid", "/data/relationships/customer/data/type", "")
+		create("MAEU123456788", `"relationships":{"owner":{"data":null}}`).wantError(t, 422, "not_supported", "/data/relationships/owner", "")
+		create("MAEU123456789", `"relationships":[]`).wantError(t, 422, "invalid", "/data/relationships", "")
+		r = create("MAEU123456790", `"relationships":{"customer":{"data":null}}`).want(t, 201)
+		if get(r.body, "data", "relationships", "customer", "data") != nil {
+			t.Errorf("null customer: %s", r.raw)
+		}
 	})
 }

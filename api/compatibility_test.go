@@ -45,13 +45,13 @@ func init() {
 		"DELETE /tracking_requests/{tracking_request_id}/custom_fields/{api_slug}", "GET /containers/{container_id}/custom_fields",
 		"GET /custom_field_definitions", "GET /custom_field_definitions/{definition_id}/options",
 		"GET /custom_field_definitions/{definition_id}/options/{option_id}", "GET /custom_field_definitions/{id}", "GET /custom_fields",
-		"GET /custom_fields/{id}", "GET /parties", "GET /parties/{id}",
+		"GET /custom_fields/{id}",
 		"GET /shipments/{shipment_id}/custom_fields", "GET /terminals/{id}", "GET /tracking_requests/{tracking_request_id}/custom_fields",
 		"PATCH /containers/{container_id}/custom_fields/{api_slug}",
 		"PATCH /custom_field_definitions/{definition_id}/options/{option_id}", "PATCH /custom_field_definitions/{id}",
-		"PATCH /custom_fields/{id}", "PATCH /parties/{id}", "PATCH /shipments/{shipment_id}/custom_fields/{api_slug}",
+		"PATCH /custom_fields/{id}", "PATCH /shipments/{shipment_id}/custom_fields/{api_slug}",
 		"PATCH /tracking_requests/{tracking_request_id}/custom_fields/{api_slug}", "POST /containers/{container_id}/custom_fields",
-		"POST /custom_field_definitions", "POST /custom_field_definitions/{definition_id}/options", "POST /custom_fields", "POST /parties",
+		"POST /custom_field_definitions", "POST /custom_field_definitions/{definition_id}/options", "POST /custom_fields",
 		"POST /shipments/{shipment_id}/custom_fields", "POST /tracking_requests/{tracking_request_id}/custom_fields",
 	} {
 		notYet[op] = true
@@ -102,9 +102,15 @@ func TestReferenceCompatibility(t *testing.T) {
 		pod := get(shipment, "data", "attributes", "port_of_discharge_locode").(string)
 		imo := get(shipment, "data", "attributes", "pod_vessel_imo").(string)
 
+		party := get(ts.sdk(t, "POST", "/v2/parties", `{"data":{"type":"party","attributes":{"company_name":"Acme"}}}`).want(t, 201).body, "data", "id").(string)
 		calls := []struct{ op, method, path, body string }{
+			{"POST /parties", "POST", "/v2/parties", `{"data":{"type":"party","attributes":{"company_name":"Globex"}}}`},
+			{"GET /parties", "GET", "/v2/parties", ""},
+			{"GET /parties/{id}", "GET", "/v2/parties/" + party, ""},
+			{"PATCH /parties/{id}", "PATCH", "/v2/parties/" + party, `{"data":{"type":"party","attributes":{"company_name":"Acme Global"}}}`},
 			{"POST /tracking_requests", "POST", "/v2/tracking_requests",
-				`{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":"MEDUFR030802","scac":"MSCU","ref_numbers":["PO-1"]}}}`},
+				`{"data":{"type":"tracking_request","relationships":{"customer":{"data":{"type":"party","id":"` + party + `"}}},` +
+					`"attributes":{"request_type":"bill_of_lading","request_number":"MEDUFR030802","scac":"MSCU","ref_numbers":["PO-1"]}}}`},
 			{"POST /tracking_requests/infer_number", "POST", "/v2/tracking_requests/infer_number", `{"number":"MSCU 123456-6"}`},
 			{"GET /tracking_requests", "GET", "/v2/tracking_requests?include=tracked_object", ""},
 			{"GET /tracking_requests/{id}", "GET", "/v2/tracking_requests/" + trID + "?include=tracked_object", ""},

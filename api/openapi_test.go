@@ -36,6 +36,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 	}
 
 	id := ts.mustCreate(t, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU")
+	party := get(ts.do(t, "POST", "/v2/parties", ts.acme, `{"data":{"type":"party","attributes":{"company_name":"Acme"}}}`).want(t, 201).body, "data", "id").(string)
 	calls := []struct {
 		method, path, pattern, body string
 		key                         string
@@ -68,6 +69,10 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"GET", "/v2/containers/" + cid + "/raw_events", "/v2/containers/{id}/raw_events", "", ts.acme},
 		{"GET", "/v2/search?query=HLCU", "/v2/search", "", ts.acme},
 		{"GET", "/v2/webhooks/ips", "", "", ts.acme},
+		{"POST", "/v2/parties", "", `{"data":{"type":"party","attributes":{"company_name":"Globex"}}}`, ts.acme},
+		{"GET", "/v2/parties", "", "", ts.acme},
+		{"GET", "/v2/parties/" + party, "/v2/parties/{id}", "", ts.acme},
+		{"PATCH", "/v2/parties/" + party, "/v2/parties/{id}", `{"data":{"type":"party","attributes":{"company_name":"Acme 2"}}}`, ts.acme},
 		{"GET", "/v2/vessels/" + imo, "/v2/vessels/{id}", "", ts.acme},
 		{"GET", "/v2/tracking_requests?include=tracked_object", "/v2/tracking_requests", "", ts.acme},
 		{"GET", "/v2/shipping_lines", "", "", ts.acme},

@@ -42,7 +42,7 @@ type shipmentAttributes struct {
 	LineTrackingLastSucceededAt *string  `json:"line_tracking_last_succeeded_at" format:"date-time"`
 	LineTrackingStoppedAt       *string  `json:"line_tracking_stopped_at" format:"date-time"`
 	LineTrackingStoppedReason   *string  `json:"line_tracking_stopped_reason" enum:"all_containers_terminated,past_arrival_window,cancelled_by_user"`
-	CustomerName                *string  `json:"customer_name" doc:"Always null: boxwatch keeps no customer records."`
+	CustomerName                *string  `json:"customer_name" doc:"The company name of the party the tracking request named as customer; null when none."`
 	POLOriginalETDAt            *string  `json:"pol_original_etd_at" format:"date-time"`
 	DestinationOriginalETAAt    *string  `json:"destination_original_eta_at" format:"date-time"`
 	CreatedAt                   string   `json:"created_at" format:"date-time"`
@@ -79,7 +79,7 @@ func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carrie
 	a := shipmentAttributes{
 		BillOfLadingNumber: optString(s.BillOfLading), NormalizedNumber: optString(s.NormalizedNumber),
 		BookingNumber: optString(s.Booking), RefNumbers: nonNil(s.RefNumbers), Tags: nonNil(s.Tags),
-		ShippingLineSCAC:            s.SCAC,
+		ShippingLineSCAC: s.SCAC, CustomerName: optString(s.CustomerName),
 		LineTrackingLastAttemptedAt: optTime(s.LastAttemptedAt), LineTrackingLastSucceededAt: optTime(s.LastSucceededAt),
 		LineTrackingStoppedAt: optTime(s.StoppedAt), LineTrackingStoppedReason: optString(s.StoppedReason),
 		CreatedAt: s.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: s.UpdatedAt.UTC().Format(boxwatch.TimeFormat),

@@ -32,7 +32,7 @@ type trackingRequestAttributes struct {
 
 type trackingRequestRelationships struct {
 	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
-	Customer      toOne `json:"customer" doc:"The party the shipment is for; null until one is set on the shipment."`
+	Customer      toOne `json:"customer" doc:"The party the shipment is for (set on create); null when none."`
 }
 
 // trackingRequestRelationshipNames are the tracking request relationships the reference API
@@ -73,6 +73,7 @@ func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
 		reason := tr.FailedReason
 		res.Attributes.FailedReason = &reason
 	}
+	res.Relationships.Customer = linkTo(tr.CustomerID, "party")
 	if tr.ShipmentID != "" {
 		res.Relationships.TrackedObject.Data = &resourceIdentifier{ID: tr.ShipmentID, Type: "shipment"}
 	}
@@ -90,7 +91,10 @@ func nonNil(s []string) []string {
 // every wrong member gets its own pointer.
 type trackingRequestCreateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"tracking_request"`
+		Type          string `json:"type" enum:"tracking_request"`
+		Relationships struct {
+			Customer toOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
+		} `json:"relationships,omitempty"`
 		Attributes struct {
 			RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
 			RequestNumber string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
@@ -107,6 +111,9 @@ type trackingRequestCreateBody struct {
 func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, err error) {
 	doc, err := parseJSON(body)
 	if err != nil {
+		return n, false, err
+	}
+	if n.CustomerID, err = takeCustomer(doc); err != nil {
 		return n, false, err
 	}
 	attrs, err := resourceObject(doc, "tracking_request", "")
@@ -176,7 +183,7 @@ func detectSCAC(engine *infer.Engine, n *boxwatch.NewTrackingRequest) error {
 		"The shipping line of '%s' cannot be detected with confidence: send scac. Candidates: %s.", n.RequestNumber, candidates)
 }
 
-func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -194,11 +201,19 @@ func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Ca
 		if err := n.Validate(carriers); err != nil {
 			return err
 		}
+		if n.CustomerID != "" {
+			if _, err := st.Party(r.Context(), account(r).ID, n.CustomerID); err != nil {
+				if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+					return boxwatch.Invalid("/data/relationships/customer/data/id", boxwatch.CodeNotFound, "No party of this account has the id '%s'.", n.CustomerID)
+				}
+				return err
+			}
+		}
 		t := now()
 		tr := boxwatch.TrackingRequest{
 			ID: boxwatch.NewID(t), AccountID: account(r).ID, RequestType: n.RequestType,
 			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
-			ShipmentTags: nonNil(n.ShipmentTags), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
+			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: strings.ToLower(n.CustomerID), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
 		}
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err

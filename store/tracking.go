@@ -73,7 +73,7 @@ func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.Trackin
 
 const shipmentColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
 	tags, route, reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason,
-	next_refresh_at, snapshot, created_at, updated_at`
+	next_refresh_at, snapshot, created_at, updated_at, customer_id, customer_name`
 
 func scanShipment(r row) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
@@ -81,7 +81,8 @@ func scanShipment(r row) (boxwatch.Shipment, error) {
 	err := r.Scan(nullString{&s.ID}, nullString{&s.AccountID}, nullString{&s.TrackingRequestID}, &s.SCAC, &s.BillOfLading,
 		&s.NormalizedNumber, &s.Booking, listCol{&s.RefNumbers}, listCol{&s.Tags}, jsonCol{&s.Route}, &refType,
 		&s.Reference.Number, nullTimeCol{&s.LastAttemptedAt}, nullTimeCol{&s.LastSucceededAt}, nullTimeCol{&s.StoppedAt},
-		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt})
+		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt},
+		nullString{&s.CustomerID}, &s.CustomerName)
 	s.Reference.Type = boxwatch.RequestType(refType)
 	s.Reference.SCAC = s.SCAC
 	return s, err
@@ -110,9 +111,11 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	}
 	_, err = tx.c.exec(ctx, `INSERT INTO shipments (scac, bill_of_lading, normalized_number, booking, ref_numbers, tags, route,
 		reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason, next_refresh_at,
-		snapshot, updated_at, id, account_id, tracking_request_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt))...)
+		snapshot, updated_at, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			COALESCE((SELECT company_name FROM parties WHERE id = ? AND account_id = ?), ''))`,
+		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt), nullIfEmpty(s.CustomerID),
+			nullIfEmpty(s.CustomerID), s.AccountID)...)
 	return tx.db.internal("insert shipment", err)
 }
 

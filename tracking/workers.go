@@ -187,7 +187,7 @@ func (e *Engine) requestEvent(ctx context.Context, tx boxwatch.Tx, tr boxwatch.T
 func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
 	s := boxwatch.Shipment{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, TrackingRequestID: tr.ID, SCAC: tr.SCAC,
-		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
+		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, CustomerID: tr.CustomerID, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
 		Reference: boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC},
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -448,4 +448,6 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.queue.EnqueueMany(ctx, tx, jobs) })
 }
 
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}

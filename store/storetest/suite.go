@@ -35,6 +35,10 @@ var conformance = []struct {
 	{"TrackingRequestRefNumbers", withDB(testTrackingRequestRefNumbers), []string{"Store.SetTrackingRequestRefNumbers"}},
 	{"TxTrackingRequests", withDB(testTxTrackingRequests), []string{"Tx.CreateTrackingRequest", "Tx.LockTrackingRequest", "Tx.SaveTrackingRequestState"}},
 
+	// parties.go
+	{"Parties", withDB(testParties), []string{"Store.CreateParty", "Store.Party", "Store.Parties"}},
+	{"PartyCustomers", withDB(testPartyCustomers), []string{"Store.RenameParty", "Tx.InsertShipment", "Store.TrackingRequest"}},
+
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"Store.Shipment", "Store.Shipments", "Store.ShipmentContainers", "Store.Container", "Store.Containers", "Store.TransportEvents", "Store.TransportEvent", "Tx.LockAccountShipment"}},

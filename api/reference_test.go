@@ -89,6 +89,9 @@ func (ref reference) conform(s *refShape, v any, at string) []string {
 	if s == nil {
 		return nil
 	}
+	if v == nil && s.Nullable {
+		return nil
+	}
 	if len(s.AnyOf) > 0 {
 		// An included resource is checked against the alternative of its type; a type the
 		// operation does not list is checked against the reference's schema of that resource.

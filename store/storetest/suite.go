@@ -39,6 +39,13 @@ var conformance = []struct {
 	{"Parties", withDB(testParties), []string{"Store.CreateParty", "Store.Party", "Store.Parties"}},
 	{"PartyCustomers", withDB(testPartyCustomers), []string{"Store.RenameParty", "Tx.InsertShipment", "Store.TrackingRequest"}},
 
+	// customfields.go
+	{"CustomFieldDefinitions", withDB(testCustomFieldDefinitions), []string{"Store.CreateCustomFieldDefinition", "Store.CustomFieldDefinition",
+		"Store.CustomFieldDefinitionBySlug", "Store.CustomFieldDefinitions", "Store.UpdateCustomFieldDefinition", "Store.DeleteCustomFieldDefinition"}},
+	{"CustomFieldOptions", withDB(testCustomFieldOptions), []string{"Store.CreateCustomFieldOption", "Store.CustomFieldOptions",
+		"Store.CustomFieldOption", "Store.UpdateCustomFieldOption", "Store.DeleteCustomFieldOption"}},
+	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
+
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"Store.Shipment", "Store.Shipments", "Store.ShipmentContainers", "Store.Container", "Store.Containers", "Store.TransportEvents", "Store.TransportEvent", "Tx.LockAccountShipment"}},

@@ -19,6 +19,10 @@ type Shipment struct {
 	Booking          string
 	RefNumbers       []string
 	Tags             []string
+	// CustomerID is the party named by the tracking request, empty when none; CustomerName is
+	// that party's company name, kept current by the store.
+	CustomerID   string
+	CustomerName string
 	// Route lists the ports of the ocean journey in order: the port of lading first, the port
 	// of discharge last, transshipment ports between.
 	Route []RouteStop
@@ -159,9 +163,15 @@ type ShipmentFilter struct {
 	TrackingStopped *bool
 	// Number matches the bill of lading, booking or original request number.
 	Number string
-	// Query keeps shipments whose bill of lading, booking, request number, a reference number or
-	// one of whose container numbers contains it, ignoring case.
+	// Query keeps shipments where it is part of the bill of lading, booking, normalized or
+	// request number, of a reference number, or of a container's number (case-insensitive).
 	Query string
+}
+
+// ContainerFilter narrows a container listing; zero fields do not filter.
+type ContainerFilter struct {
+	// Number is a container number, compared after NormalizeContainerNumber.
+	Number string
 }
 
 // DescribeEquipment fills a container's equipment type, length and height from its ISO 6346

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // RequestType is the kind of number a tracking request carries.
@@ -156,4 +158,18 @@ func (c *Carriers) ByID(id string) (ShippingLine, bool) {
 		return ShippingLine{}, false
 	}
 	return c.lines[i], true
+}
+
+// Matches reports whether a search text names the line: a case-insensitive part of its name or
+// short name, or one of its SCACs in full.
+func (l ShippingLine) Matches(search string) bool {
+	search = strings.TrimSpace(search)
+	if search == "" {
+		return false
+	}
+	if strings.EqualFold(l.SCAC, search) || slices.ContainsFunc(l.AlternativeSCACs, func(s string) bool { return strings.EqualFold(s, search) }) {
+		return true
+	}
+	lower := strings.ToLower(search)
+	return strings.Contains(strings.ToLower(l.Name), lower) || strings.Contains(strings.ToLower(l.ShortName), lower)
 }

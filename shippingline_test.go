@@ -58,3 +58,26 @@ func TestLoadCarriers(t *testing.T) {
 		t.Errorf("test line: %+v", l)
 	}
 }
+
+func TestShippingLineMatches(t *testing.T) {
+	msc := boxwatch.ShippingLine{SCAC: "MSCU", Name: "Mediterranean Shipping Company", ShortName: "MSC", AlternativeSCACs: []string{"MEDU"}}
+	tests := []struct {
+		name, search string
+		want         bool
+	}{
+		{"OK SCAC", "mscu", true},
+		{"OK alternative SCAC", "MEDU", true},
+		{"OK part of name", "mediterr", true},
+		{"OK short name", "msc", true},
+		{"NoMatch part of SCAC", "EDU", false},
+		{"NoMatch other line", "Maersk", false},
+		{"NoMatch blank", "  ", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := msc.Matches(tt.search); got != tt.want {
+				t.Errorf("Matches(%q) = %v, want %v", tt.search, got, tt.want)
+			}
+		})
+	}
+}

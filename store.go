@@ -32,20 +32,65 @@ type Store interface {
 	TrackingRequest(ctx context.Context, accountID, id string) (TrackingRequest, error)
 	// TrackingRequests returns a page of the account's requests, newest first, and how many match.
 	TrackingRequests(ctx context.Context, accountID string, f TrackingRequestFilter, p Page) ([]TrackingRequest, int, error)
-	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests
-	// and returns it updated, or ErrNotFound.
+	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
+	// and of its shipment when it has one, and returns the request updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
+
+	// CreateParty stores a new party.
+	CreateParty(ctx context.Context, p Party) error
+	// Party returns one of the account's parties, or ErrNotFound.
+	Party(ctx context.Context, accountID, id string) (Party, error)
+	// Parties returns a page of the account's parties, newest first, and how many there are.
+	Parties(ctx context.Context, accountID string, p Page) ([]Party, int, error)
+	// RenameParty changes a party's company name, and the customer name its shipments carry;
+	// it returns the party updated, or ErrNotFound.
+	RenameParty(ctx context.Context, accountID, id, name string, now time.Time) (Party, error)
+
+	// CreateCustomFieldDefinition stores a new definition; a slug the account already uses for
+	// the entity type is a taken error at /data/attributes/api_slug.
+	CreateCustomFieldDefinition(ctx context.Context, d CustomFieldDefinition) error
+	// CustomFieldDefinition returns one of the account's definitions, or ErrNotFound.
+	CustomFieldDefinition(ctx context.Context, accountID, id string) (CustomFieldDefinition, error)
+	// CustomFieldDefinitionBySlug returns the account's definition of an entity type by API slug, or ErrNotFound.
+	CustomFieldDefinitionBySlug(ctx context.Context, accountID, entityType, slug string) (CustomFieldDefinition, error)
+	// CustomFieldDefinitions returns a page of the account's definitions, newest first, and how many match.
+	CustomFieldDefinitions(ctx context.Context, accountID string, f CustomFieldDefinitionFilter, p Page) ([]CustomFieldDefinition, int, error)
+	// UpdateCustomFieldDefinition writes a definition's display name, validation and defaults, or ErrNotFound.
+	UpdateCustomFieldDefinition(ctx context.Context, d CustomFieldDefinition) error
+	// DeleteCustomFieldDefinition removes a definition with its options and values, or ErrNotFound.
+	DeleteCustomFieldDefinition(ctx context.Context, accountID, id string) error
+	// CreateCustomFieldOption stores a new option; a value the definition has is a taken error.
+	CreateCustomFieldOption(ctx context.Context, o CustomFieldOption) error
+	// CustomFieldOptions returns a definition's options by position, then oldest first.
+	CustomFieldOptions(ctx context.Context, accountID, definitionID string) ([]CustomFieldOption, error)
+	// CustomFieldOption returns one option of a definition, or ErrNotFound.
+	CustomFieldOption(ctx context.Context, accountID, definitionID, id string) (CustomFieldOption, error)
+	// UpdateCustomFieldOption writes an option's label, value and position, or ErrNotFound.
+	UpdateCustomFieldOption(ctx context.Context, o CustomFieldOption) error
+	// DeleteCustomFieldOption removes an option, or ErrNotFound.
+	DeleteCustomFieldOption(ctx context.Context, accountID, definitionID, id string) error
+	// SetCustomField sets a definition's value on a resource, creating the field or replacing its value.
+	SetCustomField(ctx context.Context, f CustomField) (CustomField, error)
+	// CustomField returns one of the account's custom fields, or ErrNotFound.
+	CustomField(ctx context.Context, accountID, id string) (CustomField, error)
+	// CustomFields returns a page of the account's custom fields, newest first, and how many match.
+	CustomFields(ctx context.Context, accountID string, f CustomFieldFilter, p Page) ([]CustomField, int, error)
+	// DeleteCustomField removes one of the account's custom fields, or ErrNotFound.
+	DeleteCustomField(ctx context.Context, accountID, id string) error
 
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
 	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
+	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
+	// nil list is left unchanged) and returns it updated, or ErrNotFound.
+	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
 	// ShipmentContainers returns the containers of one of the account's shipments by number.
 	ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]Container, error)
 	// Container returns one of the account's containers, or ErrNotFound.
 	Container(ctx context.Context, accountID, id string) (Container, error)
 	// Containers returns a page of the account's containers, newest first, and how many there are.
-	Containers(ctx context.Context, accountID string, p Page) ([]Container, int, error)
+	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
 	// TransportEvents returns a page of a container's milestones, oldest first, and how many
 	// there are; another account's container is ErrNotFound.
 	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)

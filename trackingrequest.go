@@ -39,6 +39,8 @@ type TrackingRequest struct {
 	RetryCount *int
 	// ShipmentID is the tracked shipment, empty until the lookup succeeds.
 	ShipmentID string
+	// CustomerID is the party the shipment is for, empty when none was named.
+	CustomerID string
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 }
@@ -59,6 +61,8 @@ type NewTrackingRequest struct {
 	SCAC          string
 	RefNumbers    []string
 	ShipmentTags  []string
+	// CustomerID is the party the shipment is for, "" for none; the caller checks it is the account's.
+	CustomerID string
 }
 
 // Errors is a list of validation errors, each with its own pointer. It is returned only when non-empty.
@@ -86,7 +90,14 @@ func AllErrors(err error) []*Error {
 
 const attrPointer = "/data/attributes/"
 
-// Validate normalises the request number (trimmed, upper-case) and the SCAC (resolved to the line's
+// NormalizeContainerNumber writes a container number as carriers store it: upper-case, without the
+// spaces and dashes people print in it (MSCU 123456-6 → MSCU1234566).
+func NormalizeContainerNumber(s string) string {
+	return strings.ToUpper(strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(s)))
+}
+
+// Validate normalises the request number (trimmed, upper-case, and for a container number without
+// spaces and dashes) and the SCAC (resolved to the line's
 // primary SCAC), and checks every attribute against the carrier registry. It returns Errors listing
 // every problem found.
 func (n *NewTrackingRequest) Validate(c *Carriers) error {
@@ -106,6 +117,9 @@ func (n *NewTrackingRequest) Validate(c *Carriers) error {
 	}
 
 	line, known := c.BySCAC(n.SCAC)
+	if n.RequestType == RequestContainer && !line.TestLine {
+		n.RequestNumber = NormalizeContainerNumber(n.RequestNumber)
+	}
 	if e := n.validateNumber(typeOK, line.TestLine); e != nil {
 		errs = append(errs, e)
 	}
@@ -163,6 +177,14 @@ func (n *NewTrackingRequest) validateNumber(typeOK, testLine bool) *Error {
 // ValidateRefNumbers checks a replacement list of reference numbers.
 func ValidateRefNumbers(refs []string) error {
 	if e := validateStrings("ref_numbers", refs, MaxRefNumbers, MaxRefNumberLen); e != nil {
+		return e
+	}
+	return nil
+}
+
+// ValidateShipmentTags checks a replacement list of shipment tags.
+func ValidateShipmentTags(tags []string) error {
+	if e := validateStrings("tags", tags, MaxShipmentTags, MaxShipmentTagLen); e != nil {
 		return e
 	}
 	return nil

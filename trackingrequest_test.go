@@ -35,3 +35,34 @@ func TestValidateTestLine(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateNormalizesContainerNumbers(t *testing.T) {
+	carriers, err := boxwatch.LoadCarriers(strings.NewReader(`{"shipping_lines":[
+		{"scac":"MSCU","name":"MSC","tracking_support":{"bill_of_lading":true,"container":true}},
+		{"scac":"TEST","name":"Test","tracking_support":{"bill_of_lading":true,"container":true},"test_line":true}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, typ, number, scac, want string
+	}{
+		{"OK spaces and dash", "container", " MSCU 123456-6 ", "MSCU", "MSCU1234566"},
+		{"OK lower case", "container", "mscu1234566", "MSCU", "MSCU1234566"},
+		{"OK bill keeps its dashes", "bill_of_lading", "MEDU-FR030802", "MSCU", "MEDU-FR030802"},
+		{"OK test line keeps its dashes", "container", "TEST-TR-SUCCEEDED", "TEST", "TEST-TR-SUCCEEDED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := boxwatch.NewTrackingRequest{RequestType: boxwatch.RequestType(tt.typ), RequestNumber: tt.number, SCAC: tt.scac}
+			if err := n.Validate(carriers); err != nil && tt.typ == "container" {
+				t.Fatal(err)
+			}
+			if n.RequestNumber != tt.want {
+				t.Errorf("number %q, want %q", n.RequestNumber, tt.want)
+			}
+		})
+	}
+	if got := boxwatch.NormalizeContainerNumber("msku 123 456-5\t"); got != "MSKU1234565" {
+		t.Errorf("NormalizeContainerNumber = %q", got)
+	}
+}

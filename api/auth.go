@@ -10,11 +10,12 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// authenticate checks "Authorization: Token <key>". The key is compared by hash in constant time
-// and never logged.
+// authenticate checks "Authorization: Token <key>", the reference API's scheme, or "Bearer <key>",
+// which many HTTP clients send by habit: both carry the same key. The key is compared by hash in
+// constant time and never logged.
 func (s *server) authenticate(r *http.Request) (boxwatch.Account, error) {
 	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Token") {
+	if !ok || !strings.EqualFold(scheme, "Token") && !strings.EqualFold(scheme, "Bearer") {
 		return boxwatch.Account{}, boxwatch.ErrUnauthorized
 	}
 	key = strings.TrimSpace(key)

@@ -3,6 +3,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
@@ -43,6 +44,9 @@ type Config struct {
 	// trigger's sample (nil: webhook.NewClient with the policy).
 	Webhooks      webhook.Policy
 	WebhookClient *http.Client
+	// WebhookEgressIPs are the addresses deliveries leave from, as the operator states them;
+	// GET /v2/webhooks/ips lists them so that receivers can allow them. Empty, it lists none.
+	WebhookEgressIPs []netip.Addr
 
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route

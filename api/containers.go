@@ -27,14 +27,63 @@ type containerAttributes struct {
 	PODFullOutAt       *string  `json:"pod_full_out_at" format:"date-time"`
 	EmptyTerminatedAt  *string  `json:"empty_terminated_at" format:"date-time"`
 	PODTimezone        *string  `json:"pod_timezone"`
-	CreatedAt          string   `json:"created_at" format:"date-time"`
-	UpdatedAt          string   `json:"updated_at" format:"date-time"`
+	// Terminal, rail and inland attributes of the reference: null (or empty) while unknown.
+	PickupAppointmentAt           *string         `json:"pickup_appointment_at" format:"date-time"`
+	TerminalCheckedAt             *string         `json:"terminal_checked_at" format:"date-time"`
+	PODFullOutChassisNumber       *string         `json:"pod_full_out_chassis_number"`
+	LocationAtPODTerminal         *string         `json:"location_at_pod_terminal"`
+	FinalDestinationFullOutAt     *string         `json:"final_destination_full_out_at" format:"date-time"`
+	HoldsAtPODTerminal            []terminalHold  `json:"holds_at_pod_terminal"`
+	FeesAtPODTerminal             []terminalFee   `json:"fees_at_pod_terminal"`
+	FinalDestinationTimezone      *string         `json:"final_destination_timezone"`
+	EmptyTerminatedTimezone       *string         `json:"empty_terminated_timezone"`
+	PODRailCarrierSCAC            *string         `json:"pod_rail_carrier_scac"`
+	IndRailCarrierSCAC            *string         `json:"ind_rail_carrier_scac"`
+	PODLastTrackingRequestAt      *string         `json:"pod_last_tracking_request_at" format:"date-time"`
+	ShipmentLastTrackingRequestAt *string         `json:"shipment_last_tracking_request_at" format:"date-time"`
+	PODRailLoadedAt               *string         `json:"pod_rail_loaded_at" format:"date-time"`
+	PODRailDepartedAt             *string         `json:"pod_rail_departed_at" format:"date-time"`
+	IndETAAt                      *string         `json:"ind_eta_at" format:"date-time"`
+	IndATAAt                      *string         `json:"ind_ata_at" format:"date-time"`
+	IndRailUnloadedAt             *string         `json:"ind_rail_unloaded_at" format:"date-time"`
+	IndFacilityLFDOn              *string         `json:"ind_facility_lfd_on" format:"date-time"`
+	ImportDeadlines               importDeadlines `json:"import_deadlines"`
+	CreatedAt                     string          `json:"created_at" format:"date-time"`
+	UpdatedAt                     string          `json:"updated_at" format:"date-time"`
+}
+
+// terminalHold is a hold at the port of discharge's terminal (customs, freight, USDA, …).
+type terminalHold struct {
+	Name        string  `json:"name"`
+	Status      string  `json:"status" enum:"pending,hold"`
+	Description *string `json:"description"`
+}
+
+// terminalFee is a fee owed at the port of discharge's terminal, in local currency.
+type terminalFee struct {
+	Type         string  `json:"type" enum:"demurrage,exam,extended_dwell_time,other,total"`
+	Amount       float64 `json:"amount"`
+	CurrencyCode string  `json:"currency_code"`
+}
+
+// importDeadlines are the last free days by who reported them.
+type importDeadlines struct {
+	PickupLFDTerminal *string `json:"pickup_lfd_terminal" format:"date-time"`
+	PickupLFDRail     *string `json:"pickup_lfd_rail" format:"date-time"`
+	PickupLFDLine     *string `json:"pickup_lfd_line" format:"date-time"`
 }
 
 type containerRelationships struct {
 	Shipment        toOne  `json:"shipment"`
+	PickupFacility  toOne  `json:"pickup_facility"`
+	PODTerminal     toOne  `json:"pod_terminal"`
 	TransportEvents toMany `json:"transport_events"`
+	RawEvents       toMany `json:"raw_events" doc:"Empty: the carrier's events are listed by GET /v2/containers/{id}/raw_events."`
 }
+
+// containerRelationshipNames are the container relationships the reference API defines, every
+// one of which include accepts.
+var containerRelationshipNames = []string{"shipment", "pickup_facility", "pod_terminal", "transport_events", "raw_events"}
 
 type containerResource struct {
 	ID            string                 `json:"id" format:"uuid"`
@@ -51,6 +100,7 @@ func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, event
 	a := containerAttributes{
 		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
+		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{},
 		CurrentStatus: c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
@@ -61,22 +111,33 @@ func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, event
 		n := c.EquipmentLength
 		a.EquipmentLength = &n
 	}
-	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), TransportEvents: toMany{Data: []resourceIdentifier{}}}
+	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"),
+		TransportEvents: toMany{Data: []resourceIdentifier{}}, RawEvents: toMany{Data: []resourceIdentifier{}}}
 	for _, e := range events {
 		rel.TransportEvents.Data = append(rel.TransportEvents.Data, resourceIdentifier{ID: e.ID, Type: "transport_event"})
 	}
 	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
 }
 
+var containerListParams = []param{
+	paramPageNumber, paramPageSize, paramInclude(containerRelationshipNames...),
+	{name: "filter[number]", typ: "string", doc: "Only the container with this number; spaces and dashes are ignored (MSCU 123456-6)."},
+}
+
 func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[containerResource], error) {
 		var lp listPage[containerResource]
-		inc, err := includes(r.URL.Query(), "shipment")
+		q := r.URL.Query()
+		inc, err := includes(q, containerRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
+		f := boxwatch.ContainerFilter{Number: q.Get("filter[number]")}
+		if len(f.Number) > 100 {
+			return lp, boxwatch.BadParameter("filter[number]", "filter[number] is at most 100 characters.")
+		}
 		acct := account(r).ID
-		list, total, err := st.Containers(r.Context(), acct, page)
+		list, total, err := st.Containers(r.Context(), acct, f, page)
 		if err != nil {
 			return lp, err
 		}
@@ -84,15 +145,30 @@ func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portR
 		if err != nil {
 			return lp, err
 		}
+		events, err := st.TransportEventsOfContainers(r.Context(), acct, idsOf(list, func(c boxwatch.Container) string { return c.ID }))
+		if err != nil {
+			return lp, err
+		}
+		siblings := map[string][]boxwatch.Container{}
+		if inc["shipment"] {
+			if siblings, err = st.ContainersOfShipments(r.Context(), acct, idsOf(list, func(c boxwatch.Container) string { return c.ShipmentID })); err != nil {
+				return lp, err
+			}
+		}
 		lp.data, lp.included, lp.total = make([]containerResource, len(list)), []any{}, total
 		seen := map[string]bool{}
 		for i, c := range list {
 			s, found := shipments[c.ShipmentID]
 			pod, _ := s.POD()
-			lp.data[i] = p.containerOut(c, pod.LOCODE, nil)
+			lp.data[i] = p.containerOut(c, pod.LOCODE, events[c.ID])
 			if inc["shipment"] && found && !seen[s.ID] {
 				seen[s.ID] = true
-				lp.included = append(lp.included, p.shipmentOut(s, carriers, nil))
+				lp.included = append(lp.included, p.shipmentOut(s, carriers, siblings[s.ID]))
+			}
+			if inc["transport_events"] {
+				for _, e := range events[c.ID] {
+					lp.included = append(lp.included, p.transportEventOut(e))
+				}
 			}
 		}
 		return lp, nil
@@ -101,7 +177,7 @@ func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portR
 
 func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "shipment", "transport_events")
+		inc, err := includes(r.URL.Query(), containerRelationshipNames...)
 		if err != nil {
 			return err
 		}
@@ -123,7 +199,11 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		res := p.containerOut(c, pod.LOCODE, events)
 		included := []any{}
 		if inc["shipment"] {
-			included = append(included, p.shipmentOut(s, carriers, nil))
+			siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
+			if err != nil {
+				return err
+			}
+			included = append(included, p.shipmentOut(s, carriers, siblings))
 		}
 		if inc["transport_events"] {
 			for _, e := range events {

@@ -30,7 +30,7 @@ func TestAuthentication(t *testing.T) {
 	}
 	for name, header := range map[string]string{
 		"ErrMissing":     "",
-		"ErrBearer":      "Bearer " + ts.acme,
+		"ErrBearerWrong": "Bearer " + wrongSecret,
 		"ErrNoScheme":    ts.acme,
 		"ErrEmptyToken":  "Token ",
 		"ErrMalformed":   "Token not-a-key",
@@ -51,8 +51,10 @@ func TestAuthentication(t *testing.T) {
 			}
 		})
 	}
-	// The scheme is case-insensitive, as HTTP schemes are.
+	// The scheme is case-insensitive, as HTTP schemes are; Bearer carries the same key as Token.
 	ts.do(t, "GET", "/v2/tracking_requests", "", "", "Authorization", "token "+ts.acme).want(t, 200)
+	ts.do(t, "GET", "/v2/tracking_requests", "", "", "Authorization", "Bearer "+ts.acme).want(t, 200)
+	ts.do(t, "GET", "/v2/tracking_requests", "", "", "Authorization", "bearer "+ts.acme).want(t, 200)
 	// Keys never reach the logs, whether they work or not.
 	if logs := ts.log.String(); strings.Contains(logs, ts.acme[3:]) || strings.Contains(logs, wrongSecret[20:]) {
 		t.Fatal("an API key appears in the logs")
@@ -74,6 +76,24 @@ func TestRoutingErrors(t *testing.T) {
 	}
 	ts.do(t, "PUT", "/v2/tracking_requests/01936e3a-0000-7000-8000-000000000000", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
 	ts.do(t, "POST", "/v2/shipping_lines", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
+	// A fixed path under a route with an id is not an id: the wrong method there is a 405 that
+	// names the path's own methods.
+	for path, allow := range map[string]string{
+		"/v2/tracking_requests/infer_number": "POST", "/v2/webhooks/trigger": "POST",
+		"/v2/webhooks/events": "GET, HEAD", "/v2/webhook_notifications/examples": "GET, HEAD",
+	} {
+		method := "GET"
+		if strings.HasPrefix(allow, "GET") {
+			method = "DELETE"
+		}
+		r := ts.do(t, method, path, ts.acme, "")
+		r.wantError(t, 405, "method_not_allowed", "", "")
+		if got := r.header.Get("Allow"); got != allow {
+			t.Errorf("%s %s: Allow = %q, want %q", method, path, got, allow)
+		}
+	}
+	// Without a key the answer is the same: the route decides before authentication.
+	ts.do(t, "GET", "/v2/webhooks/trigger", "", "").wantError(t, 405, "method_not_allowed", "", "")
 }
 
 func TestHealth(t *testing.T) {
@@ -136,6 +156,10 @@ func TestRateLimits(t *testing.T) {
 		}
 		if !strings.Contains(e["detail"].(string), "create tracking requests limit") {
 			t.Fatalf("detail = %v", e["detail"])
+		}
+		// The detail says what Retry-After says.
+		if ra := r.header.Get("Retry-After"); !strings.Contains(e["detail"].(string), "try again in "+ra+" second") {
+			t.Fatalf("detail %q disagrees with Retry-After %s", e["detail"], ra)
 		}
 		// Other buckets and other accounts are untouched.
 		for range 4 {

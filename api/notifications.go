@@ -80,9 +80,10 @@ func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http
 		if !webhook.Known(name) {
 			return boxwatch.BadParameter("event", "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
 		}
-		doc := rd.Example(name, now())
-		doc.Links = &links{Self: base(r) + r.URL.Path + "?event=" + name}
-		writeJSON(w, http.StatusOK, doc)
+		one := rd.Example(name, now())
+		// The reference answers a list holding the one example.
+		writeJSON(w, http.StatusOK, notificationListDocument{Data: []notificationResource{one.Data}, Included: one.Included,
+			Links: &links{Self: base(r) + r.URL.Path + "?event=" + name}})
 		return nil
 	}
 }

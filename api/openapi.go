@@ -109,7 +109,7 @@ func (g *schemaGen) operation(rt route) map[string]any {
 		}
 	}
 	mediaType := MediaType
-	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" {
+	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" || rt.path == "/v2/webhooks/ips" {
 		mediaType = "application/json"
 	}
 	success := map[string]any{"description": http.StatusText(rt.status)}
@@ -157,6 +157,10 @@ type schemaGen struct {
 
 // schemaOverrides describe types whose JSON form is not their Go shape.
 var schemaOverrides = map[reflect.Type]func() map[string]any{
+	// A custom field value: a string, number, boolean, list of strings, or null.
+	reflect.TypeFor[json.RawMessage](): func() map[string]any {
+		return map[string]any{"type": []any{"string", "number", "boolean", "array", "null"}, "items": map[string]any{"type": "string"}}
+	},
 	reflect.TypeFor[infer.NullBool]():   func() map[string]any { return map[string]any{"type": []any{"boolean", "null"}} },
 	reflect.TypeFor[infer.NullString](): func() map[string]any { return map[string]any{"type": []any{"string", "null"}} },
 	reflect.TypeFor[infer.NumberType](): func() map[string]any {

@@ -2,12 +2,12 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
 
 type portAttributes struct {
+	ID          string   `json:"id" format:"uuid" doc:"The resource id again, as production answers carry it."`
 	Name        string   `json:"name"`
 	Code        string   `json:"code" doc:"UN/LOCODE"`
 	StateAbbr   *string  `json:"state_abbr"`
@@ -18,34 +18,34 @@ type portAttributes struct {
 	Longitude   *float64 `json:"longitude"`
 }
 
+type portRelationships struct {
+	Terminals toMany `json:"terminals"`
+}
+
 type portResource struct {
-	ID         string         `json:"id" format:"uuid"`
-	Type       string         `json:"type" enum:"port"`
-	Attributes portAttributes `json:"attributes"`
-	Links      resourceLinks  `json:"links"`
+	ID            string            `json:"id" format:"uuid"`
+	Type          string            `json:"type" enum:"port"`
+	Attributes    portAttributes    `json:"attributes"`
+	Relationships portRelationships `json:"relationships"`
+	Links         resourceLinks     `json:"links"`
 }
 
 type portDocument = document[portResource]
 
 func portOut(pt boxwatch.Port) portResource {
-	a := portAttributes{Name: pt.Name, Code: pt.LOCODE, StateAbbr: optString(pt.StateAbbr), City: optString(pt.City),
+	a := portAttributes{ID: pt.ID, Name: pt.Name, Code: pt.LOCODE, StateAbbr: optString(pt.StateAbbr), City: optString(pt.City),
 		CountryCode: pt.CountryCode, TimeZone: optString(pt.TimeZone)}
 	if pt.HasCoordinates {
 		lat, lon := pt.Latitude, pt.Longitude
 		a.Latitude, a.Longitude = &lat, &lon
 	}
-	return portResource{ID: pt.ID, Type: "port", Attributes: a, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
+	rel := portRelationships{Terminals: toMany{Data: []resourceIdentifier{}}}
+	return portResource{ID: pt.ID, Type: "port", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
 }
 
 func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id := r.PathValue("id")
-		pt, ok := boxwatch.Port{}, false
-		if p.ports != nil {
-			if pt, ok = p.ports.ByID(strings.ToLower(id)); !ok {
-				pt, ok = p.ports.ByLOCODE(strings.ToUpper(id))
-			}
-		}
+		pt, ok := p.lookup(r.PathValue("id"))
 		if !ok {
 			return boxwatch.ErrNotFound
 		}

@@ -28,8 +28,8 @@ func TestListQueriesPerPageAreConstant(t *testing.T) {
 
 		for _, path := range []string{
 			"/v2/tracking_requests?include=tracked_object",
-			"/v2/shipments?include=containers,port_of_lading,port_of_discharge",
-			"/v2/containers?include=shipment",
+			"/v2/shipments?include=containers,pod_terminal,port_of_lading,port_of_discharge,destination,destination_terminal",
+			"/v2/containers?include=shipment,pod_terminal,pickup_facility,transport_events",
 			"/v2/containers/" + containerID + "/transport_events?include=location,vessel",
 			"/v2/webhooks",
 			"/v2/webhook_notifications?include=webhook_notification_logs",

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -20,12 +21,12 @@ const (
 
 // rateLimit takes one request from the account's bucket for the route, or answers 429.
 func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, a boxwatch.Account, b bucket) error {
-	limit, detail := s.cfg.Limits.Default, "Your account has exceeded its API rate limit. Please try again later."
+	limit, detail := s.cfg.Limits.Default, "Your account has exceeded its API rate limit."
 	switch b {
 	case bucketCreate:
-		limit, detail = s.cfg.Limits.CreateTrackingRequest, "You've hit the create tracking requests limit. Please try again in a minute."
+		limit, detail = s.cfg.Limits.CreateTrackingRequest, "You've hit the create tracking requests limit."
 	case bucketInfer:
-		limit, detail = s.cfg.Limits.InferNumber, "You've hit the infer number limit. Please try again in a minute."
+		limit, detail = s.cfg.Limits.InferNumber, "You've hit the infer number limit."
 	}
 	if limit <= 0 { // a limit of 0 or less lifts it
 		return nil
@@ -42,6 +43,11 @@ func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, a boxwatch.Ac
 		secs = 1
 	}
 	s.metrics.rateLimited(string(b))
-	return &httpError{status: http.StatusTooManyRequests, code: boxwatch.CodeRateLimited, detail: detail,
+	// The detail says what Retry-After says, in words.
+	wait := fmt.Sprintf("%d seconds", secs)
+	if secs == 1 {
+		wait = "1 second"
+	}
+	return &httpError{status: http.StatusTooManyRequests, code: boxwatch.CodeRateLimited, detail: detail + " Please try again in " + wait + ".",
 		header: http.Header{"Retry-After": {strconv.Itoa(secs)}}}
 }

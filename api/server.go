@@ -56,13 +56,17 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	s.metrics = m
 
 	mux := http.NewServeMux()
+	fixed := map[string][]string{}
 	for _, rt := range s.routes() {
+		if !strings.Contains(rt.path, "{") {
+			fixed[rt.path] = append(fixed[rt.path], rt.method)
+		}
 		if rt.feature != "" && !rt.auth {
 			return nil, fmt.Errorf("api: %s %s needs the %s feature but no API key", rt.method, rt.path, rt.feature)
 		}
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
-	return s.observe(s.fallback(mux)), nil
+	return s.observe(s.fallback(mux, fixed)), nil
 }
 
 type ctxKey int

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,16 +42,27 @@ type shipmentAttributes struct {
 	LineTrackingLastSucceededAt *string  `json:"line_tracking_last_succeeded_at" format:"date-time"`
 	LineTrackingStoppedAt       *string  `json:"line_tracking_stopped_at" format:"date-time"`
 	LineTrackingStoppedReason   *string  `json:"line_tracking_stopped_reason" enum:"all_containers_terminated,past_arrival_window,cancelled_by_user"`
+	CustomerName                *string  `json:"customer_name" doc:"The company name of the party the tracking request named as customer; null when none."`
+	POLOriginalETDAt            *string  `json:"pol_original_etd_at" format:"date-time"`
+	DestinationOriginalETAAt    *string  `json:"destination_original_eta_at" format:"date-time"`
 	CreatedAt                   string   `json:"created_at" format:"date-time"`
 	UpdatedAt                   string   `json:"updated_at" format:"date-time"`
 }
 
 type shipmentRelationships struct {
-	PortOfLading    toOne  `json:"port_of_lading"`
-	PortOfDischarge toOne  `json:"port_of_discharge"`
-	Destination     toOne  `json:"destination"`
-	Containers      toMany `json:"containers"`
+	PortOfLading              toOne  `json:"port_of_lading"`
+	PortOfDischarge           toOne  `json:"port_of_discharge"`
+	Destination               toOne  `json:"destination" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
+	PODTerminal               toOne  `json:"pod_terminal" doc:"Null: boxwatch does not model terminals."`
+	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch does not model terminals."`
+	LineTrackingStoppedByUser toOne  `json:"line_tracking_stopped_by_user" doc:"Null: API keys belong to accounts, not users."`
+	Containers                toMany `json:"containers"`
 }
+
+// shipmentRelationshipNames are the shipment relationships the reference API defines, every one
+// of which include accepts; those boxwatch holds no resource for include nothing.
+var shipmentRelationshipNames = []string{"containers", "port_of_lading", "port_of_discharge", "destination",
+	"pod_terminal", "destination_terminal", "line_tracking_stopped_by_user"}
 
 type shipmentResource struct {
 	ID            string                `json:"id" format:"uuid"`
@@ -66,7 +79,7 @@ func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carrie
 	a := shipmentAttributes{
 		BillOfLadingNumber: optString(s.BillOfLading), NormalizedNumber: optString(s.NormalizedNumber),
 		BookingNumber: optString(s.Booking), RefNumbers: nonNil(s.RefNumbers), Tags: nonNil(s.Tags),
-		ShippingLineSCAC:            s.SCAC,
+		ShippingLineSCAC: s.SCAC, CustomerName: optString(s.CustomerName),
 		LineTrackingLastAttemptedAt: optTime(s.LastAttemptedAt), LineTrackingLastSucceededAt: optTime(s.LastSucceededAt),
 		LineTrackingStoppedAt: optTime(s.StoppedAt), LineTrackingStoppedReason: optString(s.StoppedReason),
 		CreatedAt: s.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: s.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
@@ -77,7 +90,7 @@ func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carrie
 	rel := shipmentRelationships{Containers: toMany{Data: []resourceIdentifier{}}}
 	if pol, ok := s.POL(); ok {
 		a.PortOfLadingLOCODE, a.PortOfLadingName, a.POLTimezone = &pol.LOCODE, p.name(pol.LOCODE), p.tz(pol.LOCODE)
-		a.POLETDAt, a.POLATDAt = optTime(pol.ETD), optTime(pol.ATD)
+		a.POLETDAt, a.POLATDAt, a.POLOriginalETDAt = optTime(pol.ETD), optTime(pol.ATD), optTime(pol.OriginalETD)
 		rel.PortOfLading = linkTo(p.id(pol.LOCODE), "port")
 	}
 	if pod, ok := s.POD(); ok && len(s.Route) > 1 {
@@ -105,14 +118,15 @@ func (portRenderer) vesselName(s boxwatch.Shipment, imo string) *string {
 }
 
 var shipmentListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("containers", "port_of_lading", "port_of_discharge"),
+	paramPageNumber, paramPageSize, paramInclude(shipmentRelationshipNames...),
 	{name: "filter[tracking_stopped]", typ: "string", enum: []string{"true", "false"}, doc: "Only shipments whose tracking has (true) or has not (false) stopped."},
 	{name: "number", typ: "string", doc: "Only the shipment with this bill of lading, booking or request number."},
-	{name: "q", typ: "string", doc: "Only shipments whose bill of lading, booking, request number, a reference number or a container number contains this text (at most 100 characters)."},
+	{name: "q", typ: "string", doc: "Only shipments where this text is part of the bill of lading, booking, normalized or request number, " +
+		"of a reference number, or of one of the shipment's container numbers (spaces and dashes in a container number are ignored). At most 100 characters."},
 }
 
 // shipmentIncludes gathers the resources include asks for, each once.
-func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, containers []boxwatch.Container, seen map[string]bool, out []any) []any {
+func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, containers []boxwatch.Container, events map[string][]boxwatch.TransportEvent, seen map[string]bool, out []any) []any {
 	add := func(key string, v any) {
 		if !seen[key] {
 			seen[key] = true
@@ -122,7 +136,7 @@ func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment,
 	pod, _ := s.POD()
 	if inc["containers"] {
 		for _, c := range containers {
-			add("container:"+c.ID, p.containerOut(c, pod.LOCODE, nil))
+			add("container:"+c.ID, p.containerOut(c, pod.LOCODE, events[c.ID]))
 		}
 	}
 	for name, stop := range map[string]func() (boxwatch.RouteStop, bool){"port_of_lading": s.POL, "port_of_discharge": s.POD} {
@@ -139,7 +153,7 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[shipmentResource], error) {
 		var lp listPage[shipmentResource]
 		q := r.URL.Query()
-		inc, err := includes(q, "containers", "port_of_lading", "port_of_discharge")
+		inc, err := includes(q, shipmentRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
@@ -164,11 +178,15 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		if err != nil {
 			return lp, err
 		}
+		events, err := containerEvents(r, st, inc, slices.Concat(slices.Collect(maps.Values(containers))...))
+		if err != nil {
+			return lp, err
+		}
 		lp.data, lp.included, lp.total = make([]shipmentResource, len(list)), []any{}, total
 		seen := map[string]bool{}
 		for i, s := range list {
 			lp.data[i] = p.shipmentOut(s, carriers, containers[s.ID])
-			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], seen, lp.included)
+			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], events, seen, lp.included)
 		}
 		return lp, nil
 	})
@@ -180,14 +198,27 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 	if err != nil {
 		return err
 	}
+	events, err := containerEvents(r, st, inc, containers)
+	if err != nil {
+		return err
+	}
 	res := p.shipmentOut(s, carriers, containers)
-	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, map[string]bool{}, []any{}))
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
 	return nil
+}
+
+// containerEvents reads the milestones of containers a shipment includes, so that an included
+// container lists its transport_events as GET /v2/containers/{id} does.
+func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, containers []boxwatch.Container) (map[string][]boxwatch.TransportEvent, error) {
+	if !inc["containers"] || len(containers) == 0 {
+		return nil, nil
+	}
+	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
 func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "containers", "port_of_lading", "port_of_discharge")
+		inc, err := includes(r.URL.Query(), shipmentRelationshipNames...)
 		if err != nil {
 			return err
 		}
@@ -208,6 +239,80 @@ func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carrier
 			change = tracker.ResumeTracking
 		}
 		s, err := change(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		return writeShipment(w, r, st, carriers, p, base, s, nil)
+	}
+}
+
+// shipmentUpdateBody documents the update body.
+type shipmentUpdateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"shipment"`
+		ID         string `json:"id,omitempty" format:"uuid"`
+		Attributes struct {
+			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
+			Tags       []string `json:"tags,omitempty" doc:"Replaces the tags."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// decodeShipmentUpdate reads the lists a shipment update replaces; a list left out is nil.
+func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err error) {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	attrs, err := resourceObject(doc, "shipment", id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := attrs.only("ref_numbers", "tags"); err != nil {
+		return nil, nil, err
+	}
+	refs, hasRefs, err := attrs.strings("ref_numbers")
+	if err != nil {
+		return nil, nil, err
+	}
+	tags, hasTags, err := attrs.strings("tags")
+	if err != nil {
+		return nil, nil, err
+	}
+	if !hasRefs && !hasTags {
+		return nil, nil, boxwatch.Invalid(attrs.pointer, boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
+	}
+	if hasRefs {
+		refs = nonNil(refs)
+		if err := boxwatch.ValidateRefNumbers(refs); err != nil {
+			return nil, nil, err
+		}
+	}
+	if hasTags {
+		tags = nonNil(tags)
+		if err := boxwatch.ValidateShipmentTags(tags); err != nil {
+			return nil, nil, err
+		}
+	}
+	return refs, tags, nil
+}
+
+func handleShipmentUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, acct := r.PathValue("id"), account(r).ID
+		// An id the caller cannot see is a 404 whatever the body holds.
+		if _, err := st.Shipment(r.Context(), acct, id); err != nil {
+			return err
+		}
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		refs, tags, err := decodeShipmentUpdate(body, id)
+		if err != nil {
+			return err
+		}
+		s, err := st.SetShipmentLabels(r.Context(), acct, id, refs, tags, now())
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,8 @@ type shippingLineAttributes struct {
 	BillOfLadingTrackingSupport    bool     `json:"bill_of_lading_tracking_support"`
 	BookingNumberTrackingSupport   bool     `json:"booking_number_tracking_support"`
 	ContainerNumberTrackingSupport bool     `json:"container_number_tracking_support"`
+	TrackingURL                    *string  `json:"tracking_url" doc:"Null: the carriers file holds no tracking page addresses."`
+	ContactURL                     *string  `json:"contact_url" doc:"Null: the carriers file holds no contact addresses."`
 }
 
 type shippingLineResource struct {
@@ -42,14 +44,19 @@ func shippingLineOut(l boxwatch.ShippingLine) shippingLineResource {
 }
 
 func handleShippingLineList(carriers *boxwatch.Carriers, base func(*http.Request) string) handlerFunc {
-	// The registry is read-only: render the list once.
 	all := carriers.All()
-	data := make([]shippingLineResource, len(all))
-	for i, l := range all {
-		data[i] = shippingLineOut(l)
-	}
 	return func(w http.ResponseWriter, r *http.Request) error {
-		writeJSON(w, http.StatusOK, shippingLineListDocument{Data: data, Links: &links{Self: base(r) + r.URL.Path}})
+		search := strings.TrimSpace(r.URL.Query().Get("search"))
+		if len(search) > 100 {
+			return boxwatch.BadParameter("search", "search is at most 100 characters.")
+		}
+		data := []shippingLineResource{}
+		for _, l := range all {
+			if search == "" || l.Matches(search) {
+				data = append(data, shippingLineOut(l))
+			}
+		}
+		writeJSON(w, http.StatusOK, shippingLineListDocument{Data: data, Links: &links{Self: base(r) + r.URL.RequestURI()}})
 		return nil
 	}
 }

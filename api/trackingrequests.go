@@ -1,13 +1,18 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/infer"
 )
+
+// attrPointer is where a tracking request's attributes are, for errors about them.
+const attrPointer = "/data/attributes/"
 
 // trackingRequestAttributes is the wire form of a tracking request.
 type trackingRequestAttributes struct {
@@ -16,6 +21,7 @@ type trackingRequestAttributes struct {
 	SCAC          string   `json:"scac"`
 	RefNumbers    []string `json:"ref_numbers"`
 	ShipmentTags  []string `json:"shipment_tags"`
+	Tags          []string `json:"tags" doc:"The same list as shipment_tags, under the reference's name."`
 	Status        string   `json:"status" enum:"pending,awaiting_manifest,created,failed,tracking_stopped"`
 	FailedReason  *string  `json:"failed_reason" doc:"Why the request failed or is failing; null otherwise."`
 	IsRetrying    bool     `json:"is_retrying"`
@@ -26,7 +32,12 @@ type trackingRequestAttributes struct {
 
 type trackingRequestRelationships struct {
 	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
+	Customer      toOne `json:"customer" doc:"The party the shipment is for (set on create); null when none."`
 }
+
+// trackingRequestRelationshipNames are the tracking request relationships the reference API
+// defines, every one of which include accepts. tracked_object is included whether named or not.
+var trackingRequestRelationshipNames = []string{"tracked_object", "customer"}
 
 type trackingRequestResource struct {
 	ID            string                       `json:"id" format:"uuid"`
@@ -49,6 +60,7 @@ func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
 			SCAC:          tr.SCAC,
 			RefNumbers:    nonNil(tr.RefNumbers),
 			ShipmentTags:  nonNil(tr.ShipmentTags),
+			Tags:          nonNil(tr.ShipmentTags),
 			Status:        string(tr.Status),
 			IsRetrying:    tr.IsRetrying,
 			RetryCount:    tr.RetryCount,
@@ -61,6 +73,7 @@ func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
 		reason := tr.FailedReason
 		res.Attributes.FailedReason = &reason
 	}
+	res.Relationships.Customer = linkTo(tr.CustomerID, "party")
 	if tr.ShipmentID != "" {
 		res.Relationships.TrackedObject.Data = &resourceIdentifier{ID: tr.ShipmentID, Type: "shipment"}
 	}
@@ -78,39 +91,48 @@ func nonNil(s []string) []string {
 // every wrong member gets its own pointer.
 type trackingRequestCreateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"tracking_request"`
+		Type          string `json:"type" enum:"tracking_request"`
+		Relationships struct {
+			Customer toOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
+		} `json:"relationships,omitempty"`
 		Attributes struct {
 			RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
 			RequestNumber string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
 			SCAC          string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
 			RefNumbers    []string `json:"ref_numbers,omitempty"`
 			ShipmentTags  []string `json:"shipment_tags,omitempty"`
-			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"Only false is accepted: use POST /v2/tracking_requests/infer_number to find the SCAC."`
+			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
 		} `json:"attributes"`
 	} `json:"data"`
 }
 
 // decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
-// structural problem with a pointer to it.
-func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, error) {
-	var n boxwatch.NewTrackingRequest
+// structural problem with a pointer to it; autoDetect is auto_detect_vocc_scac.
+func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, err error) {
 	doc, err := parseJSON(body)
 	if err != nil {
-		return n, err
+		return n, false, err
+	}
+	if n.CustomerID, err = takeCustomer(doc); err != nil {
+		return n, false, err
 	}
 	attrs, err := resourceObject(doc, "tracking_request", "")
 	if err != nil {
-		return n, err
+		return n, false, err
 	}
 	if _, unsupported := attrs.m["initial_custom_fields"]; unsupported {
-		return n, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported, "Custom fields are not supported.")
+		return n, false, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported,
+			"Set custom fields after creation: POST /v2/tracking_requests/{id}/custom_fields.")
 	}
 	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac"); err != nil {
-		return n, err
+		return n, false, err
 	}
-	if v, ok := attrs.m["auto_detect_vocc_scac"]; ok && v != false && v != nil {
-		return n, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeNotSupported,
-			"Automatic SCAC detection is not supported on create: ask POST /v2/tracking_requests/infer_number for the SCAC, then send it.")
+	switch v := attrs.m["auto_detect_vocc_scac"].(type) {
+	case nil:
+	case bool:
+		autoDetect = v
+	default:
+		return n, false, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
 	}
 	var typ string
 	for _, f := range []struct {
@@ -118,37 +140,80 @@ func decodeTrackingRequestCreate(body []byte) (boxwatch.NewTrackingRequest, erro
 		dst  *string
 	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
 		if *f.dst, _, err = attrs.str(f.name); err != nil {
-			return n, err
+			return n, false, err
 		}
 	}
 	n.RequestType = boxwatch.RequestType(typ)
 	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
-		return n, err
+		return n, false, err
 	}
 	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
-		return n, err
+		return n, false, err
 	}
-	return n, nil
+	return n, autoDetect, nil
 }
 
-func handleTrackingRequestCreate(tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+// detectSCAC fills in the shipping line of a request sent with auto_detect_vocc_scac and no scac,
+// as infer_number decides it; a number it does not auto-select is refused with the candidates.
+func detectSCAC(engine *infer.Engine, n *boxwatch.NewTrackingRequest) error {
+	if strings.TrimSpace(n.SCAC) != "" || strings.TrimSpace(n.RequestNumber) == "" {
+		return nil // a given scac stands; a blank number is Validate's to report
+	}
+	res, err := engine.Infer(n.RequestNumber)
+	if err != nil {
+		msg := "The number cannot be read."
+		if e := boxwatch.AsError(err); e != nil {
+			msg = e.Message
+		}
+		return boxwatch.Invalid(attrPointer+"request_number", boxwatch.CodeInvalid, "%s", msg)
+	}
+	if pred := res.ShippingLine; pred.Decision == infer.AutoSelect && pred.Selected != nil {
+		n.SCAC = pred.Selected.SCAC
+		return nil
+	}
+	var names []string
+	for _, c := range res.ShippingLine.Candidates {
+		names = append(names, fmt.Sprintf("%s (%.2f)", c.SCAC, c.Confidence))
+	}
+	candidates := "none"
+	if len(names) > 0 {
+		candidates = strings.Join(names, ", ")
+	}
+	return boxwatch.Invalid(attrPointer+"scac", boxwatch.CodeBlank,
+		"The shipping line of '%s' cannot be detected with confidence: send scac. Candidates: %s.", n.RequestNumber, candidates)
+}
+
+func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
 			return err
 		}
-		n, err := decodeTrackingRequestCreate(body)
+		n, autoDetect, err := decodeTrackingRequestCreate(body)
 		if err != nil {
 			return err
 		}
+		if autoDetect {
+			if err := detectSCAC(engine, &n); err != nil {
+				return err
+			}
+		}
 		if err := n.Validate(carriers); err != nil {
 			return err
+		}
+		if n.CustomerID != "" {
+			if _, err := st.Party(r.Context(), account(r).ID, n.CustomerID); err != nil {
+				if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+					return boxwatch.Invalid("/data/relationships/customer/data/id", boxwatch.CodeNotFound, "No party of this account has the id '%s'.", n.CustomerID)
+				}
+				return err
+			}
 		}
 		t := now()
 		tr := boxwatch.TrackingRequest{
 			ID: boxwatch.NewID(t), AccountID: account(r).ID, RequestType: n.RequestType,
 			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
-			ShipmentTags: nonNil(n.ShipmentTags), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
+			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: strings.ToLower(n.CustomerID), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
 		}
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err
@@ -183,19 +248,17 @@ func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carri
 
 func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "tracked_object")
-		if err != nil {
+		// The reference API includes tracked_object by default, here as in the list.
+		if _, err := includes(r.URL.Query(), trackingRequestRelationshipNames...); err != nil {
 			return err
 		}
 		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		included := []any{}
-		if inc["tracked_object"] {
-			if included, err = trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr}); err != nil {
-				return err
-			}
+		included, err := trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr})
+		if err != nil {
+			return err
 		}
 		res := trackingRequestOut(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
@@ -204,7 +267,7 @@ func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p 
 }
 
 var trackingRequestListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("tracked_object"),
+	paramPageNumber, paramPageSize, paramInclude(trackingRequestRelationshipNames...),
 	{name: "filter[status]", typ: "string", doc: "Only requests with this status.", enum: []string{"pending", "awaiting_manifest", "created", "failed", "tracking_stopped"}},
 	{name: "filter[scac]", typ: "string", doc: "Only requests for this shipping line (any of its SCACs)."},
 	{name: "filter[request_number]", typ: "string", doc: "Only requests for this number (compared after normalising)."},
@@ -264,7 +327,7 @@ func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p
 			return lp, err
 		}
 		// The reference API includes tracked_object in lists by default; include may name it too.
-		if _, err := includes(q, "tracked_object"); err != nil {
+		if _, err := includes(q, trackingRequestRelationshipNames...); err != nil {
 			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
@@ -304,7 +367,7 @@ func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
 		return nil, err
 	}
 	for _, ro := range []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
-		"retry_count", "created_at", "updated_at", "shipment_tags"} {
+		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"} {
 		if _, ok := attrs.m[ro]; ok {
 			return nil, boxwatch.Invalid(attrs.pointer+"/"+ro, boxwatch.CodeInvalid, "%s cannot be changed; only ref_numbers can.", ro)
 		}

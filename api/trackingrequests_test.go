@@ -86,7 +86,7 @@ func TestCreateTrackingRequestErrors(t *testing.T) {
 		{"ErrTypeNotString", `{"data":{"type":7}}`, 422, "invalid", "/data/type"},
 		{"ErrWrongType", `{"data":{"type":"shipment","attributes":{}}}`, 409, "type_mismatch", ""},
 		{"ErrClientID", `{"data":{"type":"tracking_request","id":"x","attributes":{}}}`, 422, "invalid", "/data/id"},
-		{"ErrRelationships", `{"data":{"type":"tracking_request","relationships":{"customer":{"data":null}}}}`, 422, "not_supported", "/data/relationships"},
+		{"ErrRelationships", `{"data":{"type":"tracking_request","relationships":{"shipment":{"data":null}}}}`, 422, "not_supported", "/data/relationships/shipment"},
 		{"ErrAttributesNotObject", `{"data":{"type":"tracking_request","attributes":[]}}`, 422, "invalid", "/data/attributes"},
 		{"ErrUnknownAttribute", createBody("bill_of_lading", "A1", "MSCU", `"colour":"red"`), 422, "invalid", "/data/attributes/colour"},
 		{"ErrNumberNotString", `{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":12345,"scac":"MSCU"}}}`, 422, "invalid", "/data/attributes/request_number"},
@@ -106,7 +106,7 @@ func TestCreateTrackingRequestErrors(t *testing.T) {
 		{"ErrUnknownSCAC", createBody("bill_of_lading", "A1", "XXXX"), 422, "not_recognized", "/data/attributes/scac"},
 		{"ErrSCACNotSupported", createBody("bill_of_lading", "A1", "UALC"), 422, "not_supported", "/data/attributes/scac"},
 		{"ErrContainerNotSupported", createBody("container", "CSQU3054383", "SQQY"), 422, "not_supported", "/data/attributes/scac"},
-		{"ErrAutoDetect", createBody("bill_of_lading", "A1", "MSCU", `"auto_detect_vocc_scac":true`), 422, "not_supported", "/data/attributes/auto_detect_vocc_scac"},
+		{"ErrAutoDetectNotABool", createBody("bill_of_lading", "A1", "MSCU", `"auto_detect_vocc_scac":"yes"`), 422, "invalid", "/data/attributes/auto_detect_vocc_scac"},
 		{"ErrCustomFields", createBody("bill_of_lading", "A1", "MSCU", `"initial_custom_fields":{}`), 422, "not_supported", "/data/attributes/initial_custom_fields"},
 	}
 	for _, tt := range tests {

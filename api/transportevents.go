@@ -13,6 +13,8 @@ type transportEventAttributes struct {
 	LocationLOCODE *string `json:"location_locode"`
 	VoyageNumber   *string `json:"voyage_number"`
 	DataSource     string  `json:"data_source" enum:"shipping_line,terminal,ais"`
+	InvalidatedAt  *string `json:"invalidated_at" format:"date-time" doc:"Null: boxwatch keeps a milestone once reported."`
+	Value          *string `json:"value" doc:"Null: no milestone boxwatch reports carries a value."`
 	CreatedAt      string  `json:"created_at" format:"date-time"`
 }
 
@@ -21,7 +23,12 @@ type transportEventRelationships struct {
 	Container toOne `json:"container"`
 	Vessel    toOne `json:"vessel"`
 	Location  toOne `json:"location"`
+	Terminal  toOne `json:"terminal"`
 }
+
+// transportEventRelationshipNames are the transport event relationships the reference API
+// defines, every one of which include accepts.
+var transportEventRelationshipNames = []string{"shipment", "container", "vessel", "location", "terminal"}
 
 type transportEventResource struct {
 	ID            string                      `json:"id" format:"uuid"`
@@ -45,14 +52,15 @@ func (p portRenderer) transportEventOut(e boxwatch.TransportEvent) transportEven
 	return res
 }
 
-func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks pageLinker) handlerFunc {
+func handleTransportEvents(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[transportEventResource], error) {
 		var lp listPage[transportEventResource]
-		inc, err := includes(r.URL.Query(), "location", "vessel")
+		inc, err := includes(r.URL.Query(), transportEventRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
-		list, total, err := st.TransportEvents(r.Context(), account(r).ID, r.PathValue("id"), page)
+		acct := account(r).ID
+		list, total, err := st.TransportEvents(r.Context(), acct, r.PathValue("id"), page)
 		if err != nil {
 			return lp, err
 		}
@@ -63,6 +71,12 @@ func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks pageLink
 			}
 		}
 		lp.data, lp.included, lp.total = make([]transportEventResource, len(list)), []any{}, total
+		// Every event of the page belongs to the one container of the path.
+		if (inc["container"] || inc["shipment"]) && len(list) > 0 {
+			if lp.included, err = eventOwners(r, st, carriers, p, inc, list[0].ContainerID); err != nil {
+				return lp, err
+			}
+		}
 		seen := map[string]bool{}
 		for i, e := range list {
 			lp.data[i] = p.transportEventOut(e)
@@ -77,4 +91,34 @@ func handleTransportEvents(st boxwatch.Store, p portRenderer, pageLinks pageLink
 		}
 		return lp, nil
 	})
+}
+
+// eventOwners renders the container and shipment of a container's events, as include asks.
+func eventOwners(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, inc map[string]bool, containerID string) ([]any, error) {
+	acct := account(r).ID
+	c, err := st.Container(r.Context(), acct, containerID)
+	if err != nil {
+		return nil, err
+	}
+	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	if inc["container"] {
+		byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
+		if err != nil {
+			return nil, err
+		}
+		pod, _ := s.POD()
+		out = append(out, p.containerOut(c, pod.LOCODE, byContainer[c.ID]))
+	}
+	if inc["shipment"] {
+		siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.shipmentOut(s, carriers, siblings))
+	}
+	return out, nil
 }

@@ -227,7 +227,7 @@ func TestWebhookCatalogueAndExamples(t *testing.T) {
 		{"shipment.estimated.arrival", "estimated_event"}, {"container.updated", "container_updated_event"},
 	} {
 		r := ts.do(t, "GET", "/v2/webhook_notifications/examples?event="+tt.event, ts.acme, "").want(t, 200)
-		if get(r.body, "data", "type") != "webhook_notification" || get(r.body, "data", "relationships", "reference_object", "data", "type") != tt.refType ||
+		if len(asList(r.body["data"])) != 1 || get(r.body, "data", 0, "type") != "webhook_notification" || get(r.body, "data", 0, "relationships", "reference_object", "data", "type") != tt.refType ||
 			get(r.body, "included", 0, "type") != tt.refType || get(r.body, "links", "self") == nil {
 			t.Errorf("example of %s: %s", tt.event, r.raw)
 		}

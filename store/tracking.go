@@ -73,7 +73,7 @@ func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.Trackin
 
 const shipmentColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
 	tags, route, reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason,
-	next_refresh_at, snapshot, created_at, updated_at`
+	next_refresh_at, snapshot, created_at, updated_at, customer_id, customer_name`
 
 func scanShipment(r row) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
@@ -81,7 +81,8 @@ func scanShipment(r row) (boxwatch.Shipment, error) {
 	err := r.Scan(nullString{&s.ID}, nullString{&s.AccountID}, nullString{&s.TrackingRequestID}, &s.SCAC, &s.BillOfLading,
 		&s.NormalizedNumber, &s.Booking, listCol{&s.RefNumbers}, listCol{&s.Tags}, jsonCol{&s.Route}, &refType,
 		&s.Reference.Number, nullTimeCol{&s.LastAttemptedAt}, nullTimeCol{&s.LastSucceededAt}, nullTimeCol{&s.StoppedAt},
-		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt})
+		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt},
+		nullString{&s.CustomerID}, &s.CustomerName)
 	s.Reference.Type = boxwatch.RequestType(refType)
 	s.Reference.SCAC = s.SCAC
 	return s, err
@@ -110,9 +111,11 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	}
 	_, err = tx.c.exec(ctx, `INSERT INTO shipments (scac, bill_of_lading, normalized_number, booking, ref_numbers, tags, route,
 		reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason, next_refresh_at,
-		snapshot, updated_at, id, account_id, tracking_request_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt))...)
+		snapshot, updated_at, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			COALESCE((SELECT company_name FROM parties WHERE id = ? AND account_id = ?), ''))`,
+		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt), nullIfEmpty(s.CustomerID),
+			nullIfEmpty(s.CustomerID), s.AccountID)...)
 	return tx.db.internal("insert shipment", err)
 }
 
@@ -179,17 +182,40 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		args = append(args, f.Number, f.Number, f.Number, f.Number)
 	}
 	if f.Query != "" {
-		pattern := "%" + likeEscaper.Replace(f.Query) + "%"
+		// As the tracking request list's q: the JSON text of ref_numbers, LIKE's wildcards escaped.
+		pattern := "%" + likeEscaper.Replace(strings.ToUpper(f.Query)) + "%"
 		refs := "ref_numbers"
 		if db.dialect == Postgres {
 			refs = "ref_numbers::text"
 		}
-		like := func(col string) string { return "upper(" + col + ") LIKE upper(?) ESCAPE '\\'" }
-		conds = append(conds, "("+like("bill_of_lading")+" OR "+like("booking")+" OR "+like("reference_number")+" OR "+like(refs)+
-			" OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND "+like("c.number")+"))")
-		args = append(args, pattern, pattern, pattern, pattern, pattern)
+		var ors []string
+		for _, col := range []string{"bill_of_lading", "normalized_number", "booking", "reference_number", refs} {
+			ors = append(ors, "upper("+col+") LIKE ? ESCAPE '\\'")
+			args = append(args, pattern)
+		}
+		ors = append(ors, "EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND c.number LIKE ? ESCAPE '\\')")
+		args = append(args, "%"+likeEscaper.Replace(boxwatch.NormalizeContainerNumber(f.Query))+"%")
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
 	return page(ctx, db, "shipments", shipmentColumns, strings.Join(conds, " AND "), args, p, scanShipment)
+}
+
+// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments; a
+// nil list leaves that one as it is. It returns the shipment updated, or ErrNotFound.
+func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	sets, args := []string{"updated_at = ?"}, []any{db.ts(now)}
+	if refs != nil {
+		sets, args = append(sets, "ref_numbers = ?"), append(args, listArg(refs))
+	}
+	if tags != nil {
+		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
+	}
+	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, strings.ToLower(id))...))
+	return s, db.lookupErr("update shipment labels", err)
 }
 
 // page runs a count and a page query over table, newest first.
@@ -309,9 +335,13 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 	return c, db.lookupErr("container", err)
 }
 
-// Containers returns one page of the account's containers, newest first, and how many there are.
-func (db *DB) Containers(ctx context.Context, accountID string, p boxwatch.Page) ([]boxwatch.Container, int, error) {
-	return page(ctx, db, "containers", containerColumns, "account_id = ?", []any{accountID}, p, scanContainer)
+// Containers returns one page of the account's containers, newest first, and how many match.
+func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, int, error) {
+	where, args := "account_id = ?", []any{accountID}
+	if f.Number != "" {
+		where, args = where+" AND number = ?", append(args, boxwatch.NormalizeContainerNumber(f.Number))
+	}
+	return page(ctx, db, "containers", containerColumns, where, args, p, scanContainer)
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,

@@ -10,14 +10,14 @@ import (
 )
 
 const trackingRequestColumns = `id, account_id, request_type, request_number, scac, ref_numbers, shipment_tags,
-	status, failed_reason, is_retrying, retry_count, shipment_id, created_at, updated_at`
+	status, failed_reason, is_retrying, retry_count, shipment_id, created_at, updated_at, customer_id`
 
 func scanTrackingRequest(r row) (boxwatch.TrackingRequest, error) {
 	var tr boxwatch.TrackingRequest
 	var retry *int64
 	err := r.Scan(nullString{&tr.ID}, nullString{&tr.AccountID}, &tr.RequestType, &tr.RequestNumber, &tr.SCAC,
 		listCol{&tr.RefNumbers}, listCol{&tr.ShipmentTags}, &tr.Status, nullString{&tr.FailedReason},
-		&tr.IsRetrying, &retry, nullString{&tr.ShipmentID}, timeCol{&tr.CreatedAt}, timeCol{&tr.UpdatedAt})
+		&tr.IsRetrying, &retry, nullString{&tr.ShipmentID}, timeCol{&tr.CreatedAt}, timeCol{&tr.UpdatedAt}, nullString{&tr.CustomerID})
 	if retry != nil {
 		n := int(*retry)
 		tr.RetryCount = &n
@@ -38,10 +38,10 @@ func (tx *txn) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRe
 
 func (db *DB) createTrackingRequest(ctx context.Context, c conn, tr boxwatch.TrackingRequest) error {
 	_, err := c.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		tr.ID, tr.AccountID, string(tr.RequestType), tr.RequestNumber, tr.SCAC, listArg(tr.RefNumbers),
 		listArg(tr.ShipmentTags), string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount,
-		nullIfEmpty(tr.ShipmentID), db.ts(tr.CreatedAt), db.ts(tr.UpdatedAt))
+		nullIfEmpty(tr.ShipmentID), db.ts(tr.CreatedAt), db.ts(tr.UpdatedAt), nullIfEmpty(tr.CustomerID))
 	if err := db.internal("create tracking request", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return boxwatch.DuplicateError(tr.RequestNumber, tr.SCAC)
@@ -130,13 +130,24 @@ func (db *DB) trackingRequestWhere(accountID string, f boxwatch.TrackingRequestF
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests.
+// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
+// and of its shipment if it has one, in one transaction.
 func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (boxwatch.TrackingRequest, error) {
+	var tr boxwatch.TrackingRequest
 	if !boxwatch.IsUUID(id) {
-		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
+		return tr, boxwatch.ErrNotFound
 	}
-	tr, err := scanTrackingRequest(db.write.queryRow(ctx,
-		"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
-		listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
-	return tr, db.lookupErr("update tracking request", err)
+	err := db.inTx(ctx, func(c conn) error {
+		var err error
+		tr, err = scanTrackingRequest(c.queryRow(ctx,
+			"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
+			listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
+		if err := db.lookupErr("update tracking request", err); err != nil {
+			return err
+		}
+		_, err = c.exec(ctx, "UPDATE shipments SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND tracking_request_id = ?",
+			listArg(refs), db.ts(now), accountID, tr.ID)
+		return db.internal("update shipment ref numbers", err)
+	})
+	return tr, err
 }

@@ -362,3 +362,39 @@ func TestHungCarrierIsRetriedNotSpun(t *testing.T) {
 		t.Fatalf("after a timed-out lookup: %+v", got)
 	}
 }
+
+// TestShipmentNumbers: the shipment's bill, booking and normalized numbers follow the request's
+// type, and a container request gets the carrier's bill number.
+func TestShipmentNumbers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, storetest.SQLite, trackingtest.Options{})
+	shipmentOf := func(tr boxwatch.TrackingRequest) boxwatch.Shipment {
+		t.Helper()
+		tr = f.settled(t, tr.ID)
+		s, err := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+		if err != nil {
+			t.Fatalf("request %+v: %v", tr, err)
+		}
+		return s
+	}
+	test := shipmentOf(f.track(t, boxwatch.RequestBillOfLading, "TEST-TR-SUCCEEDED", "TEST"))
+	if test.NormalizedNumber != "TEST-TR-SUCCEEDED" {
+		t.Errorf("TEST-TR-SUCCEEDED normalized to %q", test.NormalizedNumber)
+	}
+	booking := shipmentOf(f.track(t, boxwatch.RequestBookingNumber, "224466885", "MAEU"))
+	if booking.Booking != "224466885" || booking.NormalizedNumber == "" {
+		t.Errorf("booking request: booking %q, bill %q, normalized %q", booking.Booking, booking.BillOfLading, booking.NormalizedNumber)
+	}
+	bill := shipmentOf(f.track(t, boxwatch.RequestBillOfLading, "MAEU123456784", "MAEU"))
+	if bill.BillOfLading != "MAEU123456784" || bill.NormalizedNumber != "123456784" {
+		t.Errorf("bill request: bill %q, normalized %q", bill.BillOfLading, bill.NormalizedNumber)
+	}
+	cs, err := f.db.ShipmentContainers(ctx, f.account.ID, bill.ID)
+	if err != nil || len(cs) == 0 {
+		t.Fatalf("containers %v, %v", cs, err)
+	}
+	box := shipmentOf(f.track(t, boxwatch.RequestContainer, cs[0].Number, "MAEU"))
+	if !strings.HasPrefix(box.BillOfLading, "MAEU") || box.NormalizedNumber != strings.TrimPrefix(box.BillOfLading, "MAEU") || box.Booking != "" {
+		t.Errorf("container request: bill %q, booking %q, normalized %q; want the carrier's bill", box.BillOfLading, box.Booking, box.NormalizedNumber)
+	}
+}

@@ -187,7 +187,7 @@ func (e *Engine) requestEvent(ctx context.Context, tx boxwatch.Tx, tr boxwatch.T
 func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
 	s := boxwatch.Shipment{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, TrackingRequestID: tr.ID, SCAC: tr.SCAC,
-		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
+		RefNumbers: tr.RefNumbers, Tags: tr.ShipmentTags, CustomerID: tr.CustomerID, BillOfLading: cs.BillOfLading, Booking: cs.Booking,
 		Reference: boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC},
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -201,7 +201,7 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 		// Refreshes ask by the bill of lading: every carrier answers it with the whole shipment.
 		s.Reference = boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: s.BillOfLading, SCAC: tr.SCAC}
 	}
-	s.NormalizedNumber = e.normalize(tr.SCAC, s.BillOfLading)
+	s.NormalizedNumber = e.normalize(tr.SCAC, firstNonEmpty(s.BillOfLading, s.Booking))
 	if err := tx.InsertShipment(ctx, s); err != nil {
 		return err
 	}
@@ -217,11 +217,12 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 	return e.apply(ctx, tx, &s, cs, now, true)
 }
 
-// normalize drops the line's bill-of-lading prefix: the number as printed without it.
+// normalize drops the line's bill-of-lading prefix: the number as printed without it. A prefix
+// followed by a separator is part of the number's own text (TEST-TR-SUCCEEDED), not a prefix.
 func (e *Engine) normalize(scac, bl string) string {
 	if line, ok := e.cfg.Registry.BySCAC(scac); ok {
 		for _, p := range append([]string{line.SCAC}, line.BillOfLadingPrefixes...) {
-			if len(bl) > len(p) && strings.HasPrefix(bl, p) {
+			if len(bl) > len(p) && strings.HasPrefix(bl, p) && isAlnum(bl[len(p)]) {
 				return bl[len(p):]
 			}
 		}
@@ -445,4 +446,8 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 		jobs[i] = river.InsertManyParams{Args: refreshArgs{ShipmentID: id}}
 	}
 	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.queue.EnqueueMany(ctx, tx, jobs) })
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }

@@ -110,8 +110,11 @@ func TestAISBroadcast(t *testing.T) {
 	mmsi := mmsiOf(t, imo)
 	polPoint := portPoint(t, pol.UNLocationCode)
 
-	trackingtest.Eventually(t, 10*time.Second, "no backlog of position reports", func() bool {
-		return len(feed.of(mmsi, 1)) > 10 && len(feed.of(mmsi, 5)) > 0
+	// The backlog runs from the vessel's arrival at the port of lading to the lookup, days after
+	// its departure: wait until it has been read past the departure.
+	trackingtest.Eventually(t, 10*time.Second, "no backlog of position reports past the departure", func() bool {
+		reports := feed.of(mmsi, 1)
+		return len(reports) > 10 && reports[len(reports)-1].Time.After(left.Add(time.Hour)) && len(feed.of(mmsi, 5)) > 0
 	})
 	statics := feed.of(mmsi, 5)
 	if s := statics[0]; s.IMO == 0 || s.Name.Len() == 0 || s.Time.IsZero() {

@@ -16,7 +16,7 @@ import (
 type journey struct {
 	key       string // "<SCAC>/<NUMBER>": the State key and the seed of every choice
 	booking   string // "" when the journey was looked up by container
-	bill      string // "" when looked up by container or the number is too long for a bill
+	bill      string // "" when the number is too long for a bill
 	equipment []equipment
 	calls     []call
 	seaNM     []float64 // sea distance of each ocean leg
@@ -94,7 +94,13 @@ func (w *world) newJourney(line boxwatch.ShippingLine, number string) *journey {
 	j := &journey{key: key}
 	byContainer := boxwatch.ContainerNumberProblem(number) == ""
 	if byContainer {
+		// A container looked up alone still travels on a bill of lading, which the carrier reports.
 		j.equipment = []equipment{{ref: number}}
+		prefix := line.SCAC
+		if len(line.BillOfLadingPrefixes) > 0 {
+			prefix = line.BillOfLadingPrefixes[0]
+		}
+		j.bill = prefix + d.digits("bill", 9)
 	} else {
 		j.booking = number
 		if len(number) <= 20 {

@@ -40,6 +40,8 @@ func TestServeConfigValidate(t *testing.T) {
 		"AISSourceNoPort":   {func(c *serveConfig) { c.aisSources = sourceList{"tcp://127.0.0.1"} }, "--ais"},
 		"ShortAISInterval":  {func(c *serveConfig) { c.aisInterval = time.Millisecond }, "--ais-interval"},
 		"ShortAISRetention": {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
+		"OKEgressIPs":       {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"203.0.113.7", "2001:db8::1"} }, ""},
+		"EgressNotAnIP":     {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"egress.example.com"} }, "--webhook-egress-ips"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := defaultServeConfig()
@@ -65,7 +67,8 @@ func TestServeConfigValidate(t *testing.T) {
 func TestServeConfigSources(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db",
-		"BOXWATCH_AIS": "tcp://127.0.0.1:5631, udp://127.0.0.1:10110"}
+		"BOXWATCH_WEBHOOK_EGRESS_IPS": "203.0.113.7,203.0.113.8",
+		"BOXWATCH_AIS":                "tcp://127.0.0.1:5631, udp://127.0.0.1:10110"}
 	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +77,9 @@ func TestServeConfigSources(t *testing.T) {
 	if cfg.workers != 7 || cfg.simSpeed != 50 || cfg.db != "env.db" || !cfg.sim || cfg.addr != def.addr || cfg.jobTimeout != def.jobTimeout {
 		t.Fatalf("workers %d (want 7, the flag), sim speed %v (want 50, the environment), db %q, sim %v (on with --demo), addr %q, job timeout %v",
 			cfg.workers, cfg.simSpeed, cfg.db, cfg.sim, cfg.addr, cfg.jobTimeout)
+	}
+	if got := egressIPs(cfg.webhookEgressIPs); len(got) != 2 || got[1].String() != "203.0.113.8" {
+		t.Fatalf("egress addresses from the environment: %v", got)
 	}
 	if got := cfg.aisSources.String(); got != "tcp://127.0.0.1:5631,udp://127.0.0.1:10110" {
 		t.Fatalf("AIS sources from the environment: %q", got)

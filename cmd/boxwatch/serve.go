@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -49,6 +50,7 @@ type serveConfig struct {
 	webhookAllowPrivate                      bool
 	webhookTimeout                           time.Duration
 	webhookWorkers, webhookPerEndpoint       int
+	webhookEgressIPs                         sourceList
 	shutdownTimeout                          time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
@@ -116,6 +118,11 @@ func (c serveConfig) validate() error {
 	case c.aisRetention < time.Hour:
 		return usagef("--ais-retention must be at least 1h, got %v", c.aisRetention)
 	}
+	for _, ip := range c.webhookEgressIPs {
+		if _, err := netip.ParseAddr(ip); err != nil {
+			return usagef("--webhook-egress-ips: %q is not an IP address", ip)
+		}
+	}
 	for _, src := range c.aisSources {
 		if err := ingest.CheckSource(src); err != nil {
 			return usagef("--ais: %v", err)
@@ -125,6 +132,17 @@ func (c serveConfig) validate() error {
 		return err
 	}
 	return nil
+}
+
+// egressIPs parses the addresses validate has checked.
+func egressIPs(list []string) []netip.Addr {
+	var out []netip.Addr
+	for _, s := range list {
+		if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // parseServeConfig reads serve's flags and environment over the defaults and validates them.
@@ -151,6 +169,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", cfg.webhookTimeout, "how long a webhook receiver may take to answer")
 	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
 	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook")
+	fs.Var(&cfg.webhookEgressIPs, "webhook-egress-ips", "the addresses webhook deliveries leave from, comma-separated or repeated: GET /v2/webhooks/ips lists them for receivers")
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
@@ -268,7 +287,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
-		Webhooks: policy, WebhookClient: webhookClient,
+		Webhooks: policy, WebhookClient: webhookClient, WebhookEgressIPs: egressIPs(cfg.webhookEgressIPs),
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
 	})
 	if err != nil {

@@ -2,9 +2,11 @@ package storetest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,7 +115,7 @@ func testShipmentScoping(t *testing.T, db *store.DB) {
 	if list, total, err := db.Shipments(ctx, b.ID, boxwatch.ShipmentFilter{}, page); err != nil || total != 0 || len(list) != 0 {
 		t.Errorf("other account's shipments: %d, total %d, err %v; want none", len(list), total, err)
 	}
-	if list, total, err := db.Containers(ctx, b.ID, page); err != nil || total != 0 || len(list) != 0 {
+	if list, total, err := db.Containers(ctx, b.ID, boxwatch.ContainerFilter{}, page); err != nil || total != 0 || len(list) != 0 {
 		t.Errorf("other account's containers: %d, total %d, err %v; want none", len(list), total, err)
 	}
 }
@@ -133,13 +135,10 @@ func testShipmentList(t *testing.T, db *store.DB) {
 	}
 	stopped := mustCreateShipment(t, db, a.ID, "BLSTOP", at(10*time.Minute))
 	stopped.StoppedAt, stopped.StoppedReason, stopped.NextRefreshAt = at(11*time.Minute), boxwatch.StopCancelledByUser, time.Time{}
-	stopped.Booking, stopped.RefNumbers = "BK9", []string{"PO-77"}
+	stopped.Booking = "BK9"
+	stopped.RefNumbers = []string{"PO-77_A"}
 	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.UpdateShipment(ctx, stopped) })
-	bl1, _, err := db.Shipments(ctx, a.ID, boxwatch.ShipmentFilter{Number: "BL1"}, boxwatch.Page{Number: 1, Size: 1})
-	if err != nil || len(bl1) != 1 {
-		t.Fatalf("BL1: %v, %v", bl1, err)
-	}
-	mustSaveContainer(t, db, newContainer(bl1[0], "MSCU1234565", base))
+	mustSaveContainer(t, db, newContainer(stopped, "MSKU1234565", at(12*time.Minute)))
 	yes, no := true, false
 
 	tests := []struct {
@@ -157,13 +156,13 @@ func testShipmentList(t *testing.T, db *store.DB) {
 		{"NumberBillOfLading", boxwatch.ShipmentFilter{Number: "BL2"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL2"}, 1},
 		{"NumberBooking", boxwatch.ShipmentFilter{Number: "BK9"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
 		{"NoMatch", boxwatch.ShipmentFilter{Number: "BL", TrackingStopped: &no}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
-		{"QueryPartOfBillIgnoringCase", boxwatch.ShipmentFilter{Query: "l3"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL3"}, 1},
-		{"QueryBooking", boxwatch.ShipmentFilter{Query: "bk9"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
-		{"QueryRefNumber", boxwatch.ShipmentFilter{Query: "po-7"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
-		{"QueryContainer", boxwatch.ShipmentFilter{Query: "mscu12345"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL1"}, 1},
-		{"QueryWithStopped", boxwatch.ShipmentFilter{Query: "BL", TrackingStopped: &yes}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
-		{"QueryWildcardsAreLiteral", boxwatch.ShipmentFilter{Query: "%"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
-		{"QueryUnderscoreIsLiteral", boxwatch.ShipmentFilter{Query: "B_"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
+		{"QueryBillPart", boxwatch.ShipmentFilter{Query: "l3"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BL3"}, 1},
+		{"QueryRefNumber", boxwatch.ShipmentFilter{Query: "po-77_a"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryContainerNumber", boxwatch.ShipmentFilter{Query: "MSKU 123456-5"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryContainerPart", boxwatch.ShipmentFilter{Query: "msku1234"}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
+		{"QueryWildcardsAreText", boxwatch.ShipmentFilter{Query: "%"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
+		{"QueryUnderscoreIsText", boxwatch.ShipmentFilter{Query: "B_"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
+		{"QueryAndStopped", boxwatch.ShipmentFilter{Query: "BL", TrackingStopped: &yes}, boxwatch.Page{Number: 1, Size: 10}, []string{"BLSTOP"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,6 +171,37 @@ func testShipmentList(t *testing.T, db *store.DB) {
 				t.Fatalf("got %v total %d err %v; want %v total %d", shipmentNumbers(list), total, err, tt.want, tt.wantTotal)
 			}
 		})
+	}
+}
+
+func testShipmentLabels(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	later := at(time.Hour)
+	got, err := db.SetShipmentLabels(ctx, a.ID, s.ID, []string{"PO-1"}, nil, later)
+	if err != nil || !slices.Equal(got.RefNumbers, []string{"PO-1"}) || len(got.Tags) != 0 || !got.UpdatedAt.Equal(later) {
+		t.Fatalf("refs only: %+v, %v", got, err)
+	}
+	got, err = db.SetShipmentLabels(ctx, a.ID, strings.ToUpper(s.ID), nil, []string{"hot", "reefer"}, later)
+	if err != nil || !slices.Equal(got.RefNumbers, []string{"PO-1"}) || !slices.Equal(got.Tags, []string{"hot", "reefer"}) {
+		t.Fatalf("tags only: %+v, %v", got, err)
+	}
+	got, err = db.SetShipmentLabels(ctx, a.ID, s.ID, []string{}, []string{}, later)
+	if err != nil || got.RefNumbers == nil || len(got.RefNumbers) != 0 || got.Tags == nil || len(got.Tags) != 0 {
+		t.Fatalf("cleared: %+v, %v", got, err)
+	}
+	if read, err := db.Shipment(ctx, a.ID, s.ID); err != nil || len(read.RefNumbers) != 0 || read.BillOfLading != s.BillOfLading {
+		t.Fatalf("read back: %+v, %v", read, err)
+	}
+	for name, id := range map[string]string{"OtherAccount": s.ID, "Unknown": boxwatch.NewID(base), "Malformed": "x'; DROP TABLE shipments"} {
+		acct := a.ID
+		if name == "OtherAccount" {
+			acct = b.ID
+		}
+		if _, err := db.SetShipmentLabels(ctx, acct, id, []string{"x"}, nil, later); !errors.Is(err, boxwatch.ErrNotFound) {
+			t.Errorf("%s: err = %v, want ErrNotFound", name, err)
+		}
 	}
 }
 
@@ -261,17 +291,22 @@ func testContainers(t *testing.T, db *store.DB) {
 	})
 	t.Run("Containers", func(t *testing.T) {
 		for _, tt := range []struct {
-			name string
-			p    boxwatch.Page
-			want []string
+			name  string
+			f     boxwatch.ContainerFilter
+			p     boxwatch.Page
+			want  []string
+			total int
 		}{
-			{"FirstPage", boxwatch.Page{Number: 1, Size: 2}, []string{"MSCU2", "MSCU1"}},
-			{"LastPage", boxwatch.Page{Number: 2, Size: 2}, []string{"MSCU3"}},
-			{"PastTheEnd", boxwatch.Page{Number: 3, Size: 2}, []string{}},
+			{"FirstPage", boxwatch.ContainerFilter{}, boxwatch.Page{Number: 1, Size: 2}, []string{"MSCU2", "MSCU1"}, 3},
+			{"LastPage", boxwatch.ContainerFilter{}, boxwatch.Page{Number: 2, Size: 2}, []string{"MSCU3"}, 3},
+			{"PastTheEnd", boxwatch.ContainerFilter{}, boxwatch.Page{Number: 3, Size: 2}, []string{}, 3},
+			{"Number", boxwatch.ContainerFilter{Number: "MSCU3"}, boxwatch.Page{Number: 1, Size: 10}, []string{"MSCU3"}, 1},
+			{"NumberAsPrinted", boxwatch.ContainerFilter{Number: "mscu-3"}, boxwatch.Page{Number: 1, Size: 10}, []string{"MSCU3"}, 1},
+			{"NumberNoPartialMatch", boxwatch.ContainerFilter{Number: "MSCU"}, boxwatch.Page{Number: 1, Size: 10}, []string{}, 0},
 		} {
-			list, total, err := db.Containers(ctx, a.ID, tt.p)
-			if err != nil || total != 3 || !slices.Equal(containerNumbers(list), tt.want) {
-				t.Errorf("%s: got %v total %d err %v; want %v total 3", tt.name, containerNumbers(list), total, err, tt.want)
+			list, total, err := db.Containers(ctx, a.ID, tt.f, tt.p)
+			if err != nil || total != tt.total || !slices.Equal(containerNumbers(list), tt.want) {
+				t.Errorf("%s: got %v total %d err %v; want %v total %d", tt.name, containerNumbers(list), total, err, tt.want, tt.total)
 			}
 		}
 	})

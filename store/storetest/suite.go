@@ -37,10 +37,22 @@ var conformance = []struct {
 	{"TrackingRequestRefNumbers", withDB(testTrackingRequestRefNumbers), []string{"Store.SetTrackingRequestRefNumbers"}},
 	{"TxTrackingRequests", withDB(testTxTrackingRequests), []string{"Tx.CreateTrackingRequest", "Tx.LockTrackingRequest", "Tx.SaveTrackingRequestState"}},
 
+	// parties.go
+	{"Parties", withDB(testParties), []string{"Store.CreateParty", "Store.Party", "Store.Parties"}},
+	{"PartyCustomers", withDB(testPartyCustomers), []string{"Store.RenameParty", "Tx.InsertShipment", "Store.TrackingRequest"}},
+
+	// customfields.go
+	{"CustomFieldDefinitions", withDB(testCustomFieldDefinitions), []string{"Store.CreateCustomFieldDefinition", "Store.CustomFieldDefinition",
+		"Store.CustomFieldDefinitionBySlug", "Store.CustomFieldDefinitions", "Store.UpdateCustomFieldDefinition", "Store.DeleteCustomFieldDefinition"}},
+	{"CustomFieldOptions", withDB(testCustomFieldOptions), []string{"Store.CreateCustomFieldOption", "Store.CustomFieldOptions",
+		"Store.CustomFieldOption", "Store.UpdateCustomFieldOption", "Store.DeleteCustomFieldOption"}},
+	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
+
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"Store.Shipment", "Store.Shipments", "Store.ShipmentContainers", "Store.Container", "Store.Containers", "Store.TransportEvents", "Store.TransportEvent", "Tx.LockAccountShipment"}},
 	{"ShipmentList", withDB(testShipmentList), []string{"Store.Shipments"}},
+	{"ShipmentLabels", withDB(testShipmentLabels), []string{"Store.SetShipmentLabels"}},
 	{"DueShipments", withDB(testDueShipments), []string{"WorkStore.DueShipments"}},
 	{"Containers", withDB(testContainers), []string{"Tx.SaveContainer", "Tx.ShipmentContainers", "Store.ShipmentContainers", "Store.Container", "Store.Containers"}},
 	{"TransportEvents", withDB(testTransportEvents), []string{"Tx.InsertTransportEvent", "Tx.TransportEventByKey", "Store.TransportEvents", "Store.TransportEvent"}},

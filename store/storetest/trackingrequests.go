@@ -168,6 +168,18 @@ func testTrackingRequestRefNumbers(t *testing.T, db *store.DB) {
 	if err != nil || got.RefNumbers == nil || len(got.RefNumbers) != 0 {
 		t.Fatalf("clearing ref numbers: %+v, %v; want an empty list", got.RefNumbers, err)
 	}
+	// A request's reference numbers reach its shipment; another shipment keeps its own.
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030803", base)
+	other := mustCreateShipment(t, db, a.ID, "MEDUFR030804", base)
+	if _, err := db.SetTrackingRequestRefNumbers(ctx, a.ID, s.TrackingRequestID, []string{"PO-9"}, later); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Shipment(ctx, a.ID, s.ID); err != nil || !slices.Equal(got.RefNumbers, []string{"PO-9"}) || !got.UpdatedAt.Equal(later) {
+		t.Fatalf("shipment after its request's update: %+v, %v", got.RefNumbers, err)
+	}
+	if got, err := db.Shipment(ctx, a.ID, other.ID); err != nil || len(got.RefNumbers) != 0 {
+		t.Fatalf("other shipment: %+v, %v", got.RefNumbers, err)
+	}
 }
 
 func testTxTrackingRequests(t *testing.T, db *store.DB) {

@@ -1,0 +1,508 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+)
+
+// The include lists the Terminal49 SDK sends with every call of these methods.
+const (
+	sdkShipmentIncludes       = "containers,pod_terminal,port_of_lading,port_of_discharge,destination,destination_terminal"
+	sdkContainerIncludes      = "shipment,pod_terminal,pickup_facility"
+	sdkTransportEventIncludes = "location,terminal"
+)
+
+// relationshipNames lists a resource's relationships as rendered.
+func relationshipNames(res any) []string {
+	m, _ := get(res, "relationships").(map[string]any)
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestSDKIncludes(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		trID, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+
+		r := ts.do(t, "GET", "/v2/shipments/"+sid+"?include="+sdkShipmentIncludes, ts.acme, "").want(t, 200)
+		if got, want := relationshipNames(r.body["data"]), []string{"containers", "destination", "destination_terminal",
+			"line_tracking_stopped_by_user", "pod_terminal", "port_of_discharge", "port_of_lading"}; !slices.Equal(got, want) {
+			t.Errorf("shipment relationships %v, want %v", got, want)
+		}
+		for _, k := range []string{"destination", "pod_terminal", "destination_terminal", "line_tracking_stopped_by_user"} {
+			rel, ok := get(r.body, "data", "relationships", k).(map[string]any)
+			if !ok || len(rel) != 1 {
+				t.Errorf("relationship %s = %v, want {\"data\": ...}", k, rel)
+			}
+			if _, ok := rel["data"]; !ok {
+				t.Errorf("relationship %s has no data member", k)
+			}
+		}
+		ts.do(t, "GET", "/v2/shipments?include="+sdkShipmentIncludes, ts.acme, "").want(t, 200)
+		cid := get(r.body, "data", "relationships", "containers", "data", 0, "id").(string)
+
+		single := ts.do(t, "GET", "/v2/containers/"+cid+"?include="+sdkContainerIncludes, ts.acme, "").want(t, 200)
+		if got, want := relationshipNames(single.body["data"]), []string{"pickup_facility", "pod_terminal", "raw_events", "shipment", "transport_events"}; !slices.Equal(got, want) {
+			t.Errorf("container relationships %v, want %v", got, want)
+		}
+		events, _ := get(single.body, "data", "relationships", "transport_events", "data").([]any)
+		if len(events) == 0 {
+			t.Fatalf("container without transport_events: %s", single.raw)
+		}
+		// The container's relationships are the same on every route that renders it.
+		want, _ := json.Marshal(get(single.body, "data", "relationships"))
+		for _, path := range []string{
+			"/v2/containers?include=" + sdkContainerIncludes,
+			"/v2/shipments/" + sid + "?include=containers",
+			"/v2/shipments?include=containers",
+		} {
+			r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+			found := false
+			for _, res := range append(asList(r.body["data"]), asList(r.body["included"])...) {
+				if get(res, "type") == "container" && get(res, "id") == cid {
+					found = true
+					if got, _ := json.Marshal(get(res, "relationships")); string(got) != string(want) {
+						t.Errorf("%s: container relationships %s, want %s", path, got, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: container %s missing: %s", path, cid, r.raw)
+			}
+		}
+		// So are the shipment's, included from a container.
+		r = ts.do(t, "GET", "/v2/containers/"+cid+"?include=shipment", ts.acme, "").want(t, 200)
+		if got := get(r.body, "included", 0, "relationships", "containers", "data", 0, "id"); got != cid {
+			t.Errorf("included shipment lists containers %v, want %s", get(r.body, "included", 0, "relationships", "containers"), cid)
+		}
+
+		r = ts.do(t, "GET", "/v2/containers/"+cid+"/transport_events?include="+sdkTransportEventIncludes, ts.acme, "").want(t, 200)
+		if got, want := relationshipNames(get(r.body, "data", 0)), []string{"container", "location", "shipment", "terminal", "vessel"}; !slices.Equal(got, want) {
+			t.Errorf("transport event relationships %v, want %v", got, want)
+		}
+		r = ts.do(t, "GET", "/v2/containers/"+cid+"/transport_events?include=shipment,container", ts.acme, "").want(t, 200)
+		types := map[string]bool{}
+		for _, inc := range asList(r.body["included"]) {
+			types[get(inc, "type").(string)] = true
+		}
+		if !types["shipment"] || !types["container"] {
+			t.Errorf("transport events include=shipment,container included %v", types)
+		}
+
+		r = ts.do(t, "GET", "/v2/tracking_requests/"+trID+"?include=tracked_object,customer", ts.acme, "").want(t, 200)
+		if get(r.body, "data", "relationships", "customer") == nil {
+			t.Errorf("tracking request without customer relationship: %s", r.raw)
+		}
+
+		// Names the reference does not define stay refused: the check is about typos.
+		for _, path := range []string{
+			"/v2/shipments/" + sid + "?include=container",
+			"/v2/shipments?include=pod_terminals",
+			"/v2/containers/" + cid + "?include=terminal",
+			"/v2/containers?include=shipments",
+			"/v2/containers/" + cid + "/transport_events?include=port",
+			"/v2/tracking_requests/" + trID + "?include=shipment",
+		} {
+			ts.do(t, "GET", path, ts.acme, "").wantError(t, 400, "invalid", "", "include")
+		}
+	})
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func TestShippingLineSearch(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b)
+		scacs := func(path string) []string {
+			r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+			var out []string
+			for _, l := range asList(r.body["data"]) {
+				out = append(out, get(l, "attributes", "scac").(string))
+			}
+			return out
+		}
+		if got := scacs("/v2/shipping_lines?search=maeu"); !slices.Equal(got, []string{"MAEU"}) {
+			t.Errorf("search=maeu: %v", got)
+		}
+		if got := scacs("/v2/shipping_lines?search=Mediterranean"); !slices.Contains(got, "MSCU") {
+			t.Errorf("search=Mediterranean: %v", got)
+		}
+		all := scacs("/v2/shipping_lines")
+		if len(all) < 10 {
+			t.Errorf("no search lists %d lines", len(all))
+		}
+		if got := scacs("/v2/shipping_lines?search=%3Cscript%3E"); len(got) != 0 {
+			t.Errorf("hostile search matched %v", got)
+		}
+		long := make([]byte, 101)
+		for i := range long {
+			long[i] = 'a'
+		}
+		ts.do(t, "GET", "/v2/shipping_lines?search="+string(long), ts.acme, "").wantError(t, 400, "invalid", "", "search")
+	})
+}
+
+func TestFindingByNumbers(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		trID, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+
+		// Reference numbers set on the request reach its shipment.
+		ts.do(t, "PATCH", "/v2/tracking_requests/"+trID, ts.acme,
+			`{"data":{"type":"tracking_request","id":"`+trID+`","attributes":{"ref_numbers":["PO-4711"]}}}`).want(t, 200)
+		r := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200)
+		if refs := asList(get(r.body, "data", "attributes", "ref_numbers")); len(refs) != 1 || refs[0] != "PO-4711" {
+			t.Fatalf("shipment ref_numbers after the request's update: %v", refs)
+		}
+		cid := get(r.body, "data", "relationships", "containers", "data", 0, "id").(string)
+		r = ts.do(t, "GET", "/v2/containers/"+cid, ts.acme, "").want(t, 200)
+		number := get(r.body, "data", "attributes", "number").(string)
+		printed := number[:4] + " " + number[4:10] + "-" + number[10:]
+
+		ids := func(path string) []string {
+			t.Helper()
+			r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+			var out []string
+			for _, d := range asList(r.body["data"]) {
+				out = append(out, get(d, "id").(string))
+			}
+			return out
+		}
+		for _, path := range []string{
+			"/v2/containers?filter[number]=" + number,
+			"/v2/containers?filter[number]=" + url.QueryEscape(printed),
+		} {
+			if got := ids(path); !slices.Equal(got, []string{cid}) {
+				t.Errorf("%s: %v, want [%s]", path, got, cid)
+			}
+		}
+		for _, path := range []string{
+			"/v2/shipments?q=" + number,
+			"/v2/shipments?q=" + url.QueryEscape(printed),
+			"/v2/shipments?q=po-4711",
+			"/v2/shipments?q=123456784",
+		} {
+			if got := ids(path); !slices.Equal(got, []string{sid}) {
+				t.Errorf("%s: %v, want [%s]", path, got, sid)
+			}
+		}
+		for _, path := range []string{
+			"/v2/containers?filter[number]=" + number[:6],
+			"/v2/containers?filter[number]=%27%20OR%201%3D1--",
+			"/v2/shipments?q=%25",
+			"/v2/shipments?q=%27%20OR%201%3D1--",
+		} {
+			if got := ids(path); len(got) != 0 {
+				t.Errorf("%s matched %v", path, got)
+			}
+		}
+		long := strings.Repeat("9", 101)
+		ts.do(t, "GET", "/v2/containers?filter[number]="+long, ts.acme, "").wantError(t, 400, "invalid", "", "filter[number]")
+		ts.do(t, "GET", "/v2/shipments?q="+long, ts.acme, "").wantError(t, 400, "invalid", "", "q")
+
+		// A container number as people print it is accepted on create and stored normalised.
+		r = ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("container", "msku 123456-5", "MAEU")).want(t, 201)
+		if got := get(r.body, "data", "attributes", "request_number"); got != "MSKU1234565" {
+			t.Errorf("request_number %v, want MSKU1234565", got)
+		}
+		ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("container", "MSKU-123456-5", "MAEU")).wantError(t, 422, "duplicate", "/data/attributes/request_number", "")
+	})
+}
+
+func TestShipmentUpdate(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		_, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+		path := "/v2/shipments/" + sid
+		body := func(attrs string) string {
+			return `{"data":{"type":"shipment","id":"` + sid + `","attributes":{` + attrs + `}}}`
+		}
+		r := ts.do(t, "PATCH", path, ts.acme, body(`"ref_numbers":["A-1","B-2"],"tags":["hot"]`)).want(t, 200)
+		if refs, tags := asList(get(r.body, "data", "attributes", "ref_numbers")), asList(get(r.body, "data", "attributes", "tags")); len(refs) != 2 || len(tags) != 1 || tags[0] != "hot" {
+			t.Fatalf("after update: refs %v tags %v", refs, tags)
+		}
+		// A list left out is kept.
+		r = ts.do(t, "PATCH", path, ts.acme, body(`"tags":[]`)).want(t, 200)
+		if refs, tags := asList(get(r.body, "data", "attributes", "ref_numbers")), asList(get(r.body, "data", "attributes", "tags")); len(refs) != 2 || len(tags) != 0 {
+			t.Fatalf("after clearing tags: refs %v tags %v", refs, tags)
+		}
+		if get(r.body, "data", "relationships", "containers", "data", 0) == nil {
+			t.Errorf("updated shipment lost its containers: %s", r.raw)
+		}
+
+		for _, tt := range []struct {
+			name, body, code, pointer string
+			status                    int
+		}{
+			{"ErrEmpty", body(``), "blank", "/data/attributes", 422},
+			{"ErrReadOnly", body(`"bill_of_lading_number":"X"`), "invalid", "/data/attributes/bill_of_lading_number", 422},
+			{"ErrNotAList", body(`"tags":"hot"`), "invalid", "/data/attributes/tags", 422},
+			{"ErrBlankTag", body(`"tags":[" "]`), "blank", "/data/attributes/tags/0", 422},
+			{"ErrLongRef", body(`"ref_numbers":["` + strings.Repeat("x", 101) + `"]`), "too_long", "/data/attributes/ref_numbers/0", 422},
+			{"ErrTooManyTags", body(`"tags":[` + strings.Repeat(`"t",`, 50) + `"t"]`), "too_long", "/data/attributes/tags", 422},
+			{"ErrHostile", body(`"tags":[{"$ne":1}]`), "invalid", "/data/attributes/tags/0", 422},
+			{"ErrType", `{"data":{"type":"container","attributes":{"tags":[]}}}`, "type_mismatch", "", 409},
+			{"ErrMalformed", `{"data":`, "invalid", "", 400},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				r := ts.do(t, "PATCH", path, ts.acme, tt.body)
+				if tt.status == 400 {
+					if r.status != 400 {
+						t.Fatalf("status %d: %s", r.status, r.raw)
+					}
+					return
+				}
+				r.wantError(t, tt.status, tt.code, tt.pointer, "")
+			})
+		}
+		ts.do(t, "PATCH", path, ts.acme, `{"data":{"type":"shipment","attributes":{"tags":["`+strings.Repeat("x", 2<<20)+`"]}}}`).wantError(t, 413, "", "", "")
+		ts.do(t, "PATCH", path, ts.globex, body(`"tags":[]`)).wantError(t, 404, "", "", "")
+		ts.do(t, "PATCH", "/v2/shipments/not-an-id", ts.acme, body(`"tags":[]`)).wantError(t, 404, "", "", "")
+		ts.do(t, "PATCH", path, "", body(`"tags":[]`)).wantError(t, 401, "", "", "")
+	})
+}
+
+func TestAutoDetectSCAC(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, storetest.SQLite)
+	create := func(number, scac string) response {
+		attrs := `"request_type":"container","request_number":"` + number + `","auto_detect_vocc_scac":true`
+		if scac != "" {
+			attrs += `,"scac":"` + scac + `"`
+		}
+		return ts.do(t, "POST", "/v2/tracking_requests", ts.acme, `{"data":{"type":"tracking_request","attributes":{`+attrs+`}}}`)
+	}
+	// A line's own container prefix is auto-selected, as infer_number decides.
+	r := create("MSCU 000006-0", "").want(t, 201)
+	if get(r.body, "data", "attributes", "scac") != "MSCU" || get(r.body, "data", "attributes", "request_number") != "MSCU0000060" {
+		t.Fatalf("auto-detected: %s", r.raw)
+	}
+	// A given scac stands.
+	r = create("MSCU0000060", "MAEU").want(t, 201)
+	if get(r.body, "data", "attributes", "scac") != "MAEU" {
+		t.Fatalf("given scac: %s", r.raw)
+	}
+	// A leased container is never auto-selected: the answer lists what infer_number would.
+	e := create("TGHU 000000-5", "").wantError(t, 422, "blank", "/data/attributes/scac", "")
+	if d, _ := e["detail"].(string); !strings.Contains(d, "Candidates:") {
+		t.Errorf("detail %q lists no candidates", d)
+	}
+	create("!!!", "").wantError(t, 422, "invalid", "/data/attributes/request_number", "")
+	create(strings.Repeat("A", 500), "").wantError(t, 422, "", "/data/attributes/request_number", "")
+	// false, as before, needs the scac.
+	ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("container", "MSCU0000060", "", `"auto_detect_vocc_scac":false`)).
+		wantError(t, 422, "blank", "/data/attributes/scac", "")
+}
+
+func TestWebhookIPs(t *testing.T) {
+	t.Parallel()
+	egress := func(_ testing.TB, c *api.Config, _ *store.DB) {
+		c.WebhookEgressIPs = []netip.Addr{netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("2001:db8::1")}
+	}
+	ts := newTestServer(t, storetest.SQLite, egress)
+	r := ts.do(t, "GET", "/v2/webhooks/ips", ts.acme, "").want(t, 200)
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want plain JSON as the reference", ct)
+	}
+	ips := asList(r.body["webhook_notification_ips"])
+	if len(ips) != 2 || ips[0] != "203.0.113.7" || ips[1] != "2001:db8::1" {
+		t.Errorf("ips %v", ips)
+	}
+	if _, err := time.Parse(time.RFC3339, r.body["last_updated"].(string)); err != nil {
+		t.Errorf("last_updated: %v", err)
+	}
+	// ips is not a webhook id: other methods are refused, not looked up.
+	ts.do(t, "DELETE", "/v2/webhooks/ips", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
+	ts.do(t, "GET", "/v2/webhooks/ips", "", "").wantError(t, 401, "unauthorized", "", "")
+	// Without the operator's list the answer is an empty list, never null.
+	plain := newTestServer(t, storetest.SQLite)
+	r = plain.do(t, "GET", "/v2/webhooks/ips", plain.acme, "").want(t, 200)
+	if ips, ok := r.body["webhook_notification_ips"].([]any); !ok || len(ips) != 0 {
+		t.Errorf("no list configured: %s", r.raw)
+	}
+}
+
+func TestSearchMetroAreasRawEvents(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		trID, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+		ts.do(t, "PATCH", "/v2/tracking_requests/"+trID, ts.acme, `{"data":{"type":"tracking_request","attributes":{"ref_numbers":["PO-88"]}}}`).want(t, 200)
+		r := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200)
+		cid := get(r.body, "data", "relationships", "containers", "data", 0, "id").(string)
+		pod := get(r.body, "data", "attributes", "port_of_discharge_locode").(string)
+		number := get(ts.do(t, "GET", "/v2/containers/"+cid, ts.acme, "").want(t, 200).body, "data", "attributes", "number").(string)
+
+		matches := func(query string) map[string][]string {
+			t.Helper()
+			r := ts.do(t, "GET", "/v2/search?query="+url.QueryEscape(query), ts.acme, "").want(t, 200)
+			out := map[string][]string{}
+			for _, d := range asList(r.body["data"]) {
+				typ := get(d, "type").(string)
+				if get(d, "attributes", "entity_type") != typ {
+					t.Errorf("entity_type disagrees with type: %v", d)
+				}
+				out[typ] = append(out[typ], get(d, "id").(string))
+			}
+			return out
+		}
+		if got := matches("123456784"); !slices.Equal(got["shipment"], []string{sid}) || !slices.Equal(got["tracking_request"], []string{trID}) {
+			t.Errorf("by bill: %v", got)
+		}
+		if got := matches(number[:4] + " " + number[4:]); !slices.Equal(got["cargo"], []string{cid}) || !slices.Equal(got["shipment"], []string{sid}) {
+			t.Errorf("by container number: %v", got)
+		}
+		if got := matches("po-88"); !slices.Equal(got["shipment"], []string{sid}) {
+			t.Errorf("by reference number: %v", got)
+		}
+		if got := matches("%_"); len(got) != 0 {
+			t.Errorf("wildcards matched %v", got)
+		}
+		if got := ts.do(t, "GET", "/v2/search?query=123456784", ts.globex, "").want(t, 200); len(asList(got.body["data"])) != 0 {
+			t.Errorf("another account's search found %s", got.raw)
+		}
+		ts.do(t, "GET", "/v2/search", ts.acme, "").wantError(t, 400, "invalid", "", "query")
+		ts.do(t, "GET", "/v2/search?query=%20", ts.acme, "").wantError(t, 400, "invalid", "", "query")
+		ts.do(t, "GET", "/v2/search?query="+strings.Repeat("x", 101), ts.acme, "").wantError(t, 400, "invalid", "", "query")
+
+		// Metro areas: the city of a port, by the port's id or UN/LOCODE.
+		port := ts.do(t, "GET", "/v2/ports/"+pod, ts.acme, "").want(t, 200)
+		for _, id := range []string{pod, strings.ToLower(pod), get(port.body, "data", "id").(string)} {
+			r := ts.do(t, "GET", "/v2/metro_areas/"+id, ts.acme, "").want(t, 200)
+			if get(r.body, "data", "type") != "metro_area" || get(r.body, "data", "attributes", "code") != pod {
+				t.Errorf("metro area %s: %s", id, r.raw)
+			}
+		}
+		for _, id := range []string{"XXXXX", boxwatch.NewID(time.Now()), "%27%3B--", strings.Repeat("a", 300)} {
+			ts.do(t, "GET", "/v2/metro_areas/"+id, ts.acme, "").wantError(t, 404, "", "", "")
+		}
+
+		// Raw events: the carrier's records, actual and estimated.
+		r = ts.do(t, "GET", "/v2/containers/"+cid+"/raw_events", ts.acme, "").want(t, 200)
+		events := asList(r.body["data"])
+		if len(events) == 0 {
+			t.Fatalf("no raw events: %s", r.raw)
+		}
+		kinds := map[bool]int{}
+		names := map[string]bool{}
+		for i, e := range events {
+			est := get(e, "attributes", "estimated").(bool)
+			kinds[est]++
+			if name, ok := get(e, "attributes", "event").(string); ok {
+				names[name] = true
+			}
+			if get(e, "attributes", "index") != float64(i) || get(e, "attributes", "original_event") == "" {
+				t.Errorf("raw event %d: %v", i, e)
+			}
+			if est == (get(e, "attributes", "estimated_at") == nil) || est != (get(e, "attributes", "actual_at") == nil) {
+				t.Errorf("raw event %d: estimated %v with actual_at %v estimated_at %v", i, est, get(e, "attributes", "actual_at"), get(e, "attributes", "estimated_at"))
+			}
+		}
+		if kinds[false] == 0 || kinds[true] == 0 || !names["vessel_departed"] || !names["empty_out"] {
+			t.Errorf("raw events: %d actual, %d estimated, names %v", kinds[false], kinds[true], names)
+		}
+		ts.do(t, "GET", "/v2/containers/"+cid+"/raw_events", ts.globex, "").wantError(t, 404, "", "", "")
+		ts.do(t, "GET", "/v2/containers/not-an-id/raw_events", ts.acme, "").wantError(t, 404, "", "", "")
+	})
+}
+
+func TestParties(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		body := func(name string) string {
+			return `{"data":{"type":"party","attributes":{"company_name":` + name + `}}}`
+		}
+		r := ts.do(t, "POST", "/v2/parties", ts.acme, body(`"  Acme Imports "`)).want(t, 201)
+		pid := get(r.body, "data", "id").(string)
+		if get(r.body, "data", "attributes", "company_name") != "Acme Imports" || r.header.Get("Location") == "" {
+			t.Fatalf("created: %s", r.raw)
+		}
+		theirs := get(ts.do(t, "POST", "/v2/parties", ts.globex, body(`"Globex"`)).want(t, 201).body, "data", "id").(string)
+		r = ts.do(t, "GET", "/v2/parties", ts.acme, "").want(t, 200)
+		if list := asList(r.body["data"]); len(list) != 1 || get(list[0], "id") != pid {
+			t.Fatalf("list: %s", r.raw)
+		}
+		ts.do(t, "GET", "/v2/parties/"+pid, ts.acme, "").want(t, 200)
+		ts.do(t, "GET", "/v2/parties/"+pid, ts.globex, "").wantError(t, 404, "", "", "")
+		ts.do(t, "GET", "/v2/parties/nope", ts.acme, "").wantError(t, 404, "", "", "")
+
+		for _, tt := range []struct {
+			name, body, code, pointer string
+			status                    int
+		}{
+			{"ErrBlank", body(`"   "`), "blank", "/data/attributes/company_name", 422},
+			{"ErrMissing", `{"data":{"type":"party","attributes":{}}}`, "blank", "/data/attributes/company_name", 422},
+			{"ErrTooLong", body(`"` + strings.Repeat("é", 201) + `"`), "too_long", "/data/attributes/company_name", 422},
+			{"ErrNotAString", body(`{"$gt":""}`), "invalid", "/data/attributes/company_name", 422},
+			{"ErrUnknown", `{"data":{"type":"party","attributes":{"company_name":"A","admin":true}}}`, "invalid", "/data/attributes/admin", 422},
+			{"ErrType", `{"data":{"type":"shipment","attributes":{"company_name":"A"}}}`, "type_mismatch", "", 409},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				ts.do(t, "POST", "/v2/parties", ts.acme, tt.body).wantError(t, tt.status, tt.code, tt.pointer, "")
+			})
+		}
+		ts.do(t, "POST", "/v2/parties", ts.acme, body(`"`+strings.Repeat("x", 2<<20)+`"`)).wantError(t, 413, "", "", "")
+		ts.do(t, "POST", "/v2/parties", ts.acme, `{"data":`).want(t, 400)
+
+		// A tracking request names its customer; the shipment shows the name, and a rename.
+		customer := func(id string) string {
+			return `"relationships":{"customer":{"data":{"type":"party","id":"` + id + `"}}}`
+		}
+		create := func(number, rel string) response {
+			return ts.do(t, "POST", "/v2/tracking_requests", ts.acme,
+				`{"data":{"type":"tracking_request",`+rel+`,"attributes":{"request_type":"bill_of_lading","request_number":"`+number+`","scac":"MAEU"}}}`)
+		}
+		r = create("MAEU123456784", customer(pid)).want(t, 201)
+		trID := get(r.body, "data", "id").(string)
+		if get(r.body, "data", "relationships", "customer", "data", "id") != pid {
+			t.Fatalf("customer relationship: %s", r.raw)
+		}
+		var sid string
+		trackingtest.Eventually(t, 20*time.Second, "no shipment", func() bool {
+			sid, _ = get(ts.do(t, "GET", "/v2/tracking_requests/"+trID, ts.acme, "").want(t, 200).body, "data", "relationships", "tracked_object", "data", "id").(string)
+			return sid != ""
+		})
+		if got := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "attributes", "customer_name"); got != "Acme Imports" {
+			t.Errorf("customer_name %v", got)
+		}
+		ts.do(t, "PATCH", "/v2/parties/"+pid, ts.acme, `{"data":{"type":"party","id":"`+pid+`","attributes":{"company_name":"Acme Global"}}}`).want(t, 200)
+		if got := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "attributes", "customer_name"); got != "Acme Global" {
+			t.Errorf("customer_name after the rename %v", got)
+		}
+		ts.do(t, "PATCH", "/v2/parties/"+pid, ts.acme, body(`""`)).wantError(t, 422, "blank", "/data/attributes/company_name", "")
+		ts.do(t, "PATCH", "/v2/parties/"+theirs, ts.acme, body(`"Mine"`)).wantError(t, 404, "", "", "")
+
+		create("MAEU123456785", customer(theirs)).wantError(t, 422, "not_found", "/data/relationships/customer/data/id", "")
+		create("MAEU123456786", customer("not-a-uuid")).wantError(t, 422, "invalid", "/data/relationships/customer/data/id", "")
+		create("MAEU123456787", `"relationships":{"customer":{"data":{"type":"shipment","id":"`+pid+`"}}}`).wantError(t, 422, "invalid", "/data/relationships/customer/data/type", "")
+		create("MAEU123456788", `"relationships":{"owner":{"data":null}}`).wantError(t, 422, "not_supported", "/data/relationships/owner", "")
+		create("MAEU123456789", `"relationships":[]`).wantError(t, 422, "invalid", "/data/relationships", "")
+		r = create("MAEU123456790", `"relationships":{"customer":{"data":null}}`).want(t, 201)
+		if get(r.body, "data", "relationships", "customer", "data") != nil {
+			t.Errorf("null customer: %s", r.raw)
+		}
+	})
+}

@@ -1,0 +1,173 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+type partyAttributes struct {
+	CompanyName string `json:"company_name"`
+	CreatedAt   string `json:"created_at" format:"date-time"`
+	UpdatedAt   string `json:"updated_at" format:"date-time"`
+}
+
+type partyResource struct {
+	ID         string          `json:"id" format:"uuid"`
+	Type       string          `json:"type" enum:"party"`
+	Attributes partyAttributes `json:"attributes"`
+	Links      resourceLinks   `json:"links"`
+}
+
+type partyDocument = document[partyResource]
+type partyListDocument = document[[]partyResource]
+
+// partyBody documents the create and update body.
+type partyBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"party"`
+		ID         string `json:"id,omitempty" format:"uuid"`
+		Attributes struct {
+			CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+func partyOut(p boxwatch.Party) partyResource {
+	return partyResource{ID: p.ID, Type: "party", Attributes: partyAttributes{CompanyName: p.CompanyName,
+		CreatedAt: p.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: p.UpdatedAt.UTC().Format(boxwatch.TimeFormat)},
+		Links: resourceLinks{Self: "/v2/parties/" + p.ID}}
+}
+
+// decodeParty reads the company name of a create (id "") or update body.
+func decodeParty(body []byte, id string) (string, error) {
+	doc, err := parseJSON(body)
+	if err != nil {
+		return "", err
+	}
+	attrs, err := resourceObject(doc, "party", id)
+	if err != nil {
+		return "", err
+	}
+	if err := attrs.only("company_name"); err != nil {
+		return "", err
+	}
+	name, _, err := attrs.str("company_name")
+	if err != nil {
+		return "", err
+	}
+	return boxwatch.NormalizeCompanyName(name)
+}
+
+func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		name, err := decodeParty(body, "")
+		if err != nil {
+			return err
+		}
+		t := now()
+		p := boxwatch.Party{ID: boxwatch.NewID(t), AccountID: account(r).ID, CompanyName: name, CreatedAt: t, UpdatedAt: t}
+		if err := st.CreateParty(r.Context(), p); err != nil {
+			return err
+		}
+		res := partyOut(p)
+		w.Header().Set("Location", base(r)+res.Links.Self)
+		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}
+
+func handlePartyList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[partyResource], error) {
+		var lp listPage[partyResource]
+		list, total, err := st.Parties(r.Context(), account(r).ID, page)
+		if err != nil {
+			return lp, err
+		}
+		lp.data, lp.included, lp.total = make([]partyResource, len(list)), []any{}, total
+		for i, p := range list {
+			lp.data[i] = partyOut(p)
+		}
+		return lp, nil
+	})
+}
+
+func handlePartyGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := st.Party(r.Context(), account(r).ID, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		res := partyOut(p)
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}
+
+func handlePartyUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, acct := r.PathValue("id"), account(r).ID
+		if _, err := st.Party(r.Context(), acct, id); err != nil {
+			return err
+		}
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
+		}
+		name, err := decodeParty(body, id)
+		if err != nil {
+			return err
+		}
+		p, err := st.RenameParty(r.Context(), acct, id, name, now())
+		if err != nil {
+			return err
+		}
+		res := partyOut(p)
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}
+
+// takeCustomer removes a create body's relationships member, the customer being the one
+// relationship a tracking request may set, and returns the party's id ("" when none).
+func takeCustomer(doc any) (string, error) {
+	top, _ := doc.(map[string]any)
+	data, _ := top["data"].(map[string]any)
+	raw, ok := data["relationships"]
+	if !ok {
+		return "", nil
+	}
+	delete(data, "relationships")
+	rels, ok := raw.(map[string]any)
+	if !ok {
+		return "", boxwatch.Invalid("/data/relationships", boxwatch.CodeInvalid, "relationships must be an object.")
+	}
+	for k := range rels {
+		if k != "customer" {
+			return "", boxwatch.Invalid("/data/relationships/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the customer relationship can be set on a tracking request.")
+		}
+	}
+	customer, ok := rels["customer"].(map[string]any)
+	if !ok {
+		return "", boxwatch.Invalid("/data/relationships/customer", boxwatch.CodeInvalid, "customer must be an object with a data member.")
+	}
+	switch ident := customer["data"].(type) {
+	case nil:
+		return "", nil
+	case map[string]any:
+		if ident["type"] != "party" {
+			return "", boxwatch.Invalid("/data/relationships/customer/data/type", boxwatch.CodeInvalid, "A customer is a party.")
+		}
+		id, _ := ident["id"].(string)
+		if !boxwatch.IsUUID(id) {
+			return "", boxwatch.Invalid("/data/relationships/customer/data/id", boxwatch.CodeInvalid, "The customer's id must be a party's UUID.")
+		}
+		return id, nil
+	default:
+		return "", boxwatch.Invalid("/data/relationships/customer/data", boxwatch.CodeInvalid, "customer.data must be a resource identifier or null.")
+	}
+}

@@ -1,0 +1,16 @@
+-- Parties: the customers an account tracks shipments for. A tracking request may name its
+-- customer; its shipment keeps the customer and a copy of the name, which a rename updates.
+CREATE TABLE parties (
+    id           uuid PRIMARY KEY,
+    account_id   uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    company_name text NOT NULL,
+    created_at   timestamptz NOT NULL,
+    updated_at   timestamptz NOT NULL
+);
+
+CREATE INDEX parties_account_created ON parties (account_id, created_at DESC, id DESC);
+
+ALTER TABLE tracking_requests ADD COLUMN customer_id uuid REFERENCES parties (id);
+ALTER TABLE shipments ADD COLUMN customer_id uuid REFERENCES parties (id);
+ALTER TABLE shipments ADD COLUMN customer_name text NOT NULL DEFAULT '';
+CREATE INDEX shipments_customer ON shipments (customer_id) WHERE customer_id IS NOT NULL;

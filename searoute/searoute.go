@@ -356,50 +356,13 @@ func (n *Network) landmarksFor(closed []bool) [][]float32 {
 // Size returns the number of nodes and edges of the network.
 func (n *Network) Size() (nodes, edges int) { return len(n.nodes), len(n.edges) }
 
-// Clear reports whether the straight line from a to b stays off land, where the parts of it
-// inside a waterway (see Waterway) do not count. Lines are straight in longitude and latitude,
-// the short way round, as in package land.
+// Clear reports whether the straight line from a to b stays off land, or lies in one waterway
+// (both ends inside it, see Waterway), where the land that Natural Earth 1:50m draws over the
+// water does not count. A line that leaves a waterway must stay off land all the way: the land
+// inside the waterway's box is not water, only the line's way along it is. Lines are straight in
+// longitude and latitude, the short way round, as in package land.
 func Clear(l *land.Land, a, b geo.Point) bool {
-	if !l.Crosses(a, b) {
-		return true
-	}
-	b = unwrapTo(a.Lon, b)
-	// Cut off the ends that lie inside a waterway, then check what is left.
-	t0, t1 := 0.0, 1.0
-	for _, w := range waterways {
-		if w.box.contains(a) || w.box.contains(normalise(a)) {
-			t0 = max(t0, exitT(a, b, w.box))
-		}
-		if w.box.contains(b) || w.box.contains(normalise(b)) {
-			t1 = min(t1, 1-exitT(b, a, w.box))
-		}
-	}
-	if t0 == 0 && t1 == 1 {
-		return false
-	}
-	if t0 >= t1 {
-		return true
-	}
-	at := func(t float64) geo.Point {
-		return geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
-	}
-	return !l.Crosses(at(t0), at(t1))
-}
-
-// exitT is where the line from a (inside bx) to b leaves bx, as a fraction of the line.
-func exitT(a, b geo.Point, bx box) float64 {
-	t := 1.0
-	if dx := b.Lon - a.Lon; dx > 0 {
-		t = min(t, (bx.east-a.Lon)/dx)
-	} else if dx < 0 {
-		t = min(t, (bx.west-a.Lon)/dx)
-	}
-	if dy := b.Lat - a.Lat; dy > 0 {
-		t = min(t, (bx.north-a.Lat)/dy)
-	} else if dy < 0 {
-		t = min(t, (bx.south-a.Lat)/dy)
-	}
-	return max(t, 0)
+	return !l.Crosses(a, b) || Waterway(normalise(a), normalise(b)) != ""
 }
 
 // Wet reports whether p is in navigable water: off land, or in a waterway.
@@ -432,7 +395,8 @@ func closedBy(opts Options) []bool {
 }
 
 // snap is a point joined to the network: the edge it joins, where on it (0 at U, 1 at V), the
-// joining point and the leg's length.
+// joining point (on the edge as drawn, see piece, so that the leg checked is the leg drawn) and
+// the leg's length.
 type snap struct {
 	edge  int32
 	t     float64
@@ -542,8 +506,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		}
 		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
-			c := snap{edge: cands[0].edge, legNM: cands[0].d, at: cands[0].q.point()}
+			c := snap{edge: cands[0].edge, legNM: cands[0].d}
 			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
+			c.at = n.piece(c.edge, c.t, c.t)[0]
 			cands = cands[1:]
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
@@ -630,14 +595,20 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	pts := append(append([]geo.Point{from, a.shore}, a.via...), a.at)
 	// The parts of the first and last edges are drawn and simplified here; the edges between
 	// were at load (drawEdges), within the same tolerance.
-	add := func(p, q geo.Point) {
-		arc := n.simplify(Arc(p, q, DrawStepNM), SimplifyKM)
-		pts = append(pts, arc[1:]...)
+	add := func(e int32, t0, t1 float64) {
+		part := n.simplify(n.piece(e, t0, t1), SimplifyKM)
+		pts = append(pts, part[1:]...)
+	}
+	end := func(e, node int32) float64 {
+		if n.edges[e].U == node {
+			return 0
+		}
+		return 1
 	}
 	if len(nodes) == 0 {
-		add(a.at, b.at)
+		add(a.edge, a.t, b.t)
 	} else {
-		add(a.at, n.nodes[nodes[0]])
+		add(a.edge, a.t, end(a.edge, nodes[0]))
 		for i, e := range edges {
 			shape := n.shapes[n.shapeStart[e]:n.shapeStart[e+1]]
 			if n.edges[e].U == nodes[i] {
@@ -649,7 +620,7 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 			}
 			pts = append(pts, n.nodes[nodes[i+1]])
 		}
-		add(n.nodes[nodes[len(nodes)-1]], b.at)
+		add(b.edge, end(b.edge, nodes[len(nodes)-1]), b.t)
 	}
 	for i := len(b.via) - 1; i >= 0; i-- {
 		pts = append(pts, b.via[i])
@@ -682,6 +653,42 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	}
 	// Exactly the points asked for, without the rounding of unwrapping longitudes.
 	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	return out
+}
+
+// piece returns the part of edge e from t0 to t1 (0 at U, 1 at V) as drawn: along the chords
+// of its arc that the generator checked against land (Arc with DrawStepNM), starting and ending
+// on them. Chords drawn afresh from a point inside the edge would fall elsewhere and could cut
+// a corner of land the edge's own chords go round. Longitudes continue from the first point's.
+func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
+	pts := Arc(n.nodes[n.edges[e].U], n.nodes[n.edges[e].V], DrawStepNM)
+	if t0 > t1 {
+		slices.Reverse(pts)
+		t0, t1 = 1-t0, 1-t1
+	}
+	m := float64(len(pts) - 1)
+	at := func(t float64) geo.Point {
+		k := min(int(t*m), len(pts)-2)
+		f := t*m - float64(k)
+		if f <= 0 {
+			return pts[k]
+		}
+		if f >= 1 {
+			return pts[k+1]
+		}
+		a, b := pts[k], pts[k+1]
+		return geo.Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: a.Lon + f*(b.Lon-a.Lon)}
+	}
+	out := []geo.Point{at(t0)}
+	for k := int(t0*m) + 1; float64(k) < t1*m; k++ {
+		out = append(out, pts[k])
+	}
+	out = append(out, at(t1))
+	if math.Abs(out[0].Lon) > 180 {
+		for i := range out {
+			out[i].Lon -= 360 * math.Round(out[0].Lon/360)
+		}
+	}
 	return out
 }
 

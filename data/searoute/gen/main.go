@@ -449,6 +449,15 @@ func (b *builder) connect() {
 // leaves, it adds a way from the port's water to the nearest network node through a water grid.
 func (b *builder) reachPorts() {
 	added, failed := 0, 0
+	// Only nodes with edges lead anywhere: repairs leave some behind without.
+	linked := map[int]bool{}
+	for e := range b.edges {
+		linked[e[0]], linked[e[1]] = true, true
+	}
+	isLinked := func(i int) bool { return linked[i] }
+	// The router joins a port by a straight leg (searoute.Clear), not by an arc drawn in chords:
+	// a port counts as reached only by such a leg to a node of the network.
+	straight := func(p, q geo.Point) bool { return searoute.Clear(b.land, p, q) }
 	for _, port := range data.Ports().All() {
 		if !port.HasCoordinates {
 			continue
@@ -457,10 +466,13 @@ func (b *builder) reachPorts() {
 		if !ok {
 			continue // inland by the port list's coordinates; the port list's review deals with it
 		}
-		if _, ok := b.nearestNode(p, accessNM, func(int) bool { return true }); ok {
+		if i, ok := b.index[key(p)]; ok && linked[i] {
+			continue // the port is a node of the network
+		}
+		if _, ok := b.nearestNode(p, accessNM, isLinked, straight); ok {
 			continue
 		}
-		n, ok := b.nearestNode(p, 10*accessNM, func(int) bool { return true }, func(geo.Point, geo.Point) bool { return true })
+		n, ok := b.nearestNode(p, 10*accessNM, isLinked, func(geo.Point, geo.Point) bool { return true })
 		if !ok {
 			failed++
 			continue
@@ -472,6 +484,9 @@ func (b *builder) reachPorts() {
 			continue
 		}
 		b.addPath(b.node(p), way, n)
+		for _, w := range append(way, p) {
+			linked[b.node(w)] = true
+		}
 		added++
 	}
 	fmt.Printf("port approaches: %d added, %d ports without one\n", added, failed)

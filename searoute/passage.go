@@ -82,7 +82,8 @@ func DefaultClosed() []Passage { return []Passage{Kiel, Corinth, Northwest, Nort
 // edges, and the leg from a port to the network. Each box holds one river or canal and the water
 // at its mouths, and no other sea: a box that took in a second sea would let a line cut across
 // the land between them (one box from Nanjing to 30.85° N once took in Hangzhou Bay, and paths
-// from Shanghai crossed Pudong to reach it), so the Yangtze has three.
+// from Shanghai crossed Pudong to reach it), so the Yangtze has three, the Scheldt's stops short
+// of the Oosterschelde and Houston's of the Gulf beyond the Bolivar peninsula.
 var waterways = []struct {
 	name string
 	box  box
@@ -92,10 +93,10 @@ var waterways = []struct {
 	{"Kiel Canal and Kiel Fjord", box{9.1, 53.85, 10.3, 54.55}},
 	{"Corinth Canal", box{22.9, 37.88, 23.05, 37.97}},
 	{"Nieuwe Waterweg and Maas (Rotterdam)", box{3.95, 51.82, 4.6, 52.02}},
-	{"Scheldt (Antwerp)", box{3.4, 51.2, 4.45, 51.5}},
+	{"Scheldt (Antwerp)", box{3.4, 51.2, 4.45, 51.46}},
 	{"Elbe (Hamburg)", box{8.4, 53.4, 10.1, 54.0}},
 	{"Weser (Bremerhaven, Bremen)", box{8.0, 53.0, 8.9, 53.9}},
-	{"Houston Ship Channel", box{-95.35, 29.25, -94.6, 29.8}},
+	{"Houston Ship Channel", box{-95.35, 29.55, -94.85, 29.8}},
 	{"Yangtze (Nanjing to Jiangyin)", box{118.6, 31.85, 120.35, 32.45}},
 	{"Yangtze (Jiangyin to the estuary)", box{120.2, 31.4, 121.5, 32.05}},
 	{"Huangpu (Shanghai)", box{121.35, 31.15, 121.65, 31.5}},

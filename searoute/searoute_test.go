@@ -392,5 +392,5 @@ func ExampleNetwork_Route() {
 		return
 	}
 	fmt.Printf("%.0f nm round the Cape, through %v\n", path.DistanceNM, path.Passages)
-	// Output: 13936 nm round the Cape, through [dover]
+	// Output: 13930 nm round the Cape, through [dover]
 }

@@ -145,6 +145,9 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	if len(g.Nodes) == 0 {
 		return nil, errors.New("searoute: empty network")
 	}
+	if g.Shapes != nil && len(g.Shapes) != len(g.Edges) {
+		return nil, fmt.Errorf("searoute: %d shapes for %d edges", len(g.Shapes), len(g.Edges))
+	}
 	n := &Network{land: l, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
@@ -178,11 +181,11 @@ func New(g Graph, l *land.Land) (*Network, error) {
 		fill[e.V]++
 	}
 	n.labelPieces()
-	// The three preparations touch separate fields: on two cores they share the start-up time.
+	// The preparations touch separate fields: on two cores they share the start-up time.
 	var wg sync.WaitGroup
 	wg.Go(n.pickLandmarks)
 	wg.Go(n.indexEdges)
-	n.drawEdges()
+	n.drawEdges(g.Shapes)
 	wg.Wait()
 	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
 	return n, nil
@@ -226,57 +229,123 @@ func (n *Network) labelPieces() {
 // a degree.
 type grid struct {
 	perDeg int
-	cells  map[[2]int16][]int32
+	// start and edges list the edges of each cell (CSR): cell y*360*perDeg+x, x counted east
+	// from 180° W and y north from 90° S, holds edges[start[i]:start[i+1]].
+	start []int32
+	edges []int32
 }
 
-func (g *grid) key(p geo.Point) [2]int16 {
-	lon := math.Mod(p.Lon+540, 360) - 180
+// key is the cell of p: its column (from the antimeridian's west side at -180*perDeg) and row
+// (from the equator).
+func (g *grid) key(p geo.Point) [2]int {
+	lon := p.Lon
+	if lon < -180 || lon >= 180 {
+		lon = math.Mod(math.Mod(lon+180, 360)+360, 360) - 180
+	}
 	k := float64(g.perDeg)
-	return [2]int16{int16(math.Floor(lon * k)), int16(math.Floor(p.Lat * k))}
+	return [2]int{int(math.Floor(lon * k)), int(math.Floor(p.Lat * k))}
+}
+
+// index is the place in start of the cell dx, dy cells from c, across the antimeridian if need
+// be, and false beyond a pole.
+func (g *grid) index(c [2]int, dx, dy int) (int, bool) {
+	cols, rows := 360*g.perDeg, 180*g.perDeg
+	x := ((c[0]+dx+180*g.perDeg)%cols + cols) % cols
+	y := c[1] + dy + 90*g.perDeg
+	return y*cols + x, y >= 0 && y < rows
 }
 
 // at returns the edges of the cell dx, dy cells from c, across the antimeridian if need be.
-func (g *grid) at(c [2]int16, dx, dy int) []int32 {
-	lon := (int(c[0])+dx+540*g.perDeg)%(360*g.perDeg) - 180*g.perDeg
-	return g.cells[[2]int16{int16(lon), c[1] + int16(dy)}]
+func (g *grid) at(c [2]int, dx, dy int) []int32 {
+	i, ok := g.index(c, dx, dy)
+	if !ok {
+		return nil
+	}
+	return g.edges[g.start[i]:g.start[i+1]]
+}
+
+// cellEdge is an edge that passes through a cell (an index of grid.start).
+type cellEdge struct{ cell, edge int32 }
+
+// fill lays out the cells' edges from a list of pairs, in their order.
+func (g *grid) fill(pairs []cellEdge) {
+	cells := 360 * 180 * g.perDeg * g.perDeg
+	g.start = make([]int32, cells+1)
+	for _, p := range pairs {
+		g.start[p.cell]++
+	}
+	for i := 1; i < cells; i++ {
+		g.start[i] += g.start[i-1]
+	}
+	g.start[cells] = int32(len(pairs))
+	g.edges = make([]int32, len(pairs))
+	for i := len(pairs) - 1; i >= 0; i-- {
+		c := pairs[i].cell
+		g.start[c]--
+		g.edges[g.start[c]] = pairs[i].edge
+	}
 }
 
 // indexEdges fills two snapping grids: a fine one (a quarter degree), so that a point near a
 // dense stretch of network looks at few edges, and a coarse one (a degree) for points far from
 // any edge.
 func (n *Network) indexEdges() {
-	n.fine, n.coarse = grid{perDeg: 4, cells: map[[2]int16][]int32{}}, grid{perDeg: 1, cells: map[[2]int16][]int32{}}
-	var seen [][2]int16
+	n.fine, n.coarse = grid{perDeg: 4}, grid{perDeg: 1}
+	grids := []*grid{&n.fine, &n.coarse}
+	pairs := make([][]cellEdge, len(grids))
+	var seen []int
 	for i, e := range n.edges {
 		if n.length[i] == 0 {
 			continue
 		}
 		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-		for _, g := range []*grid{&n.fine, &n.coarse} {
+		for gi, g := range grids {
 			seen = seen[:0]
 			for k := 1; k < len(pts); k++ {
 				a, b := pts[k-1], pts[k]
 				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
-					c := g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
-					if !slices.Contains(seen, c) {
+					c, ok := g.index(g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}), 0, 0)
+					if ok && !slices.Contains(seen, c) {
 						seen = append(seen, c)
-						g.cells[c] = append(g.cells[c], int32(i))
+						pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 					}
 				}
 			}
 		}
 	}
+	for gi, g := range grids {
+		g.fill(pairs[gi])
+	}
 }
 
-// drawEdges fills the shapes of the edges.
-func (n *Network) drawEdges() {
+// DrawShapes returns the shape of each edge of g as New draws it over the land l: its great-circle
+// arc in chords of DrawStepNM, simplified within SimplifyKM by shortcuts that stay off land, without
+// its two nodes; longitudes continue from U's. The generator stores them with the network
+// (Graph.Shapes), so that start-up does not draw them.
+func DrawShapes(g Graph, l *land.Land) [][]geo.Point {
+	n := &Network{land: l}
+	shapes := make([][]geo.Point, len(g.Edges))
+	for i, e := range g.Edges {
+		pts := n.simplify(Arc(g.Nodes[e.U], g.Nodes[e.V], DrawStepNM), SimplifyKM)
+		shapes[i] = pts[1 : len(pts)-1]
+	}
+	return shapes
+}
+
+// drawEdges lays out the shapes of the edges, drawing them if they are not given.
+func (n *Network) drawEdges(shapes [][]geo.Point) {
+	if shapes == nil {
+		shapes = DrawShapes(Graph{Nodes: n.nodes, Edges: n.edges}, n.land)
+	}
 	n.shapeStart = make([]int32, len(n.edges)+1)
-	for i, e := range n.edges {
-		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM)
-		n.shapes = append(n.shapes, pts[1:len(pts)-1]...)
-		n.shapeStart[i+1] = int32(len(n.shapes))
+	for i, shape := range shapes {
+		n.shapeStart[i+1] = n.shapeStart[i] + int32(len(shape))
+	}
+	n.shapes = make([]geo.Point, 0, n.shapeStart[len(n.edges)])
+	for _, shape := range shapes {
+		n.shapes = append(n.shapes, shape...)
 	}
 }
 

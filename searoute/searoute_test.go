@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -350,11 +351,13 @@ func TestOpenSea(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	g := searoute.Graph{
-		Nodes: []geo.Point{{Lat: 1, Lon: 2}, {Lat: -3.5, Lon: 179.25}},
-		Edges: []searoute.Edge{{U: 0, V: 1, Passage: searoute.Suez}},
+		Nodes:  []geo.Point{{Lat: 1, Lon: 2}, {Lat: -3.5, Lon: 179.25}},
+		Edges:  []searoute.Edge{{U: 0, V: 1, Passage: searoute.Suez}},
+		Shapes: [][]geo.Point{{{Lat: 0.5, Lon: 60}, {Lat: -2, Lon: 181.5}}},
 	}
 	got, err := searoute.Decode(searoute.Encode(g))
-	if err != nil || !slices.Equal(got.Nodes, g.Nodes) || !slices.Equal(got.Edges, g.Edges) {
+	if err != nil || !slices.Equal(got.Nodes, g.Nodes) || !slices.Equal(got.Edges, g.Edges) ||
+		len(got.Shapes) != 1 || !slices.Equal(got.Shapes[0], g.Shapes[0]) {
 		t.Fatalf("Decode(Encode(g)) = %+v, %v", got, err)
 	}
 	b := searoute.Encode(g)
@@ -363,9 +366,36 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestStoredShapes checks that the edge shapes stored with the embedded network are those New
+// would draw over the embedded land, to the micro-degree they are stored to: start-up trusts
+// them, so a network not regenerated after the land or the drawing changed fails here.
+func TestStoredShapes(t *testing.T) {
+	b, err := os.ReadFile("../data/searoute/network.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := searoute.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Shapes) != len(g.Edges) {
+		t.Fatalf("%d shapes for %d edges", len(g.Shapes), len(g.Edges))
+	}
+	for i, want := range searoute.DrawShapes(g, data.Land()) {
+		got := g.Shapes[i]
+		same := len(got) == len(want)
+		for k := 0; same && k < len(got); k++ {
+			same = math.Abs(got[k].Lat-want[k].Lat) <= 1e-6 && math.Abs(got[k].Lon-want[k].Lon) <= 1e-6
+		}
+		if !same {
+			t.Errorf("edge %d: stored shape %v, drawn %v", i, got, want)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add(searoute.Encode(searoute.Graph{Nodes: []geo.Point{{Lat: 1, Lon: 2}, {Lat: 3, Lon: 4}}, Edges: []searoute.Edge{{U: 0, V: 1}}}))
-	f.Add([]byte("BWSEA1\n\x00\x02\x02\x02\x04\x04\x01\x00\x01\x05"))
+	f.Add([]byte("BWSEA2\n\x00\x02\x02\x02\x04\x04\x01\x00\x01\x05\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := searoute.Decode(b)
 		if err != nil {

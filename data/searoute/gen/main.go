@@ -11,7 +11,8 @@
 //   - straits the source lacks are added from waypoints listed below;
 //   - pieces cut off from the main network are linked to it by the shortest land-free link, and
 //     those that cannot be (the Caspian Sea) are kept as they are if large, dropped if small;
-//   - each edge is tagged with the passage whose box it touches.
+//   - each edge is tagged with the passage whose box it touches, and its shape as the router
+//     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //
 // The output is deterministic. It prints what it changed.
 package main
@@ -123,6 +124,12 @@ func run(pkg, out string) error {
 	b.shortcut()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
+	// The shapes are drawn from the nodes as stored, rounded to a micro-degree, as start-up would.
+	g, err = searoute.Decode(searoute.Encode(g))
+	if err != nil {
+		return err
+	}
+	g.Shapes = searoute.DrawShapes(g, b.land)
 	return os.WriteFile(filepath.Join(out, "network.bin"), searoute.Encode(g), 0o644)
 }
 

@@ -235,8 +235,8 @@ type grid struct {
 	edges []int32
 }
 
-// key is the cell of p: its column (from the antimeridian's west side at -180*perDeg) and row
-// (from the equator).
+// key is the cell of p: its column and row, counted from the prime meridian and the equator
+// (negative to the west and south).
 func (g *grid) key(p geo.Point) [2]int {
 	lon := p.Lon
 	if lon < -180 || lon >= 180 {
@@ -728,7 +728,8 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 // piece returns the part of edge e from t0 to t1 (0 at U, 1 at V) as drawn: along the chords
 // of its arc that the generator checked against land (Arc with DrawStepNM), starting and ending
 // on them. Chords drawn afresh from a point inside the edge would fall elsewhere and could cut
-// a corner of land the edge's own chords go round. Longitudes continue from the first point's.
+// a corner of land the edge's own chords go round. The first point lies within -180…180 and the
+// longitudes of the others continue from it.
 func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
 	pts := Arc(n.nodes[n.edges[e].U], n.nodes[n.edges[e].V], DrawStepNM)
 	if t0 > t1 {
@@ -753,9 +754,9 @@ func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
 		out = append(out, pts[k])
 	}
 	out = append(out, at(t1))
-	if math.Abs(out[0].Lon) > 180 {
+	if shift := 360 * math.Round(out[0].Lon/360); shift != 0 {
 		for i := range out {
-			out[i].Lon -= 360 * math.Round(out[0].Lon/360)
+			out[i].Lon -= shift
 		}
 	}
 	return out

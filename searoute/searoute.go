@@ -577,7 +577,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
 			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
-			c.at = n.piece(c.edge, c.t, c.t)[0]
+			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
@@ -760,6 +760,38 @@ func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
 		}
 	}
 	return out
+}
+
+// drawnAt is the point at t along edge e (0 at U, 1 at V) as drawn: the first point of
+// piece(e, t, t), without drawing the rest of the edge.
+func (n *Network) drawnAt(e int32, t float64) geo.Point {
+	ed := n.edges[e]
+	u, v := n.nodes[ed.U], n.nodes[ed.V]
+	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
+	if m == 0 {
+		v = unwrapTo(u.Lon, v)
+		return normalise(geo.Point{Lat: u.Lat + t*(v.Lat-u.Lat), Lon: u.Lon + t*(v.Lon-u.Lon)})
+	}
+	at := func(i int) geo.Point {
+		switch i {
+		case 0:
+			return u
+		case m:
+			return v
+		}
+		return slerp(n.vecs[ed.U], n.vecs[ed.V], w, float64(i)/float64(m)).point()
+	}
+	k := min(int(t*float64(m)), m-1)
+	f := t*float64(m) - float64(k)
+	a, b := at(k), at(k+1)
+	if f <= 0 {
+		return a
+	}
+	if f >= 1 {
+		return b
+	}
+	b = unwrapTo(a.Lon, b)
+	return normalise(geo.Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: a.Lon + f*(b.Lon-a.Lon)})
 }
 
 // simplify drops points (Douglas–Peucker, tolerance in km) as long as each shortcut stays off

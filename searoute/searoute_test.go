@@ -366,6 +366,24 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestDrawnAt checks that the point a leg joins an edge at, found without drawing the edge, is
+// where the drawn part of the edge starts: the leg checked against land must be the leg drawn.
+func TestDrawnAt(t *testing.T) {
+	n := data.SeaNetwork()
+	_, edges := n.Size()
+	for e := int32(0); e < int32(edges); e += 7 {
+		for _, at := range []float64{0, 0.13, 0.5, 0.77, 0.999, 1} {
+			got := n.DrawnAt(e, at)
+			for _, part := range [][]geo.Point{n.Piece(e, at, at), n.Piece(e, at, 0), n.Piece(e, at, 1)} {
+				want := part[0]
+				if dLon := math.Mod(math.Abs(got.Lon-want.Lon), 360); math.Abs(got.Lat-want.Lat) > 1e-9 || min(dLon, 360-dLon) > 1e-9 {
+					t.Fatalf("edge %d at %v: joined at %v, drawn from %v", e, at, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestStoredShapes checks that the edge shapes stored with the embedded network are those New
 // would draw over the embedded land, to the micro-degree they are stored to: start-up trusts
 // them, so a network not regenerated after the land or the drawing changed fails here.

@@ -15,6 +15,10 @@ import (
 type Graph struct {
 	Nodes []geo.Point
 	Edges []Edge
+	// Shapes, if not nil, hold each edge's shape as New would draw it over the same land (see
+	// DrawShapes): the generator stores them so that start-up need not draw them. They are
+	// trusted as given.
+	Shapes [][]geo.Point
 }
 
 // Edge joins two nodes (indexes into Graph.Nodes); Passage is "" outside passages.
@@ -24,12 +28,18 @@ type Edge struct {
 }
 
 // magic starts an encoded network. After it: the passage names, the nodes as zigzag varint deltas
-// of longitude and latitude in micro-degrees, and the edges as varint node indexes with a passage
-// number (0 for none, else 1 + its index in the names).
-const magic = "BWSEA1\n"
+// of longitude and latitude in micro-degrees, the edges as varint node indexes with a passage
+// number (0 for none, else 1 + its index in the names), and the number of shapes (0 or the number
+// of edges) followed by each shape's number of points and its points, as deltas from the edge's
+// first node and then from the point before.
+const magic = "BWSEA2\n"
 
 // Encode writes g in the compact form Decode reads; coordinates are rounded to a micro-degree.
+// It panics if g has shapes but not one per edge.
 func Encode(g Graph) []byte {
+	if g.Shapes != nil && len(g.Shapes) != len(g.Edges) {
+		panic(fmt.Sprintf("searoute: %d shapes for %d edges", len(g.Shapes), len(g.Edges)))
+	}
 	names := Passages()
 	b := []byte(magic)
 	b = binary.AppendUvarint(b, uint64(len(names)))
@@ -40,7 +50,7 @@ func Encode(g Graph) []byte {
 	b = binary.AppendUvarint(b, uint64(len(g.Nodes)))
 	var px, py int64
 	for _, p := range g.Nodes {
-		x, y := int64(math.Round(p.Lon*1e6)), int64(math.Round(p.Lat*1e6))
+		x, y := micro(p)
 		b = binary.AppendVarint(b, x-px)
 		b = binary.AppendVarint(b, y-py)
 		px, py = x, y
@@ -51,7 +61,22 @@ func Encode(g Graph) []byte {
 		b = binary.AppendUvarint(b, uint64(e.V))
 		b = binary.AppendUvarint(b, uint64(slices.Index(names, e.Passage)+1))
 	}
+	b = binary.AppendUvarint(b, uint64(len(g.Shapes)))
+	for i, shape := range g.Shapes {
+		b = binary.AppendUvarint(b, uint64(len(shape)))
+		px, py := micro(g.Nodes[g.Edges[i].U])
+		for _, p := range shape {
+			x, y := micro(p)
+			b = binary.AppendVarint(b, x-px)
+			b = binary.AppendVarint(b, y-py)
+			px, py = x, y
+		}
+	}
 	return b
+}
+
+func micro(p geo.Point) (x, y int64) {
+	return int64(math.Round(p.Lon * 1e6)), int64(math.Round(p.Lat * 1e6))
 }
 
 // Decode reads a network written by Encode. It returns an error if b is not one, or if an edge
@@ -121,6 +146,24 @@ func Decode(b []byte) (Graph, error) {
 		g.Edges[i] = Edge{U: int32(u), V: int32(v)}
 		if p > 0 {
 			g.Edges[i].Passage = names[p-1]
+		}
+	}
+	if n := count(); n > 0 {
+		if n != len(g.Edges) {
+			return g, fmt.Errorf("searoute: %d shapes for %d edges", n, len(g.Edges))
+		}
+		g.Shapes = make([][]geo.Point, n)
+		for i := range g.Shapes {
+			x, y := micro(g.Nodes[g.Edges[i].U])
+			g.Shapes[i] = make([]geo.Point, count())
+			for k := range g.Shapes[i] {
+				x, y = x+varint(), y+varint()
+				p := geo.Point{Lat: float64(y) / 1e6, Lon: float64(x) / 1e6}
+				if math.Abs(p.Lat) > 90 || math.Abs(p.Lon) > 540 {
+					return g, fmt.Errorf("searoute: shape of edge %d at %v is out of range", i, p)
+				}
+				g.Shapes[i][k] = p
+			}
 		}
 	}
 	if bad != nil {

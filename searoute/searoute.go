@@ -145,6 +145,9 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	if len(g.Nodes) == 0 {
 		return nil, errors.New("searoute: empty network")
 	}
+	if g.Shapes != nil && len(g.Shapes) != len(g.Edges) {
+		return nil, fmt.Errorf("searoute: %d shapes for %d edges", len(g.Shapes), len(g.Edges))
+	}
 	n := &Network{land: l, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
@@ -178,11 +181,11 @@ func New(g Graph, l *land.Land) (*Network, error) {
 		fill[e.V]++
 	}
 	n.labelPieces()
-	// The three preparations touch separate fields: on two cores they share the start-up time.
+	// The preparations touch separate fields: on two cores they share the start-up time.
 	var wg sync.WaitGroup
 	wg.Go(n.pickLandmarks)
 	wg.Go(n.indexEdges)
-	n.drawEdges()
+	n.drawEdges(g.Shapes)
 	wg.Wait()
 	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
 	return n, nil
@@ -226,57 +229,123 @@ func (n *Network) labelPieces() {
 // a degree.
 type grid struct {
 	perDeg int
-	cells  map[[2]int16][]int32
+	// start and edges list the edges of each cell (CSR): cell y*360*perDeg+x, x counted east
+	// from 180° W and y north from 90° S, holds edges[start[i]:start[i+1]].
+	start []int32
+	edges []int32
 }
 
-func (g *grid) key(p geo.Point) [2]int16 {
-	lon := math.Mod(p.Lon+540, 360) - 180
+// key is the cell of p: its column and row, counted from the prime meridian and the equator
+// (negative to the west and south).
+func (g *grid) key(p geo.Point) [2]int {
+	lon := p.Lon
+	if lon < -180 || lon >= 180 {
+		lon = math.Mod(math.Mod(lon+180, 360)+360, 360) - 180
+	}
 	k := float64(g.perDeg)
-	return [2]int16{int16(math.Floor(lon * k)), int16(math.Floor(p.Lat * k))}
+	return [2]int{int(math.Floor(lon * k)), int(math.Floor(p.Lat * k))}
+}
+
+// index is the place in start of the cell dx, dy cells from c, across the antimeridian if need
+// be, and false beyond a pole.
+func (g *grid) index(c [2]int, dx, dy int) (int, bool) {
+	cols, rows := 360*g.perDeg, 180*g.perDeg
+	x := ((c[0]+dx+180*g.perDeg)%cols + cols) % cols
+	y := c[1] + dy + 90*g.perDeg
+	return y*cols + x, y >= 0 && y < rows
 }
 
 // at returns the edges of the cell dx, dy cells from c, across the antimeridian if need be.
-func (g *grid) at(c [2]int16, dx, dy int) []int32 {
-	lon := (int(c[0])+dx+540*g.perDeg)%(360*g.perDeg) - 180*g.perDeg
-	return g.cells[[2]int16{int16(lon), c[1] + int16(dy)}]
+func (g *grid) at(c [2]int, dx, dy int) []int32 {
+	i, ok := g.index(c, dx, dy)
+	if !ok {
+		return nil
+	}
+	return g.edges[g.start[i]:g.start[i+1]]
+}
+
+// cellEdge is an edge that passes through a cell (an index of grid.start).
+type cellEdge struct{ cell, edge int32 }
+
+// fill lays out the cells' edges from a list of pairs, in their order.
+func (g *grid) fill(pairs []cellEdge) {
+	cells := 360 * 180 * g.perDeg * g.perDeg
+	g.start = make([]int32, cells+1)
+	for _, p := range pairs {
+		g.start[p.cell]++
+	}
+	for i := 1; i < cells; i++ {
+		g.start[i] += g.start[i-1]
+	}
+	g.start[cells] = int32(len(pairs))
+	g.edges = make([]int32, len(pairs))
+	for i := len(pairs) - 1; i >= 0; i-- {
+		c := pairs[i].cell
+		g.start[c]--
+		g.edges[g.start[c]] = pairs[i].edge
+	}
 }
 
 // indexEdges fills two snapping grids: a fine one (a quarter degree), so that a point near a
 // dense stretch of network looks at few edges, and a coarse one (a degree) for points far from
 // any edge.
 func (n *Network) indexEdges() {
-	n.fine, n.coarse = grid{perDeg: 4, cells: map[[2]int16][]int32{}}, grid{perDeg: 1, cells: map[[2]int16][]int32{}}
-	var seen [][2]int16
+	n.fine, n.coarse = grid{perDeg: 4}, grid{perDeg: 1}
+	grids := []*grid{&n.fine, &n.coarse}
+	pairs := make([][]cellEdge, len(grids))
+	var seen []int
 	for i, e := range n.edges {
 		if n.length[i] == 0 {
 			continue
 		}
 		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-		for _, g := range []*grid{&n.fine, &n.coarse} {
+		for gi, g := range grids {
 			seen = seen[:0]
 			for k := 1; k < len(pts); k++ {
 				a, b := pts[k-1], pts[k]
 				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
-					c := g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)})
-					if !slices.Contains(seen, c) {
+					c, ok := g.index(g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}), 0, 0)
+					if ok && !slices.Contains(seen, c) {
 						seen = append(seen, c)
-						g.cells[c] = append(g.cells[c], int32(i))
+						pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 					}
 				}
 			}
 		}
 	}
+	for gi, g := range grids {
+		g.fill(pairs[gi])
+	}
 }
 
-// drawEdges fills the shapes of the edges.
-func (n *Network) drawEdges() {
+// DrawShapes returns the shape of each edge of g as New draws it over the land l: its great-circle
+// arc in chords of DrawStepNM, simplified within SimplifyKM by shortcuts that stay off land, without
+// its two nodes; longitudes continue from U's. The generator stores them with the network
+// (Graph.Shapes), so that start-up does not draw them.
+func DrawShapes(g Graph, l *land.Land) [][]geo.Point {
+	n := &Network{land: l}
+	shapes := make([][]geo.Point, len(g.Edges))
+	for i, e := range g.Edges {
+		pts := n.simplify(Arc(g.Nodes[e.U], g.Nodes[e.V], DrawStepNM), SimplifyKM)
+		shapes[i] = pts[1 : len(pts)-1]
+	}
+	return shapes
+}
+
+// drawEdges lays out the shapes of the edges, drawing them if they are not given.
+func (n *Network) drawEdges(shapes [][]geo.Point) {
+	if shapes == nil {
+		shapes = DrawShapes(Graph{Nodes: n.nodes, Edges: n.edges}, n.land)
+	}
 	n.shapeStart = make([]int32, len(n.edges)+1)
-	for i, e := range n.edges {
-		pts := n.simplify(Arc(n.nodes[e.U], n.nodes[e.V], DrawStepNM), SimplifyKM)
-		n.shapes = append(n.shapes, pts[1:len(pts)-1]...)
-		n.shapeStart[i+1] = int32(len(n.shapes))
+	for i, shape := range shapes {
+		n.shapeStart[i+1] = n.shapeStart[i] + int32(len(shape))
+	}
+	n.shapes = make([]geo.Point, 0, n.shapeStart[len(n.edges)])
+	for _, shape := range shapes {
+		n.shapes = append(n.shapes, shape...)
 	}
 }
 
@@ -356,50 +425,13 @@ func (n *Network) landmarksFor(closed []bool) [][]float32 {
 // Size returns the number of nodes and edges of the network.
 func (n *Network) Size() (nodes, edges int) { return len(n.nodes), len(n.edges) }
 
-// Clear reports whether the straight line from a to b stays off land, where the parts of it
-// inside a waterway (see Waterway) do not count. Lines are straight in longitude and latitude,
-// the short way round, as in package land.
+// Clear reports whether the straight line from a to b stays off land, or lies in one waterway
+// (both ends inside it, see Waterway), where the land that Natural Earth 1:50m draws over the
+// water does not count. A line that leaves a waterway must stay off land all the way: the land
+// inside the waterway's box is not water, only the line's way along it is. Lines are straight in
+// longitude and latitude, the short way round, as in package land.
 func Clear(l *land.Land, a, b geo.Point) bool {
-	if !l.Crosses(a, b) {
-		return true
-	}
-	b = unwrapTo(a.Lon, b)
-	// Cut off the ends that lie inside a waterway, then check what is left.
-	t0, t1 := 0.0, 1.0
-	for _, w := range waterways {
-		if w.box.contains(a) || w.box.contains(normalise(a)) {
-			t0 = max(t0, exitT(a, b, w.box))
-		}
-		if w.box.contains(b) || w.box.contains(normalise(b)) {
-			t1 = min(t1, 1-exitT(b, a, w.box))
-		}
-	}
-	if t0 == 0 && t1 == 1 {
-		return false
-	}
-	if t0 >= t1 {
-		return true
-	}
-	at := func(t float64) geo.Point {
-		return geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
-	}
-	return !l.Crosses(at(t0), at(t1))
-}
-
-// exitT is where the line from a (inside bx) to b leaves bx, as a fraction of the line.
-func exitT(a, b geo.Point, bx box) float64 {
-	t := 1.0
-	if dx := b.Lon - a.Lon; dx > 0 {
-		t = min(t, (bx.east-a.Lon)/dx)
-	} else if dx < 0 {
-		t = min(t, (bx.west-a.Lon)/dx)
-	}
-	if dy := b.Lat - a.Lat; dy > 0 {
-		t = min(t, (bx.north-a.Lat)/dy)
-	} else if dy < 0 {
-		t = min(t, (bx.south-a.Lat)/dy)
-	}
-	return max(t, 0)
+	return !l.Crosses(a, b) || Waterway(normalise(a), normalise(b)) != ""
 }
 
 // Wet reports whether p is in navigable water: off land, or in a waterway.
@@ -432,7 +464,8 @@ func closedBy(opts Options) []bool {
 }
 
 // snap is a point joined to the network: the edge it joins, where on it (0 at U, 1 at V), the
-// joining point and the leg's length.
+// joining point (on the edge as drawn, see piece, so that the leg checked is the leg drawn) and
+// the leg's length.
 type snap struct {
 	edge  int32
 	t     float64
@@ -542,8 +575,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		}
 		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
-			c := snap{edge: cands[0].edge, legNM: cands[0].d, at: cands[0].q.point()}
+			c := snap{edge: cands[0].edge, legNM: cands[0].d}
 			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
+			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
@@ -630,14 +664,20 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	pts := append(append([]geo.Point{from, a.shore}, a.via...), a.at)
 	// The parts of the first and last edges are drawn and simplified here; the edges between
 	// were at load (drawEdges), within the same tolerance.
-	add := func(p, q geo.Point) {
-		arc := n.simplify(Arc(p, q, DrawStepNM), SimplifyKM)
-		pts = append(pts, arc[1:]...)
+	add := func(e int32, t0, t1 float64) {
+		part := n.simplify(n.piece(e, t0, t1), SimplifyKM)
+		pts = append(pts, part[1:]...)
+	}
+	end := func(e, node int32) float64 {
+		if n.edges[e].U == node {
+			return 0
+		}
+		return 1
 	}
 	if len(nodes) == 0 {
-		add(a.at, b.at)
+		add(a.edge, a.t, b.t)
 	} else {
-		add(a.at, n.nodes[nodes[0]])
+		add(a.edge, a.t, end(a.edge, nodes[0]))
 		for i, e := range edges {
 			shape := n.shapes[n.shapeStart[e]:n.shapeStart[e+1]]
 			if n.edges[e].U == nodes[i] {
@@ -649,7 +689,7 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 			}
 			pts = append(pts, n.nodes[nodes[i+1]])
 		}
-		add(n.nodes[nodes[len(nodes)-1]], b.at)
+		add(b.edge, end(b.edge, nodes[len(nodes)-1]), b.t)
 	}
 	for i := len(b.via) - 1; i >= 0; i-- {
 		pts = append(pts, b.via[i])
@@ -683,6 +723,75 @@ func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist
 	// Exactly the points asked for, without the rounding of unwrapping longitudes.
 	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
 	return out
+}
+
+// piece returns the part of edge e from t0 to t1 (0 at U, 1 at V) as drawn: along the chords
+// of its arc that the generator checked against land (Arc with DrawStepNM), starting and ending
+// on them. Chords drawn afresh from a point inside the edge would fall elsewhere and could cut
+// a corner of land the edge's own chords go round. The first point lies within -180…180 and the
+// longitudes of the others continue from it.
+func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
+	pts := Arc(n.nodes[n.edges[e].U], n.nodes[n.edges[e].V], DrawStepNM)
+	if t0 > t1 {
+		slices.Reverse(pts)
+		t0, t1 = 1-t0, 1-t1
+	}
+	m := float64(len(pts) - 1)
+	at := func(t float64) geo.Point {
+		k := min(int(t*m), len(pts)-2)
+		f := t*m - float64(k)
+		if f <= 0 {
+			return pts[k]
+		}
+		if f >= 1 {
+			return pts[k+1]
+		}
+		a, b := pts[k], pts[k+1]
+		return geo.Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: a.Lon + f*(b.Lon-a.Lon)}
+	}
+	out := []geo.Point{at(t0)}
+	for k := int(t0*m) + 1; float64(k) < t1*m; k++ {
+		out = append(out, pts[k])
+	}
+	out = append(out, at(t1))
+	if shift := 360 * math.Round(out[0].Lon/360); shift != 0 {
+		for i := range out {
+			out[i].Lon -= shift
+		}
+	}
+	return out
+}
+
+// drawnAt is the point at t along edge e (0 at U, 1 at V) as drawn: the first point of
+// piece(e, t, t), without drawing the rest of the edge.
+func (n *Network) drawnAt(e int32, t float64) geo.Point {
+	ed := n.edges[e]
+	u, v := n.nodes[ed.U], n.nodes[ed.V]
+	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
+	if m == 0 {
+		v = unwrapTo(u.Lon, v)
+		return normalise(geo.Point{Lat: u.Lat + t*(v.Lat-u.Lat), Lon: u.Lon + t*(v.Lon-u.Lon)})
+	}
+	at := func(i int) geo.Point {
+		switch i {
+		case 0:
+			return u
+		case m:
+			return v
+		}
+		return slerp(n.vecs[ed.U], n.vecs[ed.V], w, float64(i)/float64(m)).point()
+	}
+	k := min(int(t*float64(m)), m-1)
+	f := t*float64(m) - float64(k)
+	a, b := at(k), at(k+1)
+	if f <= 0 {
+		return a
+	}
+	if f >= 1 {
+		return b
+	}
+	b = unwrapTo(a.Lon, b)
+	return normalise(geo.Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: a.Lon + f*(b.Lon-a.Lon)})
 }
 
 // simplify drops points (Douglas–Peucker, tolerance in km) as long as each shortcut stays off

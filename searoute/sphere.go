@@ -36,19 +36,32 @@ func angle(a, b vec) float64 { return math.Atan2(norm(cross(a, b)), dot(a, b)) }
 // (they may leave -180…180), so that straight lines between them are short.
 func Arc(a, b geo.Point, stepNM float64) []geo.Point {
 	va, vb := toVec(a), toVec(b)
-	w := angle(va, vb)
-	n := int(math.Ceil(w * geo.EarthRadiusNM / stepNM))
-	if n < 1 || math.Sin(w) < 1e-12 {
+	w, n := chords(va, vb, stepNM)
+	if n == 0 {
 		return []geo.Point{a, unwrapTo(a.Lon, b)}
 	}
 	pts := make([]geo.Point, 0, n+1)
 	pts = append(pts, a)
 	for i := 1; i < n; i++ {
-		t := float64(i) / float64(n)
-		v := add(scale(va, math.Sin((1-t)*w)/math.Sin(w)), scale(vb, math.Sin(t*w)/math.Sin(w)))
-		pts = append(pts, unwrapTo(pts[len(pts)-1].Lon, v.point()))
+		pts = append(pts, unwrapTo(pts[len(pts)-1].Lon, slerp(va, vb, w, float64(i)/float64(n)).point()))
 	}
 	return append(pts, unwrapTo(pts[len(pts)-1].Lon, b))
+}
+
+// chords returns the angle between va and vb and the number of chords Arc draws between them
+// with stepNM, 0 when it draws a single straight line.
+func chords(va, vb vec, stepNM float64) (w float64, n int) {
+	w = angle(va, vb)
+	n = int(math.Ceil(w * geo.EarthRadiusNM / stepNM))
+	if n < 1 || math.Sin(w) < 1e-12 {
+		return w, 0
+	}
+	return w, n
+}
+
+// slerp is the point a fraction t of the way along the great circle from va to vb, w apart.
+func slerp(va, vb vec, w, t float64) vec {
+	return add(scale(va, math.Sin((1-t)*w)/math.Sin(w)), scale(vb, math.Sin(t*w)/math.Sin(w)))
 }
 
 // unwrapTo shifts p's longitude by a multiple of 360° to lie within 180° of lon.

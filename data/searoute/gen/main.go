@@ -11,7 +11,8 @@
 //   - straits the source lacks are added from waypoints listed below;
 //   - pieces cut off from the main network are linked to it by the shortest land-free link, and
 //     those that cannot be (the Caspian Sea) are kept as they are if large, dropped if small;
-//   - each edge is tagged with the passage whose box it touches.
+//   - each edge is tagged with the passage whose box it touches, and its shape as the router
+//     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //
 // The output is deterministic. It prints what it changed.
 package main
@@ -123,6 +124,12 @@ func run(pkg, out string) error {
 	b.shortcut()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
+	// The shapes are drawn from the nodes as stored, rounded to a micro-degree, as start-up would.
+	g, err = searoute.Decode(searoute.Encode(g))
+	if err != nil {
+		return err
+	}
+	g.Shapes = searoute.DrawShapes(g, b.land)
 	return os.WriteFile(filepath.Join(out, "network.bin"), searoute.Encode(g), 0o644)
 }
 
@@ -449,6 +456,15 @@ func (b *builder) connect() {
 // leaves, it adds a way from the port's water to the nearest network node through a water grid.
 func (b *builder) reachPorts() {
 	added, failed := 0, 0
+	// Only nodes with edges lead anywhere: repairs leave some behind without.
+	linked := map[int]bool{}
+	for e := range b.edges {
+		linked[e[0]], linked[e[1]] = true, true
+	}
+	isLinked := func(i int) bool { return linked[i] }
+	// The router joins a port by a straight leg (searoute.Clear), not by an arc drawn in chords:
+	// a port counts as reached only by such a leg to a node of the network.
+	straight := func(p, q geo.Point) bool { return searoute.Clear(b.land, p, q) }
 	for _, port := range data.Ports().All() {
 		if !port.HasCoordinates {
 			continue
@@ -457,10 +473,13 @@ func (b *builder) reachPorts() {
 		if !ok {
 			continue // inland by the port list's coordinates; the port list's review deals with it
 		}
-		if _, ok := b.nearestNode(p, accessNM, func(int) bool { return true }); ok {
+		if i, ok := b.index[key(p)]; ok && linked[i] {
+			continue // the port is a node of the network
+		}
+		if _, ok := b.nearestNode(p, accessNM, isLinked, straight); ok {
 			continue
 		}
-		n, ok := b.nearestNode(p, 10*accessNM, func(int) bool { return true }, func(geo.Point, geo.Point) bool { return true })
+		n, ok := b.nearestNode(p, 10*accessNM, isLinked, func(geo.Point, geo.Point) bool { return true })
 		if !ok {
 			failed++
 			continue
@@ -472,6 +491,9 @@ func (b *builder) reachPorts() {
 			continue
 		}
 		b.addPath(b.node(p), way, n)
+		for _, w := range append(way, p) {
+			linked[b.node(w)] = true
+		}
 		added++
 	}
 	fmt.Printf("port approaches: %d added, %d ports without one\n", added, failed)

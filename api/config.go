@@ -6,6 +6,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -43,6 +44,16 @@ type Config struct {
 	// trigger's sample (nil: webhook.NewClient with the policy).
 	Webhooks      webhook.Policy
 	WebhookClient *http.Client
+
+	// Positions reads the vessels' stored AIS positions for the map and the vessel endpoints;
+	// nil uses Store when it is a boxwatch.PositionStore.
+	Positions boxwatch.PositionStore
+	// Sea routes the map's estimated paths and the predicted arrivals; nil loads data.SeaNetwork.
+	Sea *searoute.Network
+	// NoMapCache draws every map afresh instead of reusing one drawn in the last seconds;
+	// NoTrackCache reads a leg's whole track for every map instead of what is new since the
+	// last. Both are for measuring.
+	NoMapCache, NoTrackCache bool
 
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route

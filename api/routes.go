@@ -148,6 +148,24 @@ func (s *server) routes() []route {
 			handler: handleTransportEvents(st, ports, s.listLinks),
 		},
 		{
+			method: "GET", path: "/v2/containers/{id}/map_geojson", tag: "Containers",
+			summary: "Get the container's map as GeoJSON",
+			doc: "Returns the container's journey as a GeoJSON FeatureCollection (RFC 7946, [longitude, latitude]), features " +
+				"in route order: each port (feature_type port, labelled POL, TS1…, POD), and after a port the leg that left it " +
+				"if it has started: the vessel's position while at sea (current_vessel), the path sailed from stored AIS " +
+				"positions (past_vessel_locations) and the routed path from the vessel to the next port " +
+				"(estimated_partial_leg); then the routed paths of the legs not started (estimated_full_legs). " +
+				"boxwatch additions: a past path drawn by the sea router because no AIS position of the leg is stored has " +
+				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
+				"predicted_arrival_at (that distance at the speed made good over the last 12 hours of track, null below 2 knots). " +
+				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
+				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,
+			status: http.StatusOK, resp: featureCollection{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerMap(st, s.maps, s.mapCache, now),
+		},
+		{
 			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
 			summary: "Get a port",
 			doc:     "Returns a port by its id or UN/LOCODE.",

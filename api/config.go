@@ -16,10 +16,12 @@ type Limits struct {
 	CreateTrackingRequest int
 	InferNumber           int
 	Default               int
+	// Refresh is PATCH /v2/containers/{id}/refresh's own budget.
+	Refresh int
 }
 
 // DefaultLimits are the reference API's published limits, and a default for everything else.
-var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200}
+var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200, Refresh: 10}
 
 // Config is what the API needs; Store, Tracker, Redeliverer, Limiter and Carriers are required.
 type Config struct {

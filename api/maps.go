@@ -635,7 +635,9 @@ type renderedMap struct {
 	expires      time.Time
 }
 
-func newMapCache(max int) *mapCache { return &mapCache{max: max, entries: make(map[string]renderedMap)} }
+func newMapCache(max int) *mapCache {
+	return &mapCache{max: max, entries: make(map[string]renderedMap)}
+}
 
 func (c *mapCache) get(key string, now time.Time) (renderedMap, bool) {
 	c.mu.Lock()

@@ -28,8 +28,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // settableClock is a clock a test sets to each moment of a journey.
 type settableClock struct{ t atomic.Int64 }
 
-func (c *settableClock) set(t time.Time)  { c.t.Store(t.UnixNano()) }
-func (c *settableClock) Now() time.Time   { return time.Unix(0, c.t.Load()).UTC() }
+func (c *settableClock) set(t time.Time) { c.t.Store(t.UnixNano()) }
+func (c *settableClock) Now() time.Time  { return time.Unix(0, c.t.Load()).UTC() }
 func withSettable(c *settableClock) option {
 	return func(_ testing.TB, cfg *api.Config, _ *store.DB) { cfg.Clock = c.Now }
 }

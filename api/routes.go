@@ -148,6 +148,16 @@ func (s *server) routes() []route {
 			handler: handleTransportEvents(st, ports, s.listLinks),
 		},
 		{
+			method: "PATCH", path: "/v2/containers/{id}/refresh", tag: "Containers",
+			summary: "Refresh a container now",
+			doc: "Schedules an immediate lookup of the container's shipment with its shipping line (a shipment whose tracking " +
+				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON).",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh,
+			status: http.StatusOK, resp: refreshAnswer{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerRefresh(st, tracker),
+		},
+		{
 			method: "GET", path: "/v2/containers/{id}/map_geojson", tag: "Containers",
 			summary: "Get the container's map as GeoJSON",
 			doc: "Returns the container's journey as a GeoJSON FeatureCollection (RFC 7946, [longitude, latitude]), features " +
@@ -177,11 +187,32 @@ func (s *server) routes() []route {
 		{
 			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
 			summary: "Get a vessel",
-			doc:     "Returns a vessel by its id or IMO number.",
-			auth:    true, bucket: bucketDefault,
+			doc: "Returns a vessel by its id or IMO number. With show_positions[from_timestamp] or show_positions[to_timestamp] " +
+				"(accounts with the map feature) it adds positions[], its stored AIS positions in that window, oldest first, at most 20,000.",
+			auth: true, bucket: bucketDefault, params: vesselGetParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 403, 404, 429},
+			handler: handleVesselGet(st, s.cfg.Positions, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions", tag: "Vessels",
+			summary: "Get the vessel's estimated path between two ports",
+			doc: "Returns the vessel with positions[]: the sea route from previous_port_id to port_id as positions one minute " +
+				"apart (estimated: true), timed from now at the speed the vessel made good over its last 12 hours of track " +
+				"(16 knots when that is unknown or under 2 knots), at most 60 days of them.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureParams,
 			status: http.StatusOK, resp: vesselDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleVesselGet(st, s.baseURL),
+			handler: handleFuturePositions(st, s.maps, false, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions_with_coordinates", tag: "Vessels",
+			summary: "Get the vessel's estimated path from a point to a port",
+			doc:     "As future_positions, from latitude and longitude (where the vessel is) instead of the previous port.",
+			auth:    true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureWithCoordinatesParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleFuturePositions(st, s.maps, true, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/webhooks", tag: "Webhooks",

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 
 	"github.com/boxwatch/boxwatch/geo"
 )
@@ -46,7 +48,30 @@ func wrapLon(lon float64) float64 {
 	return lon
 }
 
-func pointGeometry(p geo.Point) geometry { return geometry{Type: "Point", Coordinates: pos(p)} }
+func pointGeometry(p geo.Point) geometry {
+	return geometry{Type: "Point", Coordinates: json.RawMessage(appendPosition(nil, pos(p)))}
+}
+
+// appendPosition writes a position as JSON: by hand, because maps are long lists of them and
+// reflection is most of the cost of encoding them.
+func appendPosition(b []byte, p position) []byte {
+	b = append(b, '[')
+	b = strconv.AppendFloat(b, p[0], 'f', -1, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, p[1], 'f', -1, 64)
+	return append(b, ']')
+}
+
+func appendLine(b []byte, line []position) []byte {
+	b = append(b, '[')
+	for i, p := range line {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendPosition(b, p)
+	}
+	return append(b, ']')
+}
 
 // lineGeometry draws points as one LineString, or, with split, cut at the antimeridian per RFC 7946
 // §3.1.9 (a MultiLineString whenever the line crosses it). It returns the geometry and how many
@@ -57,17 +82,22 @@ func lineGeometry(points []geo.Point, split bool) (geometry, int) {
 		line[i] = pos(p)
 	}
 	if !split {
-		return geometry{Type: "LineString", Coordinates: line}, len(line)
+		return geometry{Type: "LineString", Coordinates: json.RawMessage(appendLine(nil, line))}, len(line)
 	}
 	parts := splitAntimeridian(line)
 	if len(parts) == 1 {
-		return geometry{Type: "LineString", Coordinates: parts[0]}, len(parts[0])
+		return geometry{Type: "LineString", Coordinates: json.RawMessage(appendLine(nil, parts[0]))}, len(parts[0])
 	}
 	n := 0
-	for _, p := range parts {
+	b := []byte{'['}
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendLine(b, p)
 		n += len(p)
 	}
-	return geometry{Type: "MultiLineString", Coordinates: parts}, n
+	return geometry{Type: "MultiLineString", Coordinates: json.RawMessage(append(b, ']'))}, n
 }
 
 // splitAntimeridian cuts a line wherever two consecutive positions lie more than 180° of

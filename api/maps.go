@@ -170,6 +170,10 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 		l.toPort, l.toOK = m.portAt(to.LOCODE)
 		legs[i] = l
 	}
+	vessels, err := m.vessels(ctx, legs)
+	if err != nil {
+		return fc, err
+	}
 	var later []feature // estimated full legs come after the last port
 	for i, stop := range s.Route {
 		if pt, ok := m.portAt(stop.LOCODE); ok {
@@ -186,7 +190,7 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 			}
 			continue
 		}
-		fs, err := m.sailedLeg(ctx, l, total, now, split)
+		fs, err := m.sailedLeg(ctx, l, vessels[l.imo], total, now, split)
 		if err != nil {
 			return fc, err
 		}
@@ -194,6 +198,38 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 	}
 	fc.Features = append(fc.Features, later...)
 	return fc, nil
+}
+
+// vessels reads the vessels of the legs started, in one query, and the latest position of the
+// vessel at sea, if any.
+func (m *mapper) vessels(ctx context.Context, legs []mapLeg) (map[string]boxwatch.Vessel, error) {
+	var imos []string
+	sailing := ""
+	for _, l := range legs {
+		if l.started() && l.imo != "" {
+			imos = append(imos, l.imo)
+			if l.sailing() {
+				sailing = l.imo
+			}
+		}
+	}
+	if len(imos) == 0 {
+		return nil, nil
+	}
+	byIMO, err := m.st.VesselsByIMO(ctx, imos)
+	if err != nil {
+		return nil, err
+	}
+	if sailing != "" {
+		v, err := m.st.Vessel(ctx, sailing)
+		switch {
+		case err == nil:
+			byIMO[sailing] = v
+		case !boxwatch.IsKind(err, boxwatch.KindNotFound):
+			return nil, err
+		}
+	}
+	return byIMO, nil
 }
 
 // portAt returns a port with coordinates: one without cannot be drawn.
@@ -240,17 +276,7 @@ func (m *mapper) fullLeg(l mapLeg, split bool) (feature, bool) {
 
 // sailedLeg draws a leg sailed or being sailed: the current vessel (if at sea with a position),
 // the path sailed, and the path still to sail from the vessel.
-func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, total int, now time.Time, split bool) ([]feature, error) {
-	var vessel boxwatch.Vessel
-	if l.imo != "" {
-		v, err := m.st.Vessel(ctx, l.imo)
-		switch {
-		case err == nil:
-			vessel = v
-		case !boxwatch.IsKind(err, boxwatch.KindNotFound):
-			return nil, err
-		}
-	}
+func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel, total int, now time.Time, split bool) ([]feature, error) {
 	if vessel.ID == "" && l.imo != "" {
 		vessel.ID = boxwatch.VesselID(l.imo)
 	}

@@ -58,6 +58,7 @@ type journeyVessel struct {
 	upTo       time.Time
 	lastOnly   bool // only the latest position is known, no track
 	noPosition bool
+	step       time.Duration // between positions; 0 is five minutes
 }
 
 // sail returns the positions of a vessel leaving from at departed at knots along the sea path.
@@ -73,12 +74,16 @@ func sail(t testing.TB, v journeyVessel) []boxwatch.VesselPosition {
 	pts := path.Points
 	seg, done := 1, 0.0 // segment index, nm into it
 	speed := v.knots
-	for at := v.departed; at.Before(v.upTo) && seg < len(pts); at = at.Add(5 * time.Minute) {
+	step := v.step
+	if step == 0 {
+		step = 5 * time.Minute
+	}
+	for at := v.departed; at.Before(v.upTo) && seg < len(pts); at = at.Add(step) {
 		p := geo.Intermediate(pts[seg-1], pts[seg], math.Min(1, done/math.Max(geo.DistanceNM(pts[seg-1], pts[seg]), 1e-9)))
 		heading := math.Round(geo.Bearing(pts[seg-1], pts[seg]))
 		out = append(out, boxwatch.VesselPosition{MMSI: v.mmsi, Latitude: p.Lat, Longitude: p.Lon, SpeedKnots: &speed,
 			HeadingDegrees: &heading, Timestamp: at})
-		done += v.knots * 5 / 60
+		done += v.knots * step.Hours()
 		for seg < len(pts) && done >= geo.DistanceNM(pts[seg-1], pts[seg]) {
 			done -= geo.DistanceNM(pts[seg-1], pts[seg])
 			seg++

@@ -33,6 +33,9 @@ func TestContainerMapRules(t *testing.T) {
 		noTrack := mustSeedJourney(t, ts.db, acme, "RULE000000004", asiaEurope(day(1), z, z, z)(e, f), z, lastOnly...)
 		ended := mustSeedJourney(t, ts.db, acme, "RULE000000005", asiaEurope(day(1), day(2), day(2.5), day(3))(c, d), day(3.2))
 		path := func(id string) string { return "/v2/containers/" + id + "/map_geojson" }
+		g, h := imoNumber(940030), imoNumber(940031)
+		lastLeg := mustSeedJourney(t, ts.db, acme, "RULE000000006", asiaEurope(day(1), day(2), day(2.5), z)(g, h), z,
+			journeyVessel{imo: h, mmsi: "5" + h[:7] + "1", from: "SGSIN", to: "NLRTM", departed: day(2.5), knots: 17.5, upTo: day(3.5)})
 
 		t.Run("ErrForbidden", func(t *testing.T) {
 			ts.do(t, "GET", path(live), ts.globex, "").wantError(t, 403, "forbidden", "", "")
@@ -122,6 +125,38 @@ func TestContainerMapRules(t *testing.T) {
 			end := ts.do(t, "GET", path(ended), ts.acme, "").want(t, 200)
 			if cc := end.header.Get("Cache-Control"); cc != "private, max-age=31536000, immutable" {
 				t.Errorf("ended journey: Cache-Control %q", cc)
+			}
+		})
+		t.Run("PredictedArrivalOnShipment", func(t *testing.T) {
+			var predicted any
+			for _, f := range checkMap(t, ts.do(t, "GET", path(lastLeg), ts.acme, "").want(t, 200).raw).Features {
+				if f.Properties["feature_type"] == "current_vessel" {
+					predicted = f.Properties["predicted_arrival_at"]
+					// About 8,000 nm to go at 17.5 knots from day 3.5: some 19 days.
+					at, err := time.Parse(time.RFC3339, predicted.(string))
+					if err != nil || at.Before(day(20)) || at.After(day(25)) {
+						t.Errorf("predicted arrival %v", predicted)
+					}
+					if nm := f.Properties["distance_to_go_nm"].(float64); nm < 7000 || nm > 9000 {
+						t.Errorf("distance to go %v nm", nm)
+					}
+				}
+			}
+			sid := boxwatch.NameUUID("s/" + acme + "RULE000000006")
+			r := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200)
+			if got := get(r.body, "data", "attributes", "pod_predicted_arrival_at"); predicted == nil || got != predicted {
+				t.Errorf("shipment pod_predicted_arrival_at %v, the map says %v", got, predicted)
+			}
+			// On the first leg there is none; nor for an account without the map feature.
+			r = ts.do(t, "GET", "/v2/shipments/"+boxwatch.NameUUID("s/"+acme+"RULE000000001"), ts.acme, "").want(t, 200)
+			if got, ok := get(r.body, "data", "attributes").(map[string]any)["pod_predicted_arrival_at"]; ok {
+				t.Errorf("a prediction on the first leg: %v", got)
+			}
+			plain := storetest.MustCreateAccount(t, ts.db, "plain")
+			mustSeedJourney(t, ts.db, plain.ID, "RULE000000007", asiaEurope(day(1), day(2), day(2.5), z)(g, h), z)
+			r = ts.do(t, "GET", "/v2/shipments/"+boxwatch.NameUUID("s/"+plain.ID+"RULE000000007"), mustKey(t, ts.db, "plain"), "").want(t, 200)
+			if got, ok := get(r.body, "data", "attributes").(map[string]any)["pod_predicted_arrival_at"]; ok {
+				t.Errorf("a prediction without the map feature: %v", got)
 			}
 		})
 		t.Run("Refresh", func(t *testing.T) {

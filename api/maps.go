@@ -360,6 +360,49 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	return out, nil
 }
 
+// podArrival is the predicted arrival at the port of discharge while the vessel sails the last
+// leg, as the map's current_vessel gives it; nil otherwise.
+func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, error) {
+	n := len(s.Route)
+	if n < 2 {
+		return nil, nil
+	}
+	l := mapLeg{i: n - 2, from: s.Route[n-2], to: s.Route[n-1], imo: s.Route[n-2].OutboundVesselIMO}
+	if l.imo == "" {
+		l.imo = l.to.InboundVesselIMO
+	}
+	l.fromPort, l.fromOK = m.portAt(l.from.LOCODE)
+	l.toPort, l.toOK = m.portAt(l.to.LOCODE)
+	if !l.sailing() || l.imo == "" || !l.toOK {
+		return nil, nil
+	}
+	v, err := m.st.Vessel(ctx, l.imo)
+	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := m.now()
+	p := v.Position
+	if p == nil || !validPosition(*p) || p.Timestamp.Before(l.from.ATD) || p.Timestamp.After(now) || m.positions == nil || v.MMSI == "" {
+		return nil, nil
+	}
+	tr, err := m.track(ctx, v.MMSI, l.from.ATD, now, true)
+	if err != nil {
+		return nil, err
+	}
+	path, ok := m.route(positionPoint(*p), portPoint(l.toPort))
+	if !ok || !tr.speedOK {
+		return nil, nil
+	}
+	at, ok := eta.Arrival(p.Timestamp, path.DistanceNM, tr.speed)
+	if !ok {
+		return nil, nil
+	}
+	return optTime(at), nil
+}
+
 // fallback is the path of a leg with no stored positions, drawn by the sea router: to the vessel
 // when its position is known, to the next port when the leg is over, and otherwise as far along
 // the routed path as the time since departure is of the time the leg should take. It returns the

@@ -95,11 +95,13 @@ func (s *server) routes() []route {
 		{
 			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
 			summary: "Get a shipment",
-			doc:     "Returns one shipment: its route, times and containers. ETAs live here, not on containers.",
+			doc: "Returns one shipment: its route, times and containers. ETAs live here, not on containers. " +
+				"boxwatch addition, for accounts with the map feature: pod_predicted_arrival_at while the vessel sails the last leg " +
+				"(the map's predicted_arrival_at), absent otherwise.",
 			auth:    true, bucket: bucketDefault, params: []param{paramInclude("containers", "port_of_lading", "port_of_discharge")},
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleShipmentGet(st, carriers, ports, s.baseURL),
+			handler: handleShipmentGet(st, carriers, ports, s.maps, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",

@@ -108,6 +108,25 @@ func TestContainerMapRules(t *testing.T) {
 				t.Errorf("the past path shrank: %d then %d positions", pastCount(first), pastCount(second))
 			}
 		})
+		t.Run("VesselAheadOfTheClock", func(t *testing.T) {
+			// The demo's simulated vessels report times ahead of the wall clock: the map still
+			// shows the latest report, and the path sailed up to it.
+			k, l := imoNumber(940040), imoNumber(940041)
+			ahead := mustSeedJourney(t, ts.db, acme, "RULE000000008", asiaEurope(day(1), z, z, z)(k, l), z, asiaEuropeVessels(day(5), z)(k, l)...)
+			doc := checkMap(t, ts.do(t, "GET", path(ahead), ts.acme, "").want(t, 200).raw)
+			var at string
+			for _, f := range doc.Features {
+				if f.Properties["feature_type"] == "current_vessel" {
+					at, _ = f.Properties["vessel_location_timestamp"].(string)
+				}
+				if f.Properties["feature_type"] == "past_vessel_locations" && f.Properties["end_time"] != at {
+					t.Errorf("the past path ends at %v, the vessel is at %s", f.Properties["end_time"], at)
+				}
+			}
+			if want := day(5).Add(-5 * time.Minute).Format(time.RFC3339); at != want {
+				t.Errorf("vessel at %q, want its latest report %s", at, want)
+			}
+		})
 		t.Run("ETag", func(t *testing.T) {
 			r := ts.do(t, "GET", path(live), ts.acme, "").want(t, 200)
 			tag := r.header.Get("ETag")

@@ -280,6 +280,7 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	if vessel.ID == "" && l.imo != "" {
 		vessel.ID = boxwatch.VesselID(l.imo)
 	}
+	here := latestPosition(l, vessel)
 	end := l.to.ATA
 	if end.IsZero() {
 		end = l.to.ATD
@@ -287,6 +288,11 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	open := end.IsZero()
 	if open {
 		end = now
+		if here != nil && !here.Timestamp.Before(end) {
+			// The vessel's clock is ahead of ours (the demo's simulated world runs faster than
+			// time): the leg so far runs to its latest report.
+			end = here.Timestamp.Add(time.Second)
+		}
 	}
 	var tr track
 	if m.positions != nil && vessel.MMSI != "" && end.After(l.from.ATD) {
@@ -295,12 +301,8 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 			return nil, err
 		}
 	}
-	var here *boxwatch.VesselPosition
-	if p := vessel.Position; l.sailing() && p != nil && validPosition(*p) && !p.Timestamp.Before(l.from.ATD) && !p.Timestamp.After(now) {
-		here = p
-		if len(tr.points) == 0 || p.Timestamp.After(tr.last) {
-			tr = tr.with(*p)
-		}
+	if here != nil && (len(tr.points) == 0 || here.Timestamp.After(tr.last)) {
+		tr = tr.with(*here)
 	}
 
 	var out []feature
@@ -383,12 +385,11 @@ func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, 
 	if err != nil {
 		return nil, err
 	}
-	now := m.now()
-	p := v.Position
-	if p == nil || !validPosition(*p) || p.Timestamp.Before(l.from.ATD) || p.Timestamp.After(now) || m.positions == nil || v.MMSI == "" {
+	p := latestPosition(l, v)
+	if p == nil || m.positions == nil || v.MMSI == "" {
 		return nil, nil
 	}
-	tr, err := m.track(ctx, v.MMSI, l.from.ATD, now, true)
+	tr, err := m.track(ctx, v.MMSI, l.from.ATD, maxTime(m.now(), p.Timestamp.Add(time.Second)), true)
 	if err != nil {
 		return nil, err
 	}
@@ -401,6 +402,16 @@ func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, 
 		return nil, nil
 	}
 	return optTime(at), nil
+}
+
+// latestPosition is the vessel's latest position when it is at sea on the leg: heard since the
+// leg's departure, and the leg not ended. nil otherwise.
+func latestPosition(l mapLeg, v boxwatch.Vessel) *boxwatch.VesselPosition {
+	p := v.Position
+	if !l.sailing() || p == nil || !validPosition(*p) || p.Timestamp.Before(l.from.ATD) {
+		return nil
+	}
+	return p
 }
 
 // fallback is the path of a leg with no stored positions, drawn by the sea router: to the vessel
@@ -464,17 +475,30 @@ func along(points []geo.Point, nm float64) []geo.Point {
 // startAt makes a routed path begin exactly at p (the router may begin it at p's snap to water
 // when p is on the coast).
 func startAt(points []geo.Point, p geo.Point) []geo.Point {
-	if len(points) > 0 && points[0] == p {
-		return points
+	out := append([]geo.Point{p}, points...)
+	if len(out) > 2 && sameSpot(out[0], out[1]) {
+		out = append(out[:1], out[2:]...)
 	}
-	return append([]geo.Point{p}, points...)
+	return out
 }
 
 func endAt(points []geo.Point, p geo.Point) []geo.Point {
-	if len(points) > 0 && points[len(points)-1] == p {
-		return points
+	out := append(points[:len(points):len(points)], p)
+	if n := len(out); n > 2 && sameSpot(out[n-2], out[n-1]) {
+		out = append(out[:n-2], p)
 	}
-	return append(points[:len(points):len(points)], p)
+	return out
+}
+
+// sameSpot reports whether two points are within a few metres: the router's ends are the
+// points it was given, or their snap to water, which the line need not draw twice.
+func sameSpot(a, b geo.Point) bool { return geo.DistanceNM(a, b) < 0.005 }
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func positionPoint(p boxwatch.VesselPosition) geo.Point {

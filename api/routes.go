@@ -98,7 +98,7 @@ func (s *server) routes() []route {
 			doc: "Returns one shipment: its route, times and containers. ETAs live here, not on containers. " +
 				"boxwatch addition, for accounts with the map feature: pod_predicted_arrival_at while the vessel sails the last leg " +
 				"(the map's predicted_arrival_at), absent otherwise.",
-			auth:    true, bucket: bucketDefault, params: []param{paramInclude("containers", "port_of_lading", "port_of_discharge")},
+			auth: true, bucket: bucketDefault, params: []param{paramInclude("containers", "port_of_lading", "port_of_discharge")},
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleShipmentGet(st, carriers, ports, s.maps, s.baseURL),

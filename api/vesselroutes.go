@@ -144,13 +144,20 @@ func handleFuturePositions(st boxwatch.Store, m *mapper, withCoordinates bool, b
 		knots := fallbackKnots
 		now := m.now()
 		if m.positions != nil && v.MMSI != "" {
-			recent, err := m.positions.VesselPositions(r.Context(), v.MMSI, now.Add(-eta.Window), now, maxShownPositions)
+			until := now
+			if p := v.Position; p != nil && p.Timestamp.After(until) {
+				until = p.Timestamp
+			}
+			recent, err := m.positions.VesselPositions(r.Context(), v.MMSI, until.Add(-eta.Window), until.Add(time.Second), maxShownPositions)
 			if err != nil {
 				return err
 			}
 			if k, ok := eta.Speed(recent); ok && k >= eta.MinKnots {
 				knots = k
 			}
+		}
+		if p := v.Position; p != nil && p.Timestamp.After(now) {
+			now = p.Timestamp // the vessel's clock is ahead of ours, as in the demo's simulated world
 		}
 		res := vesselOut(v)
 		list := futurePath(startAt(path.Points, start), knots, now.Truncate(time.Minute))

@@ -56,10 +56,52 @@ func pointGeometry(p geo.Point) geometry {
 // reflection is most of the cost of encoding them.
 func appendPosition(b []byte, p position) []byte {
 	b = append(b, '[')
-	b = strconv.AppendFloat(b, p[0], 'f', -1, 64)
+	b = appendCoordinate(b, p[0])
 	b = append(b, ',')
-	b = strconv.AppendFloat(b, p[1], 'f', -1, 64)
+	b = appendCoordinate(b, p[1])
 	return append(b, ']')
+}
+
+// appendCoordinate writes a coordinate rounded to six decimals as its shortest form (as
+// encoding/json would), by fixed-point formatting, which is cheaper than finding the shortest.
+func appendCoordinate(b []byte, x float64) []byte {
+	start := len(b)
+	b = strconv.AppendFloat(b, x, 'f', 6, 64)
+	for b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	if b[len(b)-1] == '.' {
+		b = b[:len(b)-1]
+	}
+	if string(b[start:]) == "-0" {
+		b = append(b[:start], '0')
+	}
+	return b
+}
+
+// encode writes the collection as encoding/json would, but copies the geometries' coordinates
+// as they are: they are most of a map's bytes and already valid JSON.
+func (fc featureCollection) encode() []byte {
+	size := 64
+	for _, f := range fc.Features {
+		size += len(f.Geometry.Coordinates.(json.RawMessage)) + 1024
+	}
+	b := make([]byte, 0, size)
+	b = append(b, `{"type":"FeatureCollection","features":[`...)
+	for i, f := range fc.Features {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"type":"Feature","geometry":{"type":"`...)
+		b = append(b, f.Geometry.Type...)
+		b = append(b, `","coordinates":`...)
+		b = append(b, f.Geometry.Coordinates.(json.RawMessage)...)
+		b = append(b, `},"properties":`...)
+		b = append(b, mustJSON(f.Properties)...)
+		b = b[:len(b)-1] // the encoder's newline
+		b = append(b, '}')
+	}
+	return append(b, "]}\n"...)
 }
 
 func appendLine(b []byte, line []position) []byte {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
@@ -200,36 +201,23 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 	return fc, nil
 }
 
-// vessels reads the vessels of the legs started, in one query, and the latest position of the
-// vessel at sea, if any.
+// vessels reads the vessel at sea, if any, with its latest position. The vessels of the legs
+// sailed are needed only for their tracks, which the track cache keeps by IMO number.
 func (m *mapper) vessels(ctx context.Context, legs []mapLeg) (map[string]boxwatch.Vessel, error) {
-	var imos []string
-	sailing := ""
 	for _, l := range legs {
-		if l.started() && l.imo != "" {
-			imos = append(imos, l.imo)
-			if l.sailing() {
-				sailing = l.imo
-			}
+		if !l.sailing() || l.imo == "" {
+			continue
 		}
-	}
-	if len(imos) == 0 {
-		return nil, nil
-	}
-	byIMO, err := m.st.VesselsByIMO(ctx, imos)
-	if err != nil {
-		return nil, err
-	}
-	if sailing != "" {
-		v, err := m.st.Vessel(ctx, sailing)
-		switch {
-		case err == nil:
-			byIMO[sailing] = v
-		case !boxwatch.IsKind(err, boxwatch.KindNotFound):
+		v, err := m.st.Vessel(ctx, l.imo)
+		if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+			return nil, nil
+		}
+		if err != nil {
 			return nil, err
 		}
+		return map[string]boxwatch.Vessel{l.imo: v}, nil
 	}
-	return byIMO, nil
+	return nil, nil
 }
 
 // portAt returns a port with coordinates: one without cannot be drawn.
@@ -265,11 +253,11 @@ func (m *mapper) fullLeg(l mapLeg, split bool) (feature, bool) {
 	if !l.fromOK || !l.toOK {
 		return feature{}, false
 	}
-	path, ok := m.route(portPoint(l.fromPort), portPoint(l.toPort))
-	if !ok {
+	e := m.routeEntry(portPoint(l.fromPort), portPoint(l.toPort))
+	if !e.ok {
 		return feature{}, false
 	}
-	g, n := lineGeometry(path.Points, split)
+	g, n := e.geometry(split)
 	return feature{Type: "Feature", Geometry: g, Properties: mapFullLegProperties{FeatureType: featureEstimatedFull,
 		PortsSequence: l.i + 1, PreviousPortID: l.fromPort.ID, NextPortID: l.toPort.ID, PointCount: n}}, true
 }
@@ -295,9 +283,9 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 		}
 	}
 	var tr track
-	if m.positions != nil && vessel.MMSI != "" && end.After(l.from.ATD) {
+	if m.positions != nil && l.imo != "" && end.After(l.from.ATD) {
 		var err error
-		if tr, err = m.track(ctx, vessel.MMSI, l.from.ATD, end, open); err != nil {
+		if tr, err = m.track(ctx, l.imo, vessel.MMSI, l.from.ATD, end, open); err != nil {
 			return nil, err
 		}
 	}
@@ -349,6 +337,9 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	}
 	if len(points) >= 2 {
 		g, n := lineGeometry(points, split)
+		if !split && !past.Estimated && tr.line != nil {
+			g = geometry{Type: "LineString", Coordinates: json.RawMessage(tr.line)}
+		}
 		past.PointCount = n
 		out = append(out, feature{Type: "Feature", Geometry: g, Properties: past})
 	}
@@ -389,7 +380,7 @@ func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, 
 	if p == nil || m.positions == nil || v.MMSI == "" {
 		return nil, nil
 	}
-	tr, err := m.track(ctx, v.MMSI, l.from.ATD, maxTime(m.now(), p.Timestamp.Add(time.Second)), true)
+	tr, err := m.track(ctx, l.imo, v.MMSI, l.from.ATD, maxTime(m.now(), p.Timestamp.Add(time.Second)), true)
 	if err != nil {
 		return nil, err
 	}
@@ -514,16 +505,22 @@ func validPosition(p boxwatch.VesselPosition) bool {
 // inland, far from the network) has no path, and the map leaves that line out rather than draw
 // one over land.
 func (m *mapper) route(from, to geo.Point) (searoute.Path, bool) {
-	return m.routes.get(from, to, func() (searoute.Path, bool) {
+	e := m.routeEntry(from, to)
+	return e.path, e.ok
+}
+
+func (m *mapper) routeEntry(from, to geo.Point) routeEntry {
+	return m.routes.get(from, to, func() routeEntry {
 		p, err := m.sea.Route(from, to, searoute.Options{})
 		if err != nil {
 			m.log.Warn("map: no sea route", "from", fmt.Sprint(from), "to", fmt.Sprint(to), "error", err.Error())
-			return searoute.Path{}, false
+			return routeEntry{}
 		}
 		if len(p.Points) < 2 {
-			return searoute.Path{}, false
+			return routeEntry{}
 		}
-		return p, true
+		g, _ := lineGeometry(p.Points, false)
+		return routeEntry{path: p, ok: true, line: g.Coordinates.(json.RawMessage)}
 	})
 }
 
@@ -538,34 +535,44 @@ type routeCache struct {
 type routeEntry struct {
 	path searoute.Path
 	ok   bool
+	line json.RawMessage // the path's LineString coordinates, encoded once
+}
+
+// geometry draws the path, from the encoding kept unless split.
+func (e routeEntry) geometry(split bool) (geometry, int) {
+	if split {
+		return lineGeometry(e.path.Points, true)
+	}
+	return geometry{Type: "LineString", Coordinates: e.line}, len(e.path.Points)
 }
 
 func newRouteCache(max int) *routeCache {
 	return &routeCache{max: max, hits: make(map[[2]geo.Point]routeEntry)}
 }
 
-func (c *routeCache) get(from, to geo.Point, compute func() (searoute.Path, bool)) (searoute.Path, bool) {
+func (c *routeCache) get(from, to geo.Point, compute func() routeEntry) routeEntry {
 	key := [2]geo.Point{from, to}
 	c.mu.Lock()
 	e, hit := c.hits[key]
 	c.mu.Unlock()
 	if hit {
-		return e.path, e.ok
+		return e
 	}
-	e.path, e.ok = compute()
+	e = compute()
 	c.mu.Lock()
 	if len(c.hits) >= c.max {
 		clear(c.hits) // a crude bound: the working set is the lanes tracked, refilled at once
 	}
 	c.hits[key] = e
 	c.mu.Unlock()
-	return e.path, e.ok
+	return e
 }
 
 // track is a stretch of a vessel's stored positions, simplified for drawing, with the speed it
 // made good at its end.
 type track struct {
 	points      []geo.Point
+	line        []byte // points as LineString coordinates, encoded once; nil when not yet
 	first, last time.Time
 	speed       float64
 	speedOK     bool
@@ -574,6 +581,11 @@ type track struct {
 // with extends the track by one position (the vessel's latest, newer than the stored track).
 func (t track) with(p boxwatch.VesselPosition) track {
 	t.points = append(t.points[:len(t.points):len(t.points)], positionPoint(p))
+	if len(t.line) > 0 {
+		line := make([]byte, 0, len(t.line)+32)
+		line = append(append(line, t.line[:len(t.line)-1]...), ',')
+		t.line = append(appendPosition(line, pos(positionPoint(p))), ']')
+	}
 	if t.first.IsZero() {
 		t.first = p.Timestamp
 	}
@@ -585,10 +597,26 @@ func (t track) with(p boxwatch.VesselPosition) track {
 // minutes, far more than any leg keeps.
 const maxTrackPositions = 100_000
 
-// track returns the vessel's stored positions with from <= time < to, simplified.
-func (m *mapper) track(ctx context.Context, mmsi string, from, to time.Time, open bool) (track, error) {
+// track returns the stored positions of the vessel with IMO number imo with from <= time < to,
+// simplified. mmsi is its MMSI when the caller knows it; else it is looked up when the track is
+// read. A vessel with no MMSI known has no track.
+func (m *mapper) track(ctx context.Context, imo, mmsi string, from, to time.Time, open bool) (track, error) {
+	resolve := func() (string, error) {
+		if mmsi != "" {
+			return mmsi, nil
+		}
+		v, err := m.st.Vessel(ctx, imo)
+		if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+			return "", nil
+		}
+		return v.MMSI, err
+	}
 	if m.tracks == nil {
-		ps, err := m.positions.VesselPositions(ctx, mmsi, from, to, maxTrackPositions)
+		id, err := resolve()
+		if err != nil || id == "" {
+			return track{}, err
+		}
+		ps, err := m.positions.VesselPositions(ctx, id, from, to, maxTrackPositions)
 		if err != nil {
 			return track{}, err
 		}
@@ -596,7 +624,7 @@ func (m *mapper) track(ctx context.Context, mmsi string, from, to time.Time, ope
 		raw.add(ps)
 		return raw.track(), nil
 	}
-	return m.tracks.get(ctx, m.positions, mmsi, from, to, open, m.now())
+	return m.tracks.get(ctx, m.positions, imo, resolve, from, to, open, m.now())
 }
 
 // rawTrack is the positions of a track as read, and their simplification.
@@ -630,6 +658,10 @@ func (r *rawTrack) add(ps []boxwatch.VesselPosition) {
 
 func (r *rawTrack) track() track {
 	t := track{points: simplify(r.points), first: r.first, last: r.last}
+	if len(t.points) > 0 {
+		g, _ := lineGeometry(t.points, false)
+		t.line = g.Coordinates.(json.RawMessage)
+	}
 	t.speed, t.speedOK = eta.Speed(r.recent)
 	return t
 }
@@ -645,12 +677,13 @@ type trackCache struct {
 }
 
 type trackKey struct {
-	mmsi     string
+	imo      string
 	from, to time.Time // to is zero for a leg still sailed
 }
 
 type trackEntry struct {
 	mu      sync.Mutex
+	mmsi    string // "" while the vessel's MMSI is not known: no track
 	raw     *rawTrack
 	drawn   track
 	loaded  time.Time // when read whole
@@ -668,8 +701,8 @@ func newTrackCache(max int) *trackCache {
 	return &trackCache{max: max, entries: make(map[trackKey]*trackEntry)}
 }
 
-func (c *trackCache) get(ctx context.Context, ps boxwatch.PositionStore, mmsi string, from, to time.Time, open bool, now time.Time) (track, error) {
-	key := trackKey{mmsi: mmsi, from: from}
+func (c *trackCache) get(ctx context.Context, ps boxwatch.PositionStore, imo string, resolve func() (string, error), from, to time.Time, open bool, now time.Time) (track, error) {
+	key := trackKey{imo: imo, from: from}
 	if !open {
 		key.to = to
 	}
@@ -688,19 +721,25 @@ func (c *trackCache) get(ctx context.Context, ps boxwatch.PositionStore, mmsi st
 	defer e.mu.Unlock()
 	switch {
 	case e.raw == nil || now.Sub(e.loaded) >= trackRebuild || now.Before(e.loaded):
-		got, err := ps.VesselPositions(ctx, mmsi, from, to, maxTrackPositions)
+		mmsi, err := resolve()
 		if err != nil {
 			return track{}, err
 		}
-		e.raw = newRawTrack()
+		var got []boxwatch.VesselPosition
+		if mmsi != "" {
+			if got, err = ps.VesselPositions(ctx, mmsi, from, to, maxTrackPositions); err != nil {
+				return track{}, err
+			}
+		}
+		e.mmsi, e.raw = mmsi, newRawTrack()
 		e.raw.add(got)
 		e.drawn, e.loaded, e.checked = e.raw.track(), now, now
-	case open && now.Sub(e.checked) >= trackPoll:
+	case open && e.mmsi != "" && now.Sub(e.checked) >= trackPoll:
 		since := from
 		if !e.raw.last.IsZero() {
 			since = e.raw.last.Add(time.Nanosecond)
 		}
-		got, err := ps.VesselPositions(ctx, mmsi, since, to, maxTrackPositions)
+		got, err := ps.VesselPositions(ctx, e.mmsi, since, to, maxTrackPositions)
 		if err != nil {
 			return track{}, err
 		}
@@ -796,7 +835,7 @@ func handleContainerMap(st boxwatch.Store, m *mapper, cache *mapCache, now boxwa
 			if err != nil {
 				return err
 			}
-			body := mustJSON(fc)
+			body := fc.encode()
 			sum := sha256.Sum256(body)
 			rm = renderedMap{body: body, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
 			ttl := mapServerTTL

@@ -44,6 +44,7 @@ const trackEvery = 5 * time.Minute
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("etaeval", flag.ContinueOnError)
 	voyages := fs.Int("voyages", 1000, "how many journeys to replay")
+	worst := fs.Float64("worst", 0, "also list the predictions off by more than this many hours")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +93,10 @@ func run(args []string, stdout io.Writer) error {
 				continue
 			}
 			ep, ec := math.Abs(predicted.Sub(actual).Hours()), math.Abs(carrier.Sub(actual).Hours())
+			if *worst > 0 && ep > *worst {
+				fmt.Fprintf(stdout, "%s %s: %.0f days out at %.3f,%.3f, %.0f nm to %s at %.1f kn: off by %.1f h (carrier %.1f h)\n",
+					scacs[i%len(scacs)], number, horizon.Hours()/24, last.Latitude, last.Longitude, path.DistanceNM, r.LOCODE(), knots, ep, ec)
+			}
 			rows[h].n++
 			rows[h].predicted += ep
 			rows[h].carrier += ec

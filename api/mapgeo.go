@@ -156,8 +156,10 @@ func splitAntimeridian(line []position) [][]position {
 			if d > 0 { // westward across the antimeridian: a is near -180, b near +180
 				edge, bLon = -180, b[0]-360
 			}
-			lat := a[1] + (b[1]-a[1])*(edge-a[0])/(bLon-a[0])
-			lat = round6(lat)
+			lat := a[1]
+			if bLon != a[0] { // both on the antimeridian: the crossing is at a
+				lat = round6(a[1] + (b[1]-a[1])*(edge-a[0])/(bLon-a[0]))
+			}
 			cur = appendDistinct(cur, position{edge, lat})
 			if len(cur) < 2 { // a lay on the edge itself: the part is that single point, drawn twice
 				cur = append(cur, cur[0])

@@ -145,7 +145,7 @@ func (l mapLeg) started() bool { return !l.from.ATD.IsZero() }
 // sailing reports whether the leg's vessel left and has not reached the next port.
 func (l mapLeg) sailing() bool { return l.started() && l.to.ATA.IsZero() && l.to.ATD.IsZero() }
 
-// ended reports whether the container's journey is over: the port of discharge reached and the
+// journeyEnded reports whether the container's journey is over: the port of discharge reached and the
 // shipment no longer tracked. Its map then never changes.
 func journeyEnded(s boxwatch.Shipment) bool {
 	pod, ok := s.POD()
@@ -162,14 +162,7 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 	total := len(s.Route)
 	legs := make([]mapLeg, total-1)
 	for i := range legs {
-		from, to := s.Route[i], s.Route[i+1]
-		l := mapLeg{i: i, from: from, to: to, imo: from.OutboundVesselIMO, voyage: from.OutboundVoyage}
-		if l.imo == "" {
-			l.imo, l.voyage = to.InboundVesselIMO, to.InboundVoyage
-		}
-		l.fromPort, l.fromOK = m.portAt(from.LOCODE)
-		l.toPort, l.toOK = m.portAt(to.LOCODE)
-		legs[i] = l
+		legs[i] = m.leg(s, i)
 	}
 	vessels, err := m.vessels(ctx, legs)
 	if err != nil {
@@ -199,6 +192,19 @@ func (m *mapper) build(ctx context.Context, s boxwatch.Shipment, split bool) (fe
 	}
 	fc.Features = append(fc.Features, later...)
 	return fc, nil
+}
+
+// leg is the leg of a shipment's route that leaves stop i, with its vessel: the one leaving the
+// port or, when the carrier names none, the one arriving at the next.
+func (m *mapper) leg(s boxwatch.Shipment, i int) mapLeg {
+	from, to := s.Route[i], s.Route[i+1]
+	l := mapLeg{i: i, from: from, to: to, imo: from.OutboundVesselIMO, voyage: from.OutboundVoyage}
+	if l.imo == "" {
+		l.imo, l.voyage = to.InboundVesselIMO, to.InboundVoyage
+	}
+	l.fromPort, l.fromOK = m.portAt(from.LOCODE)
+	l.toPort, l.toOK = m.portAt(to.LOCODE)
+	return l
 }
 
 // vessels reads the vessel at sea, if any, with its latest position. The vessels of the legs
@@ -313,12 +319,7 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 			if p, ok := m.route(positionPoint(*here), portPoint(pt)); ok {
 				partial = &p
 				nm := math.Round(p.DistanceNM*10) / 10
-				cur.DistanceToGoNM = &nm
-				if knots, ok := tr.speed, tr.speedOK; ok {
-					if at, ok := eta.Arrival(here.Timestamp, p.DistanceNM, knots); ok {
-						cur.PredictedArrivalAt = optTime(at)
-					}
-				}
+				cur.DistanceToGoNM, cur.PredictedArrivalAt = &nm, predictedArrival(*here, p, tr)
 			}
 		}
 		out = append(out, feature{Type: "Feature", Geometry: pointGeometry(positionPoint(*here)), Properties: cur})
@@ -353,19 +354,26 @@ func (m *mapper) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	return out, nil
 }
 
+// predictedArrival is when a vessel seen at here reaches the end of the path still to sail, at
+// the speed it made good over its track; nil when that speed is unknown or too slow.
+func predictedArrival(here boxwatch.VesselPosition, toGo searoute.Path, tr track) *string {
+	if !tr.speedOK {
+		return nil
+	}
+	at, ok := eta.Arrival(here.Timestamp, toGo.DistanceNM, tr.speed)
+	if !ok {
+		return nil
+	}
+	return optTime(at)
+}
+
 // podArrival is the predicted arrival at the port of discharge while the vessel sails the last
 // leg, as the map's current_vessel gives it; nil otherwise.
 func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, error) {
-	n := len(s.Route)
-	if n < 2 {
+	if len(s.Route) < 2 {
 		return nil, nil
 	}
-	l := mapLeg{i: n - 2, from: s.Route[n-2], to: s.Route[n-1], imo: s.Route[n-2].OutboundVesselIMO}
-	if l.imo == "" {
-		l.imo = l.to.InboundVesselIMO
-	}
-	l.fromPort, l.fromOK = m.portAt(l.from.LOCODE)
-	l.toPort, l.toOK = m.portAt(l.to.LOCODE)
+	l := m.leg(s, len(s.Route)-2)
 	if !l.sailing() || l.imo == "" || !l.toOK {
 		return nil, nil
 	}
@@ -385,14 +393,10 @@ func (m *mapper) podArrival(ctx context.Context, s boxwatch.Shipment) (*string, 
 		return nil, err
 	}
 	path, ok := m.route(positionPoint(*p), portPoint(l.toPort))
-	if !ok || !tr.speedOK {
-		return nil, nil
-	}
-	at, ok := eta.Arrival(p.Timestamp, path.DistanceNM, tr.speed)
 	if !ok {
 		return nil, nil
 	}
-	return optTime(at), nil
+	return predictedArrival(*p, path, tr), nil
 }
 
 // latestPosition is the vessel's latest position when it is at sea on the leg: heard since the

@@ -181,7 +181,16 @@ func TestContainerMapRules(t *testing.T) {
 		t.Run("Refresh", func(t *testing.T) {
 			ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.globex, "").wantError(t, 403, "forbidden", "", "")
 			ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", mustKey(t, ts.db, "initech", boxwatch.Features...), "").want(t, 404)
-			for i := range 10 {
+			// A shipment whose tracking stopped stays stopped: refresh schedules nothing.
+			ts.do(t, "PATCH", "/v2/containers/"+ended+"/refresh", ts.acme, "").want(t, 200)
+			stopped, err := ts.db.Shipment(t.Context(), acme, boxwatch.NameUUID("s/"+acme+"RULE000000005"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !stopped.NextRefreshAt.IsZero() {
+				t.Errorf("a stopped shipment is due at %v", stopped.NextRefreshAt)
+			}
+			for i := range 9 {
 				r := ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.acme, "").want(t, 200)
 				if r.body["message"] != "Started refresh for Shipping line, Terminal, Rail" {
 					t.Fatalf("refresh %d: %s", i, r.raw)

@@ -169,3 +169,19 @@ func FuzzETagMatches(f *testing.F) {
 		}
 	})
 }
+
+func TestStartAndEndAt(t *testing.T) {
+	t.Parallel()
+	p := geo.Point{Lat: 10, Lon: 20}
+	near := geo.Point{Lat: 10.00001, Lon: 20.00001} // about 1.5 m away
+	far := geo.Point{Lat: 11, Lon: 21}
+	if got := startAt([]geo.Point{p, near, far}, p); len(got) != 2 || got[0] != p || got[1] != far {
+		t.Errorf("startAt = %v, want the vessel then the far point", got)
+	}
+	if got := startAt([]geo.Point{near}, p); len(got) != 2 {
+		t.Errorf("startAt kept %d points of a two-point line", len(got))
+	}
+	if got := endAt([]geo.Point{far, near, near, p}, p); len(got) != 2 || got[0] != far || got[1] != p {
+		t.Errorf("endAt = %v, want the far point then the vessel", got)
+	}
+}

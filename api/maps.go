@@ -471,7 +471,7 @@ func along(points []geo.Point, nm float64) []geo.Point {
 // when p is on the coast).
 func startAt(points []geo.Point, p geo.Point) []geo.Point {
 	out := append([]geo.Point{p}, points...)
-	if len(out) > 2 && sameSpot(out[0], out[1]) {
+	for len(out) > 2 && sameSpot(out[0], out[1]) {
 		out = append(out[:1], out[2:]...)
 	}
 	return out
@@ -479,7 +479,7 @@ func startAt(points []geo.Point, p geo.Point) []geo.Point {
 
 func endAt(points []geo.Point, p geo.Point) []geo.Point {
 	out := append(points[:len(points):len(points)], p)
-	if n := len(out); n > 2 && sameSpot(out[n-2], out[n-1]) {
+	for n := len(out); n > 2 && sameSpot(out[n-2], out[n-1]); n = len(out) {
 		out = append(out[:n-2], p)
 	}
 	return out

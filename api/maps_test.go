@@ -428,7 +428,10 @@ func checkSea(t *testing.T, where string, lines [][][]float64) {
 	l := data.Land()
 	var pts []geo.Point
 	for _, line := range lines {
-		for _, p := range line {
+		for i, p := range line {
+			if i > 0 && p[0] == line[i-1][0] && p[1] == line[i-1][1] {
+				t.Errorf("%s: position %v twice in a row", where, p)
+			}
 			pts = append(pts, geo.Point{Lon: p[0], Lat: p[1]})
 		}
 	}

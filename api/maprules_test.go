@@ -179,7 +179,11 @@ func TestContainerMapRules(t *testing.T) {
 			}
 		})
 		t.Run("Refresh", func(t *testing.T) {
-			ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.globex, "").wantError(t, 403, "forbidden", "", "")
+			r := ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.globex, "").want(t, 403)
+			if e := get(r.body, "errors", 0).(map[string]any); e["code"] != "forbidden" || e["title"] != "API access not enabled" ||
+				e["detail"] != "This API endpoint is not enabled for your account. Please contact support@terminal49.com" {
+				t.Errorf("refresh without the feature: %s", r.raw)
+			}
 			ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", mustKey(t, ts.db, "initech", boxwatch.Features...), "").want(t, 404)
 			// A shipment whose tracking stopped stays stopped: refresh schedules nothing.
 			ts.do(t, "PATCH", "/v2/containers/"+ended+"/refresh", ts.acme, "").want(t, 200)
@@ -196,7 +200,7 @@ func TestContainerMapRules(t *testing.T) {
 					t.Fatalf("refresh %d: %s", i, r.raw)
 				}
 			}
-			r := ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.acme, "")
+			r = ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.acme, "")
 			r.wantError(t, 429, "rate_limited", "", "")
 			if r.header.Get("Retry-After") == "" || !strings.Contains(string(r.raw), "You've hit the refresh limit") {
 				t.Errorf("429 without Retry-After or message: %v %s", r.header, r.raw)

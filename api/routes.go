@@ -16,8 +16,10 @@ type route struct {
 	// feature is the account feature the route needs, if any: an account without it gets 403
 	// with the feature's own message. Only routes behind auth can need one.
 	feature boxwatch.Feature
-	bucket  bucket
-	params  []param
+	// forbidden, when set, is the 403 an account without feature gets instead of the feature's.
+	forbidden *httpError
+	bucket    bucket
+	params    []param
 	// body and resp are values of the request and success response types, for the document.
 	body    any
 	status  int
@@ -153,8 +155,9 @@ func (s *server) routes() []route {
 			method: "PATCH", path: "/v2/containers/{id}/refresh", tag: "Containers",
 			summary: "Refresh a container now",
 			doc: "Schedules an immediate lookup of the container's shipment with its shipping line (a shipment whose tracking " +
-				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON).",
-			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh,
+				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON). " +
+				"An account without the map feature gets the reference's 403, titled \"API access not enabled\".",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh, forbidden: errRefreshNotEnabled,
 			status: http.StatusOK, resp: refreshAnswer{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleContainerRefresh(st, tracker),

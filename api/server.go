@@ -120,6 +120,9 @@ func (s *server) wrap(rt route) http.Handler {
 					return err
 				}
 				if rt.feature != "" && !a.Has(rt.feature) {
+					if rt.forbidden != nil {
+						return rt.forbidden
+					}
 					return rt.feature.NotEnabled()
 				}
 			}

@@ -220,6 +220,10 @@ func coordinateParam(v, name string, limit float64) (float64, error) {
 	return x, nil
 }
 
+// errRefreshNotEnabled is the reference API's answer to a refresh by an account without the feature.
+var errRefreshNotEnabled = &httpError{status: http.StatusForbidden, code: boxwatch.CodeForbidden, title: "API access not enabled",
+	detail: "This API endpoint is not enabled for your account. Please contact support@terminal49.com"}
+
 type refreshAnswer struct {
 	Message string `json:"message"`
 }

@@ -9,43 +9,44 @@ import (
 )
 
 type shipmentAttributes struct {
-	BillOfLadingNumber    *string  `json:"bill_of_lading_number"`
-	NormalizedNumber      *string  `json:"normalized_number"`
-	BookingNumber         *string  `json:"booking_number"`
-	RefNumbers            []string `json:"ref_numbers"`
-	Tags                  []string `json:"tags"`
-	ShippingLineSCAC      string   `json:"shipping_line_scac"`
-	ShippingLineName      string   `json:"shipping_line_name"`
-	ShippingLineShortName string   `json:"shipping_line_short_name"`
-	PortOfLadingLOCODE    *string  `json:"port_of_lading_locode"`
-	PortOfLadingName      *string  `json:"port_of_lading_name"`
-	PortOfDischargeLOCODE *string  `json:"port_of_discharge_locode"`
-	PortOfDischargeName   *string  `json:"port_of_discharge_name"`
-	DestinationLOCODE     *string  `json:"destination_locode"`
-	DestinationName       *string  `json:"destination_name"`
-	PODVesselName         *string  `json:"pod_vessel_name"`
-	PODVesselIMO          *string  `json:"pod_vessel_imo"`
-	PODVoyageNumber       *string  `json:"pod_voyage_number"`
-	POLETDAt              *string  `json:"pol_etd_at" format:"date-time"`
-	POLATDAt              *string  `json:"pol_atd_at" format:"date-time"`
-	PODETAAt              *string  `json:"pod_eta_at" format:"date-time"`
-	PODOriginalETAAt      *string  `json:"pod_original_eta_at" format:"date-time"`
-	PODATAAt              *string  `json:"pod_ata_at" format:"date-time"`
-	DestinationETAAt      *string  `json:"destination_eta_at" format:"date-time"`
-	DestinationATAAt      *string  `json:"destination_ata_at" format:"date-time"`
-	POLTimezone           *string  `json:"pol_timezone"`
-	PODTimezone           *string  `json:"pod_timezone"`
-	DestinationTimezone   *string  `json:"destination_timezone"`
+	BillOfLadingNumber          *string  `json:"bill_of_lading_number"`
+	NormalizedNumber            *string  `json:"normalized_number"`
+	BookingNumber               *string  `json:"booking_number"`
+	RefNumbers                  []string `json:"ref_numbers"`
+	Tags                        []string `json:"tags"`
+	ShippingLineSCAC            string   `json:"shipping_line_scac"`
+	ShippingLineName            string   `json:"shipping_line_name"`
+	ShippingLineShortName       string   `json:"shipping_line_short_name"`
+	PortOfLadingLOCODE          *string  `json:"port_of_lading_locode"`
+	PortOfLadingName            *string  `json:"port_of_lading_name"`
+	PortOfDischargeLOCODE       *string  `json:"port_of_discharge_locode"`
+	PortOfDischargeName         *string  `json:"port_of_discharge_name"`
+	DestinationLOCODE           *string  `json:"destination_locode"`
+	DestinationName             *string  `json:"destination_name"`
+	PODVesselName               *string  `json:"pod_vessel_name"`
+	PODVesselIMO                *string  `json:"pod_vessel_imo"`
+	PODVoyageNumber             *string  `json:"pod_voyage_number"`
+	POLETDAt                    *string  `json:"pol_etd_at" format:"date-time"`
+	POLATDAt                    *string  `json:"pol_atd_at" format:"date-time"`
+	PODETAAt                    *string  `json:"pod_eta_at" format:"date-time"`
+	PODOriginalETAAt            *string  `json:"pod_original_eta_at" format:"date-time"`
+	PODATAAt                    *string  `json:"pod_ata_at" format:"date-time"`
+	DestinationETAAt            *string  `json:"destination_eta_at" format:"date-time"`
+	DestinationATAAt            *string  `json:"destination_ata_at" format:"date-time"`
+	POLTimezone                 *string  `json:"pol_timezone"`
+	PODTimezone                 *string  `json:"pod_timezone"`
+	DestinationTimezone         *string  `json:"destination_timezone"`
+	LineTrackingLastAttemptedAt *string  `json:"line_tracking_last_attempted_at" format:"date-time"`
+	LineTrackingLastSucceededAt *string  `json:"line_tracking_last_succeeded_at" format:"date-time"`
+	LineTrackingStoppedAt       *string  `json:"line_tracking_stopped_at" format:"date-time"`
+	LineTrackingStoppedReason   *string  `json:"line_tracking_stopped_reason" enum:"all_containers_terminated,past_arrival_window,cancelled_by_user"`
+	CreatedAt                   string   `json:"created_at" format:"date-time"`
+	UpdatedAt                   string   `json:"updated_at" format:"date-time"`
+
 	// PODPredictedArrivalAt is boxwatch's predicted arrival at the port of discharge while the
 	// vessel sails the last leg (see the map's current_vessel); only GET /v2/shipments/{id}
 	// gives it, to accounts with the map feature.
-	PODPredictedArrivalAt       *string `json:"pod_predicted_arrival_at,omitempty" format:"date-time"`
-	LineTrackingLastAttemptedAt *string `json:"line_tracking_last_attempted_at" format:"date-time"`
-	LineTrackingLastSucceededAt *string `json:"line_tracking_last_succeeded_at" format:"date-time"`
-	LineTrackingStoppedAt       *string `json:"line_tracking_stopped_at" format:"date-time"`
-	LineTrackingStoppedReason   *string `json:"line_tracking_stopped_reason" enum:"all_containers_terminated,past_arrival_window,cancelled_by_user"`
-	CreatedAt                   string  `json:"created_at" format:"date-time"`
-	UpdatedAt                   string  `json:"updated_at" format:"date-time"`
+	PODPredictedArrivalAt *string `json:"pod_predicted_arrival_at,omitempty" format:"date-time"`
 }
 
 type shipmentRelationships struct {

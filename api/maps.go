@@ -738,6 +738,11 @@ func (c *trackCache) get(ctx context.Context, ps boxwatch.PositionStore, imo str
 		e.mmsi, e.raw = mmsi, newRawTrack()
 		e.raw.add(got)
 		e.drawn, e.loaded, e.checked = e.raw.track(), now, now
+		if !open {
+			// A leg sailed gets no new positions: only its drawing is kept, not the 10,000 or so
+			// positions it was drawn from.
+			e.raw.points, e.raw.recent = nil, nil
+		}
 	case open && e.mmsi != "" && now.Sub(e.checked) >= trackPoll:
 		since := from
 		if !e.raw.last.IsZero() {

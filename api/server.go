@@ -61,7 +61,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
 		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
 	if !cfg.NoTrackCache {
-		s.maps.tracks = newTrackCache(4096)
+		s.maps.tracks = newTrackCache(2048) // legs; one at sea keeps its raw track, some 40 KB a week
 	}
 	if !cfg.NoMapCache {
 		s.mapCache = newMapCache(10_000)

@@ -249,6 +249,13 @@ func TestContainerMapStages(t *testing.T) {
 				}
 				checkMap(t, r.raw)
 				golden(t, "map_"+st.name+".geojson", r.raw)
+				want := "private, max-age=900"
+				if !st.stopped.IsZero() {
+					want = "private, max-age=31536000, immutable" // the journey has ended
+				}
+				if cc := r.header.Get("Cache-Control"); cc != want || r.header.Get("ETag") == "" {
+					t.Errorf("Cache-Control %q, want %q; ETag %q", cc, want, r.header.Get("ETag"))
+				}
 			})
 		}
 	})

@@ -281,6 +281,9 @@ type Tracker interface {
 	// ResumeTracking refreshes a stopped shipment again; DuplicateError if the account meanwhile
 	// tracks the same number in another live request.
 	ResumeTracking(ctx context.Context, accountID, shipmentID string) (Shipment, error)
+	// RefreshNow makes one of the account's tracked shipments due for a lookup at once;
+	// ErrNotFound if it is not theirs. A stopped shipment is left stopped.
+	RefreshNow(ctx context.Context, accountID, shipmentID string) error
 }
 
 // PortLookup finds ports by UN/LOCODE or by id.

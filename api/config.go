@@ -7,6 +7,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -16,10 +17,12 @@ type Limits struct {
 	CreateTrackingRequest int
 	InferNumber           int
 	Default               int
+	// Refresh is PATCH /v2/containers/{id}/refresh's own budget.
+	Refresh int
 }
 
 // DefaultLimits are the reference API's published limits, and a default for everything else.
-var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200}
+var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200, Refresh: 10}
 
 // Config is what the API needs; Store, Tracker, Redeliverer, Limiter and Carriers are required.
 type Config struct {
@@ -47,6 +50,16 @@ type Config struct {
 	// WebhookEgressIPs are the addresses deliveries leave from, as the operator states them;
 	// GET /v2/webhooks/ips lists them so that receivers can allow them. Empty, it lists none.
 	WebhookEgressIPs []netip.Addr
+
+	// Positions reads the vessels' stored AIS positions for the map and the vessel endpoints;
+	// nil uses Store when it is a boxwatch.PositionStore.
+	Positions boxwatch.PositionStore
+	// Sea routes the map's estimated paths and the predicted arrivals; nil loads data.SeaNetwork.
+	Sea *searoute.Network
+	// NoMapCache draws every map afresh instead of reusing one drawn in the last seconds;
+	// NoTrackCache reads a leg's whole track for every map instead of what is new since the
+	// last. Both are for measuring.
+	NoMapCache, NoTrackCache bool
 
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route

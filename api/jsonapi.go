@@ -93,6 +93,8 @@ type errorMeta struct {
 type httpError struct {
 	status int
 	code   string
+	// title replaces the status phrase where the reference API words an error its own way.
+	title  string
 	detail string
 	header http.Header
 }
@@ -142,8 +144,12 @@ func mustJSON(v any) []byte {
 func errorResponse(err error, requestID string) (int, errorDocument, http.Header) {
 	var he *httpError
 	if errors.As(err, &he) {
+		title := he.title
+		if title == "" {
+			title = http.StatusText(he.status)
+		}
 		return he.status, errorDocument{Errors: []errorObject{{
-			Status: strconv.Itoa(he.status), Title: http.StatusText(he.status), Detail: he.detail, Code: he.code,
+			Status: strconv.Itoa(he.status), Title: title, Detail: he.detail, Code: he.code,
 		}}}, he.header
 	}
 	errs := boxwatch.AllErrors(err)

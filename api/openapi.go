@@ -109,7 +109,8 @@ func (g *schemaGen) operation(rt route) map[string]any {
 		}
 	}
 	mediaType := MediaType
-	if rt.path == "/v2/openapi.json" || rt.path == "/v2/webhooks/trigger" || rt.path == "/v2/webhooks/ips" {
+	switch rt.path {
+	case "/v2/openapi.json", "/v2/webhooks/trigger", "/v2/webhooks/ips", "/v2/containers/{id}/map_geojson", "/v2/containers/{id}/refresh":
 		mediaType = "application/json"
 	}
 	success := map[string]any{"description": http.StatusText(rt.status)}

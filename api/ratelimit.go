@@ -17,6 +17,7 @@ const (
 	bucketDefault bucket = "default"
 	bucketCreate  bucket = "create_tracking_request"
 	bucketInfer   bucket = "infer_number"
+	bucketRefresh bucket = "refresh"
 )
 
 // rateLimit takes one request from the account's bucket for the route, or answers 429.
@@ -27,6 +28,8 @@ func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, a boxwatch.Ac
 		limit, detail = s.cfg.Limits.CreateTrackingRequest, "You've hit the create tracking requests limit."
 	case bucketInfer:
 		limit, detail = s.cfg.Limits.InferNumber, "You've hit the infer number limit."
+	case bucketRefresh:
+		limit, detail = s.cfg.Limits.Refresh, "You've hit the refresh limit."
 	}
 	if limit <= 0 { // a limit of 0 or less lifts it
 		return nil

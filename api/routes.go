@@ -16,8 +16,10 @@ type route struct {
 	// feature is the account feature the route needs, if any: an account without it gets 403
 	// with the feature's own message. Only routes behind auth can need one.
 	feature boxwatch.Feature
-	bucket  bucket
-	params  []param
+	// forbidden, when set, is the 403 an account without feature gets instead of the feature's.
+	forbidden *httpError
+	bucket    bucket
+	params    []param
 	// body and resp are values of the request and success response types, for the document.
 	body    any
 	status  int
@@ -95,11 +97,13 @@ func (s *server) routes() []route {
 		{
 			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
 			summary: "Get a shipment",
-			doc:     "Returns one shipment: its route, times and containers. ETAs live here, not on containers.",
-			auth:    true, bucket: bucketDefault, params: []param{paramInclude(shipmentRelationshipNames...)},
+			doc: "Returns one shipment: its route, times and containers. ETAs live here, not on containers. " +
+				"boxwatch addition, for accounts with the map feature: pod_predicted_arrival_at while the vessel sails the last leg " +
+				"(the map's predicted_arrival_at), absent otherwise.",
+			auth: true, bucket: bucketDefault, params: []param{paramInclude(shipmentRelationshipNames...)},
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleShipmentGet(st, carriers, ports, s.baseURL),
+			handler: handleShipmentGet(st, carriers, ports, s.maps, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/shipments/{id}", tag: "Shipments",
@@ -188,6 +192,35 @@ func (s *server) routes() []route {
 			handler: handleMetroAreaGet(ports, s.baseURL),
 		},
 		{
+			method: "PATCH", path: "/v2/containers/{id}/refresh", tag: "Containers",
+			summary: "Refresh a container now",
+			doc: "Schedules an immediate lookup of the container's shipment with its shipping line (a shipment whose tracking " +
+				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON). " +
+				"An account without the map feature gets the reference's 403, titled \"API access not enabled\".",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh, forbidden: errRefreshNotEnabled,
+			status: http.StatusOK, resp: refreshAnswer{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerRefresh(st, tracker),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}/map_geojson", tag: "Containers",
+			summary: "Get the container's map as GeoJSON",
+			doc: "Returns the container's journey as a GeoJSON FeatureCollection (RFC 7946, [longitude, latitude]), features " +
+				"in route order: each port (feature_type port, labelled POL, TS1…, POD), and after a port the leg that left it " +
+				"if it has started: the vessel's position while at sea (current_vessel), the path sailed from stored AIS " +
+				"positions (past_vessel_locations) and the routed path from the vessel to the next port " +
+				"(estimated_partial_leg); then the routed paths of the legs not started (estimated_full_legs). " +
+				"boxwatch additions: a past path drawn by the sea router because no AIS position of the leg is stored has " +
+				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
+				"predicted_arrival_at (that distance at the speed made good over the last 12 hours of track, null below 2 knots). " +
+				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
+				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,
+			status: http.StatusOK, resp: featureCollection{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerMap(st, s.maps, s.mapCache, now),
+		},
+		{
 			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
 			summary: "Get a port",
 			doc:     "Returns a port by its id or UN/LOCODE.",
@@ -199,11 +232,32 @@ func (s *server) routes() []route {
 		{
 			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
 			summary: "Get a vessel",
-			doc:     "Returns a vessel by its id or IMO number.",
-			auth:    true, bucket: bucketDefault,
+			doc: "Returns a vessel by its id or IMO number. With show_positions[from_timestamp] or show_positions[to_timestamp] " +
+				"(accounts with the map feature) it adds positions[], its stored AIS positions in that window, oldest first, at most 20,000.",
+			auth: true, bucket: bucketDefault, params: vesselGetParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 403, 404, 429},
+			handler: handleVesselGet(st, s.cfg.Positions, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions", tag: "Vessels",
+			summary: "Get the vessel's estimated path between two ports",
+			doc: "Returns the vessel with positions[]: the sea route from previous_port_id to port_id as positions one minute " +
+				"apart (estimated: true), timed from now at the speed the vessel made good over its last 12 hours of track " +
+				"(16 knots when that is unknown or under 2 knots), at most 60 days of them.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureParams,
 			status: http.StatusOK, resp: vesselDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleVesselGet(st, s.baseURL),
+			handler: handleFuturePositions(st, s.maps, false, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions_with_coordinates", tag: "Vessels",
+			summary: "Get the vessel's estimated path from a point to a port",
+			doc:     "As future_positions, from latitude and longitude (where the vessel is) instead of the previous port.",
+			auth:    true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureWithCoordinatesParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleFuturePositions(st, s.maps, true, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/webhooks", tag: "Webhooks",

@@ -24,6 +24,9 @@ type server struct {
 	log     *slog.Logger
 	keys    *keyCache
 	metrics *metrics
+	// maps draws container maps; mapCache keeps those drawn recently (nil: none kept).
+	maps     *mapper
+	mapCache *mapCache
 }
 
 // NewHandler returns the API's handler.
@@ -47,8 +50,22 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	if cfg.WebhookClient == nil {
 		cfg.WebhookClient = webhook.NewClient(cfg.Webhooks)
 	}
+	if cfg.Positions == nil {
+		cfg.Positions, _ = cfg.Store.(boxwatch.PositionStore)
+	}
+	if cfg.Sea == nil {
+		cfg.Sea = data.SeaNetwork()
+	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}
+	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
+		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
+	if !cfg.NoTrackCache {
+		s.maps.tracks = newTrackCache(2048) // legs; one at sea keeps its raw track, some 40 KB a week
+	}
+	if !cfg.NoMapCache {
+		s.mapCache = newMapCache(10_000)
+	}
 	m, err := newMetrics(cfg.Metrics)
 	if err != nil {
 		return nil, err
@@ -107,6 +124,9 @@ func (s *server) wrap(rt route) http.Handler {
 					return err
 				}
 				if rt.feature != "" && !a.Has(rt.feature) {
+					if rt.forbidden != nil {
+						return rt.forbidden
+					}
 					return rt.feature.NotEnabled()
 				}
 			}

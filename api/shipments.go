@@ -47,6 +47,11 @@ type shipmentAttributes struct {
 	DestinationOriginalETAAt    *string  `json:"destination_original_eta_at" format:"date-time"`
 	CreatedAt                   string   `json:"created_at" format:"date-time"`
 	UpdatedAt                   string   `json:"updated_at" format:"date-time"`
+
+	// PODPredictedArrivalAt is boxwatch's predicted arrival at the port of discharge while the
+	// vessel sails the last leg (see the map's current_vessel); only GET /v2/shipments/{id}
+	// gives it, to accounts with the map feature.
+	PODPredictedArrivalAt *string `json:"pod_predicted_arrival_at,omitempty" format:"date-time"`
 }
 
 type shipmentRelationships struct {
@@ -193,7 +198,7 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 }
 
 // writeShipment answers one shipment with what include asks for.
-func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool) error {
+func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
 	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
 	if err != nil {
 		return err
@@ -203,6 +208,7 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 		return err
 	}
 	res := p.shipmentOut(s, carriers, containers)
+	res.Attributes.PODPredictedArrivalAt = predicted
 	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
 	return nil
 }
@@ -216,7 +222,7 @@ func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, co
 	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
-func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, m *mapper, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), shipmentRelationshipNames...)
 		if err != nil {
@@ -226,7 +232,13 @@ func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRen
 		if err != nil {
 			return err
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, inc)
+		var predicted *string
+		if account(r).Has(boxwatch.FeatureMap) {
+			if predicted, err = m.podArrival(r.Context(), s); err != nil {
+				return err
+			}
+		}
+		return writeShipment(w, r, st, carriers, p, base, s, inc, predicted)
 	}
 }
 
@@ -242,7 +254,7 @@ func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carrier
 		if err != nil {
 			return err
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, nil)
+		return writeShipment(w, r, st, carriers, p, base, s, nil, nil)
 	}
 }
 
@@ -316,6 +328,6 @@ func handleShipmentUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p port
 		if err != nil {
 			return err
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, nil)
+		return writeShipment(w, r, st, carriers, p, base, s, nil, nil)
 	}
 }

@@ -15,6 +15,8 @@ type vesselAttributes struct {
 	NauticalSpeedKnots         *float64 `json:"nautical_speed_knots"`
 	NavigationalHeadingDegrees *float64 `json:"navigational_heading_degrees"`
 	PositionTimestamp          *string  `json:"position_timestamp" format:"date-time"`
+	// Positions are there only when asked for (show_positions, future positions).
+	Positions *[]vesselPosition `json:"positions,omitempty"`
 }
 
 type vesselResource struct {
@@ -36,13 +38,24 @@ func vesselOut(v boxwatch.Vessel) vesselResource {
 	return vesselResource{ID: v.ID, Type: "vessel", Attributes: a, Links: resourceLinks{Self: "/v2/vessels/" + v.ID}}
 }
 
-func handleVesselGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleVesselGet(st boxwatch.Store, positions boxwatch.PositionStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		from, to, show, err := showPositions(r, now())
+		if err != nil {
+			return err
+		}
 		v, err := st.Vessel(r.Context(), r.PathValue("id"))
 		if err != nil {
 			return err
 		}
 		res := vesselOut(v)
+		if show {
+			list, err := pastPositions(r.Context(), positions, v, from, to)
+			if err != nil {
+				return err
+			}
+			res.Attributes.Positions = &list
+		}
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

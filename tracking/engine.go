@@ -216,6 +216,25 @@ func (e *Engine) ResumeTracking(ctx context.Context, accountID, shipmentID strin
 	return s, err
 }
 
+// RefreshNow schedules an immediate lookup of one of the account's shipments, unless tracking
+// stopped (a stopped shipment is looked up again only by ResumeTracking).
+func (e *Engine) RefreshNow(ctx context.Context, accountID, shipmentID string) error {
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+		s, err := tx.LockAccountShipment(ctx, accountID, shipmentID)
+		if err != nil {
+			return err
+		}
+		if !s.StoppedAt.IsZero() {
+			return nil
+		}
+		s.NextRefreshAt = e.cfg.Clock()
+		if err := tx.UpdateShipment(ctx, s); err != nil {
+			return err
+		}
+		return e.queue.Enqueue(ctx, tx, refreshArgs{ShipmentID: s.ID}, nil)
+	})
+}
+
 // stop ends tracking of a shipment for reason, inside tx.
 func (e *Engine) stop(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, reason string, now time.Time) error {
 	s.StoppedAt, s.StoppedReason, s.NextRefreshAt, s.UpdatedAt = now, reason, time.Time{}, now

@@ -1,0 +1,245 @@
+package api
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/eta"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
+)
+
+// The vessel routing endpoints: a vessel's stored positions, and the positions it would pass on
+// its way to a port.
+
+type vesselPosition struct {
+	Latitude  float64  `json:"latitude"`
+	Longitude float64  `json:"longitude"`
+	Heading   *float64 `json:"heading"`
+	Timestamp string   `json:"timestamp" format:"date-time"`
+	Estimated bool     `json:"estimated"`
+}
+
+const (
+	// showPositionsDefault is how far back show_positions reaches without from_timestamp.
+	showPositionsDefault = 7 * 24 * time.Hour
+	// maxShownPositions bounds one answer: a month at one position every five minutes is 8,640.
+	maxShownPositions = 20_000
+	// maxFuturePositions bounds a future path: 60 days at one position a minute.
+	maxFuturePositions = 60 * 24 * 60
+	// fallbackKnots is the speed a future path is timed at when the vessel's own is unknown or
+	// too slow to time one by: a container ship's usual service speed.
+	fallbackKnots = 16.0
+)
+
+var vesselGetParams = []param{
+	{name: "show_positions[from_timestamp]", typ: "string", format: "date-time",
+		doc: "Adds positions[], the vessel's stored AIS positions from this time (default 7 days before to_timestamp). Needs the map feature."},
+	{name: "show_positions[to_timestamp]", typ: "string", format: "date-time",
+		doc: "Adds positions[] up to this time (default now). Needs the map feature."},
+}
+
+// showPositions reads the show_positions parameters; show is false when neither is given.
+func showPositions(r *http.Request, now time.Time) (from, to time.Time, show bool, err error) {
+	q := r.URL.Query()
+	fromS, hasFrom := q["show_positions[from_timestamp]"]
+	toS, hasTo := q["show_positions[to_timestamp]"]
+	if !hasFrom && !hasTo {
+		return time.Time{}, time.Time{}, false, nil
+	}
+	if !account(r).Has(boxwatch.FeatureMap) {
+		return time.Time{}, time.Time{}, false, boxwatch.FeatureMap.NotEnabled()
+	}
+	to = now
+	if hasTo {
+		if to, err = parseTimestamp("show_positions[to_timestamp]", toS[0]); err != nil {
+			return
+		}
+	}
+	from = to.Add(-showPositionsDefault)
+	if hasFrom {
+		if from, err = parseTimestamp("show_positions[from_timestamp]", fromS[0]); err != nil {
+			return
+		}
+	}
+	if !from.Before(to) {
+		return time.Time{}, time.Time{}, false, boxwatch.BadParameter("show_positions[from_timestamp]", "show_positions[from_timestamp] must be before show_positions[to_timestamp].")
+	}
+	return from, to, true, nil
+}
+
+func parseTimestamp(name, v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, boxwatch.BadParameter(name, "%s must be an ISO 8601 time such as 2026-05-20T00:00:00Z.", name)
+	}
+	return t, nil
+}
+
+// pastPositions lists a vessel's stored positions with from <= time <= to, oldest first.
+func pastPositions(ctx context.Context, ps boxwatch.PositionStore, v boxwatch.Vessel, from, to time.Time) ([]vesselPosition, error) {
+	out := []vesselPosition{}
+	if ps == nil || v.MMSI == "" {
+		return out, nil
+	}
+	got, err := ps.VesselPositions(ctx, v.MMSI, from, to.Add(time.Second), maxShownPositions) // times are stored to the second
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range got {
+		out = append(out, vesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.HeadingDegrees,
+			Timestamp: p.Timestamp.UTC().Format(boxwatch.TimeFormat)})
+	}
+	return out, nil
+}
+
+var futureParams = []param{
+	{name: "port_id", typ: "string", doc: "Required: the port the vessel is bound for (id or UN/LOCODE)."},
+	{name: "previous_port_id", typ: "string", doc: "Required: the port it left (id or UN/LOCODE)."},
+}
+
+var futureWithCoordinatesParams = append(futureParams[:len(futureParams):len(futureParams)],
+	param{name: "latitude", typ: "number", doc: "Required: where the path starts, -90 to 90."},
+	param{name: "longitude", typ: "number", doc: "Required: where the path starts, -180 to 180."})
+
+// handleFuturePositions answers the sea path from the previous port (or, withCoordinates, from a
+// given point) to the port as positions one minute apart, timed from now at the speed the vessel
+// made good over its recent track.
+func handleFuturePositions(st boxwatch.Store, m *mapper, withCoordinates bool, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		to, err := portParam(m.ports, q.Get("port_id"), "port_id")
+		if err != nil {
+			return err
+		}
+		prev, err := portParam(m.ports, q.Get("previous_port_id"), "previous_port_id")
+		if err != nil {
+			return err
+		}
+		start := portPoint(prev)
+		if withCoordinates {
+			lat, err := coordinateParam(q.Get("latitude"), "latitude", 90)
+			if err != nil {
+				return err
+			}
+			lon, err := coordinateParam(q.Get("longitude"), "longitude", 180)
+			if err != nil {
+				return err
+			}
+			start = geo.Point{Lat: lat, Lon: lon}
+		}
+		v, err := st.Vessel(r.Context(), r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		path, err := m.sea.Route(start, portPoint(to), searoute.Options{})
+		if err != nil {
+			return boxwatch.BadParameter("latitude", "No sea route starts there: %v.", err)
+		}
+		knots := fallbackKnots
+		now := m.now()
+		if m.positions != nil && v.MMSI != "" {
+			until := now
+			if p := v.Position; p != nil && p.Timestamp.After(until) {
+				until = p.Timestamp
+			}
+			recent, err := m.positions.VesselPositions(r.Context(), v.MMSI, until.Add(-eta.Window), until.Add(time.Second), maxShownPositions)
+			if err != nil {
+				return err
+			}
+			if k, ok := eta.Speed(recent); ok && k >= eta.MinKnots {
+				knots = k
+			}
+		}
+		if p := v.Position; p != nil && p.Timestamp.After(now) {
+			now = p.Timestamp // the vessel's clock is ahead of ours, as in the demo's simulated world
+		}
+		res := vesselOut(v)
+		list := futurePath(startAt(path.Points, start), knots, now.Truncate(time.Minute))
+		res.Attributes.Positions = &list
+		res.Links.Self = r.URL.Path
+		writeResource(w, http.StatusOK, base(r)+r.URL.RequestURI(), res, nil)
+		return nil
+	}
+}
+
+// futurePath places positions one minute apart along a path sailed at knots from start.
+func futurePath(points []geo.Point, knots float64, start time.Time) []vesselPosition {
+	step := knots / 60 // nm a minute
+	out := []vesselPosition{}
+	along, seg := 0.0, 1
+	for i := 0; i < maxFuturePositions && seg < len(points); i++ {
+		a, b := points[seg-1], points[seg]
+		d := geo.DistanceNM(a, b)
+		p := b
+		if d > 0 {
+			p = geo.Intermediate(a, b, math.Min(1, along/d))
+		}
+		heading := math.Round(geo.Bearing(a, b))
+		out = append(out, vesselPosition{Latitude: round6(p.Lat), Longitude: round6(wrapLon(p.Lon)), Heading: &heading,
+			Timestamp: start.Add(time.Duration(i) * time.Minute).UTC().Format(boxwatch.TimeFormat), Estimated: true})
+		along += step
+		for seg < len(points) && along >= geo.DistanceNM(points[seg-1], points[seg]) {
+			along -= geo.DistanceNM(points[seg-1], points[seg])
+			seg++
+		}
+	}
+	if end := points[len(points)-1]; len(out) < maxFuturePositions {
+		out = append(out, vesselPosition{Latitude: round6(end.Lat), Longitude: round6(wrapLon(end.Lon)),
+			Timestamp: start.Add(time.Duration(len(out)) * time.Minute).UTC().Format(boxwatch.TimeFormat), Estimated: true})
+	}
+	return out
+}
+
+func portParam(p portRenderer, v, name string) (boxwatch.Port, error) {
+	if v == "" {
+		return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is required.", name)
+	}
+	if p.ports != nil {
+		pt, ok := p.ports.ByID(strings.ToLower(v))
+		if !ok {
+			pt, ok = p.ports.ByLOCODE(strings.ToUpper(v))
+		}
+		if ok && pt.HasCoordinates {
+			return pt, nil
+		}
+	}
+	return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is not a known port.", name)
+}
+
+func coordinateParam(v, name string, limit float64) (float64, error) {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(x) || math.Abs(x) > limit {
+		return 0, boxwatch.BadParameter(name, "%s must be a number from %v to %v.", name, -limit, limit)
+	}
+	return x, nil
+}
+
+// errRefreshNotEnabled is the reference API's answer to a refresh by an account without the feature.
+var errRefreshNotEnabled = &httpError{status: http.StatusForbidden, code: boxwatch.CodeForbidden, title: "API access not enabled",
+	detail: "This API endpoint is not enabled for your account. Please contact support@terminal49.com"}
+
+type refreshAnswer struct {
+	Message string `json:"message"`
+}
+
+// handleContainerRefresh schedules an immediate lookup of the container's shipment.
+func handleContainerRefresh(st boxwatch.Store, tracker boxwatch.Tracker) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		acct := account(r).ID
+		c, err := st.Container(r.Context(), acct, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		if err := tracker.RefreshNow(r.Context(), acct, c.ShipmentID); err != nil {
+			return err
+		}
+		writeJSONAs(w, http.StatusOK, "application/json", refreshAnswer{Message: "Started refresh for Shipping line, Terminal, Rail"})
+		return nil
+	}
+}

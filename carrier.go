@@ -98,6 +98,8 @@ type TransportCall struct {
 	FacilityCode string
 	// FacilityCodeList is the list FacilityCode is from: SMDG (terminal codes) or BIC (depots).
 	FacilityCodeList string `json:",omitempty"`
+	// FacilityName is the facility's name as the carrier gives it, when it does.
+	FacilityName string `json:",omitempty"`
 	// FacilityType is DCSA's facilityTypeCode: POTE (port terminal), DEPO, CLOC, …
 	FacilityType string
 	// Mode is VESSEL, RAIL, TRUCK or BARGE.

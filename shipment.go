@@ -69,6 +69,34 @@ type RouteStop struct {
 	InboundVoyage         string
 	OutboundVesselIMO     string
 	OutboundVoyage        string
+	// TerminalCode is the SMDG code of the terminal the vessel calls at, TerminalName its name;
+	// empty when the carrier does not say.
+	TerminalCode string `json:",omitempty"`
+	TerminalName string `json:",omitempty"`
+}
+
+// TerminalID is the id of the stop's terminal, "" when the carrier named none.
+func (s RouteStop) TerminalID() string {
+	if s.TerminalCode == "" {
+		return ""
+	}
+	return TerminalID(s.LOCODE, s.TerminalCode)
+}
+
+// Terminal is a container terminal at a port, known by its SMDG code as carriers report it.
+type Terminal struct {
+	ID       string
+	LOCODE   string
+	SMDGCode string
+	// Name is the carrier's name for it, when one gave it.
+	Name      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// TerminalID is the id of the terminal with an SMDG code at a port: the same on every installation.
+func TerminalID(locode, smdg string) string {
+	return NameUUID("boxwatch/terminal/" + locode + "/" + smdg)
 }
 
 // POL returns the port of lading, POD the port of discharge; ok is false for an empty route.

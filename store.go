@@ -72,6 +72,9 @@ type Store interface {
 	// DeleteCustomField removes one of the account's custom fields, or ErrNotFound.
 	DeleteCustomField(ctx context.Context, accountID, id string) error
 
+	// Terminal returns a terminal carriers reported, by id, or ErrNotFound.
+	Terminal(ctx context.Context, id string) (Terminal, error)
+
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
@@ -178,6 +181,9 @@ type Tx interface {
 	TransportEventByKey(ctx context.Context, containerID, event, locode string) (TransportEvent, error)
 	// SaveVessel inserts a vessel or refreshes what carriers reported of it.
 	SaveVessel(ctx context.Context, v Vessel, now time.Time) error
+	// SaveTerminal records a terminal a carrier reported; a known one keeps its name unless the
+	// report names it.
+	SaveTerminal(ctx context.Context, t Terminal) error
 
 	// AppendEvent logs an event unless one with the same key is logged; it reports whether it
 	// logged it.

@@ -506,3 +506,61 @@ func TestParties(t *testing.T) {
 		}
 	})
 }
+
+func TestTerminals(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		_, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+		r := ts.do(t, "GET", "/v2/shipments/"+sid+"?include="+sdkShipmentIncludes, ts.acme, "").want(t, 200)
+		tid, _ := get(r.body, "data", "relationships", "pod_terminal", "data", "id").(string)
+		if tid == "" || get(r.body, "data", "relationships", "destination_terminal", "data") != nil {
+			t.Fatalf("shipment terminals: %s", r.raw)
+		}
+		var included map[string]any
+		for _, inc := range asList(r.body["included"]) {
+			if get(inc, "type") == "terminal" && get(inc, "id") == tid {
+				included, _ = inc.(map[string]any)
+			}
+		}
+		if included == nil {
+			t.Fatalf("include=pod_terminal did not include %s", tid)
+		}
+		term := ts.do(t, "GET", "/v2/terminals/"+tid, ts.acme, "").want(t, 200)
+		attrs := get(term.body, "data", "attributes")
+		pod := get(r.body, "data", "attributes", "port_of_discharge_locode").(string)
+		code, _ := get(attrs, "smdg_code").(string)
+		name, _ := get(attrs, "name").(string)
+		if !strings.HasPrefix(code, "SX"+pod[2:]) || !strings.HasSuffix(name, "(simulated)") ||
+			get(term.body, "data", "relationships", "port", "data", "type") != "port" || get(attrs, "firms_code") != nil {
+			t.Errorf("terminal: %s", term.raw)
+		}
+		if got, _ := json.Marshal(get(term.body, "data")); string(got) != string(mustJSON(t, included)) {
+			t.Errorf("GET /v2/terminals/{id} and the included terminal differ:\n%s\n%s", got, mustJSON(t, included))
+		}
+		// The container is at the same terminal and picked up there.
+		cid := get(r.body, "data", "relationships", "containers", "data", 0, "id").(string)
+		c := ts.do(t, "GET", "/v2/containers/"+cid+"?include="+sdkContainerIncludes, ts.acme, "").want(t, 200)
+		if get(c.body, "data", "relationships", "pod_terminal", "data", "id") != tid || get(c.body, "data", "relationships", "pickup_facility", "data", "id") != tid {
+			t.Errorf("container terminals: %s", c.raw)
+		}
+		// Milestones at the port of lading name its terminal, another one.
+		e := ts.do(t, "GET", "/v2/containers/"+cid+"/transport_events?include="+sdkTransportEventIncludes, ts.acme, "").want(t, 200)
+		named := 0
+		for _, ev := range asList(e.body["data"]) {
+			if id, _ := get(ev, "relationships", "terminal", "data", "id").(string); id != "" {
+				named++
+				if id == tid {
+					t.Errorf("a milestone before arrival is at the discharge terminal: %v", ev)
+				}
+			}
+		}
+		if named == 0 {
+			t.Errorf("no milestone names its terminal: %s", e.raw)
+		}
+		for _, id := range []string{boxwatch.TerminalID(pod, "NOPE"), "SX" + pod[2:] + "1", "%27%20OR%201%3D1", strings.Repeat("f", 500)} {
+			ts.do(t, "GET", "/v2/terminals/"+id, ts.acme, "").wantError(t, 404, "", "", "")
+		}
+		ts.do(t, "GET", "/v2/terminals/"+tid, "", "").wantError(t, 401, "", "", "")
+	})
+}

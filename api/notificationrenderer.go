@@ -95,7 +95,11 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		}
 	case "transport_event":
 		if sub.transportEvent != nil {
-			included = append(included, rd.ports.transportEventOut(*sub.transportEvent))
+			var route []boxwatch.RouteStop
+			if sub.shipment != nil {
+				route = sub.shipment.Route
+			}
+			included = append(included, rd.ports.transportEventOut(*sub.transportEvent, route))
 			if pt, ok := rd.ports.port(sub.transportEvent.LOCODE); ok {
 				included = append(included, portOut(pt))
 			}
@@ -104,7 +108,7 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		included = append(included, rd.eventObject(ev, sub, pod))
 	}
 	if sub.container != nil {
-		included = append(included, rd.ports.containerOut(*sub.container, pod.LOCODE, nil))
+		included = append(included, rd.ports.containerOut(*sub.container, pod, nil))
 	}
 	if sub.shipment != nil {
 		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))

@@ -179,6 +179,16 @@ func (s *server) routes() []route {
 			handler: handleSearch(st, ports),
 		},
 		{
+			method: "GET", path: "/v2/terminals/{id}", tag: "Ports",
+			summary: "Get a terminal",
+			doc: "Returns a terminal carriers named at a port of a route, by SMDG code (the simulator's terminals have SX codes and " +
+				"names that end in (simulated)). Shipments, containers and transport events link to it.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: terminalDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTerminalGet(st, ports, s.baseURL),
+		},
+		{
 			method: "GET", path: "/v2/metro_areas/{id}", tag: "Ports",
 			summary: "Get a metro area",
 			doc:     "Returns the city area of a port by the port's id or UN/LOCODE: boxwatch knows the cities of its ports, not inland ones.",

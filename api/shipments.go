@@ -53,8 +53,8 @@ type shipmentRelationships struct {
 	PortOfLading              toOne  `json:"port_of_lading"`
 	PortOfDischarge           toOne  `json:"port_of_discharge"`
 	Destination               toOne  `json:"destination" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
-	PODTerminal               toOne  `json:"pod_terminal" doc:"Null: boxwatch does not model terminals."`
-	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch does not model terminals."`
+	PODTerminal               toOne  `json:"pod_terminal" doc:"The terminal the carrier names at the port of discharge; null when it names none."`
+	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
 	LineTrackingStoppedByUser toOne  `json:"line_tracking_stopped_by_user" doc:"Null: API keys belong to accounts, not users."`
 	Containers                toMany `json:"containers"`
 }
@@ -99,6 +99,7 @@ func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carrie
 		a.PODVesselIMO, a.PODVoyageNumber = optString(pod.InboundVesselIMO), optString(pod.InboundVoyage)
 		a.PODVesselName = p.vesselName(s, pod.InboundVesselIMO)
 		rel.PortOfDischarge = linkTo(p.id(pod.LOCODE), "port")
+		rel.PODTerminal = linkTo(pod.TerminalID(), "terminal")
 	}
 	for _, c := range containers {
 		rel.Containers.Data = append(rel.Containers.Data, resourceIdentifier{ID: c.ID, Type: "container"})
@@ -136,8 +137,11 @@ func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment,
 	pod, _ := s.POD()
 	if inc["containers"] {
 		for _, c := range containers {
-			add("container:"+c.ID, p.containerOut(c, pod.LOCODE, events[c.ID]))
+			add("container:"+c.ID, p.containerOut(c, pod, events[c.ID]))
 		}
+	}
+	if t, ok := stopTerminal(pod); ok && inc["pod_terminal"] && len(s.Route) > 1 {
+		add("terminal:"+t.ID, p.terminalOut(t))
 	}
 	for name, stop := range map[string]func() (boxwatch.RouteStop, bool){"port_of_lading": s.POL, "port_of_discharge": s.POD} {
 		if st, ok := stop(); ok && inc[name] {

@@ -289,4 +289,3 @@ func (db *DB) DeleteCustomField(ctx context.Context, accountID, id string) error
 	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
 	return affected(db.internal("delete custom field", err), n)
 }
-

@@ -67,9 +67,13 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 			continue
 		}
 		carrierRoles = append(carrierRoles, c.Role)
+		var terminal, terminalName string
+		if c.FacilityCodeList == "SMDG" && c.FacilityCode != "" {
+			terminal, terminalName = c.FacilityCode, c.FacilityName
+		}
 		stops = append(stops, boxwatch.RouteStop{
-			LOCODE: c.LOCODE,
-			ETA:    estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
+			LOCODE: c.LOCODE, TerminalCode: terminal, TerminalName: terminalName,
+			ETA: estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
 			ETD: estimate(c.Departure), ATD: c.Departure.Actual, OriginalETD: firstTime(c.Departure.Planned, c.Departure.Estimated),
 			InboundVesselIMO: imo, InboundVoyage: voyageIn, OutboundVesselIMO: imo, OutboundVoyage: voyageOut,
 		})

@@ -235,6 +235,15 @@ func (e *Engine) normalize(scac, bl string) string {
 // of what changes after the shipment exists. Keys make a repeated answer log nothing twice.
 func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
 	route := deriveRoute(cs, s.Route)
+	for _, stop := range route {
+		if stop.TerminalCode != "" {
+			t := boxwatch.Terminal{ID: stop.TerminalID(), LOCODE: stop.LOCODE, SMDGCode: stop.TerminalCode, Name: stop.TerminalName,
+				CreatedAt: now, UpdatedAt: now}
+			if err := tx.SaveTerminal(ctx, t); err != nil {
+				return err
+			}
+		}
+	}
 	oldPOD, hadPOD := s.POD()
 	s.Route = route
 	newPOD, hasPOD := s.POD()

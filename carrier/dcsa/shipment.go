@@ -253,6 +253,12 @@ func (c *call) add(e event) {
 	set(&c.LOCODE, callLOCODE(tc))
 	set(&c.FacilityCode, tc.FacilityCode)
 	set(&c.FacilityCodeList, tc.FacilityCodeListProvider)
+	if l := tc.Location; l != nil {
+		// DCSA 2.2 may put the facility in the call's location instead.
+		set(&c.FacilityName, l.LocationName)
+		set(&c.FacilityCode, l.FacilityCode)
+		set(&c.FacilityCodeList, l.FacilityCodeListProvider)
+	}
 	set(&c.FacilityType, tc.FacilityTypeCode)
 	set(&c.Mode, tc.ModeOfTransport)
 	set(&c.ServiceCode, tc.CarrierServiceCode)

@@ -156,6 +156,10 @@ func (c call) wire() *dcsa.TransportCall {
 	if c.facility == "DEPO" {
 		tc.OtherFacility = c.name
 	}
+	if c.terminal != "" {
+		tc.FacilityCode, tc.FacilityCodeListProvider = c.terminal, "SMDG"
+		tc.Location = &dcsa.Location{LocationName: c.name, UNLocationCode: c.place.LOCODE, FacilityCode: c.terminal, FacilityCodeListProvider: "SMDG"}
+	}
 	if v := c.vessel; v != nil {
 		tc.Vessel = &dcsa.Vessel{VesselIMONumber: v.IMO, VesselName: v.Name, VesselFlag: v.Flag, VesselCallSignNumber: v.CallSign}
 		if c.operator != "" {

@@ -46,6 +46,9 @@ var conformance = []struct {
 		"Store.CustomFieldOption", "Store.UpdateCustomFieldOption", "Store.DeleteCustomFieldOption"}},
 	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
 
+	// terminals.go
+	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal"}},
+
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"Store.Shipment", "Store.Shipments", "Store.ShipmentContainers", "Store.Container", "Store.Containers", "Store.TransportEvents", "Store.TransportEvent", "Tx.LockAccountShipment"}},

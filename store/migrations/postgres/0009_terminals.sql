@@ -1,0 +1,11 @@
+-- Terminals as carriers report them: a port's facility by its SMDG code, with the name a carrier
+-- gave it. Shared by every account, as vessels are; routes name them by code.
+CREATE TABLE terminals (
+    id         uuid PRIMARY KEY,
+    locode     text NOT NULL,
+    smdg_code  text NOT NULL,
+    name       text NOT NULL DEFAULT '',
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    UNIQUE (locode, smdg_code)
+);

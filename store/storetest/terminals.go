@@ -1,0 +1,47 @@
+package storetest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+func testTerminals(t *testing.T, db *store.DB) {
+	save := func(locode, code, name string, when time.Time) boxwatch.Terminal {
+		t.Helper()
+		term := boxwatch.Terminal{ID: boxwatch.TerminalID(locode, code), LOCODE: locode, SMDGCode: code, Name: name, CreatedAt: when, UpdatedAt: when}
+		mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+		return term
+	}
+	first := save("NLRTM", "ECTDE", "ECT Delta", base)
+	got, err := db.Terminal(ctx, strings.ToUpper(first.ID))
+	if err != nil || got != first {
+		t.Fatalf("round trip: %+v, %v; want %+v", got, err, first)
+	}
+	// A report without a name keeps the known one; a new name replaces it.
+	save("NLRTM", "ECTDE", "", at(time.Hour))
+	if got, _ := db.Terminal(ctx, first.ID); got.Name != "ECT Delta" || !got.UpdatedAt.Equal(base) || !got.CreatedAt.Equal(base) {
+		t.Errorf("after a nameless report: %+v", got)
+	}
+	save("NLRTM", "ECTDE", "ECT Delta Terminal", at(2*time.Hour))
+	if got, _ := db.Terminal(ctx, first.ID); got.Name != "ECT Delta Terminal" || !got.UpdatedAt.Equal(at(2*time.Hour)) || !got.CreatedAt.Equal(base) {
+		t.Errorf("after a rename: %+v", got)
+	}
+	// The same code at another port is another terminal.
+	other := save("BEANR", "ECTDE", "", base)
+	if other.ID == first.ID {
+		t.Fatal("two ports' terminals share an id")
+	}
+	if got, err := db.Terminal(ctx, other.ID); err != nil || got.LOCODE != "BEANR" {
+		t.Errorf("other port's terminal: %+v %v", got, err)
+	}
+	for name, id := range map[string]string{"Unknown": boxwatch.TerminalID("NLRTM", "NOPE"), "Malformed": "ECTDE"} {
+		if _, err := db.Terminal(ctx, id); !errors.Is(err, boxwatch.ErrNotFound) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -141,7 +141,14 @@ type Container struct {
 	PODArrivedAt, PODDischargedAt, PODFullOutAt time.Time
 	EmptyTerminatedAt                           time.Time
 	AvailableForPickup                          *bool
-	CreatedAt, UpdatedAt                        time.Time
+	// What the terminal at the port of discharge last said: the last free day, holds, fees,
+	// where the box stands, and when it said so. Zero or empty while unknown.
+	PickupLFD            time.Time
+	Holds                []TerminalHold
+	Fees                 []TerminalFee
+	LocationAtTerminal   string
+	TerminalCheckedAt    time.Time
+	CreatedAt, UpdatedAt time.Time
 }
 
 // TransportEvent is a milestone of a container (container.transport.*), as shown by

@@ -14,6 +14,7 @@ import (
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+	"github.com/boxwatch/boxwatch/webhook"
 )
 
 // The include lists the Terminal49 SDK sends with every call of these methods.
@@ -563,4 +564,71 @@ func TestTerminals(t *testing.T) {
 		}
 		ts.do(t, "GET", "/v2/terminals/"+tid, "", "").wantError(t, 401, "", "", "")
 	})
+}
+
+// TestTerminalEventsReachWebhooks: a simulated voyage arrives, the terminal reports on the
+// discharged boxes, and a webhook hears the last free day and the terminal's updates.
+func TestTerminalEventsReachWebhooks(t *testing.T) {
+	t.Parallel()
+	clock := trackingtest.NewClock(time.Now())
+	voyage := func(t testing.TB, c *api.Config, db *store.DB) {
+		c.Webhooks = webhook.Policy{AllowPrivate: true, Timeout: 300 * time.Millisecond}
+		// At full scale, so that tracking goes on for days after arrival.
+		stack := trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks, RetryScale: 1,
+			RefreshInterval: time.Hour, Renderer: api.NewRenderer(db, c.Carriers, c.Ports)})
+		c.Tracker, c.Redeliverer, c.Clock = stack.Engine, stack.Deliveries, clock.Now
+	}
+	ts := newTestServer(t, storetest.SQLite, voyage)
+	rc := newReceiver(t, always(200))
+	ts.register(t, ts.acme, rc, "container.pickup_lfd.changed", "container.updated")
+	// Stage 7: the vessel arrives within 12 hours.
+	_, sid := ts.waitShipment(t, ts.acme, "ONEYSH123457", "ONEY")
+	for range 8 {
+		clock.Advance(6 * time.Hour)
+		trackingtest.Eventually(t, 30*time.Second, "no refresh", func() bool {
+			r := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200)
+			at, _ := time.Parse(time.RFC3339, get(r.body, "data", "attributes", "line_tracking_last_succeeded_at").(string))
+			return !at.Before(clock.Now().Add(-time.Second).Truncate(time.Second))
+		})
+	}
+	trackingtest.Eventually(t, 30*time.Second, "no terminal event delivered", func() bool {
+		events := map[string]bool{}
+		for _, d := range rc.deliveries() {
+			events[d.event] = d.t49OK && d.stdOK
+		}
+		return events["container.pickup_lfd.changed"] && events["container.updated"]
+	})
+	r := ts.do(t, "GET", "/v2/webhook_notifications?filter[event]=container.pickup_lfd.changed", ts.acme, "").want(t, 200)
+	n := asList(r.body["data"])
+	if len(n) == 0 {
+		t.Fatalf("no notification: %s", r.raw)
+	}
+	r = ts.do(t, "GET", "/v2/webhook_notifications/"+get(n[0], "id").(string)+"?include=reference_object", ts.acme, "").want(t, 200)
+	var changeset any
+	for _, inc := range asList(r.body["included"]) {
+		if get(inc, "type") == "container_updated_event" {
+			changeset = get(inc, "attributes", "changeset", "pickup_lfd")
+		}
+	}
+	if len(asList(changeset)) != 2 {
+		t.Errorf("pickup_lfd changeset %v: %s", changeset, r.raw)
+	}
+	// The container shows what the terminal said.
+	cid := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "relationships", "containers", "data", 0, "id").(string)
+	c := ts.do(t, "GET", "/v2/containers/"+cid, ts.acme, "").want(t, 200)
+	a := get(c.body, "data", "attributes")
+	if get(a, "pickup_lfd") == nil || get(a, "import_deadlines", "pickup_lfd_terminal") != get(a, "pickup_lfd") || get(a, "terminal_checked_at") == nil {
+		t.Errorf("container terminal attributes: %s", c.raw)
+	}
+	// The catalogue says these events are sent.
+	cat := ts.do(t, "GET", "/v2/webhooks/events", ts.acme, "").want(t, 200)
+	emitted := map[string]bool{}
+	for _, category := range asList(cat.body["data"]) {
+		for _, e := range asList(get(category, "attributes", "events")) {
+			emitted[get(e, "name").(string)], _ = get(e, "emitted").(bool)
+		}
+	}
+	if !emitted["container.pickup_lfd.changed"] || !emitted["container.updated"] {
+		t.Errorf("catalogue: pickup_lfd.changed %v, updated %v", emitted["container.pickup_lfd.changed"], emitted["container.updated"])
+	}
 }

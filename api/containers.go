@@ -101,12 +101,20 @@ func (p portRenderer) containerOut(c boxwatch.Container, pod boxwatch.RouteStop,
 	a := containerAttributes{
 		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
-		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{},
-		CurrentStatus: c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
+		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{}, PickupLFD: optTime(c.PickupLFD),
+		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
+		ImportDeadlines: importDeadlines{PickupLFDTerminal: optTime(c.PickupLFD)},
+		CurrentStatus:   c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
 		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: p.tz(podLOCODE),
 		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+	}
+	for _, h := range c.Holds {
+		a.HoldsAtPODTerminal = append(a.HoldsAtPODTerminal, terminalHold{Name: h.Name, Status: h.Status, Description: optString(h.Description)})
+	}
+	for _, f := range c.Fees {
+		a.FeesAtPODTerminal = append(a.FeesAtPODTerminal, terminalFee{Type: f.Type, Amount: f.Amount, CurrencyCode: f.Currency})
 	}
 	if c.EquipmentLength > 0 {
 		n := c.EquipmentLength

@@ -185,6 +185,10 @@ func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
 	case name == "container.updated":
 		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
+	case name == "container.pickup_lfd.changed":
+		lfd := now.Add(96 * time.Hour).UTC().Truncate(24 * time.Hour)
+		data, _ := json.Marshal(map[string]any{"pickup_lfd": []any{lfd, lfd.Add(24 * time.Hour)}})
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
 	default:
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"time"
 
@@ -304,7 +305,12 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		case existed && !sameBool(before.AvailableForPickup, c.AvailableForPickup):
 			change := ContainerChange{"available_for_pickup": {before.AvailableForPickup, c.AvailableForPickup}}
 			if err := event("container.updated", "container_updated_event", boxwatch.NewID(now), c.ID,
-				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, *c.AvailableForPickup), change); err != nil {
+				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, c.AvailableForPickup != nil && *c.AvailableForPickup), change); err != nil {
+				return err
+			}
+		}
+		if existed && !initial {
+			if err := terminalEvents(before, c, event); err != nil {
 				return err
 			}
 		}
@@ -367,8 +373,44 @@ type EstimatedArrival struct {
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
+// terminalEvents logs what the terminal's report changed: the last free day
+// (container.pickup_lfd.changed), and holds, fees or the place in the yard (container.updated),
+// each with its changeset. Availability has its own container.updated.
+func terminalEvents(before, after boxwatch.Container, event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	timeOrNil := func(t time.Time) any {
+		if t.IsZero() {
+			return nil
+		}
+		return t.UTC()
+	}
+	if !before.PickupLFD.Equal(after.PickupLFD) && !after.PickupLFD.IsZero() {
+		change := ContainerChange{"pickup_lfd": {timeOrNil(before.PickupLFD), timeOrNil(after.PickupLFD)}}
+		if err := event("container.pickup_lfd.changed", "container_updated_event", boxwatch.NewID(after.UpdatedAt), after.ID,
+			fmt.Sprintf("lfd:%s:%d", after.ID, after.PickupLFD.Unix()), change); err != nil {
+			return err
+		}
+	}
+	change := ContainerChange{}
+	if !reflect.DeepEqual(before.Holds, after.Holds) {
+		change["holds_at_pod_terminal"] = [2]any{before.Holds, after.Holds}
+	}
+	if !reflect.DeepEqual(before.Fees, after.Fees) {
+		change["fees_at_pod_terminal"] = [2]any{before.Fees, after.Fees}
+	}
+	if before.LocationAtTerminal != after.LocationAtTerminal {
+		change["location_at_pod_terminal"] = [2]any{before.LocationAtTerminal, after.LocationAtTerminal}
+	}
+	if len(change) == 0 {
+		return nil
+	}
+	return event("container.updated", "container_updated_event", boxwatch.NewID(after.UpdatedAt), after.ID,
+		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.Unix()), change)
+}
+
 func containerChanged(a, b boxwatch.Container) bool {
-	return a.SealNumber != b.SealNumber || a.ISOCode != b.ISOCode || a.CurrentStatus != b.CurrentStatus ||
+	return !a.PickupLFD.Equal(b.PickupLFD) || !reflect.DeepEqual(a.Holds, b.Holds) || !reflect.DeepEqual(a.Fees, b.Fees) ||
+		a.LocationAtTerminal != b.LocationAtTerminal || !a.TerminalCheckedAt.Equal(b.TerminalCheckedAt) ||
+		a.SealNumber != b.SealNumber || a.ISOCode != b.ISOCode || a.CurrentStatus != b.CurrentStatus ||
 		!a.EmptyOutAt.Equal(b.EmptyOutAt) || !a.FullInAt.Equal(b.FullInAt) || !a.LoadedAt.Equal(b.LoadedAt) ||
 		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
 		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||

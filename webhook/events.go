@@ -78,7 +78,7 @@ var catalogue = []Category{
 		{"container.pod_terminal_changed", "The terminal where the container will be discharged changed.", refPODTerminalChange, false},
 	}},
 	{ID: "container-pickup-events", Name: "Container Pickup Events", Events: []EventSummary{
-		{"container.pickup_lfd.changed", "The last free day for picking the container up changed.", refTransportEvent, false},
+		{"container.pickup_lfd.changed", "The last free day for picking the container up at the port of discharge changed; the changeset gives the old and new day.", refContainerUpdated, true},
 		{"container.pickup_lfd_line.changed", "The shipping line's last free day for the container changed.", refTransportEvent, false},
 		{"container.pickup_lfd_terminal.changed", "The terminal's last free day for the container changed.", refTransportEvent, false},
 		{"container.pickup_lfd_rail.changed", "The rail operator's last free day for the container changed.", refTransportEvent, false},

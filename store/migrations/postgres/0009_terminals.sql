@@ -9,3 +9,10 @@ CREATE TABLE terminals (
     updated_at timestamptz NOT NULL,
     UNIQUE (locode, smdg_code)
 );
+
+-- What the terminal at the port of discharge last said of a container.
+ALTER TABLE containers ADD COLUMN pickup_lfd timestamptz;
+ALTER TABLE containers ADD COLUMN holds jsonb NOT NULL DEFAULT '[]';
+ALTER TABLE containers ADD COLUMN fees jsonb NOT NULL DEFAULT '[]';
+ALTER TABLE containers ADD COLUMN location_at_terminal text NOT NULL DEFAULT '';
+ALTER TABLE containers ADD COLUMN terminal_checked_at timestamptz;

@@ -9,3 +9,10 @@ CREATE TABLE terminals (
     updated_at INTEGER NOT NULL,
     UNIQUE (locode, smdg_code)
 ) STRICT;
+
+-- What the terminal at the port of discharge last said of a container.
+ALTER TABLE containers ADD COLUMN pickup_lfd INTEGER;
+ALTER TABLE containers ADD COLUMN holds TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE containers ADD COLUMN fees TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE containers ADD COLUMN location_at_terminal TEXT NOT NULL DEFAULT '';
+ALTER TABLE containers ADD COLUMN terminal_checked_at INTEGER;

@@ -316,7 +316,7 @@ func (s *server) routes() []route {
 			method: "GET", path: "/v2/webhook_notifications/{id}", tag: "Webhooks",
 			summary: "Get a webhook notification",
 			doc:     "Returns one notification with its delivery status; include=webhook_notification_logs adds each attempt.",
-			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook_notification_logs")},
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook", "webhook_notification_logs")},
 			status: http.StatusOK, resp: notificationDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleNotificationGet(st, rd, s.baseURL),

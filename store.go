@@ -74,6 +74,9 @@ type Store interface {
 
 	// Terminal returns a terminal carriers reported, by id, or ErrNotFound.
 	Terminal(ctx context.Context, id string) (Terminal, error)
+	// TerminalsAtPorts returns the terminals known at each port, keyed by UN/LOCODE, each list by
+	// SMDG code; a port without terminals is absent.
+	TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]Terminal, error)
 
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)

@@ -91,4 +91,3 @@ func FuzzCustomFieldValue(f *testing.F) {
 		}
 	})
 }
-

@@ -539,6 +539,22 @@ func TestTerminals(t *testing.T) {
 		if got, _ := json.Marshal(get(term.body, "data")); string(got) != string(mustJSON(t, included)) {
 			t.Errorf("GET /v2/terminals/{id} and the included terminal differ:\n%s\n%s", got, mustJSON(t, included))
 		}
+		// The port lists its terminals, here and wherever it is included.
+		for _, path := range []string{"/v2/ports/" + pod, "/v2/shipments/" + sid + "?include=port_of_discharge"} {
+			r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+			found := false
+			for _, res := range append([]any{r.body["data"]}, asList(r.body["included"])...) {
+				if get(res, "type") != "port" || get(res, "attributes", "code") != pod {
+					continue
+				}
+				for _, ident := range asList(get(res, "relationships", "terminals", "data")) {
+					found = found || get(ident, "id") == tid
+				}
+			}
+			if !found {
+				t.Errorf("%s: the port does not list terminal %s: %s", path, tid, r.raw)
+			}
+		}
 		// The container is at the same terminal and picked up there.
 		cid := get(r.body, "data", "relationships", "containers", "data", 0, "id").(string)
 		c := ts.do(t, "GET", "/v2/containers/"+cid+"?include="+sdkContainerIncludes, ts.acme, "").want(t, 200)

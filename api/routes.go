@@ -204,7 +204,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault,
 			status: http.StatusOK, resp: portDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handlePortGet(ports, s.baseURL),
+			handler: handlePortGet(st, ports, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",

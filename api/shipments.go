@@ -192,7 +192,8 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			lp.data[i] = p.shipmentOut(s, carriers, containers[s.ID])
 			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], events, seen, lp.included)
 		}
-		return lp, nil
+		lp.included, err = withTerminals(r.Context(), st, lp.included)
+		return lp, err
 	})
 }
 
@@ -207,7 +208,11 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 		return err
 	}
 	res := p.shipmentOut(s, carriers, containers)
-	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	included, err := withTerminals(r.Context(), st, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	if err != nil {
+		return err
+	}
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 	return nil
 }
 

@@ -101,7 +101,8 @@ func handleTransportEvents(st boxwatch.Store, carriers *boxwatch.Carriers, p por
 				lp.included = append(lp.included, vesselOut(v))
 			}
 		}
-		return lp, nil
+		lp.included, err = withTerminals(r.Context(), st, lp.included)
+		return lp, err
 	})
 }
 

@@ -33,3 +33,26 @@ func (db *DB) Terminal(ctx context.Context, id string) (boxwatch.Terminal, error
 	t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", strings.ToLower(id)))
 	return t, db.lookupErr("terminal", err)
 }
+
+// TerminalsAtPorts returns the terminals known at each of the ports, keyed by UN/LOCODE, each list
+// by SMDG code, in one statement. A port without terminals is absent.
+func (db *DB) TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]boxwatch.Terminal, error) {
+	out := map[string][]boxwatch.Terminal{}
+	seen := map[string]bool{}
+	var args []any
+	for _, l := range locodes {
+		if l != "" && !seen[l] {
+			seen[l] = true
+			args = append(args, l)
+		}
+	}
+	if len(args) == 0 {
+		return out, nil
+	}
+	list, err := batch(ctx, db, "terminals at ports", "SELECT "+terminalColumns+" FROM terminals WHERE locode "+in(len(args))+
+		" ORDER BY locode, smdg_code", args, scanTerminal)
+	for _, t := range list {
+		out[t.LOCODE] = append(out[t.LOCODE], t)
+	}
+	return out, err
+}

@@ -47,7 +47,7 @@ var conformance = []struct {
 	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
 
 	// terminals.go
-	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal"}},
+	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal", "Store.TerminalsAtPorts"}},
 
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},

@@ -39,6 +39,14 @@ func testTerminals(t *testing.T, db *store.DB) {
 	if got, err := db.Terminal(ctx, other.ID); err != nil || got.LOCODE != "BEANR" {
 		t.Errorf("other port's terminal: %+v %v", got, err)
 	}
+	save("NLRTM", "APMT2", "", base)
+	byPort, err := db.TerminalsAtPorts(ctx, []string{"NLRTM", "BEANR", "NLRTM", "XXXXX", ""})
+	if err != nil || len(byPort) != 2 || len(byPort["NLRTM"]) != 2 || byPort["NLRTM"][0].SMDGCode != "APMT2" || len(byPort["BEANR"]) != 1 {
+		t.Errorf("terminals at ports: %+v, %v", byPort, err)
+	}
+	if none, err := db.TerminalsAtPorts(ctx, nil); err != nil || len(none) != 0 {
+		t.Errorf("no ports: %+v, %v", none, err)
+	}
 	for name, id := range map[string]string{"Unknown": boxwatch.TerminalID("NLRTM", "NOPE"), "Malformed": "ECTDE"} {
 		if _, err := db.Terminal(ctx, id); !errors.Is(err, boxwatch.ErrNotFound) {
 			t.Errorf("%s: %v", name, err)

@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -140,7 +141,7 @@ func TestReferenceCompatibility(t *testing.T) {
 				// The trigger's status is the receiver's; boxwatch answers 200 with what it saw.
 				want = ""
 			}
-			if r.status >= 300 || want != "" && want != itoa(r.status) {
+			if r.status >= 300 || want != "" && want != strconv.Itoa(r.status) {
 				t.Errorf("%s %s: status %d, reference %s; body %s", method, path, r.status, op.Status, r.raw)
 				return r.body
 			}
@@ -173,7 +174,3 @@ func TestReferenceCompatibility(t *testing.T) {
 	})
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}

@@ -173,4 +173,3 @@ func TestReferenceCompatibility(t *testing.T) {
 		}
 	})
 }
-

@@ -629,6 +629,12 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 	if len(asList(changeset)) != 2 {
 		t.Errorf("pickup_lfd changeset %v: %s", changeset, r.raw)
 	}
+	// The payload's container lists its milestones, as GET /v2/containers/{id} does.
+	for _, inc := range asList(r.body["included"]) {
+		if get(inc, "type") == "container" && len(asList(get(inc, "relationships", "transport_events", "data"))) == 0 {
+			t.Errorf("the payload's container has no transport_events: %v", inc)
+		}
+	}
 	// The container shows what the terminal said.
 	cid := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "relationships", "containers", "data", 0, "id").(string)
 	c := ts.do(t, "GET", "/v2/containers/"+cid, ts.acme, "").want(t, 200)

@@ -20,11 +20,13 @@ type eventObject struct {
 
 // subject is what an event concerns, loaded from the store (or made up, for examples).
 type subject struct {
-	tr             *boxwatch.TrackingRequest
-	shipment       *boxwatch.Shipment
-	containers     []boxwatch.Container
-	container      *boxwatch.Container
-	transportEvent *boxwatch.TransportEvent
+	tr         *boxwatch.TrackingRequest
+	shipment   *boxwatch.Shipment
+	containers []boxwatch.Container
+	container  *boxwatch.Container
+	// containerEvents are the container's milestones, for its transport_events relationship.
+	containerEvents []boxwatch.TransportEvent
+	transportEvent  *boxwatch.TransportEvent
 }
 
 // Renderer writes webhook notification documents: the body receivers get.
@@ -70,6 +72,11 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 				sub.container = &sub.containers[i]
 			}
 		}
+		byContainer, err := rd.st.TransportEventsOfContainers(ctx, n.AccountID, []string{ev.ContainerID})
+		if err != nil {
+			return nil, err
+		}
+		sub.containerEvents = byContainer[ev.ContainerID]
 	}
 	if ev.ObjectType == "transport_event" {
 		te, err := rd.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
@@ -79,7 +86,11 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 		sub.transportEvent = &te
 	}
 	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
-	return json.Marshal(rd.document(n, ev, sub))
+	doc := rd.document(n, ev, sub)
+	if doc.Included, err = withTerminals(ctx, rd.st, doc.Included); err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
 }
 
 func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub subject) notificationDocument {
@@ -108,7 +119,7 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		included = append(included, rd.eventObject(ev, sub, pod))
 	}
 	if sub.container != nil {
-		included = append(included, rd.ports.containerOut(*sub.container, pod, nil))
+		included = append(included, rd.ports.containerOut(*sub.container, pod, sub.containerEvents))
 	}
 	if sub.shipment != nil {
 		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))

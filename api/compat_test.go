@@ -686,3 +686,21 @@ func TestNotificationIncludesWebhook(t *testing.T) {
 	}
 	ts.do(t, "GET", "/v2/webhook_notifications?include=webhooks", ts.acme, "").wantError(t, 400, "invalid", "", "include")
 }
+
+// TestOutOfScopeAnswer404: documents and email submissions (AI document extraction), and the
+// container route the reference dropped, are not served, whatever the method.
+func TestOutOfScopeAnswer404(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, storetest.SQLite)
+	id := boxwatch.NewID(time.Now())
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v2/documents"}, {"POST", "/v2/documents"}, {"GET", "/v2/documents/types"}, {"GET", "/v2/documents/" + id},
+		{"PATCH", "/v2/documents/" + id}, {"DELETE", "/v2/documents/" + id}, {"GET", "/v2/documents/" + id + "/download_url"},
+		{"POST", "/v2/documents/" + id + "/reextract"}, {"POST", "/v2/documents/" + id + "/reclassify"},
+		{"POST", "/v2/documents/" + id + "/relink"}, {"POST", "/v2/documents/" + id + "/rotate"},
+		{"GET", "/v2/document_schemas/" + id}, {"GET", "/v2/email_submissions"}, {"GET", "/v2/email_submissions/" + id},
+		{"GET", "/v2/containers/" + id + "/route"},
+	} {
+		ts.do(t, c.method, c.path, ts.acme, "").wantError(t, 404, "route_not_found", "", "")
+	}
+}

@@ -184,6 +184,9 @@ type Tx interface {
 	TransportEventByKey(ctx context.Context, containerID, event, locode string) (TransportEvent, error)
 	// SaveVessel inserts a vessel or refreshes what carriers reported of it.
 	SaveVessel(ctx context.Context, v Vessel, now time.Time) error
+	// SetCustomField sets a definition's value on a resource in the transaction, creating the
+	// field or replacing its value.
+	SetCustomField(ctx context.Context, f CustomField) (CustomField, error)
 	// SaveTerminal records a terminal a carrier reported; a known one keeps its name unless the
 	// report names it.
 	SaveTerminal(ctx context.Context, t Terminal) error

@@ -42,7 +42,7 @@ func FuzzDecodeTrackingRequestCreate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		n, _, err := decodeTrackingRequestCreate(body)
+		n, _, _, err := decodeTrackingRequestCreate(body)
 		if err != nil {
 			checkDecodeError(t, err)
 			return

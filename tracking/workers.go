@@ -215,7 +215,44 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 		return err
 	}
 	// A journey that is already over stops here, after the success it follows.
-	return e.apply(ctx, tx, &s, cs, now, true)
+	if err := e.apply(ctx, tx, &s, cs, now, true); err != nil {
+		return err
+	}
+	return setStaged(ctx, tx, *tr, s.ID, now)
+}
+
+// setStaged sets the custom field values sent with a request on its new shipment and containers:
+// a container value on the container of its number, or on every container without one. A
+// definition deleted since is skipped.
+func setStaged(ctx context.Context, tx boxwatch.Tx, tr boxwatch.TrackingRequest, shipmentID string, now time.Time) error {
+	if len(tr.InitialCustomFields) == 0 {
+		return nil
+	}
+	containers, err := tx.ShipmentContainers(ctx, shipmentID)
+	if err != nil {
+		return err
+	}
+	for _, f := range tr.InitialCustomFields {
+		var targets []string
+		switch f.EntityType {
+		case boxwatch.EntityShipment:
+			targets = []string{shipmentID}
+		case boxwatch.EntityContainer:
+			for _, c := range containers {
+				if f.Number == "" || c.Number == f.Number {
+					targets = append(targets, c.ID)
+				}
+			}
+		}
+		for _, id := range targets {
+			_, err := tx.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(now), AccountID: tr.AccountID, DefinitionID: f.DefinitionID,
+				EntityID: id, Value: f.Value, CreatedAt: now, UpdatedAt: now})
+			if err != nil && !boxwatch.IsKind(err, boxwatch.KindNotFound) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // normalize drops the line's bill-of-lading prefix: the number as printed without it. A prefix

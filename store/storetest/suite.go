@@ -45,6 +45,7 @@ var conformance = []struct {
 	{"CustomFieldOptions", withDB(testCustomFieldOptions), []string{"Store.CreateCustomFieldOption", "Store.CustomFieldOptions",
 		"Store.CustomFieldOption", "Store.UpdateCustomFieldOption", "Store.DeleteCustomFieldOption"}},
 	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
+	{"TxCustomFields", withDB(testTxCustomFields), []string{"Tx.SetCustomField", "Store.CreateTrackingRequest", "Store.TrackingRequest"}},
 
 	// terminals.go
 	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal", "Store.TerminalsAtPorts"}},

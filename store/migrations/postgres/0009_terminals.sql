@@ -16,3 +16,6 @@ ALTER TABLE containers ADD COLUMN holds jsonb NOT NULL DEFAULT '[]';
 ALTER TABLE containers ADD COLUMN fees jsonb NOT NULL DEFAULT '[]';
 ALTER TABLE containers ADD COLUMN location_at_terminal text NOT NULL DEFAULT '';
 ALTER TABLE containers ADD COLUMN terminal_checked_at timestamptz;
+
+-- Custom field values sent with a tracking request, set when its shipment exists (JSON).
+ALTER TABLE tracking_requests ADD COLUMN initial_custom_fields jsonb NOT NULL DEFAULT '[]';

@@ -16,3 +16,6 @@ ALTER TABLE containers ADD COLUMN holds TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE containers ADD COLUMN fees TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE containers ADD COLUMN location_at_terminal TEXT NOT NULL DEFAULT '';
 ALTER TABLE containers ADD COLUMN terminal_checked_at INTEGER;
+
+-- Custom field values sent with a tracking request, set when its shipment exists (JSON).
+ALTER TABLE tracking_requests ADD COLUMN initial_custom_fields TEXT NOT NULL DEFAULT '[]';

@@ -164,9 +164,11 @@ type TransportEvent struct {
 	LOCODE       string
 	VoyageNumber string
 	VesselIMO    string
-	// DataSource is shipping_line for what carriers report.
+	// DataSource is shipping_line for what carriers report, terminal for what terminals do.
 	DataSource string
-	CreatedAt  time.Time
+	// Value is the new value an event announces (container.pickup_lfd.changed: the day), "" for milestones.
+	Value     string
+	CreatedAt time.Time
 }
 
 // Event is an entry of the durable event log: one change an account's webhooks hear about.

@@ -182,6 +182,9 @@ type Tx interface {
 	// TransportEventByKey returns the milestone of a container with that event and place, or
 	// ErrNotFound.
 	TransportEventByKey(ctx context.Context, containerID, event, locode string) (TransportEvent, error)
+	// SetTransportEventValue replaces the time and value of a container's event at a place and
+	// returns it, or ErrNotFound.
+	SetTransportEventValue(ctx context.Context, containerID, event, locode string, timestamp time.Time, value string) (TransportEvent, error)
 	// SaveVessel inserts a vessel or refreshes what carriers reported of it.
 	SaveVessel(ctx context.Context, v Vessel, now time.Time) error
 	// SetCustomField sets a definition's value on a resource in the transaction, creating the

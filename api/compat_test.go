@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"net/url"
 	"slices"
@@ -596,7 +597,7 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 	}
 	ts := newTestServer(t, storetest.SQLite, voyage)
 	rc := newReceiver(t, always(200))
-	ts.register(t, ts.acme, rc, "container.pickup_lfd.changed", "container.updated")
+	ts.register(t, ts.acme, rc, "container.pickup_lfd.changed", "container.updated", "container.transport.available")
 	// Stage 7: the vessel arrives within 12 hours.
 	_, sid := ts.waitShipment(t, ts.acme, "ONEYSH123457", "ONEY")
 	for range 8 {
@@ -612,7 +613,7 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 		for _, d := range rc.deliveries() {
 			events[d.event] = d.t49OK && d.stdOK
 		}
-		return events["container.pickup_lfd.changed"] && events["container.updated"]
+		return events["container.pickup_lfd.changed"] && events["container.updated"] && events["container.transport.available"]
 	})
 	r := ts.do(t, "GET", "/v2/webhook_notifications?filter[event]=container.pickup_lfd.changed", ts.acme, "").want(t, 200)
 	n := asList(r.body["data"])
@@ -620,14 +621,18 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 		t.Fatalf("no notification: %s", r.raw)
 	}
 	r = ts.do(t, "GET", "/v2/webhook_notifications/"+get(n[0], "id").(string)+"?include=reference_object", ts.acme, "").want(t, 200)
-	var changeset any
+	// The reference object is the terminal's transport event, its value the new day.
+	var value any
 	for _, inc := range asList(r.body["included"]) {
-		if get(inc, "type") == "container_updated_event" {
-			changeset = get(inc, "attributes", "changeset", "pickup_lfd")
+		if get(inc, "type") == "transport_event" && get(inc, "attributes", "event") == "container.pickup_lfd.changed" {
+			value = get(inc, "attributes", "value")
+			if get(inc, "attributes", "data_source") != "terminal" {
+				t.Errorf("data_source: %v", inc)
+			}
 		}
 	}
-	if len(asList(changeset)) != 2 {
-		t.Errorf("pickup_lfd changeset %v: %s", changeset, r.raw)
+	if _, err := time.Parse(time.RFC3339, fmt.Sprint(value)); err != nil {
+		t.Errorf("pickup_lfd.changed value %v: %s", value, r.raw)
 	}
 	// The payload's container lists its milestones, as GET /v2/containers/{id} does.
 	for _, inc := range asList(r.body["included"]) {
@@ -650,7 +655,7 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 			emitted[get(e, "name").(string)], _ = get(e, "emitted").(bool)
 		}
 	}
-	if !emitted["container.pickup_lfd.changed"] || !emitted["container.updated"] {
+	if !emitted["container.pickup_lfd.changed"] || !emitted["container.updated"] || !emitted["container.transport.available"] {
 		t.Errorf("catalogue: pickup_lfd.changed %v, updated %v", emitted["container.pickup_lfd.changed"], emitted["container.updated"])
 	}
 }

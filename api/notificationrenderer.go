@@ -198,8 +198,9 @@ func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
 	case name == "container.pickup_lfd.changed":
 		lfd := now.Add(96 * time.Hour).UTC().Truncate(24 * time.Hour)
-		data, _ := json.Marshal(map[string]any{"pickup_lfd": []any{lfd, lfd.Add(24 * time.Hour)}})
-		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: lfd,
+			LOCODE: pod, DataSource: "terminal", Value: lfd.Format(time.RFC3339), CreatedAt: now}
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.transportEvent, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
 	default:
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
 	}

@@ -14,7 +14,7 @@ type transportEventAttributes struct {
 	VoyageNumber   *string `json:"voyage_number"`
 	DataSource     string  `json:"data_source" enum:"shipping_line,terminal,ais"`
 	InvalidatedAt  *string `json:"invalidated_at" format:"date-time" doc:"Null: boxwatch keeps a milestone once reported."`
-	Value          *string `json:"value" doc:"Null: no milestone boxwatch reports carries a value."`
+	Value          *string `json:"value" doc:"The new value a terminal event announces (container.pickup_lfd.changed: the day); null for milestones."`
 	CreatedAt      string  `json:"created_at" format:"date-time"`
 }
 
@@ -43,7 +43,7 @@ type transportEventListDocument = document[[]transportEventResource]
 func (p portRenderer) transportEventOut(e boxwatch.TransportEvent, route []boxwatch.RouteStop) transportEventResource {
 	res := transportEventResource{ID: e.ID, Type: "transport_event", Attributes: transportEventAttributes{
 		Event: e.Event, Timestamp: optTime(e.Timestamp), Timezone: p.tz(e.LOCODE), LocationLOCODE: optString(e.LOCODE),
-		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
+		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, Value: optString(e.Value), CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
 	}, Relationships: transportEventRelationships{
 		Shipment: linkTo(e.ShipmentID, "shipment"), Container: linkTo(e.ContainerID, "container"), Location: linkTo(p.id(e.LOCODE), "port"),
 		Terminal: linkTo(terminalAt(route, e.LOCODE), "terminal"),

@@ -369,23 +369,31 @@ func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.Conta
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,
-	data_source, created_at`
+	data_source, created_at, value`
 
 func scanTransportEvent(r row) (boxwatch.TransportEvent, error) {
 	var e boxwatch.TransportEvent
 	err := r.Scan(nullString{&e.ID}, nullString{&e.AccountID}, nullString{&e.ShipmentID}, nullString{&e.ContainerID}, &e.Event,
-		timeCol{&e.Timestamp}, &e.LOCODE, &e.VoyageNumber, &e.VesselIMO, &e.DataSource, timeCol{&e.CreatedAt})
+		timeCol{&e.Timestamp}, &e.LOCODE, &e.VoyageNumber, &e.VesselIMO, &e.DataSource, timeCol{&e.CreatedAt}, &e.Value)
 	return e, err
 }
 
 // InsertTransportEvent stores a milestone unless the container already has it at that place, and
 // reports whether it was new.
 func (tx *txn) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
-	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (container_id, event, locode) DO NOTHING`,
 		e.ID, e.AccountID, e.ShipmentID, e.ContainerID, e.Event, tx.db.ts(e.Timestamp), e.LOCODE, e.VoyageNumber, e.VesselIMO,
-		e.DataSource, tx.db.ts(e.CreatedAt))
+		e.DataSource, tx.db.ts(e.CreatedAt), e.Value)
 	return n > 0, tx.db.internal("insert transport event", err)
+}
+
+// SetTransportEventValue replaces the time and value of a container's event at a place (a terminal
+// event that changes, as the last free day does) and returns it, or ErrNotFound.
+func (tx *txn) SetTransportEventValue(ctx context.Context, containerID, event, locode string, timestamp time.Time, value string) (boxwatch.TransportEvent, error) {
+	e, err := scanTransportEvent(tx.c.queryRow(ctx, "UPDATE transport_events SET timestamp = ?, value = ? WHERE container_id = ? AND event = ? AND locode = ? RETURNING "+
+		transportEventColumns, tx.db.ts(timestamp), value, containerID, event, locode))
+	return e, tx.db.lookupErr("set transport event value", err)
 }
 
 // TransportEventByKey returns the stored milestone of a container at a place.

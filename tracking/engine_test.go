@@ -437,8 +437,26 @@ func TestTerminalReports(t *testing.T) {
 			t.Errorf("terminal report: discharged %v, LFD %v, location %q", held.PODDischargedAt, held.PickupLFD, held.LocationAtTerminal)
 		}
 		names := f.events(t)
-		if count(names, "container.pickup_lfd.changed") < len(cs) || count(names, "container.updated") == 0 {
-			t.Errorf("events %v: want the last free day of every box, and updates", names)
+		if count(names, "container.pickup_lfd.changed") < len(cs) || count(names, "container.updated") == 0 ||
+			count(names, "container.transport.available") == 0 {
+			t.Errorf("events %v: want the last free day and availability of every box, and updates", names)
+		}
+		// The last free day is a terminal event whose value is the day; one per box, kept current.
+		events, _, err := f.db.TransportEvents(ctx, f.account.ID, held.ID, boxwatch.Page{Number: 1, Size: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lfds := 0
+		for _, e := range events {
+			if e.Event == "container.pickup_lfd.changed" {
+				lfds++
+				if e.DataSource != "terminal" || e.Value != cs[0].PickupLFD.UTC().Format(time.RFC3339) || !e.Timestamp.Equal(cs[0].PickupLFD) {
+					t.Errorf("last free day event %+v, want the container's %v", e, cs[0].PickupLFD)
+				}
+			}
+		}
+		if lfds != 1 {
+			t.Errorf("%d last free day events for one box", lfds)
 		}
 		// The customs hold is released by now; the box is available or already gone.
 		c := cs[0]

@@ -347,7 +347,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 			}
 		}
 		if existed && !initial {
-			if err := terminalEvents(before, c, event); err != nil {
+			if err := terminalEvents(ctx, tx, before, c, newPOD.LOCODE, now, event); err != nil {
 				return err
 			}
 		}
@@ -410,21 +410,48 @@ type EstimatedArrival struct {
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
-// terminalEvents logs what the terminal's report changed: the last free day
-// (container.pickup_lfd.changed), and holds, fees or the place in the yard (container.updated),
-// each with its changeset. Availability has its own container.updated.
-func terminalEvents(before, after boxwatch.Container, event func(name, objectType, objectID, containerID, key string, data any) error) error {
-	timeOrNil := func(t time.Time) any {
-		if t.IsZero() {
-			return nil
-		}
-		return t.UTC()
+// terminalEvents logs what the terminal's report changed, as the reference names it: the last
+// free day as container.pickup_lfd.changed (a terminal transport event whose value is the day),
+// availability as container.transport.available and .not_available, and holds, fees or the place
+// in the yard as container.updated with a changeset.
+func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, pod string, now time.Time,
+	event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	terminalEvent := func(name string, at time.Time, value string) (boxwatch.TransportEvent, bool, error) {
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: after.AccountID, ShipmentID: after.ShipmentID, ContainerID: after.ID,
+			Event: name, Timestamp: at.UTC(), LOCODE: pod, DataSource: "terminal", Value: value, CreatedAt: now}
+		added, err := tx.InsertTransportEvent(ctx, te)
+		return te, added, err
 	}
-	if !before.PickupLFD.Equal(after.PickupLFD) && !after.PickupLFD.IsZero() {
-		change := ContainerChange{"pickup_lfd": {timeOrNil(before.PickupLFD), timeOrNil(after.PickupLFD)}}
-		if err := event("container.pickup_lfd.changed", "container_updated_event", boxwatch.NewID(after.UpdatedAt), after.ID,
-			fmt.Sprintf("lfd:%s:%d", after.ID, after.PickupLFD.Unix()), change); err != nil {
+	if lfd := after.PickupLFD; !before.PickupLFD.Equal(lfd) && !lfd.IsZero() {
+		const name = "container.pickup_lfd.changed"
+		value := lfd.UTC().Format(time.RFC3339)
+		te, added, err := terminalEvent(name, lfd, value)
+		if err == nil && !added {
+			te, err = tx.SetTransportEventValue(ctx, after.ID, name, pod, lfd.UTC(), value)
+		}
+		if err != nil {
 			return err
+		}
+		if err := event(name, "transport_event", te.ID, after.ID, fmt.Sprintf("lfd:%s:%d", after.ID, lfd.Unix()), nil); err != nil {
+			return err
+		}
+	}
+	if !after.TerminalCheckedAt.IsZero() && after.AvailableForPickup != nil && !sameBool(before.AvailableForPickup, after.AvailableForPickup) {
+		name := "container.transport.available"
+		if !*after.AvailableForPickup {
+			name = "container.transport.not_available"
+		}
+		// Not available because it left is full_out, not a terminal event.
+		if *after.AvailableForPickup || after.PODFullOutAt.IsZero() {
+			te, added, err := terminalEvent(name, after.TerminalCheckedAt, "")
+			if err != nil {
+				return err
+			}
+			if added {
+				if err := event(name, "transport_event", te.ID, after.ID, "te:"+after.ID+":"+name+":"+pod, nil); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	change := ContainerChange{}
@@ -440,7 +467,7 @@ func terminalEvents(before, after boxwatch.Container, event func(name, objectTyp
 	if len(change) == 0 {
 		return nil
 	}
-	return event("container.updated", "container_updated_event", boxwatch.NewID(after.UpdatedAt), after.ID,
+	return event("container.updated", "container_updated_event", boxwatch.NewID(now), after.ID,
 		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.Unix()), change)
 }
 

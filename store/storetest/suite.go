@@ -48,6 +48,7 @@ var conformance = []struct {
 	{"TxCustomFields", withDB(testTxCustomFields), []string{"Tx.SetCustomField", "Store.CreateTrackingRequest", "Store.TrackingRequest"}},
 
 	// terminals.go
+	{"TransportEventValue", withDB(testTransportEventValue), []string{"Tx.SetTransportEventValue", "Tx.InsertTransportEvent", "Store.TransportEvent"}},
 	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal", "Store.TerminalsAtPorts"}},
 
 	// shipments.go

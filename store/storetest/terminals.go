@@ -53,3 +53,34 @@ func testTerminals(t *testing.T, db *store.DB) {
 		}
 	}
 }
+
+// A terminal event keeps one row per container and place; a new value replaces the old.
+func testTransportEventValue(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	c := mustSaveContainer(t, db, newContainer(s, "MSCU1234565", base))
+	const lfd = "container.pickup_lfd.changed"
+	e := newTransportEvent(c, lfd, "NLRTM", at(96*time.Hour))
+	e.DataSource, e.Value = "terminal", at(96*time.Hour).Format(time.RFC3339)
+	mustInsertTransportEvent(t, db, e)
+	if got, err := db.TransportEvent(ctx, a.ID, e.ID); err != nil || got.Value != e.Value || got.DataSource != "terminal" {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	later := at(120 * time.Hour)
+	var got boxwatch.TransportEvent
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		var err error
+		got, err = tx.SetTransportEventValue(ctx, c.ID, lfd, "NLRTM", later, later.Format(time.RFC3339))
+		return err
+	})
+	if got.ID != e.ID || !got.Timestamp.Equal(later) || got.Value != later.Format(time.RFC3339) {
+		t.Fatalf("after the change: %+v", got)
+	}
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+		_, err := tx.SetTransportEventValue(ctx, c.ID, lfd, "BEANR", later, "x")
+		return err
+	})
+	if !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Errorf("no such event: %v", err)
+	}
+}

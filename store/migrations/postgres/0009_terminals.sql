@@ -19,3 +19,6 @@ ALTER TABLE containers ADD COLUMN terminal_checked_at timestamptz;
 
 -- Custom field values sent with a tracking request, set when its shipment exists (JSON).
 ALTER TABLE tracking_requests ADD COLUMN initial_custom_fields jsonb NOT NULL DEFAULT '[]';
+
+-- The new value a terminal event carries (container.pickup_lfd.changed: the last free day).
+ALTER TABLE transport_events ADD COLUMN value text NOT NULL DEFAULT '';

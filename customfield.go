@@ -242,3 +242,18 @@ func (d CustomFieldDefinition) CheckValue(v any, pointer string, options []Custo
 	}
 	return json.Marshal(v)
 }
+
+// StagedCustomField is a custom field value sent with a tracking request (initial_custom_fields),
+// set on the shipment or its containers once the lookup creates them.
+type StagedCustomField struct {
+	DefinitionID string
+	// EntityType is EntityShipment or EntityContainer.
+	EntityType string
+	// Number is the container a Container value is for; empty for every container of the shipment.
+	Number string `json:",omitempty"`
+	// Value is JSON, checked against the definition when it was sent.
+	Value json.RawMessage
+}
+
+// MaxStagedCustomFields is how many values one tracking request may stage.
+const MaxStagedCustomFields = 50

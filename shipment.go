@@ -69,6 +69,34 @@ type RouteStop struct {
 	InboundVoyage         string
 	OutboundVesselIMO     string
 	OutboundVoyage        string
+	// TerminalCode is the SMDG code of the terminal the vessel calls at, TerminalName its name;
+	// empty when the carrier does not say.
+	TerminalCode string `json:",omitempty"`
+	TerminalName string `json:",omitempty"`
+}
+
+// TerminalID is the id of the stop's terminal, "" when the carrier named none.
+func (s RouteStop) TerminalID() string {
+	if s.TerminalCode == "" {
+		return ""
+	}
+	return TerminalID(s.LOCODE, s.TerminalCode)
+}
+
+// Terminal is a container terminal at a port, known by its SMDG code as carriers report it.
+type Terminal struct {
+	ID       string
+	LOCODE   string
+	SMDGCode string
+	// Name is the carrier's name for it, when one gave it.
+	Name      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// TerminalID is the id of the terminal with an SMDG code at a port: the same on every installation.
+func TerminalID(locode, smdg string) string {
+	return NameUUID("boxwatch/terminal/" + locode + "/" + smdg)
 }
 
 // POL returns the port of lading, POD the port of discharge; ok is false for an empty route.
@@ -113,7 +141,14 @@ type Container struct {
 	PODArrivedAt, PODDischargedAt, PODFullOutAt time.Time
 	EmptyTerminatedAt                           time.Time
 	AvailableForPickup                          *bool
-	CreatedAt, UpdatedAt                        time.Time
+	// What the terminal at the port of discharge last said: the last free day, holds, fees,
+	// where the box stands, and when it said so. Zero or empty while unknown.
+	PickupLFD            time.Time
+	Holds                []TerminalHold
+	Fees                 []TerminalFee
+	LocationAtTerminal   string
+	TerminalCheckedAt    time.Time
+	CreatedAt, UpdatedAt time.Time
 }
 
 // TransportEvent is a milestone of a container (container.transport.*), as shown by
@@ -129,9 +164,11 @@ type TransportEvent struct {
 	LOCODE       string
 	VoyageNumber string
 	VesselIMO    string
-	// DataSource is shipping_line for what carriers report.
+	// DataSource is shipping_line for what carriers report, terminal for what terminals do.
 	DataSource string
-	CreatedAt  time.Time
+	// Value is the new value an event announces (container.pickup_lfd.changed: the day), "" for milestones.
+	Value     string
+	CreatedAt time.Time
 }
 
 // Event is an entry of the durable event log: one change an account's webhooks hear about.

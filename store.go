@@ -78,6 +78,12 @@ type Store interface {
 	// DeleteCustomField removes one of the account's custom fields, or ErrNotFound.
 	DeleteCustomField(ctx context.Context, accountID, id string) error
 
+	// Terminal returns a terminal carriers reported, by id, or ErrNotFound.
+	Terminal(ctx context.Context, id string) (Terminal, error)
+	// TerminalsAtPorts returns the terminals known at each port, keyed by UN/LOCODE, each list by
+	// SMDG code; a port without terminals is absent.
+	TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]Terminal, error)
+
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
@@ -182,8 +188,17 @@ type Tx interface {
 	// TransportEventByKey returns the milestone of a container with that event and place, or
 	// ErrNotFound.
 	TransportEventByKey(ctx context.Context, containerID, event, locode string) (TransportEvent, error)
+	// SetTransportEventValue replaces the time and value of a container's event at a place and
+	// returns it, or ErrNotFound.
+	SetTransportEventValue(ctx context.Context, containerID, event, locode string, timestamp time.Time, value string) (TransportEvent, error)
 	// SaveVessel inserts a vessel or refreshes what carriers reported of it.
 	SaveVessel(ctx context.Context, v Vessel, now time.Time) error
+	// SetCustomField sets a definition's value on a resource in the transaction, creating the
+	// field or replacing its value.
+	SetCustomField(ctx context.Context, f CustomField) (CustomField, error)
+	// SaveTerminal records a terminal a carrier reported; a known one keeps its name unless the
+	// report names it.
+	SaveTerminal(ctx context.Context, t Terminal) error
 
 	// AppendEvent logs an event unless one with the same key is logged; it reports whether it
 	// logged it.

@@ -41,8 +41,10 @@ type TrackingRequest struct {
 	ShipmentID string
 	// CustomerID is the party the shipment is for, empty when none was named.
 	CustomerID string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// InitialCustomFields are set on the shipment and its containers when the lookup succeeds.
+	InitialCustomFields []StagedCustomField
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
 }
 
 // Limits on what a tracking request may carry.

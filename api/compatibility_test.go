@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,21 +30,6 @@ var outOfScope = map[string]string{
 	"GET /email_submissions":                              "email submissions (AI extraction)",
 	"GET /email_submissions/{id}":                         "email submissions (AI extraction)",
 	"PATCH /containers":                                   "bulk container edits: the reference gives no body",
-	"GET /containers/{id}/map_geojson":                    "the container map (issue 12)",
-	"PATCH /containers/{id}/refresh":                      "the container map (issue 12)",
-	"GET /vessels/{id}/future_positions":                  "the container map (issue 12)",
-	"GET /vessels/{id}/future_positions_with_coordinates": "the container map (issue 12)",
-}
-
-// notYet are the reference operations still to come on this branch; each is removed as it lands.
-var notYet = map[string]bool{}
-
-func init() {
-	for _, op := range []string{
-		"GET /terminals/{id}",
-	} {
-		notYet[op] = true
-	}
 }
 
 // statusDiffers are the operations whose success status deliberately differs from the reference's.
@@ -54,11 +40,8 @@ var statusDiffers = map[string]string{
 	"DELETE /custom_fields/{id}":                                           "204 No Content: nothing is left to show",
 }
 
-// pending are departures from the reference that another change settles: the container map
-// (issue 12) adds the vessel's positions.
-var pending = map[string]string{
-	"/data/attributes: missing \"positions\"": "vessel positions come with the container map (issue 12)",
-}
+// pending are departures from the reference that another change settles; none today.
+var pending = map[string]string{}
 
 func allowed(errs []string) []string {
 	var out []string
@@ -91,6 +74,8 @@ func TestReferenceCompatibility(t *testing.T) {
 		shipment := ts.sdk(t, "GET", "/v2/shipments/"+sid, "").want(t, 200).body
 		cid := get(shipment, "data", "relationships", "containers", "data", 0, "id").(string)
 		pod := get(shipment, "data", "attributes", "port_of_discharge_locode").(string)
+		pol := get(shipment, "data", "attributes", "port_of_lading_locode").(string)
+		terminal := get(shipment, "data", "relationships", "pod_terminal", "data", "id").(string)
 		imo := get(shipment, "data", "attributes", "pod_vessel_imo").(string)
 
 		party := get(ts.sdk(t, "POST", "/v2/parties", `{"data":{"type":"party","attributes":{"company_name":"Acme"}}}`).want(t, 201).body, "data", "id").(string)
@@ -117,10 +102,16 @@ func TestReferenceCompatibility(t *testing.T) {
 			{"GET /containers/{id}/transport_events", "GET", "/v2/containers/" + cid + "/transport_events?include=" + sdkTransportEventIncludes, ""},
 			{"GET /ports/{id}", "GET", "/v2/ports/" + pod, ""},
 			{"GET /metro_areas/{id}", "GET", "/v2/metro_areas/" + pod, ""},
+			{"GET /terminals/{id}", "GET", "/v2/terminals/" + terminal, ""},
 			{"GET /containers/{id}/raw_events", "GET", "/v2/containers/" + cid + "/raw_events", ""},
 			{"GET /search", "GET", "/v2/search?query=123456785", ""},
 			{"GET /webhooks/ips", "GET", "/v2/webhooks/ips", ""},
 			{"GET /vessels/{id}", "GET", "/v2/vessels/" + imo, ""},
+			{"GET /containers/{id}/map_geojson", "GET", "/v2/containers/" + cid + "/map_geojson", ""},
+			{"PATCH /containers/{id}/refresh", "PATCH", "/v2/containers/" + cid + "/refresh", ""},
+			{"GET /vessels/{id}/future_positions", "GET", "/v2/vessels/" + imo + "/future_positions?port_id=" + pod + "&previous_port_id=" + pol, ""},
+			{"GET /vessels/{id}/future_positions_with_coordinates", "GET", "/v2/vessels/" + imo +
+				"/future_positions_with_coordinates?port_id=" + pod + "&previous_port_id=" + pol + "&latitude=30&longitude=123", ""},
 			{"GET /vessels/{imo}", "GET", "/v2/vessels/" + imo, ""},
 			{"GET /shipping_lines", "GET", "/v2/shipping_lines", ""},
 			{"GET /shipping_lines/{id}", "GET", "/v2/shipping_lines/MSCU", ""},
@@ -130,9 +121,9 @@ func TestReferenceCompatibility(t *testing.T) {
 			{"GET /webhooks/{id}", "GET", "/v2/webhooks/" + hookID, ""},
 			{"PATCH /webhooks/{id}", "PATCH", "/v2/webhooks/" + hookID, `{"data":{"type":"webhook","attributes":{"active":true}}}`},
 			{"POST /webhooks/trigger", "POST", "/v2/webhooks/trigger", `{"url":"` + rc.URL + `","event":"container.updated"}`},
-			{"GET /webhook_notifications", "GET", "/v2/webhook_notifications?include=webhook_notification_logs", ""},
+			{"GET /webhook_notifications", "GET", "/v2/webhook_notifications?include=webhook,webhook_notification_logs", ""},
 			{"GET /webhook_notifications/examples", "GET", "/v2/webhook_notifications/examples?event=container.transport.full_out", ""},
-			{"GET /webhook_notifications/{id}", "GET", "/v2/webhook_notifications/" + notificationID + "?include=reference_object", ""},
+			{"GET /webhook_notifications/{id}", "GET", "/v2/webhook_notifications/" + notificationID + "?include=reference_object,webhook", ""},
 			{"DELETE /webhooks/{id}", "DELETE", "/v2/webhooks/" + hookID, ""},
 		}
 		driven := map[string]bool{}
@@ -143,16 +134,13 @@ func TestReferenceCompatibility(t *testing.T) {
 				return nil
 			}
 			driven[opName] = true
-			if notYet[opName] {
-				t.Errorf("%s is driven: take it out of notYet", opName)
-			}
 			r := ts.sdk(t, method, path, body)
 			want := op.Status
 			if _, differs := statusDiffers[opName]; differs || opName == "POST /webhooks/trigger" {
 				// The trigger's status is the receiver's; boxwatch answers 200 with what it saw.
 				want = ""
 			}
-			if r.status >= 300 || want != "" && want != itoa(r.status) {
+			if r.status >= 300 || want != "" && want != strconv.Itoa(r.status) {
 				t.Errorf("%s %s: status %d, reference %s; body %s", method, path, r.status, op.Status, r.raw)
 				return r.body
 			}
@@ -174,7 +162,7 @@ func TestReferenceCompatibility(t *testing.T) {
 		driveCustomFields(sid, cid, trID, call)
 		var missing []string
 		for op := range reference.Operations {
-			if !driven[op] && outOfScope[op] == "" && !notYet[op] {
+			if !driven[op] && outOfScope[op] == "" {
 				missing = append(missing, op)
 			}
 		}
@@ -183,9 +171,4 @@ func TestReferenceCompatibility(t *testing.T) {
 			t.Errorf("reference operations neither driven nor out of scope:\n  %s", strings.Join(missing, "\n  "))
 		}
 	})
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }

@@ -96,22 +96,33 @@ type containerResource struct {
 type containerDocument = document[containerResource]
 type containerListDocument = document[[]containerResource]
 
-func (p portRenderer) containerOut(c boxwatch.Container, podLOCODE string, events []boxwatch.TransportEvent) containerResource {
+func (p portRenderer) containerOut(c boxwatch.Container, pod boxwatch.RouteStop, events []boxwatch.TransportEvent) containerResource {
+	podLOCODE := pod.LOCODE
 	a := containerAttributes{
 		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
-		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{},
-		CurrentStatus: c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
+		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{}, PickupLFD: optTime(c.PickupLFD),
+		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
+		ImportDeadlines: importDeadlines{PickupLFDTerminal: optTime(c.PickupLFD)},
+		CurrentStatus:   c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
 		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: p.tz(podLOCODE),
 		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
 	}
+	for _, h := range c.Holds {
+		a.HoldsAtPODTerminal = append(a.HoldsAtPODTerminal, terminalHold{Name: h.Name, Status: h.Status, Description: optString(h.Description)})
+	}
+	for _, f := range c.Fees {
+		a.FeesAtPODTerminal = append(a.FeesAtPODTerminal, terminalFee{Type: f.Type, Amount: f.Amount, CurrencyCode: f.Currency})
+	}
 	if c.EquipmentLength > 0 {
 		n := c.EquipmentLength
 		a.EquipmentLength = &n
 	}
-	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"),
+	// Without rail or inland data, a container is picked up where the vessel left it.
+	terminal := linkTo(pod.TerminalID(), "terminal")
+	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), PODTerminal: terminal, PickupFacility: terminal,
 		TransportEvents: toMany{Data: []resourceIdentifier{}}, RawEvents: toMany{Data: []resourceIdentifier{}}}
 	for _, e := range events {
 		rel.TransportEvents.Data = append(rel.TransportEvents.Data, resourceIdentifier{ID: e.ID, Type: "transport_event"})
@@ -160,14 +171,18 @@ func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portR
 		for i, c := range list {
 			s, found := shipments[c.ShipmentID]
 			pod, _ := s.POD()
-			lp.data[i] = p.containerOut(c, pod.LOCODE, events[c.ID])
+			lp.data[i] = p.containerOut(c, pod, events[c.ID])
 			if inc["shipment"] && found && !seen[s.ID] {
 				seen[s.ID] = true
 				lp.included = append(lp.included, p.shipmentOut(s, carriers, siblings[s.ID]))
 			}
+			if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen[t.ID] {
+				seen[t.ID] = true
+				lp.included = append(lp.included, p.terminalOut(t))
+			}
 			if inc["transport_events"] {
 				for _, e := range events[c.ID] {
-					lp.included = append(lp.included, p.transportEventOut(e))
+					lp.included = append(lp.included, p.transportEventOut(e, s.Route))
 				}
 			}
 		}
@@ -196,7 +211,7 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		}
 		events := byContainer[c.ID]
 		pod, _ := s.POD()
-		res := p.containerOut(c, pod.LOCODE, events)
+		res := p.containerOut(c, pod, events)
 		included := []any{}
 		if inc["shipment"] {
 			siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
@@ -205,9 +220,12 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			}
 			included = append(included, p.shipmentOut(s, carriers, siblings))
 		}
+		if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) {
+			included = append(included, p.terminalOut(t))
+		}
 		if inc["transport_events"] {
 			for _, e := range events {
-				included = append(included, p.transportEventOut(e))
+				included = append(included, p.transportEventOut(e, s.Route))
 			}
 		}
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // ourPattern is boxwatch's route pattern of a reference operation's path.
@@ -207,4 +209,111 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestCustomFieldHostileInput(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, storetest.SQLite, tracked)
+	_, sid := ts.waitShipment(t, ts.acme, "MAEU123456784", "MAEU")
+	r := ts.do(t, "POST", "/v2/custom_field_definitions", ts.acme,
+		`{"data":{"type":"custom_field_definition","attributes":{"entity_type":"Shipment","api_slug":"mode","display_name":"Mode","data_type":"enum"}}}`).want(t, 201)
+	def := get(r.body, "data", "id").(string)
+	option := func(attrs string) response {
+		return ts.do(t, "POST", "/v2/custom_field_definitions/"+def+"/options", ts.acme, `{"data":{"type":"custom_field_option","attributes":{`+attrs+`}}}`)
+	}
+	for _, tt := range []struct{ name, attrs, code, pointer string }{
+		{"ErrLongLabel", `"label":"` + strings.Repeat("x", 101) + `","value":"a"`, "too_long", "/data/attributes/label"},
+		{"ErrBlankValue", `"label":"A","value":"  "`, "blank", "/data/attributes/value"},
+		{"ErrPosition", `"label":"A","value":"a","position":1.5`, "invalid", "/data/attributes/position"},
+		{"ErrNegativePosition", `"label":"A","value":"a","position":-1`, "invalid", "/data/attributes/position"},
+		{"ErrValueNotAString", `"label":"A","value":{"$ne":1}`, "invalid", "/data/attributes/value"},
+		{"ErrUnknownMember", `"label":"A","value":"a","color":"red"`, "invalid", "/data/attributes/color"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			option(tt.attrs).wantError(t, 422, tt.code, tt.pointer, "")
+		})
+	}
+	option(`"label":"Sea","value":"sea"`).want(t, 201)
+	option(`"label":"Sea again","value":"sea"`).wantError(t, 422, "taken", "/data/attributes/value", "")
+	option(`"label":"`+strings.Repeat("x", 2<<20)+`","value":"x"`).wantError(t, 413, "", "", "")
+
+	for _, path := range []string{
+		"/v2/custom_field_definitions/%27%20OR%201%3D1--",
+		"/v2/custom_field_definitions/" + def + "/options/..%2F..%2Fetc",
+		"/v2/custom_fields/" + strings.Repeat("9", 300),
+		"/v2/containers/not-a-uuid/custom_fields",
+		"/v2/tracking_requests/00000000-0000-7000-8000-000000000000/custom_fields",
+	} {
+		ts.do(t, "GET", path, ts.acme, "").want(t, 404)
+	}
+	ts.do(t, "DELETE", "/v2/shipments/"+sid+"/custom_fields/%3Cscript%3E", ts.acme, "").want(t, 404)
+	ts.do(t, "GET", "/v2/shipments/"+sid+"/custom_fields/mode", ts.acme, "").wantError(t, 405, "method_not_allowed", "", "")
+	for _, path := range []string{
+		"/v2/custom_fields?filter[entity_id]=%27%20OR%201%3D1",
+		"/v2/custom_fields?filter[definition_id]=x",
+	} {
+		if r := ts.do(t, "GET", path, ts.acme, "").want(t, 200); len(asList(r.body["data"])) != 0 {
+			t.Errorf("%s matched %s", path, r.raw)
+		}
+	}
+	ts.do(t, "GET", "/v2/custom_fields?filter[entity_type]=Vessel", ts.acme, "").wantError(t, 400, "invalid", "", "filter[entity_type]")
+	ts.do(t, "GET", "/v2/custom_field_definitions?filter[display_name]="+strings.Repeat("x", 101), ts.acme, "").wantError(t, 400, "invalid", "", "filter[display_name]")
+	ts.do(t, "POST", "/v2/custom_fields", ts.acme, `{"data":{"type":"custom_field","attributes":{"api_slug":"mode","value":"sea"}}}`).
+		wantError(t, 422, "blank", "/data/relationships", "")
+	ts.do(t, "POST", "/v2/custom_fields", ts.acme, `{"data":{"type":"custom_field","attributes":{"api_slug":"mode","value":"sea"},"relationships":{"entity":{"data":{"type":"vessel","id":"x"}}}}}`).
+		wantError(t, 422, "invalid", "/data/relationships/entity/data/type", "")
+	ts.do(t, "DELETE", "/v2/custom_field_definitions/"+def, ts.globex, "").wantError(t, 404, "", "", "")
+	ts.do(t, "DELETE", "/v2/custom_field_definitions/"+def, ts.acme, "").want(t, 204)
+	ts.do(t, "GET", "/v2/custom_field_definitions/"+def+"/options", ts.acme, "").wantError(t, 404, "", "", "")
+}
+
+func TestInitialCustomFields(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		for _, d := range []string{`"entity_type":"Shipment","api_slug":"booking_reference","display_name":"Booking","data_type":"short_text"`,
+			`"entity_type":"Container","api_slug":"po_number","display_name":"PO","data_type":"short_text"`} {
+			ts.do(t, "POST", "/v2/custom_field_definitions", ts.acme, `{"data":{"type":"custom_field_definition","attributes":{`+d+`}}}`).want(t, 201)
+		}
+		create := func(number, fields string) response {
+			return ts.do(t, "POST", "/v2/tracking_requests", ts.acme,
+				createBody("bill_of_lading", number, "MAEU", `"initial_custom_fields":`+fields))
+		}
+		r := create("MAEU123456784", `{"shipment":[{"api_slug":"booking_reference","value":"BOOK-1"}],"containers":[{"api_slug":"po_number","value":"PO-9"}]}`).want(t, 201)
+		trID := get(r.body, "data", "id").(string)
+		var sid string
+		trackingtest.Eventually(t, 20*time.Second, "no shipment", func() bool {
+			sid, _ = get(ts.do(t, "GET", "/v2/tracking_requests/"+trID, ts.acme, "").want(t, 200).body, "data", "relationships", "tracked_object", "data", "id").(string)
+			return sid != ""
+		})
+		values := func(path string) []any {
+			var out []any
+			for _, f := range asList(ts.do(t, "GET", path, ts.acme, "").want(t, 200).body["data"]) {
+				out = append(out, get(f, "attributes", "value"))
+			}
+			return out
+		}
+		if got := values("/v2/shipments/" + sid + "/custom_fields"); len(got) != 1 || got[0] != "BOOK-1" {
+			t.Errorf("shipment's fields: %v", got)
+		}
+		containers := asList(get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "relationships", "containers", "data"))
+		for _, c := range containers {
+			if got := values("/v2/containers/" + get(c, "id").(string) + "/custom_fields"); len(got) != 1 || got[0] != "PO-9" {
+				t.Errorf("container's fields: %v", got)
+			}
+		}
+		for _, tt := range []struct{ name, fields, code, pointer string }{
+			{"ErrUnknownSlug", `{"shipment":[{"api_slug":"nope","value":"x"}]}`, "not_found", "/data/attributes/initial_custom_fields/shipment/0/api_slug"},
+			{"ErrWrongEntity", `{"containers":[{"api_slug":"booking_reference","value":"x"}]}`, "not_found", "/data/attributes/initial_custom_fields/containers/0/api_slug"},
+			{"ErrValue", `{"shipment":[{"api_slug":"booking_reference","value":12}]}`, "invalid", "/data/attributes/initial_custom_fields/shipment/0/value"},
+			{"ErrNullValue", `{"shipment":[{"api_slug":"booking_reference","value":null}]}`, "blank", "/data/attributes/initial_custom_fields/shipment/0/value"},
+			{"ErrNumberOnShipment", `{"shipment":[{"api_slug":"booking_reference","value":"x","number":"MSCU1234566"}]}`, "invalid", "/data/attributes/initial_custom_fields/shipment/0/number"},
+			{"ErrNotAList", `{"shipment":{"api_slug":"booking_reference"}}`, "invalid", "/data/attributes/initial_custom_fields/shipment"},
+			{"ErrTooMany", `{"shipment":[` + strings.Repeat(`{"api_slug":"booking_reference","value":"x"},`, 50) + `{"api_slug":"booking_reference","value":"x"}]}`, "too_long", "/data/attributes/initial_custom_fields"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				create("MAEU123456785", tt.fields).wantError(t, 422, tt.code, tt.pointer, "")
+			})
+		}
+	})
 }

@@ -31,6 +31,10 @@ func FuzzDecodeTrackingRequestCreate(f *testing.F) {
 		`{"data":{"type":"tracking_request","attributes":{"request_type":"container","request_number":"CSQU3054383","scac":"HLCU"}}}`,
 		`{"data":{"type":"tracking_request","attributes":{"request_type":"booking_number","request_number":"  abc709951 ","scac":"medu","shipment_tags":["x"],"auto_detect_vocc_scac":false}}}`,
 		`{"data":{"type":"tracking_request","attributes":{"request_number":1e999}}}`,
+		`{"data":{"type":"tracking_request","attributes":{"request_type":"container","request_number":"MSCU 123456-6","auto_detect_vocc_scac":true,` +
+			`"initial_custom_fields":{"shipment":[{"api_slug":"a","value":1}],"containers":[{"api_slug":"b","value":["x"],"number":"msku-1"}]}},` +
+			`"relationships":{"customer":{"data":{"type":"party","id":"01936e3a-0000-7000-8000-000000000000"}}}}}`,
+		`{"data":{"type":"tracking_request","attributes":{"initial_custom_fields":{"containers":[{"value":1e999}]}}}}`,
 		`{"data":{"type":"tracking_request","id":"x","relationships":{}}}`,
 		`{"data":null}`, `{"data":[]}`, `[]`, `null`, `"x"`, `{}`, ``, `{"data":{"type":"shipment"}}`,
 		`{"data":{"type":"tracking_request","attributes":{"ref_numbers":[null,{"a":1},["b"]]}}}`,
@@ -42,7 +46,7 @@ func FuzzDecodeTrackingRequestCreate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		n, _, err := decodeTrackingRequestCreate(body)
+		n, _, _, err := decodeTrackingRequestCreate(body)
 		if err != nil {
 			checkDecodeError(t, err)
 			return

@@ -216,8 +216,8 @@ func TestContainerMapRules(t *testing.T) {
 		t.Run("VesselPositions", func(t *testing.T) {
 			base := "/v2/vessels/" + a
 			r := ts.do(t, "GET", base, ts.acme, "").want(t, 200)
-			if _, ok := get(r.body, "data", "attributes").(map[string]any)["positions"]; ok {
-				t.Errorf("positions without show_positions")
+			if p, ok := get(r.body, "data", "attributes").(map[string]any)["positions"]; !ok || p != nil {
+				t.Errorf("positions without show_positions: %v (present %v), want null", p, ok)
 			}
 			r = ts.do(t, "GET", base+"?show_positions[to_timestamp]=2026-03-03T00:00:00Z", ts.acme, "").want(t, 200)
 			list := get(r.body, "data", "attributes", "positions").([]any)

@@ -20,11 +20,13 @@ type eventObject struct {
 
 // subject is what an event concerns, loaded from the store (or made up, for examples).
 type subject struct {
-	tr             *boxwatch.TrackingRequest
-	shipment       *boxwatch.Shipment
-	containers     []boxwatch.Container
-	container      *boxwatch.Container
-	transportEvent *boxwatch.TransportEvent
+	tr         *boxwatch.TrackingRequest
+	shipment   *boxwatch.Shipment
+	containers []boxwatch.Container
+	container  *boxwatch.Container
+	// containerEvents are the container's milestones, for its transport_events relationship.
+	containerEvents []boxwatch.TransportEvent
+	transportEvent  *boxwatch.TransportEvent
 }
 
 // Renderer writes webhook notification documents: the body receivers get.
@@ -70,6 +72,11 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 				sub.container = &sub.containers[i]
 			}
 		}
+		byContainer, err := rd.st.TransportEventsOfContainers(ctx, n.AccountID, []string{ev.ContainerID})
+		if err != nil {
+			return nil, err
+		}
+		sub.containerEvents = byContainer[ev.ContainerID]
 	}
 	if ev.ObjectType == "transport_event" {
 		te, err := rd.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
@@ -79,7 +86,11 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 		sub.transportEvent = &te
 	}
 	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
-	return json.Marshal(rd.document(n, ev, sub))
+	doc := rd.document(n, ev, sub)
+	if doc.Included, err = withTerminals(ctx, rd.st, doc.Included); err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
 }
 
 func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub subject) notificationDocument {
@@ -95,7 +106,11 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		}
 	case "transport_event":
 		if sub.transportEvent != nil {
-			included = append(included, rd.ports.transportEventOut(*sub.transportEvent))
+			var route []boxwatch.RouteStop
+			if sub.shipment != nil {
+				route = sub.shipment.Route
+			}
+			included = append(included, rd.ports.transportEventOut(*sub.transportEvent, route))
 			if pt, ok := rd.ports.port(sub.transportEvent.LOCODE); ok {
 				included = append(included, portOut(pt))
 			}
@@ -104,7 +119,7 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 		included = append(included, rd.eventObject(ev, sub, pod))
 	}
 	if sub.container != nil {
-		included = append(included, rd.ports.containerOut(*sub.container, pod.LOCODE, nil))
+		included = append(included, rd.ports.containerOut(*sub.container, pod, sub.containerEvents))
 	}
 	if sub.shipment != nil {
 		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
@@ -181,6 +196,11 @@ func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
 	case name == "container.updated":
 		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
+	case name == "container.pickup_lfd.changed":
+		lfd := now.Add(96 * time.Hour).UTC().Truncate(24 * time.Hour)
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: lfd,
+			LOCODE: pod, DataSource: "terminal", Value: lfd.Format(time.RFC3339), CreatedAt: now}
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.transportEvent, sub.container = "transport_event", te.ID, c.ID, &te, &sub.containers[0]
 	default:
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
 	}

@@ -89,7 +89,7 @@ func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http
 }
 
 var notificationListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("webhook_notification_logs"),
+	paramPageNumber, paramPageSize, paramInclude("webhook", "webhook_notification_logs"),
 	{name: "filter[webhook_id]", typ: "string", format: "uuid", doc: "Only notifications of this webhook."},
 	{name: "filter[delivery_status]", typ: "string", enum: []string{"pending", "succeeded", "failed"}, doc: "Only notifications with this status."},
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
@@ -120,11 +120,27 @@ func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Not
 	return data, included, nil
 }
 
+// includeWebhooks adds the webhooks of notifications, each once: a read per webhook, and a page
+// of notifications names few.
+func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, included []any) ([]any, error) {
+	for _, id := range idsOf(list, func(n boxwatch.Notification) string { return n.WebhookID }) {
+		w, err := st.Webhook(r.Context(), account(r).ID, id)
+		if boxwatch.IsKind(err, boxwatch.KindNotFound) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		included = append(included, webhookOut(w))
+	}
+	return included, nil
+}
+
 func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[notificationResource], error) {
 		var lp listPage[notificationResource]
 		q := r.URL.Query()
-		inc, err := includes(q, "webhook_notification_logs")
+		inc, err := includes(q, "webhook", "webhook_notification_logs")
 		if err != nil {
 			return lp, err
 		}
@@ -141,13 +157,16 @@ func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc
 		}
 		lp.data, lp.included, err = renderNotifications(r, st, list, inc["webhook_notification_logs"])
 		lp.total = total
+		if err == nil && inc["webhook"] {
+			lp.included, err = includeWebhooks(r, st, list, lp.included)
+		}
 		return lp, err
 	})
 }
 
 func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), "reference_object", "webhook_notification_logs")
+		inc, err := includes(r.URL.Query(), "reference_object", "webhook", "webhook_notification_logs")
 		if err != nil {
 			return err
 		}
@@ -160,6 +179,11 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 			return err
 		}
 		res := data[0]
+		if inc["webhook"] {
+			if included, err = includeWebhooks(r, st, []boxwatch.Notification{n}, included); err != nil {
+				return err
+			}
+		}
 		if inc["reference_object"] {
 			doc, err := rd.referenceDocument(r.Context(), n)
 			if err != nil {

@@ -28,6 +28,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 	shipment := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body
 	cid := get(shipment, "data", "relationships", "containers", "data", 0, "id").(string)
 	pod := get(shipment, "data", "attributes", "port_of_discharge_locode").(string)
+	terminal := get(shipment, "data", "relationships", "pod_terminal", "data", "id").(string)
 	imo := get(shipment, "data", "attributes", "pod_vessel_imo").(string)
 	r := ts.do(t, "GET", "/v2/openapi.json", "", "").want(t, 200)
 	doc := r.body
@@ -66,6 +67,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"GET", "/v2/containers/" + cid + "/transport_events?include=location,vessel", "/v2/containers/{id}/transport_events", "", ts.acme},
 		{"GET", "/v2/ports/" + pod, "/v2/ports/{id}", "", ts.acme},
 		{"GET", "/v2/metro_areas/" + pod, "/v2/metro_areas/{id}", "", ts.acme},
+		{"GET", "/v2/terminals/" + terminal, "/v2/terminals/{id}", "", ts.acme},
 		{"GET", "/v2/containers/" + cid + "/raw_events", "/v2/containers/{id}/raw_events", "", ts.acme},
 		{"GET", "/v2/search?query=HLCU", "/v2/search", "", ts.acme},
 		{"GET", "/v2/webhooks/ips", "", "", ts.acme},

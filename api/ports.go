@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
@@ -19,7 +20,7 @@ type portAttributes struct {
 }
 
 type portRelationships struct {
-	Terminals toMany `json:"terminals"`
+	Terminals toMany `json:"terminals" doc:"The terminals carriers have named at the port."`
 }
 
 type portResource struct {
@@ -43,13 +44,43 @@ func portOut(pt boxwatch.Port) portResource {
 	return portResource{ID: pt.ID, Type: "port", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
 }
 
-func handlePortGet(p portRenderer, base func(*http.Request) string) handlerFunc {
+// withTerminals fills the terminals relationship of every port among resources, with one read.
+func withTerminals(ctx context.Context, st boxwatch.Store, resources []any) ([]any, error) {
+	var locodes []string
+	for _, v := range resources {
+		if pr, ok := v.(portResource); ok {
+			locodes = append(locodes, pr.Attributes.Code)
+		}
+	}
+	if len(locodes) == 0 {
+		return resources, nil
+	}
+	byPort, err := st.TerminalsAtPorts(ctx, locodes)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range resources {
+		if pr, ok := v.(portResource); ok {
+			for _, t := range byPort[pr.Attributes.Code] {
+				pr.Relationships.Terminals.Data = append(pr.Relationships.Terminals.Data, resourceIdentifier{ID: t.ID, Type: "terminal"})
+			}
+			resources[i] = pr
+		}
+	}
+	return resources, nil
+}
+
+func handlePortGet(st boxwatch.Store, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		pt, ok := p.lookup(r.PathValue("id"))
 		if !ok {
 			return boxwatch.ErrNotFound
 		}
-		res := portOut(pt)
+		withPort, err := withTerminals(r.Context(), st, []any{portOut(pt)})
+		if err != nil {
+			return err
+		}
+		res := withPort[0].(portResource)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

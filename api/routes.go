@@ -183,6 +183,16 @@ func (s *server) routes() []route {
 			handler: handleSearch(st, ports),
 		},
 		{
+			method: "GET", path: "/v2/terminals/{id}", tag: "Ports",
+			summary: "Get a terminal",
+			doc: "Returns a terminal carriers named at a port of a route, by SMDG code (the simulator's terminals have SX codes and " +
+				"names that end in (simulated)). Shipments, containers and transport events link to it.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: terminalDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTerminalGet(st, ports, s.baseURL),
+		},
+		{
 			method: "GET", path: "/v2/metro_areas/{id}", tag: "Ports",
 			summary: "Get a metro area",
 			doc:     "Returns the city area of a port by the port's id or UN/LOCODE: boxwatch knows the cities of its ports, not inland ones.",
@@ -227,7 +237,7 @@ func (s *server) routes() []route {
 			auth:    true, bucket: bucketDefault,
 			status: http.StatusOK, resp: portDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handlePortGet(ports, s.baseURL),
+			handler: handlePortGet(st, ports, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
@@ -360,7 +370,7 @@ func (s *server) routes() []route {
 			method: "GET", path: "/v2/webhook_notifications/{id}", tag: "Webhooks",
 			summary: "Get a webhook notification",
 			doc:     "Returns one notification with its delivery status; include=webhook_notification_logs adds each attempt.",
-			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook_notification_logs")},
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook", "webhook_notification_logs")},
 			status: http.StatusOK, resp: notificationDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleNotificationGet(st, rd, s.baseURL),

@@ -58,8 +58,8 @@ type shipmentRelationships struct {
 	PortOfLading              toOne  `json:"port_of_lading"`
 	PortOfDischarge           toOne  `json:"port_of_discharge"`
 	Destination               toOne  `json:"destination" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
-	PODTerminal               toOne  `json:"pod_terminal" doc:"Null: boxwatch does not model terminals."`
-	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch does not model terminals."`
+	PODTerminal               toOne  `json:"pod_terminal" doc:"The terminal the carrier names at the port of discharge; null when it names none."`
+	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
 	LineTrackingStoppedByUser toOne  `json:"line_tracking_stopped_by_user" doc:"Null: API keys belong to accounts, not users."`
 	Containers                toMany `json:"containers"`
 }
@@ -104,6 +104,7 @@ func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carrie
 		a.PODVesselIMO, a.PODVoyageNumber = optString(pod.InboundVesselIMO), optString(pod.InboundVoyage)
 		a.PODVesselName = p.vesselName(s, pod.InboundVesselIMO)
 		rel.PortOfDischarge = linkTo(p.id(pod.LOCODE), "port")
+		rel.PODTerminal = linkTo(pod.TerminalID(), "terminal")
 	}
 	for _, c := range containers {
 		rel.Containers.Data = append(rel.Containers.Data, resourceIdentifier{ID: c.ID, Type: "container"})
@@ -141,8 +142,11 @@ func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment,
 	pod, _ := s.POD()
 	if inc["containers"] {
 		for _, c := range containers {
-			add("container:"+c.ID, p.containerOut(c, pod.LOCODE, events[c.ID]))
+			add("container:"+c.ID, p.containerOut(c, pod, events[c.ID]))
 		}
+	}
+	if t, ok := stopTerminal(pod); ok && inc["pod_terminal"] && len(s.Route) > 1 {
+		add("terminal:"+t.ID, p.terminalOut(t))
 	}
 	for name, stop := range map[string]func() (boxwatch.RouteStop, bool){"port_of_lading": s.POL, "port_of_discharge": s.POD} {
 		if st, ok := stop(); ok && inc[name] {
@@ -193,7 +197,8 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			lp.data[i] = p.shipmentOut(s, carriers, containers[s.ID])
 			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], events, seen, lp.included)
 		}
-		return lp, nil
+		lp.included, err = withTerminals(r.Context(), st, lp.included)
+		return lp, err
 	})
 }
 
@@ -209,7 +214,11 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 	}
 	res := p.shipmentOut(s, carriers, containers)
 	res.Attributes.PODPredictedArrivalAt = predicted
-	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	included, err := withTerminals(r.Context(), st, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	if err != nil {
+		return err
+	}
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 	return nil
 }
 

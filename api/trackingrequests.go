@@ -96,43 +96,46 @@ type trackingRequestCreateBody struct {
 			Customer toOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
 		} `json:"relationships,omitempty"`
 		Attributes struct {
-			RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-			RequestNumber string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
-			SCAC          string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
-			RefNumbers    []string `json:"ref_numbers,omitempty"`
-			ShipmentTags  []string `json:"shipment_tags,omitempty"`
-			AutoDetect    bool     `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
+			RequestType         string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
+			RequestNumber       string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
+			SCAC                string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
+			RefNumbers          []string `json:"ref_numbers,omitempty"`
+			ShipmentTags        []string `json:"shipment_tags,omitempty"`
+			InitialCustomFields struct {
+				Shipment   []stagedBody `json:"shipment,omitempty"`
+				Containers []stagedBody `json:"containers,omitempty"`
+			} `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
+			AutoDetect bool `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
 		} `json:"attributes"`
 	} `json:"data"`
 }
 
 // decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
 // structural problem with a pointer to it; autoDetect is auto_detect_vocc_scac.
-func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, err error) {
+func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, staged []stagedInput, err error) {
 	doc, err := parseJSON(body)
 	if err != nil {
-		return n, false, err
+		return n, false, nil, err
 	}
 	if n.CustomerID, err = takeCustomer(doc); err != nil {
-		return n, false, err
+		return n, false, nil, err
 	}
 	attrs, err := resourceObject(doc, "tracking_request", "")
 	if err != nil {
-		return n, false, err
+		return n, false, nil, err
 	}
-	if _, unsupported := attrs.m["initial_custom_fields"]; unsupported {
-		return n, false, boxwatch.Invalid(attrs.pointer+"/initial_custom_fields", boxwatch.CodeNotSupported,
-			"Set custom fields after creation: POST /v2/tracking_requests/{id}/custom_fields.")
+	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac", "initial_custom_fields"); err != nil {
+		return n, false, nil, err
 	}
-	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac"); err != nil {
-		return n, false, err
+	if staged, err = decodeStaged(attrs); err != nil {
+		return n, false, nil, err
 	}
 	switch v := attrs.m["auto_detect_vocc_scac"].(type) {
 	case nil:
 	case bool:
 		autoDetect = v
 	default:
-		return n, false, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
+		return n, false, nil, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
 	}
 	var typ string
 	for _, f := range []struct {
@@ -140,17 +143,17 @@ func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, au
 		dst  *string
 	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
 		if *f.dst, _, err = attrs.str(f.name); err != nil {
-			return n, false, err
+			return n, false, nil, err
 		}
 	}
 	n.RequestType = boxwatch.RequestType(typ)
 	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
-		return n, false, err
+		return n, false, nil, err
 	}
 	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
-		return n, false, err
+		return n, false, nil, err
 	}
-	return n, autoDetect, nil
+	return n, autoDetect, staged, nil
 }
 
 // detectSCAC fills in the shipping line of a request sent with auto_detect_vocc_scac and no scac,
@@ -189,7 +192,11 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		if err != nil {
 			return err
 		}
-		n, autoDetect, err := decodeTrackingRequestCreate(body)
+		n, autoDetect, stagedIn, err := decodeTrackingRequestCreate(body)
+		if err != nil {
+			return err
+		}
+		staged, err := resolveStaged(r, st, stagedIn)
 		if err != nil {
 			return err
 		}
@@ -213,7 +220,8 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		tr := boxwatch.TrackingRequest{
 			ID: boxwatch.NewID(t), AccountID: account(r).ID, RequestType: n.RequestType,
 			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
-			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: strings.ToLower(n.CustomerID), Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
+			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: strings.ToLower(n.CustomerID), InitialCustomFields: staged,
+			Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
 		}
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err

@@ -107,7 +107,7 @@ func TestCreateTrackingRequestErrors(t *testing.T) {
 		{"ErrSCACNotSupported", createBody("bill_of_lading", "A1", "UALC"), 422, "not_supported", "/data/attributes/scac"},
 		{"ErrContainerNotSupported", createBody("container", "CSQU3054383", "SQQY"), 422, "not_supported", "/data/attributes/scac"},
 		{"ErrAutoDetectNotABool", createBody("bill_of_lading", "A1", "MSCU", `"auto_detect_vocc_scac":"yes"`), 422, "invalid", "/data/attributes/auto_detect_vocc_scac"},
-		{"ErrCustomFields", createBody("bill_of_lading", "A1", "MSCU", `"initial_custom_fields":{}`), 422, "not_supported", "/data/attributes/initial_custom_fields"},
+		{"ErrCustomFieldsEntity", createBody("bill_of_lading", "A1", "MSCU", `"initial_custom_fields":{"vessels":[]}`), 422, "invalid", "/data/attributes/initial_custom_fields/vessels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

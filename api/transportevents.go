@@ -14,7 +14,7 @@ type transportEventAttributes struct {
 	VoyageNumber   *string `json:"voyage_number"`
 	DataSource     string  `json:"data_source" enum:"shipping_line,terminal,ais"`
 	InvalidatedAt  *string `json:"invalidated_at" format:"date-time" doc:"Null: boxwatch keeps a milestone once reported."`
-	Value          *string `json:"value" doc:"Null: no milestone boxwatch reports carries a value."`
+	Value          *string `json:"value" doc:"The new value a terminal event announces (container.pickup_lfd.changed: the day); null for milestones."`
 	CreatedAt      string  `json:"created_at" format:"date-time"`
 }
 
@@ -39,12 +39,14 @@ type transportEventResource struct {
 
 type transportEventListDocument = document[[]transportEventResource]
 
-func (p portRenderer) transportEventOut(e boxwatch.TransportEvent) transportEventResource {
+// transportEventOut renders a milestone; route is its shipment's, which names the terminals.
+func (p portRenderer) transportEventOut(e boxwatch.TransportEvent, route []boxwatch.RouteStop) transportEventResource {
 	res := transportEventResource{ID: e.ID, Type: "transport_event", Attributes: transportEventAttributes{
 		Event: e.Event, Timestamp: optTime(e.Timestamp), Timezone: p.tz(e.LOCODE), LocationLOCODE: optString(e.LOCODE),
-		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
+		VoyageNumber: optString(e.VoyageNumber), DataSource: e.DataSource, Value: optString(e.Value), CreatedAt: e.CreatedAt.UTC().Format(boxwatch.TimeFormat),
 	}, Relationships: transportEventRelationships{
 		Shipment: linkTo(e.ShipmentID, "shipment"), Container: linkTo(e.ContainerID, "container"), Location: linkTo(p.id(e.LOCODE), "port"),
+		Terminal: linkTo(terminalAt(route, e.LOCODE), "terminal"),
 	}}
 	if e.VesselIMO != "" {
 		res.Relationships.Vessel = linkTo(boxwatch.VesselID(e.VesselIMO), "vessel")
@@ -71,15 +73,25 @@ func handleTransportEvents(st boxwatch.Store, carriers *boxwatch.Carriers, p por
 			}
 		}
 		lp.data, lp.included, lp.total = make([]transportEventResource, len(list)), []any{}, total
-		// Every event of the page belongs to the one container of the path.
-		if (inc["container"] || inc["shipment"]) && len(list) > 0 {
-			if lp.included, err = eventOwners(r, st, carriers, p, inc, list[0].ContainerID); err != nil {
+		// Every event of the page belongs to the one container of the path, and its shipment.
+		var s boxwatch.Shipment
+		if len(list) > 0 {
+			if s, err = st.Shipment(r.Context(), acct, list[0].ShipmentID); err != nil {
 				return lp, err
+			}
+			if inc["container"] || inc["shipment"] {
+				if lp.included, err = eventOwners(r, st, carriers, p, inc, list[0].ContainerID); err != nil {
+					return lp, err
+				}
 			}
 		}
 		seen := map[string]bool{}
 		for i, e := range list {
-			lp.data[i] = p.transportEventOut(e)
+			lp.data[i] = p.transportEventOut(e, s.Route)
+			if t, ok := stopTerminal(stopAt(s.Route, e.LOCODE)); ok && inc["terminal"] && !seen[t.ID] {
+				seen[t.ID] = true
+				lp.included = append(lp.included, p.terminalOut(t))
+			}
 			if pt, ok := p.port(e.LOCODE); ok && inc["location"] && !seen[pt.ID] {
 				seen[pt.ID] = true
 				lp.included = append(lp.included, portOut(pt))
@@ -89,7 +101,8 @@ func handleTransportEvents(st boxwatch.Store, carriers *boxwatch.Carriers, p por
 				lp.included = append(lp.included, vesselOut(v))
 			}
 		}
-		return lp, nil
+		lp.included, err = withTerminals(r.Context(), st, lp.included)
+		return lp, err
 	})
 }
 
@@ -111,7 +124,7 @@ func eventOwners(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers
 			return nil, err
 		}
 		pod, _ := s.POD()
-		out = append(out, p.containerOut(c, pod.LOCODE, byContainer[c.ID]))
+		out = append(out, p.containerOut(c, pod, byContainer[c.ID]))
 	}
 	if inc["shipment"] {
 		siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)

@@ -15,8 +15,9 @@ type vesselAttributes struct {
 	NauticalSpeedKnots         *float64 `json:"nautical_speed_knots"`
 	NavigationalHeadingDegrees *float64 `json:"navigational_heading_degrees"`
 	PositionTimestamp          *string  `json:"position_timestamp" format:"date-time"`
-	// Positions are there only when asked for (show_positions, future positions).
-	Positions *[]vesselPosition `json:"positions,omitempty"`
+	// Positions are listed only when asked for (show_positions, future positions); null otherwise,
+	// as every attribute of the reference is present.
+	Positions *[]vesselPosition `json:"positions"`
 }
 
 type vesselResource struct {

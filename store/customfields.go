@@ -235,21 +235,39 @@ func scanCustomField(r row) (boxwatch.CustomField, error) {
 }
 
 // SetCustomField sets the value of a definition on a resource: a new custom field with f.ID, or
-// the existing one's value replaced. It returns the field as stored.
+// the existing one's value replaced. It returns the field as stored, or ErrNotFound when the
+// account has no such definition.
 func (db *DB) SetCustomField(ctx context.Context, f boxwatch.CustomField) (boxwatch.CustomField, error) {
 	var out boxwatch.CustomField
 	err := db.inTx(ctx, func(c conn) error {
-		_, err := c.exec(ctx, `INSERT INTO custom_fields (id, account_id, definition_id, entity_id, value, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (definition_id, entity_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-			f.ID, f.AccountID, f.DefinitionID, strings.ToLower(f.EntityID), rawArg(f.Value), db.ts(f.CreatedAt), db.ts(f.UpdatedAt))
-		if err := db.internal("set custom field", err); err != nil {
-			return err
-		}
-		out, err = scanCustomField(c.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
-			" WHERE definition_id = ? AND entity_id = ?", f.DefinitionID, strings.ToLower(f.EntityID)))
-		return db.internal("read custom field", err)
+		var err error
+		out, err = db.setCustomField(ctx, c, f)
+		return err
 	})
 	return out, err
+}
+
+// SetCustomField is DB.SetCustomField inside a transaction.
+func (tx *txn) SetCustomField(ctx context.Context, f boxwatch.CustomField) (boxwatch.CustomField, error) {
+	return tx.db.setCustomField(ctx, tx.c, f)
+}
+
+func (db *DB) setCustomField(ctx context.Context, c conn, f boxwatch.CustomField) (boxwatch.CustomField, error) {
+	// A definition deleted meanwhile (or another account's) takes no value.
+	var one int
+	if err := db.lookupErr("custom field definition", c.queryRow(ctx, "SELECT 1 FROM custom_field_definitions WHERE id = ? AND account_id = ?",
+		f.DefinitionID, f.AccountID).Scan(&one)); err != nil {
+		return boxwatch.CustomField{}, err
+	}
+	_, err := c.exec(ctx, `INSERT INTO custom_fields (id, account_id, definition_id, entity_id, value, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (definition_id, entity_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		f.ID, f.AccountID, f.DefinitionID, strings.ToLower(f.EntityID), rawArg(f.Value), db.ts(f.CreatedAt), db.ts(f.UpdatedAt))
+	if err := db.internal("set custom field", err); err != nil {
+		return boxwatch.CustomField{}, err
+	}
+	out, err := scanCustomField(c.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
+		" WHERE definition_id = ? AND entity_id = ?", f.DefinitionID, strings.ToLower(f.EntityID)))
+	return out, db.internal("read custom field", err)
 }
 
 // CustomField returns one of the account's custom fields, or ErrNotFound.
@@ -289,4 +307,3 @@ func (db *DB) DeleteCustomField(ctx context.Context, accountID, id string) error
 	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
 	return affected(db.internal("delete custom field", err), n)
 }
-

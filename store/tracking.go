@@ -266,14 +266,21 @@ func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]str
 
 const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
-	created_at, updated_at`
+	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at`
 
 func scanContainer(r row) (boxwatch.Container, error) {
 	var c boxwatch.Container
 	err := r.Scan(nullString{&c.ID}, nullString{&c.AccountID}, nullString{&c.ShipmentID}, &c.Number, &c.SealNumber, &c.ISOCode,
 		&c.CurrentStatus, nullTimeCol{&c.EmptyOutAt}, nullTimeCol{&c.FullInAt}, nullTimeCol{&c.LoadedAt}, nullTimeCol{&c.DepartedAt},
 		nullTimeCol{&c.PODArrivedAt}, nullTimeCol{&c.PODDischargedAt}, nullTimeCol{&c.PODFullOutAt}, nullTimeCol{&c.EmptyTerminatedAt},
-		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt})
+		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, nullTimeCol{&c.PickupLFD}, jsonCol{&c.Holds},
+		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt})
+	if len(c.Holds) == 0 {
+		c.Holds = nil
+	}
+	if len(c.Fees) == 0 {
+		c.Fees = nil
+	}
 	boxwatch.DescribeEquipment(&c)
 	return c, err
 }
@@ -281,18 +288,35 @@ func scanContainer(r row) (boxwatch.Container, error) {
 // SaveContainer inserts a container or updates the one with its id.
 func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	db := tx.db
-	_, err := tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	holds, err := jsonArg(nonNilSlice(c.Holds))
+	if err != nil {
+		return err
+	}
+	fees, err := jsonArg(nonNilSlice(c.Fees))
+	if err != nil {
+		return err
+	}
+	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
 		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
 		pod_discharged_at = excluded.pod_discharged_at, pod_full_out_at = excluded.pod_full_out_at,
 		empty_terminated_at = excluded.empty_terminated_at, available_for_pickup = excluded.available_for_pickup,
-		updated_at = excluded.updated_at`,
+		updated_at = excluded.updated_at, pickup_lfd = excluded.pickup_lfd, holds = excluded.holds, fees = excluded.fees,
+		location_at_terminal = excluded.location_at_terminal, terminal_checked_at = excluded.terminal_checked_at`,
 		c.ID, c.AccountID, c.ShipmentID, c.Number, c.SealNumber, c.ISOCode, c.CurrentStatus, db.nullTime(c.EmptyOutAt),
 		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
 		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
-		db.ts(c.CreatedAt), db.ts(c.UpdatedAt))
+		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt))
 	return db.internal("save container", err)
+}
+
+// nonNilSlice stores an empty list as [], not null.
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // ShipmentContainers returns a shipment's containers in number order (within a transaction).
@@ -345,23 +369,31 @@ func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.Conta
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,
-	data_source, created_at`
+	data_source, created_at, value`
 
 func scanTransportEvent(r row) (boxwatch.TransportEvent, error) {
 	var e boxwatch.TransportEvent
 	err := r.Scan(nullString{&e.ID}, nullString{&e.AccountID}, nullString{&e.ShipmentID}, nullString{&e.ContainerID}, &e.Event,
-		timeCol{&e.Timestamp}, &e.LOCODE, &e.VoyageNumber, &e.VesselIMO, &e.DataSource, timeCol{&e.CreatedAt})
+		timeCol{&e.Timestamp}, &e.LOCODE, &e.VoyageNumber, &e.VesselIMO, &e.DataSource, timeCol{&e.CreatedAt}, &e.Value)
 	return e, err
 }
 
 // InsertTransportEvent stores a milestone unless the container already has it at that place, and
 // reports whether it was new.
 func (tx *txn) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
-	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (container_id, event, locode) DO NOTHING`,
 		e.ID, e.AccountID, e.ShipmentID, e.ContainerID, e.Event, tx.db.ts(e.Timestamp), e.LOCODE, e.VoyageNumber, e.VesselIMO,
-		e.DataSource, tx.db.ts(e.CreatedAt))
+		e.DataSource, tx.db.ts(e.CreatedAt), e.Value)
 	return n > 0, tx.db.internal("insert transport event", err)
+}
+
+// SetTransportEventValue replaces the time and value of a container's event at a place (a terminal
+// event that changes, as the last free day does) and returns it, or ErrNotFound.
+func (tx *txn) SetTransportEventValue(ctx context.Context, containerID, event, locode string, timestamp time.Time, value string) (boxwatch.TransportEvent, error) {
+	e, err := scanTransportEvent(tx.c.queryRow(ctx, "UPDATE transport_events SET timestamp = ?, value = ? WHERE container_id = ? AND event = ? AND locode = ? RETURNING "+
+		transportEventColumns, tx.db.ts(timestamp), value, containerID, event, locode))
+	return e, tx.db.lookupErr("set transport event value", err)
 }
 
 // TransportEventByKey returns the stored milestone of a container at a place.

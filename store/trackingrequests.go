@@ -10,14 +10,18 @@ import (
 )
 
 const trackingRequestColumns = `id, account_id, request_type, request_number, scac, ref_numbers, shipment_tags,
-	status, failed_reason, is_retrying, retry_count, shipment_id, created_at, updated_at, customer_id`
+	status, failed_reason, is_retrying, retry_count, shipment_id, created_at, updated_at, customer_id, initial_custom_fields`
 
 func scanTrackingRequest(r row) (boxwatch.TrackingRequest, error) {
 	var tr boxwatch.TrackingRequest
 	var retry *int64
 	err := r.Scan(nullString{&tr.ID}, nullString{&tr.AccountID}, &tr.RequestType, &tr.RequestNumber, &tr.SCAC,
 		listCol{&tr.RefNumbers}, listCol{&tr.ShipmentTags}, &tr.Status, nullString{&tr.FailedReason},
-		&tr.IsRetrying, &retry, nullString{&tr.ShipmentID}, timeCol{&tr.CreatedAt}, timeCol{&tr.UpdatedAt}, nullString{&tr.CustomerID})
+		&tr.IsRetrying, &retry, nullString{&tr.ShipmentID}, timeCol{&tr.CreatedAt}, timeCol{&tr.UpdatedAt}, nullString{&tr.CustomerID},
+		jsonCol{&tr.InitialCustomFields})
+	if len(tr.InitialCustomFields) == 0 {
+		tr.InitialCustomFields = nil
+	}
 	if retry != nil {
 		n := int(*retry)
 		tr.RetryCount = &n
@@ -37,11 +41,15 @@ func (tx *txn) CreateTrackingRequest(ctx context.Context, tr boxwatch.TrackingRe
 }
 
 func (db *DB) createTrackingRequest(ctx context.Context, c conn, tr boxwatch.TrackingRequest) error {
-	_, err := c.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	staged, err := jsonArg(nonNilSlice(tr.InitialCustomFields))
+	if err != nil {
+		return err
+	}
+	_, err = c.exec(ctx, "INSERT INTO tracking_requests ("+trackingRequestColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		tr.ID, tr.AccountID, string(tr.RequestType), tr.RequestNumber, tr.SCAC, listArg(tr.RefNumbers),
 		listArg(tr.ShipmentTags), string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount,
-		nullIfEmpty(tr.ShipmentID), db.ts(tr.CreatedAt), db.ts(tr.UpdatedAt), nullIfEmpty(tr.CustomerID))
+		nullIfEmpty(tr.ShipmentID), db.ts(tr.CreatedAt), db.ts(tr.UpdatedAt), nullIfEmpty(tr.CustomerID), staged)
 	if err := db.internal("create tracking request", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return boxwatch.DuplicateError(tr.RequestNumber, tr.SCAC)

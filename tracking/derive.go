@@ -67,9 +67,13 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 			continue
 		}
 		carrierRoles = append(carrierRoles, c.Role)
+		var terminal, terminalName string
+		if c.FacilityCodeList == "SMDG" && c.FacilityCode != "" {
+			terminal, terminalName = c.FacilityCode, c.FacilityName
+		}
 		stops = append(stops, boxwatch.RouteStop{
-			LOCODE: c.LOCODE,
-			ETA:    estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
+			LOCODE: c.LOCODE, TerminalCode: terminal, TerminalName: terminalName,
+			ETA: estimate(c.Arrival), ATA: c.Arrival.Actual, OriginalETA: firstTime(c.Arrival.Planned, c.Arrival.Estimated),
 			ETD: estimate(c.Departure), ATD: c.Departure.Actual, OriginalETD: firstTime(c.Departure.Planned, c.Departure.Estimated),
 			InboundVesselIMO: imo, InboundVoyage: voyageIn, OutboundVesselIMO: imo, OutboundVoyage: voyageOut,
 		})
@@ -180,6 +184,8 @@ type containerFacts struct {
 	isoCode    string
 	seal       string
 	milestones []milestone
+	// terminal is the terminal's report at the port of discharge, nil when none came.
+	terminal *boxwatch.TerminalStatus
 }
 
 // deriveContainers lists every container the carrier reports with its milestones, in journey
@@ -226,6 +232,7 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 	for _, eq := range cs.Equipment {
 		f := add(eq.Reference)
 		f.isoCode = eq.ISOCode
+		f.terminal = eq.Terminal
 		if len(eq.Seals) > 0 {
 			f.seal = eq.Seals[0]
 		}
@@ -343,12 +350,19 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	default:
 		c.CurrentStatus = boxwatch.ContainerNew
 	}
-	// Discharged and not yet out: available for pickup, as far as the carrier says. Terminal
-	// holds would say otherwise; boxwatch has no terminal data yet.
+	// Discharged and not yet out: available for pickup, as far as the carrier says, unless the
+	// terminal says otherwise (a hold).
 	var avail *bool
 	if !c.PODDischargedAt.IsZero() {
 		v := c.PODFullOutAt.IsZero()
 		avail = &v
+	}
+	if t := f.terminal; t != nil {
+		if t.Available != nil {
+			v := *t.Available
+			avail = &v
+		}
+		c.PickupLFD, c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = t.PickupLFD, t.Holds, t.Fees, t.Location, t.CheckedAt
 	}
 	c.AvailableForPickup = avail
 }

@@ -77,3 +77,29 @@ func describeShipment(t *testing.T, f *fixture, id string) string {
 	}
 	return b.String()
 }
+
+// TestTerminalsInEitherVersion: a carrier names the terminal of each vessel call in Track &
+// Trace 2.2 (the call's facility code and location) and 3.0 (the event's location); the route
+// keeps its SMDG code and name either way.
+func TestTerminalsInEitherVersion(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{dcsa.Version22, dcsa.Version30} {
+		t.Run(version, func(t *testing.T) {
+			f := newFixture(t, storetest.SQLite, trackingtest.Options{SimDialect: sim.Dialect{Version: version}})
+			tr := f.settled(t, f.track(t, boxwatch.RequestBookingNumber, "224466885", "MAEU").ID)
+			s, err := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, stop := range s.Route {
+				if !strings.HasPrefix(stop.TerminalCode, "SX"+stop.LOCODE[2:]) || !strings.HasSuffix(stop.TerminalName, "(simulated)") {
+					t.Errorf("stop %s: terminal %q %q", stop.LOCODE, stop.TerminalCode, stop.TerminalName)
+				}
+				term, err := f.db.Terminal(ctx, stop.TerminalID())
+				if err != nil || term.Name != stop.TerminalName || term.SMDGCode != stop.TerminalCode {
+					t.Errorf("stored terminal %+v, %v", term, err)
+				}
+			}
+		})
+	}
+}

@@ -398,3 +398,70 @@ func TestShipmentNumbers(t *testing.T) {
 		t.Errorf("container request: bill %q, booking %q, normalized %q; want the carrier's bill", box.BillOfLading, box.Booking, box.NormalizedNumber)
 	}
 }
+
+// TestTerminalReports: near arrival nothing is known of the terminal; once the box is discharged
+// the terminal's report arrives (a customs hold, the last free day, a yard block) and its changes
+// are logged: the last free day as container.pickup_lfd.changed, the rest as container.updated.
+func TestTerminalReports(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		clock := trackingtest.NewClock(time.Now())
+		// At full scale: the arrival window must stay open for the days after arrival.
+		f := newFixture(t, b, trackingtest.Options{Clock: clock, RefreshInterval: time.Hour, RetryScale: 1})
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ONEYSH123457", "ONEY").ID)
+		cs, err := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("containers %v %v", cs, err)
+		}
+		if c := cs[0]; !c.PickupLFD.IsZero() || len(c.Holds) != 0 || !c.TerminalCheckedAt.IsZero() {
+			t.Fatalf("terminal facts before arrival: %+v", c)
+		}
+		// Within a day the vessel arrives and the boxes are discharged: the terminal reports.
+		var held boxwatch.Container
+		for range 8 {
+			s, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+			clock.Advance(6 * time.Hour)
+			trackingtest.Eventually(t, 30*time.Second, "no refresh", func() bool {
+				s2, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+				return s2.LastSucceededAt.After(s.LastSucceededAt) || !s2.StoppedAt.IsZero()
+			})
+			cs, _ = f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+			if !cs[0].PickupLFD.IsZero() && held.ID == "" {
+				held = cs[0]
+			}
+		}
+		if held.ID == "" {
+			t.Fatalf("two days after arrival the terminal has not reported: %+v", cs[0])
+		}
+		if held.PODDischargedAt.IsZero() || held.PickupLFD.Before(held.PODDischargedAt.Add(3*24*time.Hour)) || held.LocationAtTerminal == "" {
+			t.Errorf("terminal report: discharged %v, LFD %v, location %q", held.PODDischargedAt, held.PickupLFD, held.LocationAtTerminal)
+		}
+		names := f.events(t)
+		if count(names, "container.pickup_lfd.changed") < len(cs) || count(names, "container.updated") == 0 ||
+			count(names, "container.transport.available") == 0 {
+			t.Errorf("events %v: want the last free day and availability of every box, and updates", names)
+		}
+		// The last free day is a terminal event whose value is the day; one per box, kept current.
+		events, _, err := f.db.TransportEvents(ctx, f.account.ID, held.ID, boxwatch.Page{Number: 1, Size: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lfds := 0
+		for _, e := range events {
+			if e.Event == "container.pickup_lfd.changed" {
+				lfds++
+				if e.DataSource != "terminal" || e.Value != cs[0].PickupLFD.UTC().Format(time.RFC3339) || !e.Timestamp.Equal(cs[0].PickupLFD) {
+					t.Errorf("last free day event %+v, want the container's %v", e, cs[0].PickupLFD)
+				}
+			}
+		}
+		if lfds != 1 {
+			t.Errorf("%d last free day events for one box", lfds)
+		}
+		// The customs hold is released by now; the box is available or already gone.
+		c := cs[0]
+		if len(c.Holds) != 0 || c.AvailableForPickup == nil || (*c.AvailableForPickup && !c.PODFullOutAt.IsZero()) {
+			t.Errorf("after release: holds %+v, available %v, full out %v", c.Holds, c.AvailableForPickup, c.PODFullOutAt)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"time"
 
@@ -214,7 +215,44 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 		return err
 	}
 	// A journey that is already over stops here, after the success it follows.
-	return e.apply(ctx, tx, &s, cs, now, true)
+	if err := e.apply(ctx, tx, &s, cs, now, true); err != nil {
+		return err
+	}
+	return setStaged(ctx, tx, *tr, s.ID, now)
+}
+
+// setStaged sets the custom field values sent with a request on its new shipment and containers:
+// a container value on the container of its number, or on every container without one. A
+// definition deleted since is skipped.
+func setStaged(ctx context.Context, tx boxwatch.Tx, tr boxwatch.TrackingRequest, shipmentID string, now time.Time) error {
+	if len(tr.InitialCustomFields) == 0 {
+		return nil
+	}
+	containers, err := tx.ShipmentContainers(ctx, shipmentID)
+	if err != nil {
+		return err
+	}
+	for _, f := range tr.InitialCustomFields {
+		var targets []string
+		switch f.EntityType {
+		case boxwatch.EntityShipment:
+			targets = []string{shipmentID}
+		case boxwatch.EntityContainer:
+			for _, c := range containers {
+				if f.Number == "" || c.Number == f.Number {
+					targets = append(targets, c.ID)
+				}
+			}
+		}
+		for _, id := range targets {
+			_, err := tx.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(now), AccountID: tr.AccountID, DefinitionID: f.DefinitionID,
+				EntityID: id, Value: f.Value, CreatedAt: now, UpdatedAt: now})
+			if err != nil && !boxwatch.IsKind(err, boxwatch.KindNotFound) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // normalize drops the line's bill-of-lading prefix: the number as printed without it. A prefix
@@ -235,6 +273,15 @@ func (e *Engine) normalize(scac, bl string) string {
 // of what changes after the shipment exists. Keys make a repeated answer log nothing twice.
 func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
 	route := deriveRoute(cs, s.Route)
+	for _, stop := range route {
+		if stop.TerminalCode != "" {
+			t := boxwatch.Terminal{ID: stop.TerminalID(), LOCODE: stop.LOCODE, SMDGCode: stop.TerminalCode, Name: stop.TerminalName,
+				CreatedAt: now, UpdatedAt: now}
+			if err := tx.SaveTerminal(ctx, t); err != nil {
+				return err
+			}
+		}
+	}
 	oldPOD, hadPOD := s.POD()
 	s.Route = route
 	newPOD, hasPOD := s.POD()
@@ -295,7 +342,12 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		case existed && !sameBool(before.AvailableForPickup, c.AvailableForPickup):
 			change := ContainerChange{"available_for_pickup": {before.AvailableForPickup, c.AvailableForPickup}}
 			if err := event("container.updated", "container_updated_event", boxwatch.NewID(now), c.ID,
-				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, *c.AvailableForPickup), change); err != nil {
+				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, c.AvailableForPickup != nil && *c.AvailableForPickup), change); err != nil {
+				return err
+			}
+		}
+		if existed && !initial {
+			if err := terminalEvents(ctx, tx, before, c, newPOD.LOCODE, now, event); err != nil {
 				return err
 			}
 		}
@@ -358,8 +410,71 @@ type EstimatedArrival struct {
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
+// terminalEvents logs what the terminal's report changed, as the reference names it: the last
+// free day as container.pickup_lfd.changed (a terminal transport event whose value is the day),
+// availability as container.transport.available and .not_available, and holds, fees or the place
+// in the yard as container.updated with a changeset.
+func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, pod string, now time.Time,
+	event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	terminalEvent := func(name string, at time.Time, value string) (boxwatch.TransportEvent, bool, error) {
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: after.AccountID, ShipmentID: after.ShipmentID, ContainerID: after.ID,
+			Event: name, Timestamp: at.UTC(), LOCODE: pod, DataSource: "terminal", Value: value, CreatedAt: now}
+		added, err := tx.InsertTransportEvent(ctx, te)
+		return te, added, err
+	}
+	if lfd := after.PickupLFD; !before.PickupLFD.Equal(lfd) && !lfd.IsZero() {
+		const name = "container.pickup_lfd.changed"
+		value := lfd.UTC().Format(time.RFC3339)
+		te, added, err := terminalEvent(name, lfd, value)
+		if err == nil && !added {
+			te, err = tx.SetTransportEventValue(ctx, after.ID, name, pod, lfd.UTC(), value)
+		}
+		if err != nil {
+			return err
+		}
+		if err := event(name, "transport_event", te.ID, after.ID, fmt.Sprintf("lfd:%s:%d", after.ID, lfd.Unix()), nil); err != nil {
+			return err
+		}
+	}
+	if !after.TerminalCheckedAt.IsZero() && after.AvailableForPickup != nil && !sameBool(before.AvailableForPickup, after.AvailableForPickup) {
+		name := "container.transport.available"
+		if !*after.AvailableForPickup {
+			name = "container.transport.not_available"
+		}
+		// Not available because it left is full_out, not a terminal event.
+		if *after.AvailableForPickup || after.PODFullOutAt.IsZero() {
+			te, added, err := terminalEvent(name, after.TerminalCheckedAt, "")
+			if err != nil {
+				return err
+			}
+			if added {
+				if err := event(name, "transport_event", te.ID, after.ID, "te:"+after.ID+":"+name+":"+pod, nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	change := ContainerChange{}
+	if !reflect.DeepEqual(before.Holds, after.Holds) {
+		change["holds_at_pod_terminal"] = [2]any{before.Holds, after.Holds}
+	}
+	if !reflect.DeepEqual(before.Fees, after.Fees) {
+		change["fees_at_pod_terminal"] = [2]any{before.Fees, after.Fees}
+	}
+	if before.LocationAtTerminal != after.LocationAtTerminal {
+		change["location_at_pod_terminal"] = [2]any{before.LocationAtTerminal, after.LocationAtTerminal}
+	}
+	if len(change) == 0 {
+		return nil
+	}
+	return event("container.updated", "container_updated_event", boxwatch.NewID(now), after.ID,
+		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.Unix()), change)
+}
+
 func containerChanged(a, b boxwatch.Container) bool {
-	return a.SealNumber != b.SealNumber || a.ISOCode != b.ISOCode || a.CurrentStatus != b.CurrentStatus ||
+	return !a.PickupLFD.Equal(b.PickupLFD) || !reflect.DeepEqual(a.Holds, b.Holds) || !reflect.DeepEqual(a.Fees, b.Fees) ||
+		a.LocationAtTerminal != b.LocationAtTerminal || !a.TerminalCheckedAt.Equal(b.TerminalCheckedAt) ||
+		a.SealNumber != b.SealNumber || a.ISOCode != b.ISOCode || a.CurrentStatus != b.CurrentStatus ||
 		!a.EmptyOutAt.Equal(b.EmptyOutAt) || !a.FullInAt.Equal(b.FullInAt) || !a.LoadedAt.Equal(b.LoadedAt) ||
 		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
 		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||

@@ -17,6 +17,7 @@ var emitted = []string{
 	"container.transport.transshipment_discharged", "container.transport.transshipment_loaded",
 	"container.transport.transshipment_departed", "container.transport.vessel_arrived",
 	"container.transport.vessel_discharged", "container.transport.full_out", "container.transport.empty_in",
+	"container.pickup_lfd.changed", "container.transport.available", "container.transport.not_available",
 }
 
 func TestCatalogueShape(t *testing.T) {

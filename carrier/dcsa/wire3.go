@@ -213,6 +213,9 @@ func (e EventV3) asEvent() Event {
 			// The released 3.0 places a call by the event's location.
 			if l := e.EventLocation; l != nil {
 				call.UNLocationCode, call.FacilityCode, call.FacilityCodeListProvider, call.FacilityTypeCode = l.UNLocationCode, l.FacilityCode, l.FacilityCodeListProvider, l.FacilityTypeCode
+				if l.LocationName != "" {
+					call.Location = l.asLocation()
+				}
 			}
 			w.TransportCall = call
 		}

@@ -184,7 +184,11 @@ func asV3(e dcsa.Event) dcsa.EventV3 {
 		}
 		v.TransportDetails = &dcsa.TransportDetailsV3{TransportCall: call, DelayReasonCode: e.DelayReasonCode, ChangeRemark: e.ChangeRemark}
 		if e.EventType == boxwatch.EventTransport {
-			v.EventLocation = &dcsa.LocationV3{UNLocationCode: tc.UNLocationCode, FacilityCode: tc.FacilityCode, FacilityTypeCode: tc.FacilityTypeCode}
+			v.EventLocation = &dcsa.LocationV3{UNLocationCode: tc.UNLocationCode, FacilityCode: tc.FacilityCode,
+				FacilityCodeListProvider: tc.FacilityCodeListProvider, FacilityTypeCode: tc.FacilityTypeCode}
+			if l := tc.Location; l != nil {
+				v.EventLocation.LocationName = l.LocationName
+			}
 		}
 	}
 	return v

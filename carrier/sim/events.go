@@ -83,6 +83,9 @@ func (j *journey) events(anchor, now time.Time) []event {
 		}
 		if !recorded.After(now) {
 			add(m, boxwatch.ClassifierActual, actual, recorded, m.reason)
+			if status := j.dischargeStatus(m, now.Sub(start), start); status != nil {
+				out[len(out)-1].CarrierSpecificData = status
+			}
 			continue
 		}
 		if m.family != "TRANSPORT" {
@@ -155,6 +158,10 @@ func (c call) wire() *dcsa.TransportCall {
 	}
 	if c.facility == "DEPO" {
 		tc.OtherFacility = c.name
+	}
+	if c.terminal != "" {
+		tc.FacilityCode, tc.FacilityCodeListProvider = c.terminal, "SMDG"
+		tc.Location = &dcsa.Location{LocationName: c.name, UNLocationCode: c.place.LOCODE, FacilityCode: c.terminal, FacilityCodeListProvider: "SMDG"}
 	}
 	if v := c.vessel; v != nil {
 		tc.Vessel = &dcsa.Vessel{VesselIMONumber: v.IMO, VesselName: v.Name, VesselFlag: v.Flag, VesselCallSignNumber: v.CallSign}

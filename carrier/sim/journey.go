@@ -40,6 +40,7 @@ type call struct {
 	facility string // DCSA facility type code: POTE or DEPO
 	mode     string // VESSEL or TRUCK
 	name     string // of the terminal or depot
+	terminal string // the terminal's SMDG-shaped code; "" at a depot
 	vessel   *boxwatch.Vessel
 	operator string // SCAC of the vessel's operator, when known
 	service  string
@@ -167,7 +168,8 @@ func (j *journey) route(w *world, d dice, s service) {
 		if leg < 0 {
 			c.facility, c.mode, c.name = "DEPO", "TRUCK", c.place.Name+" inland depot"
 		} else {
-			c.facility, c.mode, c.name = "POTE", "VESSEL", c.place.Name+" container terminal"
+			c.facility, c.mode = "POTE", "VESSEL"
+			c.terminal, c.name = simulatedTerminal(c.place, d.intn("terminal/"+port, simulatedTerminals))
 			c.vessel, c.voyage, c.service = vessels[leg], voyages[leg], s.codes[laneLegs[leg]]
 			c.operator = operatorOf(c.vessel.Name)
 		}
@@ -227,4 +229,17 @@ func (w *world) ownerPrefixes(line boxwatch.ShippingLine) []string {
 func containerNumber(prefix, serial string) string {
 	digit, _ := boxwatch.ContainerCheckDigit(prefix + serial)
 	return prefix + serial + string('0'+digit)
+}
+
+// simulatedTerminals is how many terminals the simulator gives each port.
+const simulatedTerminals = 2
+
+// simulatedTerminal is the n-th (from 0) terminal of a port: a code shaped as SMDG's (SX, the
+// port's three letters, a digit) and a name that says it is simulated.
+func simulatedTerminal(p place, n int) (code, name string) {
+	loc := p.LOCODE
+	if len(loc) == 5 {
+		loc = loc[2:]
+	}
+	return fmt.Sprintf("SX%s%d", loc, n+1), fmt.Sprintf("%s Terminal %d (simulated)", p.Name, n+1)
 }

@@ -252,3 +252,70 @@ func testCustomFields(t *testing.T, db *store.DB) {
 		t.Errorf("after the definition's delete: %d fields, want the urgent one", got)
 	}
 }
+
+// A transaction sets values as the store does (the tracking engine's staged values), and a
+// tracking request keeps the values staged with it.
+func testTxCustomFields(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	c := mustSaveContainer(t, db, newContainer(s, "MSCU1234565", base))
+	po := mustCreateDefinition(t, db, newDefinition(a.ID, boxwatch.EntityContainer, "po_number", boxwatch.DataShortText, base))
+	var set boxwatch.CustomField
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		var err error
+		set, err = tx.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(base), AccountID: a.ID, DefinitionID: po.ID,
+			EntityID: c.ID, Value: json.RawMessage(`"PO-7"`), CreatedAt: base, UpdatedAt: base})
+		return err
+	})
+	if set.APISlug != "po_number" || set.EntityType != boxwatch.EntityContainer || string(set.Value) != `"PO-7"` {
+		t.Fatalf("set in a transaction: %+v", set)
+	}
+	// A rolled-back transaction sets nothing.
+	rollback := errors.New("roll back")
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+		if _, err := tx.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(base), AccountID: a.ID, DefinitionID: po.ID,
+			EntityID: c.ID, Value: json.RawMessage(`"PO-8"`), CreatedAt: base, UpdatedAt: at(time.Hour)}); err != nil {
+			return err
+		}
+		return rollback
+	})
+	if !errors.Is(err, rollback) {
+		t.Fatalf("InTx = %v", err)
+	}
+	if got, _ := db.CustomField(ctx, a.ID, set.ID); string(got.Value) != `"PO-7"` {
+		t.Errorf("after the rollback: %s", got.Value)
+	}
+
+	// A definition that is gone, or another account's, takes no value.
+	b := MustCreateAccount(t, db, "globex")
+	for name, f := range map[string]boxwatch.CustomField{
+		"Unknown":      {DefinitionID: boxwatch.NewID(base), AccountID: a.ID},
+		"OtherAccount": {DefinitionID: po.ID, AccountID: b.ID},
+	} {
+		f.ID, f.EntityID, f.Value, f.CreatedAt, f.UpdatedAt = boxwatch.NewID(base), c.ID, json.RawMessage(`"x"`), base, base
+		err := db.InTx(ctx, func(tx boxwatch.Tx) error { _, err := tx.SetCustomField(ctx, f); return err })
+		if !errors.Is(err, boxwatch.ErrNotFound) {
+			t.Errorf("%s definition: %v", name, err)
+		}
+	}
+
+	tr := newTR(a.ID, "MEDUFR030809", "MSCU", base)
+	tr.InitialCustomFields = []boxwatch.StagedCustomField{
+		{DefinitionID: po.ID, EntityType: boxwatch.EntityContainer, Number: "MSCU1234565", Value: json.RawMessage(`"PO-9"`)},
+		{DefinitionID: po.ID, EntityType: boxwatch.EntityShipment, Value: json.RawMessage(`["a","b"]`)},
+	}
+	mustCreateTR(t, db, tr)
+	// Values are JSON: compared as values, since PostgreSQL writes jsonb its own way.
+	decoded := func(list []boxwatch.StagedCustomField) []any {
+		var out []any
+		for _, f := range list {
+			var v any
+			json.Unmarshal(f.Value, &v)
+			out = append(out, []any{f.DefinitionID, f.EntityType, f.Number, v})
+		}
+		return out
+	}
+	if got, err := db.TrackingRequest(ctx, a.ID, tr.ID); err != nil || !reflect.DeepEqual(decoded(got.InitialCustomFields), decoded(tr.InitialCustomFields)) {
+		t.Fatalf("staged values: %+v, %v; want %+v", got.InitialCustomFields, err, tr.InitialCustomFields)
+	}
+}

@@ -265,6 +265,9 @@ func testContainers(t *testing.T, db *store.DB) {
 	yes := true
 	c1.ISOCode, c1.SealNumber, c1.CurrentStatus, c1.AvailableForPickup = "45G1", "SEAL1", boxwatch.ContainerOnShip, &yes
 	c1.LoadedAt, c1.DepartedAt, c1.UpdatedAt = at(time.Hour), at(2*time.Hour), at(2*time.Hour)
+	c1.PickupLFD, c1.TerminalCheckedAt, c1.LocationAtTerminal = at(96*time.Hour), at(3*time.Hour), "Block A3"
+	c1.Holds = []boxwatch.TerminalHold{{Name: "customs", Status: "hold", Description: "Exam ordered"}}
+	c1.Fees = []boxwatch.TerminalFee{{Type: "demurrage", Amount: 150.5, Currency: "USD"}}
 	mustSaveContainer(t, db, c1)
 	boxwatch.DescribeEquipment(&c1)
 	got, err := db.Container(ctx, a.ID, c1.ID)

@@ -47,6 +47,11 @@ var conformance = []struct {
 	{"CustomFieldOptions", withDB(testCustomFieldOptions), []string{"Store.CreateCustomFieldOption", "Store.CustomFieldOptions",
 		"Store.CustomFieldOption", "Store.UpdateCustomFieldOption", "Store.DeleteCustomFieldOption"}},
 	{"CustomFields", withDB(testCustomFields), []string{"Store.SetCustomField", "Store.CustomField", "Store.CustomFields", "Store.DeleteCustomField"}},
+	{"TxCustomFields", withDB(testTxCustomFields), []string{"Tx.SetCustomField", "Store.CreateTrackingRequest", "Store.TrackingRequest"}},
+
+	// terminals.go
+	{"TransportEventValue", withDB(testTransportEventValue), []string{"Tx.SetTransportEventValue", "Tx.InsertTransportEvent", "Store.TransportEvent"}},
+	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "Store.Terminal", "Store.TerminalsAtPorts"}},
 
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "Store.Shipment"}},

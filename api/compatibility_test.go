@@ -121,7 +121,7 @@ func TestReferenceCompatibility(t *testing.T) {
 			{"GET /webhooks/{id}", "GET", "/v2/webhooks/" + hookID, ""},
 			{"PATCH /webhooks/{id}", "PATCH", "/v2/webhooks/" + hookID, `{"data":{"type":"webhook","attributes":{"active":true}}}`},
 			{"POST /webhooks/trigger", "POST", "/v2/webhooks/trigger", `{"url":"` + rc.URL + `","event":"container.updated"}`},
-			{"GET /webhook_notifications", "GET", "/v2/webhook_notifications?include=webhook,webhook_notification_logs", ""},
+			{"GET /webhook_notifications", "GET", "/v2/webhook_notifications?include=reference_object,webhook,webhook_notification_logs", ""},
 			{"GET /webhook_notifications/examples", "GET", "/v2/webhook_notifications/examples?event=container.transport.full_out", ""},
 			{"GET /webhook_notifications/{id}", "GET", "/v2/webhook_notifications/" + notificationID + "?include=reference_object,webhook", ""},
 			{"DELETE /webhooks/{id}", "DELETE", "/v2/webhooks/" + hookID, ""},

@@ -89,7 +89,7 @@ func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http
 }
 
 var notificationListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude("webhook", "webhook_notification_logs"),
+	paramPageNumber, paramPageSize, paramInclude("reference_object", "webhook", "webhook_notification_logs"),
 	{name: "filter[webhook_id]", typ: "string", format: "uuid", doc: "Only notifications of this webhook."},
 	{name: "filter[delivery_status]", typ: "string", enum: []string{"pending", "succeeded", "failed"}, doc: "Only notifications with this status."},
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
@@ -136,11 +136,11 @@ func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notific
 	return included, nil
 }
 
-func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+func handleNotificationList(st boxwatch.Store, rd *Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[notificationResource], error) {
 		var lp listPage[notificationResource]
 		q := r.URL.Query()
-		inc, err := includes(q, "webhook", "webhook_notification_logs")
+		inc, err := includes(q, "reference_object", "webhook", "webhook_notification_logs")
 		if err != nil {
 			return lp, err
 		}
@@ -160,8 +160,49 @@ func handleNotificationList(st boxwatch.Store, pageLinks pageLinker) handlerFunc
 		if err == nil && inc["webhook"] {
 			lp.included, err = includeWebhooks(r, st, list, lp.included)
 		}
+		if err == nil && inc["reference_object"] {
+			lp.included, err = includeReferenceObjects(r, rd, list, lp.included)
+		}
 		return lp, err
 	})
+}
+
+// includeReferenceObjects adds what each notification's payload includes (its reference object
+// and the resources around it), each resource once. It renders every notification of the page in
+// turn: a page costs queries in proportion to its size with this include.
+func includeReferenceObjects(r *http.Request, rd *Renderer, list []boxwatch.Notification, included []any) ([]any, error) {
+	seen := map[[2]string]bool{}
+	for _, res := range included {
+		if k, ok := resourceKey(res); ok {
+			seen[k] = true
+		}
+	}
+	for _, n := range list {
+		doc, err := rd.referenceDocument(r.Context(), n)
+		if err != nil {
+			return nil, err
+		}
+		for _, res := range doc.Included {
+			k, ok := resourceKey(res)
+			if ok && seen[k] {
+				continue
+			}
+			seen[k] = true
+			included = append(included, res)
+		}
+	}
+	return included, nil
+}
+
+// resourceKey is the type and id of a rendered resource decoded from JSON.
+func resourceKey(res any) ([2]string, bool) {
+	m, ok := res.(map[string]any)
+	if !ok {
+		return [2]string{}, false
+	}
+	typ, _ := m["type"].(string)
+	id, _ := m["id"].(string)
+	return [2]string{typ, id}, typ != "" && id != ""
 }
 
 func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {

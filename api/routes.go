@@ -356,7 +356,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketDefault, params: notificationListParams,
 			status: http.StatusOK, resp: notificationListDocument{},
 			errors:  []int{400, 401, 429},
-			handler: handleNotificationList(st, s.listLinks),
+			handler: handleNotificationList(st, rd, s.listLinks),
 		},
 		{
 			method: "GET", path: "/v2/webhook_notifications/examples", tag: "Webhooks",

@@ -285,6 +285,15 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 		if get(r.body, "data", "attributes", "delivery_status") != "succeeded" || len(codes) != 3 || codes[0] != float64(500) || codes[2] != float64(200) {
 			t.Fatalf("notification log: %s", r.raw)
 		}
+		// The list includes each notification's reference object, each resource once.
+		r = ts.do(t, "GET", "/v2/webhook_notifications?include=reference_object", ts.acme, "").want(t, 200)
+		kinds := map[string]int{}
+		for _, inc := range r.body["included"].([]any) {
+			kinds[get(inc, "type").(string)+"/"+get(inc, "id").(string)]++
+		}
+		if n := kinds["tracking_request/"+get(r.body, "data", 0, "relationships", "reference_object", "data", "id").(string)]; n != 1 {
+			t.Fatalf("the list includes the notification's tracking request %d times: %s", n, r.raw)
+		}
 		// The other account's receiver heard nothing of this account's request.
 		if n := len(other.deliveries()); n != 0 {
 			t.Fatalf("another account's webhook got %d deliveries", n)

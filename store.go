@@ -170,10 +170,19 @@ type WorkStore interface {
 	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
 	// ClaimDueNotifications claims up to limit pending notifications that are due at now and not
 	// claimed, until until, and returns their ids. A claim lapses at until, so the notification
-	// of a process that died is claimed again.
-	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error)
+	// of a process that died is claimed again. Live claims, in any process, count against the
+	// bounds: a claim never takes a webhook or an account past them.
+	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]string, error)
 	// UnclaimNotification gives a claim back and makes the notification due at next.
 	UnclaimNotification(ctx context.Context, id string, next time.Time) error
+}
+
+// ClaimBounds bound the live delivery claims of one webhook and of one account, so that receivers
+// that hang hold a bounded share of the delivery workers. Zero does not bound.
+type ClaimBounds struct {
+	// PerWebhook bounds a webhook's claims; a failing webhook (FailingSince set) gets one.
+	PerWebhook int
+	PerAccount int
 }
 
 // PositionStore keeps what AIS says of vessels (package ais decodes it; the ingest feeds it):

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math"
 	"strings"
 	"time"
 
@@ -201,20 +202,55 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 	return tx.db.internal("save notification", err)
 }
 
-// ClaimDue claims up to limit pending notifications due at now that no live claim holds, until
-// the given time, and returns their ids, the most overdue first. Replicas claiming at once get
-// different notifications.
-func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error) {
+// ClaimDueNotifications claims up to limit pending notifications due at now that no live claim
+// holds, until the given time, and returns their ids, the most overdue first. Replicas claiming at
+// once get different notifications. Live claims count against the bounds: a webhook holds at most
+// b.PerWebhook of them (one while it is failing) and an account at most b.PerAccount, so the
+// notifications of one account, however many are due, never fill a claim that others are due in.
+func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
 	skip := ""
 	if db.dialect == Postgres {
 		skip = " FOR UPDATE SKIP LOCKED"
 	}
+	perWebhook, perAccount := b.PerWebhook, b.PerAccount
+	if perWebhook <= 0 {
+		perWebhook = math.MaxInt32
+	}
+	if perAccount <= 0 {
+		perAccount = math.MaxInt32
+	}
+	// held counts the live claims once; each due notification is then ranked within its webhook
+	// and its account after them, what fits the bounds is taken, most overdue first, and locked,
+	// checking again that no other replica claimed it meanwhile.
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
 		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?
-			AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_attempt_at LIMIT ?`+skip+`) RETURNING id`,
-			db.ts(until), boxwatch.DeliveryPending, db.ts(now), db.ts(now), limit)
+			SELECT id FROM webhook_notifications WHERE id IN (
+				WITH held AS (
+					SELECT webhook_id, account_id, COUNT(*) AS n FROM webhook_notifications
+					WHERE delivery_status = ? AND claimed_until > ? GROUP BY webhook_id, account_id
+				), held_by_account AS (
+					SELECT account_id, SUM(n) AS n FROM held GROUP BY account_id
+				), by_webhook AS (
+					SELECT d.id, d.account_id, d.next_attempt_at,
+						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) AS webhook_rank,
+						CASE WHEN w.failing_since IS NULL THEN ? ELSE 1 END AS webhook_bound
+					FROM webhook_notifications d JOIN webhooks w ON w.id = d.webhook_id
+					LEFT JOIN held hw ON hw.webhook_id = d.webhook_id
+					WHERE d.delivery_status = ? AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+				), by_account AS (
+					SELECT b.id, b.next_attempt_at,
+						COALESCE(ha.n, 0) + ROW_NUMBER() OVER (PARTITION BY b.account_id ORDER BY b.next_attempt_at, b.id) AS account_rank
+					FROM by_webhook b LEFT JOIN held_by_account ha ON ha.account_id = b.account_id
+					WHERE b.webhook_rank <= b.webhook_bound
+				)
+				SELECT id FROM by_account WHERE account_rank <= ? ORDER BY next_attempt_at, id LIMIT ?
+			) AND delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
+			db.ts(until),
+			boxwatch.DeliveryPending, db.ts(now),
+			perWebhook, boxwatch.DeliveryPending, db.ts(now), db.ts(now),
+			perAccount, limit,
+			boxwatch.DeliveryPending, db.ts(now))
 		if err != nil {
 			return err
 		}

@@ -41,21 +41,21 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatalf("notify: %v, %d notifications", err, len(ids))
 	}
 	now := base.Add(time.Minute)
-	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2)
+	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2, boxwatch.ClaimBounds{})
 	slices.Sort(first)
 	if err != nil || !slices.Equal(first, ids[:2]) {
 		t.Fatalf("first claim: %v %v, want the two most overdue %v", first, err, ids[:2])
 	}
-	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	if err != nil || len(second) != 1 || second[0] != ids[2] {
 		t.Fatalf("second claim: %v %v, want only the unclaimed one", second, err)
 	}
-	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
+	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{}); len(again) != 0 {
 		t.Fatalf("everything is claimed, yet %v", again)
 	}
 	// A claim lapses (its process died) and is taken up again.
 	later := now.Add(2 * time.Minute)
-	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
+	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10, boxwatch.ClaimBounds{}); len(lapsed) != 3 {
 		t.Fatalf("after the claims lapsed: %v", lapsed)
 	}
 	// A recorded outcome ends the claim; a delivered notification is never due again.
@@ -74,7 +74,7 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	muchLater := later.Add(time.Hour)
-	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10)
+	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	if len(got) != 2 || slices.Contains(got, ids[0]) {
 		t.Fatalf("after one success: %v, want the two still pending", got)
 	}
@@ -316,7 +316,7 @@ func testRequeueFailedNotifications(t *testing.T, db *store.DB) {
 			t.Errorf("%s: next attempt %v, updated %v; want both %v", tt.name, n.NextAttemptAt, n.UpdatedAt, now)
 		}
 	}
-	claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	slices.Sort(claimed)
 	if err != nil || !slices.Contains(claimed, atSince) || !slices.Contains(claimed, after) {
 		t.Fatalf("claimed %v (err %v); the requeued notifications must be due now", claimed, err)
@@ -330,13 +330,13 @@ func testUnclaimNotification(t *testing.T, db *store.DB) {
 	now, until := at(time.Minute), at(time.Hour)
 	claim := func(now time.Time) []string {
 		t.Helper()
-		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 10)
+		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 10, boxwatch.ClaimBounds{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	if got, err := db.ClaimDueNotifications(ctx, now, until, 10); err != nil || !slices.Equal(got, []string{id}) {
+	if got, err := db.ClaimDueNotifications(ctx, now, until, 10, boxwatch.ClaimBounds{}); err != nil || !slices.Equal(got, []string{id}) {
 		t.Fatalf("first claim: %v, %v", got, err)
 	}
 	t.Run("LapsesAtUntil", func(t *testing.T) {
@@ -363,5 +363,67 @@ func testUnclaimNotification(t *testing.T, db *store.DB) {
 	}
 	if err := db.UnclaimNotification(ctx, boxwatch.NewID(base), next); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
 		t.Fatalf("unclaiming an unknown notification: %v", err)
+	}
+}
+
+func testClaimBounds(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	healthy := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	failing := newWebhook(a.ID, base, "tracking_request.succeeded")
+	failing.FailingSince = base
+	mustCreateWebhook(t, db, failing)
+	other := mustCreateWebhook(t, db, newWebhook(b.ID, base, eventFailed))
+	hookOf := map[string]string{}
+	notify := func(accountID, name string, n int) {
+		for i := range n {
+			for _, id := range mustNotify(t, db, newEvent(accountID, name, fmt.Sprint(name, i), at(time.Duration(i)*time.Second))) {
+				n, err := db.Notification(ctx, accountID, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hookOf[id] = n.WebhookID
+			}
+		}
+	}
+	// The first account's notifications are all older than the second's.
+	notify(a.ID, eventFailed, 5)
+	notify(a.ID, "tracking_request.succeeded", 3)
+	notify(b.ID, eventFailed, 2)
+	bounds := boxwatch.ClaimBounds{PerWebhook: 2, PerAccount: 3}
+	claim := func(now time.Time) ([]string, map[string]int) {
+		t.Helper()
+		ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, id := range ids {
+			per[hookOf[id]]++
+		}
+		return ids, per
+	}
+	now := at(time.Hour)
+	want := map[string]int{healthy.ID: 2, failing.ID: 1, other.ID: 2}
+	first, got := claim(now)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("first claim per webhook %v, want %v: two per webhook, one while failing, three per account", got, want)
+	}
+	if _, got := claim(now); len(got) != 0 {
+		t.Fatalf("claimed %v while every webhook and account holds its bound", got)
+	}
+	// A delivery recorded frees a place in its webhook and its account.
+	for _, id := range first {
+		if hookOf[id] == healthy.ID {
+			mustSetDeliveryStatus(t, db, id, boxwatch.DeliverySucceeded, now)
+			break
+		}
+	}
+	if _, got := claim(now); !reflect.DeepEqual(got, map[string]int{healthy.ID: 1}) {
+		t.Fatalf("after one delivery recorded: claimed %v, want one more of the healthy webhook", got)
+	}
+	// Lapsed claims hold nothing.
+	if _, got := claim(now.Add(2 * time.Minute)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the claims lapsed: claimed %v, want %v", got, want)
 	}
 }

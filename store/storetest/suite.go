@@ -58,6 +58,7 @@ var conformance = []struct {
 	{"DeliveryOutcome", withDB(testDeliveryOutcome), []string{"Tx.SaveNotification", "Tx.AddDeliveryAttempt", "Store.DeliveryAttempts"}},
 	{"RequeueFailedNotifications", withDB(testRequeueFailedNotifications), []string{"Tx.RequeueFailedNotifications"}},
 	{"DeliveryClaims", withDB(testDeliveryClaims), []string{"WorkStore.ClaimDueNotifications", "WorkStore.UnclaimNotification"}},
+	{"ClaimBounds", withDB(testClaimBounds), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
 
 	// batch.go

@@ -42,11 +42,14 @@ type Config struct {
 	// ClaimFor is how long a claim lasts: longer than any delivery and its recording take.
 	// Default Timeout + 2 minutes.
 	ClaimFor time.Duration
-	// Workers bounds deliveries in flight in this process (default DefaultWorkers); PerWebhook
-	// bounds them per webhook (default DefaultPerWebhook), so one slow receiver cannot hold up
-	// the others.
+	// Workers bounds deliveries in flight in this process (default DefaultWorkers). PerWebhook
+	// (default DefaultPerWebhook; one while the webhook is failing) and PerAccount (default
+	// DefaultPerAccount) bound them per webhook and per account across every process sharing the
+	// store, so receivers that hang hold a bounded share of the workers and no account's
+	// deliveries wait for another's.
 	Workers    int
 	PerWebhook int
+	PerAccount int
 	// RetryScale multiplies every retry delay and the failing window (tests use a small value);
 	// default 1.
 	RetryScale float64
@@ -58,6 +61,7 @@ type Config struct {
 const (
 	DefaultWorkers    = 50
 	DefaultPerWebhook = 4
+	DefaultPerAccount = 10
 )
 
 // Delivery timing.
@@ -121,6 +125,9 @@ func New(cfg Config) (*Dispatcher, error) {
 	}
 	if cfg.PerWebhook <= 0 {
 		cfg.PerWebhook = DefaultPerWebhook
+	}
+	if cfg.PerAccount <= 0 {
+		cfg.PerAccount = DefaultPerAccount
 	}
 	if cfg.RetryScale <= 0 {
 		cfg.RetryScale = 1
@@ -194,7 +201,8 @@ func (d *Dispatcher) run(ctx context.Context) {
 			return // stopped
 		}
 		now := d.cfg.Clock()
-		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n)
+		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n,
+			boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount})
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("claiming deliveries", "error", err.Error())
 		}

@@ -207,6 +207,8 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 // once get different notifications. Live claims count against the bounds: a webhook holds at most
 // b.PerWebhook of them (one while it is failing) and an account at most b.PerAccount, so the
 // notifications of one account, however many are due, never fill a claim that others are due in.
+// A notification waits while an earlier one of the same webhook and subject is pending, so each
+// subject's notifications reach a webhook in event order.
 func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
 	skip := ""
 	if db.dialect == Postgres {
@@ -219,9 +221,12 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 	if perAccount <= 0 {
 		perAccount = math.MaxInt32
 	}
-	// held counts the live claims once; each due notification is then ranked within its webhook
-	// and its account after them, what fits the bounds is taken, most overdue first, and locked,
-	// checking again that no other replica claimed it meanwhile.
+	// held counts the live claims once. A due notification with an earlier pending one of the
+	// same subject for its webhook waits; the others are ranked within their webhook and their
+	// account after the live claims, and what fits the bounds is taken, most overdue first, and
+	// locked, checking again that no other replica claimed it meanwhile. The subject check reads
+	// the webhook's earlier pending notifications through its index: its cost grows with the
+	// backlog of a webhook whose receiver is down.
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
 		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
@@ -235,9 +240,15 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 					SELECT d.id, d.account_id, d.next_attempt_at,
 						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) AS webhook_rank,
 						CASE WHEN w.failing_since IS NULL THEN ? ELSE 1 END AS webhook_bound
-					FROM webhook_notifications d JOIN webhooks w ON w.id = d.webhook_id
+					FROM webhook_notifications d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
 					LEFT JOIN held hw ON hw.webhook_id = d.webhook_id
 					WHERE d.delivery_status = ? AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+					AND NOT EXISTS (
+						SELECT 1 FROM webhook_notifications p JOIN events pe ON pe.id = p.event_id
+						WHERE p.webhook_id = d.webhook_id AND p.delivery_status = ? AND p.created_at <= d.created_at
+							AND (p.created_at < d.created_at OR p.id < d.id)
+							AND COALESCE(CAST(pe.container_id AS TEXT), CAST(pe.shipment_id AS TEXT), CAST(pe.tracking_request_id AS TEXT), pe.object_id) =
+								COALESCE(CAST(e.container_id AS TEXT), CAST(e.shipment_id AS TEXT), CAST(e.tracking_request_id AS TEXT), e.object_id))
 				), by_account AS (
 					SELECT b.id, b.next_attempt_at,
 						COALESCE(ha.n, 0) + ROW_NUMBER() OVER (PARTITION BY b.account_id ORDER BY b.next_attempt_at, b.id) AS account_rank
@@ -248,7 +259,7 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 			) AND delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
 			db.ts(until),
 			boxwatch.DeliveryPending, db.ts(now),
-			perWebhook, boxwatch.DeliveryPending, db.ts(now), db.ts(now),
+			perWebhook, boxwatch.DeliveryPending, db.ts(now), db.ts(now), boxwatch.DeliveryPending,
 			perAccount, limit,
 			boxwatch.DeliveryPending, db.ts(now))
 		if err != nil {
@@ -334,20 +345,23 @@ func (db *DB) DeliveryAttempts(ctx context.Context, notificationID string) ([]bo
 	return list, db.internal("delivery attempts", rs.Err())
 }
 
-// RequeueFailedNotifications makes a webhook's failed notifications created at or after since
-// pending again, due now, in one statement, and returns their ids.
-func (tx *txn) RequeueFailedNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
-	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, next_attempt_at = ?,
-		claimed_until = NULL, updated_at = ? WHERE webhook_id = ? AND delivery_status = ? AND created_at >= ? RETURNING id`,
-		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, boxwatch.DeliveryFailed, tx.db.ts(since))
+// RequeueNotifications makes a webhook's notifications created at or after since that failed, or
+// are pending and not claimed, due now, in one statement, and returns their ids. Their attempt
+// counts stay: each is the length of the notification's log.
+func (tx *txn) RequeueNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
+	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = ?, updated_at = ?
+		WHERE webhook_id = ? AND created_at >= ?
+		AND (delivery_status = ? OR delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)) RETURNING id`,
+		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, tx.db.ts(since),
+		boxwatch.DeliveryFailed, boxwatch.DeliveryPending, tx.db.ts(now))
 	if err != nil {
-		return nil, tx.db.internal("requeue failed notifications", err)
+		return nil, tx.db.internal("requeue notifications", err)
 	}
 	ids, err := collect(rs, func(r row) (string, error) {
 		var id string
 		return id, r.Scan(nullString{&id})
 	})
-	return ids, tx.db.internal("requeue failed notifications", err)
+	return ids, tx.db.internal("requeue notifications", err)
 }
 
 // Event returns one of the account's logged events, or ErrNotFound.

@@ -44,8 +44,8 @@ type Config struct {
 	RefreshInterval time.Duration
 	// Workers is how many jobs run at once in this process; 0 runs none (an API-only replica).
 	Workers int
-	// JobTimeout bounds one lookup or refresh; a job still marked running this long after its
-	// process died is taken up again. Default DefaultJobTimeout.
+	// JobTimeout bounds one lookup or refresh. Default DefaultJobTimeout. A job of a process that
+	// died is taken up again once its lease lapses (queue.DefaultLease, or JobTimeout if shorter).
 	JobTimeout time.Duration
 	// ScheduleEvery is how often the leader looks for shipments due for a refresh; default 5 s.
 	ScheduleEvery time.Duration

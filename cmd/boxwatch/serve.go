@@ -154,7 +154,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
 	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook, across replicas")
 	fs.IntVar(&cfg.webhookPerAccount, "webhook-per-account", cfg.webhookPerAccount, "webhook deliveries in flight at once for one account, across replicas")
-	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
+	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a dead process's job is taken up again within 20s (or 1.3 times this, if shorter)")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")

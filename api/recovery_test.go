@@ -32,8 +32,9 @@ func TestRedeliverSinceSendsRetryingNow(t *testing.T) {
 		var list response
 		trackingtest.Eventually(t, 30*time.Second, "no failed attempt recorded", func() bool {
 			list = ts.do(t, "GET", "/v2/webhook_notifications?include=webhook_notification_logs", ts.acme, "").want(t, 200)
+			// The listing and its logs are two reads: wait until both show the attempt.
 			logs, _ := list.body["included"].([]any)
-			return len(logs) == 1
+			return len(logs) == 1 && get(list.body, "data", 0, "attributes", "attempts") == float64(1)
 		})
 		n := get(list.body, "data", 0)
 		// The frozen clock never reaches the retry (tests scale a day of backoff to seconds; the

@@ -25,6 +25,7 @@ var conformance = []struct {
 	{"APIKeys", withDB(testAPIKeys), []string{"Store.CreateAPIKey", "Store.APIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
+	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
 
 	// trackingrequests.go
 	{"TrackingRequestRoundTrip", withDB(testTrackingRequestRoundTrip), []string{"Store.CreateTrackingRequest", "Store.TrackingRequest"}},

@@ -150,7 +150,7 @@ func New(db Database, cfg Config) (*Queue, error) {
 	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}, log: cfg.Logger}
 	rc := &river.Config{
 		// River's rescuer stays as a backstop; the lease takes a dead process's jobs up first.
-		Logger:               cfg.Logger,
+		Logger:               slog.New(routineHandler{cfg.Logger.Handler()}),
 		Workers:              cfg.Workers,
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: 2 * cfg.JobTimeout,

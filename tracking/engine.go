@@ -143,7 +143,7 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
 	q, err := queue.New(cfg.DB, queue.Config{
-		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("component", "jobs"),
+		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
 	})

@@ -179,6 +179,7 @@ func TestCrashBeforeLookup(t *testing.T) {
 				if total := list["meta"].(map[string]any)["total"]; total != float64(1) {
 					t.Fatalf("%v shipments after the crash, want exactly 1", total)
 				}
+				checkLogLines(t, second)
 			})
 		}
 	})

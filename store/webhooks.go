@@ -221,12 +221,11 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 	if perAccount <= 0 {
 		perAccount = math.MaxInt32
 	}
-	// held counts the live claims once. A due notification with an earlier pending one of the
-	// same subject for its webhook waits; the others are ranked within their webhook and their
-	// account after the live claims, and what fits the bounds is taken, most overdue first, and
-	// locked, checking again that no other replica claimed it meanwhile. The subject check reads
-	// the webhook's earlier pending notifications through its index: its cost grows with the
-	// backlog of a webhook whose receiver is down.
+	// held counts the live claims once. Of the pending notifications of the webhooks with any
+	// due, only the first of each subject may go (one read of their backlog, not one per due
+	// notification); those due are ranked within their webhook and their account after the live
+	// claims, and what fits the bounds is taken, most overdue first, and locked, checking again
+	// that no other replica claimed it meanwhile.
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
 		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
@@ -236,19 +235,21 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 					WHERE delivery_status = ? AND claimed_until > ? GROUP BY webhook_id, account_id
 				), held_by_account AS (
 					SELECT account_id, SUM(n) AS n FROM held GROUP BY account_id
+				), first_of_subject AS (
+					SELECT d.id, d.account_id, d.webhook_id, d.next_attempt_at, d.claimed_until,
+						ROW_NUMBER() OVER (PARTITION BY d.webhook_id,
+							COALESCE(CAST(e.container_id AS TEXT), CAST(e.shipment_id AS TEXT), CAST(e.tracking_request_id AS TEXT), e.object_id)
+							ORDER BY d.created_at, d.id) AS subject_rank
+					FROM webhook_notifications d JOIN events e ON e.id = d.event_id
+					WHERE d.delivery_status = ? AND d.webhook_id IN (
+						SELECT webhook_id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?)
 				), by_webhook AS (
-					SELECT d.id, d.account_id, d.next_attempt_at,
-						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) AS webhook_rank,
+					SELECT f.id, f.account_id, f.next_attempt_at,
+						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY f.webhook_id ORDER BY f.next_attempt_at, f.id) AS webhook_rank,
 						CASE WHEN w.failing_since IS NULL THEN ? ELSE 1 END AS webhook_bound
-					FROM webhook_notifications d JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id
-					LEFT JOIN held hw ON hw.webhook_id = d.webhook_id
-					WHERE d.delivery_status = ? AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
-					AND NOT EXISTS (
-						SELECT 1 FROM webhook_notifications p JOIN events pe ON pe.id = p.event_id
-						WHERE p.webhook_id = d.webhook_id AND p.delivery_status = ? AND p.created_at <= d.created_at
-							AND (p.created_at < d.created_at OR p.id < d.id)
-							AND COALESCE(CAST(pe.container_id AS TEXT), CAST(pe.shipment_id AS TEXT), CAST(pe.tracking_request_id AS TEXT), pe.object_id) =
-								COALESCE(CAST(e.container_id AS TEXT), CAST(e.shipment_id AS TEXT), CAST(e.tracking_request_id AS TEXT), e.object_id))
+					FROM first_of_subject f JOIN webhooks w ON w.id = f.webhook_id
+					LEFT JOIN held hw ON hw.webhook_id = f.webhook_id
+					WHERE f.subject_rank = 1 AND f.next_attempt_at <= ? AND (f.claimed_until IS NULL OR f.claimed_until <= ?)
 				), by_account AS (
 					SELECT b.id, b.next_attempt_at,
 						COALESCE(ha.n, 0) + ROW_NUMBER() OVER (PARTITION BY b.account_id ORDER BY b.next_attempt_at, b.id) AS account_rank
@@ -259,7 +260,8 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 			) AND delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
 			db.ts(until),
 			boxwatch.DeliveryPending, db.ts(now),
-			perWebhook, boxwatch.DeliveryPending, db.ts(now), db.ts(now), boxwatch.DeliveryPending,
+			boxwatch.DeliveryPending, boxwatch.DeliveryPending, db.ts(now),
+			perWebhook, db.ts(now), db.ts(now),
 			perAccount, limit,
 			boxwatch.DeliveryPending, db.ts(now))
 		if err != nil {

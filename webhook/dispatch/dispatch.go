@@ -365,8 +365,8 @@ type outcome struct {
 	deactivated bool
 }
 
-// logOutcome writes one line per failed attempt and one per deactivation; successes are counted,
-// not logged.
+// logOutcome writes one line per failed attempt and one per deactivation; successes are not
+// logged.
 func (d *Dispatcher) logOutcome(out outcome, attempt webhook.Attempt) {
 	if attempt.Outcome == webhook.Succeeded {
 		return

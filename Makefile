@@ -46,6 +46,7 @@ bench:
 	( $(GO) test -run '^$$' -bench 'Benchmark(GetTrackingRequest|CreateTrackingRequest|Infer)' -benchtime 2s -count 3 ./api ./infer && \
 	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
 	  $(GO) test -run '^$$' -bench ContainerMap -benchtime 2s -count 3 ./api && \
+	  $(GO) test -run '^$$' -bench HealthyWhile -benchtime 4000x -count 1 ./webhook/dispatch && \
 	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking && \
 	  $(GO) test -run '^$$' -bench DecodeLine -count 3 ./ais && \
 	  $(GO) test -run '^$$' -bench Ingest -benchtime 300000x -count 3 ./ais/ingest ) | $(GO) run ./internal/benchreport

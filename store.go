@@ -218,9 +218,10 @@ type Tx interface {
 	SaveNotification(ctx context.Context, n Notification) error
 	// AddDeliveryAttempt appends one attempt to a notification's log.
 	AddDeliveryAttempt(ctx context.Context, a DeliveryAttempt) error
-	// RequeueFailedNotifications makes every failed notification of a webhook created at or after
-	// since pending again, due now, and returns their ids.
-	RequeueFailedNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error)
+	// RequeueNotifications makes every notification of a webhook created at or after since that
+	// failed, or is pending and not claimed (retrying later), pending and due now, and returns
+	// their ids. Attempt counts stay as they are.
+	RequeueNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error)
 }
 
 // WorkStore is the store as background work sees it: transactions, and the unscoped reads that
@@ -236,10 +237,22 @@ type WorkStore interface {
 	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
 	// ClaimDueNotifications claims up to limit pending notifications that are due at now and not
 	// claimed, until until, and returns their ids. A claim lapses at until, so the notification
-	// of a process that died is claimed again.
-	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error)
+	// of a process that died is claimed again. Live claims, in any process, count against the
+	// bounds: a claim never takes a webhook or an account past them. A notification is not
+	// claimed while an earlier notification of the same webhook and subject is pending, so a
+	// subject's notifications reach a webhook in event order. The subject of an event is its
+	// container, else its shipment, else its tracking request, else its reference object.
+	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]string, error)
 	// UnclaimNotification gives a claim back and makes the notification due at next.
 	UnclaimNotification(ctx context.Context, id string, next time.Time) error
+}
+
+// ClaimBounds bound the live delivery claims of one webhook and of one account, so that receivers
+// that hang hold a bounded share of the delivery workers. Zero does not bound.
+type ClaimBounds struct {
+	// PerWebhook bounds a webhook's claims; a failing webhook (FailingSince set) gets one.
+	PerWebhook int
+	PerAccount int
 }
 
 // PositionStore keeps what AIS says of vessels (package ais decodes it; the ingest feeds it):
@@ -273,8 +286,8 @@ type Redeliverer interface {
 	// notification still pending is already on its way and is returned unchanged. An inactive
 	// webhook is a KindConflict error.
 	Redeliver(ctx context.Context, accountID, notificationID string) (Notification, error)
-	// RedeliverSince sends again every failed notification of one of the account's webhooks
-	// created at or after since, and returns how many.
+	// RedeliverSince sends every failed or retrying notification of one of the account's webhooks
+	// created at or after since, now, and returns how many.
 	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
 }
 

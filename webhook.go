@@ -44,7 +44,8 @@ type Notification struct {
 	Event     string
 	// DeliveryStatus is pending until a delivery succeeds or the last retry fails.
 	DeliveryStatus string
-	Attempts       int
+	// Attempts is the number of entries in the notification's log; redelivery keeps it.
+	Attempts int
 	// NextAttemptAt is when a pending notification is next due for delivery.
 	NextAttemptAt time.Time
 	// Body is the document as first sent; empty before the first attempt. Retries and

@@ -10,11 +10,12 @@ import (
 )
 
 type notificationAttributes struct {
-	ID             string `json:"id" format:"uuid"`
-	Event          string `json:"event"`
-	DeliveryStatus string `json:"delivery_status" enum:"pending,succeeded,failed"`
-	CreatedAt      string `json:"created_at" format:"date-time"`
-	Attempts       int    `json:"attempts" doc:"Delivery attempts so far (a boxwatch extension)."`
+	ID             string  `json:"id" format:"uuid"`
+	Event          string  `json:"event"`
+	DeliveryStatus string  `json:"delivery_status" enum:"pending,succeeded,failed"`
+	CreatedAt      string  `json:"created_at" format:"date-time"`
+	Attempts       int     `json:"attempts" doc:"Delivery attempts so far: the entries of the notification's log (a boxwatch extension)."`
+	NextAttemptAt  *string `json:"next_attempt_at" format:"date-time" doc:"When a pending notification is next sent; null once it succeeded or failed (a boxwatch extension)."`
 }
 
 type notificationRelationships struct {
@@ -63,7 +64,7 @@ func notificationLogOut(a boxwatch.DeliveryAttempt) notificationLogResource {
 func notificationOut(n boxwatch.Notification, ev boxwatch.Event, logs []boxwatch.DeliveryAttempt) notificationResource {
 	res := notificationResource{ID: n.ID, Type: "webhook_notification",
 		Attributes: notificationAttributes{ID: n.ID, Event: n.Event, DeliveryStatus: n.DeliveryStatus,
-			CreatedAt: n.CreatedAt.UTC().Format(boxwatch.TimeFormat), Attempts: n.Attempts},
+			CreatedAt: n.CreatedAt.UTC().Format(boxwatch.TimeFormat), Attempts: n.Attempts, NextAttemptAt: optTime(n.NextAttemptAt)},
 		Relationships: notificationRelationships{ReferenceObject: linkTo(ev.ObjectID, ev.ObjectType), Webhook: linkTo(n.WebhookID, "webhook"),
 			WebhookNotificationLogs: toMany{Data: []resourceIdentifier{}}},
 		Links: resourceLinks{Self: "/v2/webhook_notifications/" + n.ID}}

@@ -47,9 +47,12 @@ type Config struct {
 	// MaxWorkers is how many jobs run at once in this process; 0 only enqueues (an API-only
 	// replica) and Start does nothing.
 	MaxWorkers int
-	// JobTimeout bounds one job; a job left running by a dead process is taken up again after
-	// twice this. Default 2 minutes.
+	// JobTimeout bounds one job. Default 2 minutes.
 	JobTimeout time.Duration
+	// Lease is how long a running job stays its process's without a heartbeat (every third of
+	// it): a job left running by a dead process is taken up again within about 1.3 leases.
+	// Default DefaultLease, and never more than JobTimeout.
+	Lease time.Duration
 	// MaxAttempts bounds the tries of a job that keeps failing; default 10.
 	MaxAttempts int
 	Logger      *slog.Logger
@@ -60,6 +63,8 @@ type Config struct {
 type Queue struct {
 	client  client
 	workers int
+	lease   *lease
+	stop    context.CancelFunc // ends the lease sweeps; nil unless running
 
 	mu      sync.Mutex
 	running bool
@@ -139,20 +144,26 @@ func New(db Database, cfg Config) (*Queue, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
+	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}, log: cfg.Logger}
 	rc := &river.Config{
-		Logger:               cfg.Logger,
+		// River's rescuer stays as a backstop; the lease takes a dead process's jobs up first.
+		Logger:               slog.New(routineHandler{cfg.Logger.Handler()}),
 		Workers:              cfg.Workers,
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: 2 * cfg.JobTimeout,
 		FetchCooldown:        50 * time.Millisecond,
 		FetchPollInterval:    250 * time.Millisecond,
 		MaxAttempts:          cfg.MaxAttempts,
+		Middleware:           []rivertype.Middleware{&leaseMiddleware{l: l}},
 	}
 	if cfg.MaxWorkers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
 		rc.PeriodicJobs = cfg.Periodic
 	}
-	q := &Queue{workers: cfg.MaxWorkers}
+	q := &Queue{workers: cfg.MaxWorkers, lease: l}
 	var err error
 	if pool := db.Pool(); pool != nil {
 		var c *river.Client[pgx.Tx]
@@ -209,6 +220,9 @@ func (q *Queue) Start(ctx context.Context) error {
 	if err := q.client.start(ctx); err != nil {
 		return err
 	}
+	var sweeps context.Context
+	sweeps, q.stop = context.WithCancel(context.WithoutCancel(ctx))
+	q.lease.run(sweeps)
 	q.running = true
 	return nil
 }
@@ -222,6 +236,8 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return nil
 	}
 	q.running = false
+	q.stop()
+	q.lease.wg.Wait()
 	return q.client.stop(ctx)
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math"
 	"strings"
 	"time"
 
@@ -201,20 +202,68 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 	return tx.db.internal("save notification", err)
 }
 
-// ClaimDue claims up to limit pending notifications due at now that no live claim holds, until
-// the given time, and returns their ids, the most overdue first. Replicas claiming at once get
-// different notifications.
-func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int) ([]string, error) {
+// ClaimDueNotifications claims up to limit pending notifications due at now that no live claim
+// holds, until the given time, and returns their ids, the most overdue first. Replicas claiming at
+// once get different notifications. Live claims count against the bounds: a webhook holds at most
+// b.PerWebhook of them (one while it is failing) and an account at most b.PerAccount, so the
+// notifications of one account, however many are due, never fill a claim that others are due in.
+// A notification waits while an earlier one of the same webhook and subject is pending, so each
+// subject's notifications reach a webhook in event order.
+func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
 	skip := ""
 	if db.dialect == Postgres {
 		skip = " FOR UPDATE SKIP LOCKED"
 	}
+	perWebhook, perAccount := b.PerWebhook, b.PerAccount
+	if perWebhook <= 0 {
+		perWebhook = math.MaxInt32
+	}
+	if perAccount <= 0 {
+		perAccount = math.MaxInt32
+	}
+	// held counts the live claims once. Of the pending notifications of the webhooks with any
+	// due, only the first of each subject may go (one read of their backlog, not one per due
+	// notification); those due are ranked within their webhook and their account after the live
+	// claims, and what fits the bounds is taken, most overdue first, and locked, checking again
+	// that no other replica claimed it meanwhile.
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
 		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?
-			AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_attempt_at LIMIT ?`+skip+`) RETURNING id`,
-			db.ts(until), boxwatch.DeliveryPending, db.ts(now), db.ts(now), limit)
+			SELECT id FROM webhook_notifications WHERE id IN (
+				WITH held AS (
+					SELECT webhook_id, account_id, COUNT(*) AS n FROM webhook_notifications
+					WHERE delivery_status = ? AND claimed_until > ? GROUP BY webhook_id, account_id
+				), held_by_account AS (
+					SELECT account_id, SUM(n) AS n FROM held GROUP BY account_id
+				), first_of_subject AS (
+					SELECT d.id, d.account_id, d.webhook_id, d.next_attempt_at, d.claimed_until,
+						ROW_NUMBER() OVER (PARTITION BY d.webhook_id,
+							COALESCE(CAST(e.container_id AS TEXT), CAST(e.shipment_id AS TEXT), CAST(e.tracking_request_id AS TEXT), e.object_id)
+							ORDER BY d.created_at, d.id) AS subject_rank
+					FROM webhook_notifications d JOIN events e ON e.id = d.event_id
+					WHERE d.delivery_status = ? AND d.webhook_id IN (
+						SELECT webhook_id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?)
+				), by_webhook AS (
+					SELECT f.id, f.account_id, f.next_attempt_at,
+						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY f.webhook_id ORDER BY f.next_attempt_at, f.id) AS webhook_rank,
+						CASE WHEN w.failing_since IS NULL THEN ? ELSE 1 END AS webhook_bound
+					FROM first_of_subject f JOIN webhooks w ON w.id = f.webhook_id
+					LEFT JOIN held hw ON hw.webhook_id = f.webhook_id
+					WHERE f.subject_rank = 1 AND f.next_attempt_at <= ? AND (f.claimed_until IS NULL OR f.claimed_until <= ?)
+				), by_account AS (
+					SELECT b.id, b.next_attempt_at,
+						COALESCE(ha.n, 0) + ROW_NUMBER() OVER (PARTITION BY b.account_id ORDER BY b.next_attempt_at, b.id) AS account_rank
+					FROM by_webhook b LEFT JOIN held_by_account ha ON ha.account_id = b.account_id
+					WHERE b.webhook_rank <= b.webhook_bound
+				)
+				SELECT id FROM by_account WHERE account_rank <= ? ORDER BY next_attempt_at, id LIMIT ?
+			) AND delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
+			db.ts(until),
+			boxwatch.DeliveryPending, db.ts(now),
+			boxwatch.DeliveryPending, boxwatch.DeliveryPending, db.ts(now),
+			perWebhook, db.ts(now), db.ts(now),
+			perAccount, limit,
+			boxwatch.DeliveryPending, db.ts(now))
 		if err != nil {
 			return err
 		}
@@ -298,20 +347,23 @@ func (db *DB) DeliveryAttempts(ctx context.Context, notificationID string) ([]bo
 	return list, db.internal("delivery attempts", rs.Err())
 }
 
-// RequeueFailedNotifications makes a webhook's failed notifications created at or after since
-// pending again, due now, in one statement, and returns their ids.
-func (tx *txn) RequeueFailedNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
-	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = 0, next_attempt_at = ?,
-		claimed_until = NULL, updated_at = ? WHERE webhook_id = ? AND delivery_status = ? AND created_at >= ? RETURNING id`,
-		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, boxwatch.DeliveryFailed, tx.db.ts(since))
+// RequeueNotifications makes a webhook's notifications created at or after since that failed, or
+// are pending and not claimed, due now, in one statement, and returns their ids. Their attempt
+// counts stay: each is the length of the notification's log.
+func (tx *txn) RequeueNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
+	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = ?, updated_at = ?
+		WHERE webhook_id = ? AND created_at >= ?
+		AND (delivery_status = ? OR delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)) RETURNING id`,
+		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, tx.db.ts(since),
+		boxwatch.DeliveryFailed, boxwatch.DeliveryPending, tx.db.ts(now))
 	if err != nil {
-		return nil, tx.db.internal("requeue failed notifications", err)
+		return nil, tx.db.internal("requeue notifications", err)
 	}
 	ids, err := collect(rs, func(r row) (string, error) {
 		var id string
 		return id, r.Scan(nullString{&id})
 	})
-	return ids, tx.db.internal("requeue failed notifications", err)
+	return ids, tx.db.internal("requeue notifications", err)
 }
 
 // Event returns one of the account's logged events, or ErrNotFound.

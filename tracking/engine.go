@@ -44,8 +44,8 @@ type Config struct {
 	RefreshInterval time.Duration
 	// Workers is how many jobs run at once in this process; 0 runs none (an API-only replica).
 	Workers int
-	// JobTimeout bounds one lookup or refresh; a job still marked running this long after its
-	// process died is taken up again. Default DefaultJobTimeout.
+	// JobTimeout bounds one lookup or refresh. Default DefaultJobTimeout. A job of a process that
+	// died is taken up again once its lease lapses (queue.DefaultLease, or JobTimeout if shorter).
 	JobTimeout time.Duration
 	// ScheduleEvery is how often the leader looks for shipments due for a refresh; default 5 s.
 	ScheduleEvery time.Duration
@@ -143,7 +143,7 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
 	q, err := queue.New(cfg.DB, queue.Config{
-		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("component", "jobs"),
+		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
 	})

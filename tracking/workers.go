@@ -285,10 +285,16 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	oldPOD, hadPOD := s.POD()
 	s.Route = route
 	newPOD, hasPOD := s.POD()
+	// Events of one answer are a microsecond apart, in the order they are logged (each
+	// container's milestones in journey order), so that their creation order is their order of
+	// delivery to each webhook.
+	logged := 0
 	event := func(name, objectType, objectID, containerID, key string, data any) error {
-		ev := boxwatch.Event{ID: boxwatch.NewID(now), AccountID: s.AccountID, Name: name, ObjectType: objectType,
+		at := now.Add(time.Duration(logged) * time.Microsecond)
+		logged++
+		ev := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: s.AccountID, Name: name, ObjectType: objectType,
 			ObjectID: objectID, TrackingRequestID: s.TrackingRequestID, ShipmentID: s.ID, ContainerID: containerID,
-			Key: key, CreatedAt: now}
+			Key: key, CreatedAt: at}
 		if data != nil {
 			b, err := json.Marshal(data)
 			if err != nil {

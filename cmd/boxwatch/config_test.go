@@ -31,6 +31,7 @@ func TestServeConfigValidate(t *testing.T) {
 		"ShortWebhookTimeout":  {func(c *serveConfig) { c.webhookTimeout = time.Millisecond }, "--webhook-timeout"},
 		"NoWebhookWorkers":     {func(c *serveConfig) { c.webhookWorkers = 0 }, "--webhook-workers"},
 		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},
+		"NoPerAccount":         {func(c *serveConfig) { c.webhookPerAccount = 0 }, "--webhook-per-account"},
 		"ZeroShutdownTimeout":  {func(c *serveConfig) { c.shutdownTimeout = 0 }, "--shutdown-timeout"},
 		"UnknownLogLevel":      {func(c *serveConfig) { c.logLevel = "chatty" }, "--log-level"},
 		"OKAISSources": {func(c *serveConfig) {

@@ -26,6 +26,8 @@ Usage:
   boxwatch serve [--addr 127.0.0.1:8080] [--admin-addr 127.0.0.1:9090] [--db FILE|URL] [--demo]
                  [--carriers FILE] [--sim] [--sim-speed N] [--refresh-interval 4h] [--retry-scale F]
   boxwatch migrate [--db FILE|URL]
+  boxwatch backup FILE [--db FILE]        (SQLite; while serve runs)
+  boxwatch restore FILE [--db FILE]       (SQLite; the database moved away first)
   boxwatch account create NAME [--feature map]... | account list          [--db FILE|URL]
   boxwatch apikey create ACCOUNT_NAME | apikey list ACCOUNT_NAME | apikey revoke KEY_ID   [--db ...]
   boxwatch ais decode FILE|- [--stats]
@@ -82,6 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runAIS(ctx, rest, getenv, stdin, stdout, stderr)
 	case "route":
 		return runRoute(ctx, rest, getenv, stdout, stderr)
+	case "backup", "restore":
+		return runBackup(ctx, cmd, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

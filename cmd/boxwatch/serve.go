@@ -51,6 +51,7 @@ type serveConfig struct {
 	webhookTimeout                           time.Duration
 	webhookWorkers, webhookPerEndpoint       int
 	webhookEgressIPs                         sourceList
+	webhookPerAccount                        int
 	shutdownTimeout                          time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
@@ -76,7 +77,8 @@ func defaultServeConfig() serveConfig {
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
-		shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval, aisRetention: ingest.DefaultRetention,
+		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval,
+		aisRetention: ingest.DefaultRetention,
 	}
 }
 
@@ -109,8 +111,8 @@ func (c serveConfig) validate() error {
 		return usagef("--sim-dcsa-version must be %s or %s, got %q", dcsa.Version22, dcsa.Version30, c.simDCSAVersion)
 	case c.webhookTimeout < 100*time.Millisecond:
 		return usagef("--webhook-timeout must be at least 100ms, got %v", c.webhookTimeout)
-	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1:
-		return usagef("--webhook-workers and --webhook-per-endpoint must be at least 1")
+	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1 || c.webhookPerAccount < 1:
+		return usagef("--webhook-workers, --webhook-per-endpoint and --webhook-per-account must be at least 1")
 	case c.shutdownTimeout <= 0:
 		return usagef("--shutdown-timeout must be more than 0, got %v", c.shutdownTimeout)
 	case c.aisInterval < time.Second:
@@ -168,9 +170,10 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", cfg.webhookAllowPrivate, "allow http and private or loopback webhook URLs (development and tests only)")
 	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", cfg.webhookTimeout, "how long a webhook receiver may take to answer")
 	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
-	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook")
+	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook, across replicas")
 	fs.Var(&cfg.webhookEgressIPs, "webhook-egress-ips", "the addresses webhook deliveries leave from, comma-separated or repeated: GET /v2/webhooks/ips lists them for receivers")
-	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a job left running by a dead process is retried after twice this")
+	fs.IntVar(&cfg.webhookPerAccount, "webhook-per-account", cfg.webhookPerAccount, "webhook deliveries in flight at once for one account, across replicas")
+	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a dead process's job is taken up again within 20s (or 1.3 times this, if shorter)")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
@@ -269,7 +272,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	renderer := api.NewRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
 		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
-		PerWebhook: cfg.webhookPerEndpoint, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks")})
+		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks")})
 	if err != nil {
 		return err
 	}

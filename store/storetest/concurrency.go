@@ -136,7 +136,7 @@ func testClaimDueNotificationsConcurrent(t *testing.T, db *store.DB) {
 	race(workers, func(i int) {
 		// Each worker claims small batches until it finds nothing left to claim.
 		for range total {
-			ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 3)
+			ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 3, boxwatch.ClaimBounds{})
 			if err != nil || len(ids) == 0 {
 				errs[i] = err
 				return

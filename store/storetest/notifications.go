@@ -15,15 +15,19 @@ import (
 
 func testDeliveryClaims(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
-	tr := mustCreateTR(t, db, newTR(a.ID, "MEDUFR030802", "MSCU", base))
 	hook := boxwatch.Webhook{ID: boxwatch.NewID(base), AccountID: a.ID, URL: "https://93.184.216.34/x", Active: true,
 		Events: []string{"tracking_request.failed"}, Secret: "s", CreatedAt: base, UpdatedAt: base}
 	if err := db.CreateWebhook(ctx, hook); err != nil {
 		t.Fatal(err)
 	}
+	// Each event is about its own request: notifications of one subject are claimed in turn.
+	var trs []boxwatch.TrackingRequest
+	for i := range 3 {
+		trs = append(trs, mustCreateTR(t, db, newTR(a.ID, fmt.Sprint("MEDUFR03080", i), "MSCU", base)))
+	}
 	var ids []string
 	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
-		for i := range 3 {
+		for i, tr := range trs {
 			ev := boxwatch.Event{ID: boxwatch.NewID(base), AccountID: a.ID, Name: "tracking_request.failed", ObjectType: "tracking_request",
 				ObjectID: tr.ID, TrackingRequestID: tr.ID, Key: fmt.Sprint("k", i), CreatedAt: base.Add(time.Duration(i) * time.Second)}
 			if _, err := tx.AppendEvent(ctx, ev); err != nil {
@@ -41,21 +45,21 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatalf("notify: %v, %d notifications", err, len(ids))
 	}
 	now := base.Add(time.Minute)
-	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2)
+	first, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 2, boxwatch.ClaimBounds{})
 	slices.Sort(first)
 	if err != nil || !slices.Equal(first, ids[:2]) {
 		t.Fatalf("first claim: %v %v, want the two most overdue %v", first, err, ids[:2])
 	}
-	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	second, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	if err != nil || len(second) != 1 || second[0] != ids[2] {
 		t.Fatalf("second claim: %v %v, want only the unclaimed one", second, err)
 	}
-	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10); len(again) != 0 {
+	if again, _ := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{}); len(again) != 0 {
 		t.Fatalf("everything is claimed, yet %v", again)
 	}
 	// A claim lapses (its process died) and is taken up again.
 	later := now.Add(2 * time.Minute)
-	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10); len(lapsed) != 3 {
+	if lapsed, _ := db.ClaimDueNotifications(ctx, later, later.Add(time.Minute), 10, boxwatch.ClaimBounds{}); len(lapsed) != 3 {
 		t.Fatalf("after the claims lapsed: %v", lapsed)
 	}
 	// A recorded outcome ends the claim; a delivered notification is never due again.
@@ -74,7 +78,7 @@ func testDeliveryClaims(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	muchLater := later.Add(time.Hour)
-	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10)
+	got, _ := db.ClaimDueNotifications(ctx, muchLater, muchLater.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	if len(got) != 2 || slices.Contains(got, ids[0]) {
 		t.Fatalf("after one success: %v, want the two still pending", got)
 	}
@@ -266,7 +270,7 @@ func testDeliveryOutcome(t *testing.T, db *store.DB) {
 	wantNotFound(t, "attempt of an unknown notification", err)
 }
 
-func testRequeueFailedNotifications(t *testing.T, db *store.DB) {
+func testRequeueNotifications(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
 	w1 := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
 	since := at(time.Hour)
@@ -279,7 +283,19 @@ func testRequeueFailedNotifications(t *testing.T, db *store.DB) {
 	atSince := notify("at", since, boxwatch.DeliveryFailed)
 	after := notify("after", since.Add(time.Minute), boxwatch.DeliveryFailed)
 	succeeded := notify("succeeded", since.Add(time.Minute), boxwatch.DeliverySucceeded)
-	pending := notify("pending", since.Add(time.Minute), boxwatch.DeliveryPending)
+	inFlight := notify("in flight", since.Add(time.Minute), boxwatch.DeliveryPending)
+	if got, err := db.ClaimDueNotifications(ctx, at(2*time.Hour), at(5*time.Hour), 10, boxwatch.ClaimBounds{}); err != nil || !slices.Equal(got, []string{inFlight}) {
+		t.Fatalf("claiming the notification in flight: %v, %v", got, err)
+	}
+	retrying := notify("retrying", since.Add(time.Minute), boxwatch.DeliveryPending)
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, retrying)
+		if err != nil {
+			return err
+		}
+		n.NextAttemptAt = at(10 * time.Hour)
+		return tx.SaveNotification(ctx, n)
+	})
 	// A failed notification of another webhook of the account stays failed.
 	w1.Active = false
 	if err := db.UpdateWebhook(ctx, w1); err != nil {
@@ -292,33 +308,37 @@ func testRequeueFailedNotifications(t *testing.T, db *store.DB) {
 	var ids []string
 	mustInTx(t, db, func(tx boxwatch.Tx) error {
 		var err error
-		ids, err = tx.RequeueFailedNotifications(ctx, w1.ID, since, now)
+		ids, err = tx.RequeueNotifications(ctx, w1.ID, since, now)
 		return err
 	})
 	slices.Sort(ids)
-	want := []string{atSince, after}
+	want := []string{atSince, after, retrying}
 	slices.Sort(want)
 	if !slices.Equal(ids, want) {
-		t.Fatalf("requeued %v, want %v: only the webhook's failed notifications created at or after since", ids, want)
+		t.Fatalf("requeued %v, want %v: only the webhook's failed or retrying notifications created at or after since", ids, want)
 	}
 	for _, tt := range []struct {
 		name, id, status string
 	}{
 		{"Before", before, boxwatch.DeliveryFailed}, {"AtSince", atSince, boxwatch.DeliveryPending},
 		{"After", after, boxwatch.DeliveryPending}, {"Succeeded", succeeded, boxwatch.DeliverySucceeded},
-		{"Pending", pending, boxwatch.DeliveryPending}, {"OtherWebhook", other, boxwatch.DeliveryFailed},
+		{"InFlight", inFlight, boxwatch.DeliveryPending}, {"Retrying", retrying, boxwatch.DeliveryPending},
+		{"OtherWebhook", other, boxwatch.DeliveryFailed},
 	} {
 		n, err := db.Notification(ctx, a.ID, tt.id)
 		if err != nil || n.DeliveryStatus != tt.status {
 			t.Errorf("%s: status %q, err %v; want %q", tt.name, n.DeliveryStatus, err, tt.status)
 		}
-		if tt.id == atSince && (!n.NextAttemptAt.Equal(now) || !n.UpdatedAt.Equal(now)) {
-			t.Errorf("%s: next attempt %v, updated %v; want both %v", tt.name, n.NextAttemptAt, n.UpdatedAt, now)
+		if (tt.id == atSince || tt.id == retrying) && (!n.NextAttemptAt.Equal(now) || !n.UpdatedAt.Equal(now) || n.Attempts != 1) {
+			t.Errorf("%s: next attempt %v, updated %v, %d attempts; want both %v, and the one attempt kept", tt.name, n.NextAttemptAt, n.UpdatedAt, n.Attempts, now)
+		}
+		if tt.id == inFlight && n.NextAttemptAt.Equal(now) {
+			t.Errorf("%s: a notification in flight was made due again", tt.name)
 		}
 	}
-	claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10)
+	claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{})
 	slices.Sort(claimed)
-	if err != nil || !slices.Contains(claimed, atSince) || !slices.Contains(claimed, after) {
+	if err != nil || !slices.Equal(claimed, want) {
 		t.Fatalf("claimed %v (err %v); the requeued notifications must be due now", claimed, err)
 	}
 }
@@ -330,13 +350,13 @@ func testUnclaimNotification(t *testing.T, db *store.DB) {
 	now, until := at(time.Minute), at(time.Hour)
 	claim := func(now time.Time) []string {
 		t.Helper()
-		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 10)
+		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 10, boxwatch.ClaimBounds{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	if got, err := db.ClaimDueNotifications(ctx, now, until, 10); err != nil || !slices.Equal(got, []string{id}) {
+	if got, err := db.ClaimDueNotifications(ctx, now, until, 10, boxwatch.ClaimBounds{}); err != nil || !slices.Equal(got, []string{id}) {
 		t.Fatalf("first claim: %v, %v", got, err)
 	}
 	t.Run("LapsesAtUntil", func(t *testing.T) {
@@ -363,5 +383,119 @@ func testUnclaimNotification(t *testing.T, db *store.DB) {
 	}
 	if err := db.UnclaimNotification(ctx, boxwatch.NewID(base), next); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
 		t.Fatalf("unclaiming an unknown notification: %v", err)
+	}
+}
+
+func testClaimBounds(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	healthy := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	failing := newWebhook(a.ID, base, "tracking_request.succeeded")
+	failing.FailingSince = base
+	mustCreateWebhook(t, db, failing)
+	other := mustCreateWebhook(t, db, newWebhook(b.ID, base, eventFailed))
+	hookOf := map[string]string{}
+	notify := func(accountID, name string, n int) {
+		for i := range n {
+			for _, id := range mustNotify(t, db, newEvent(accountID, name, fmt.Sprint(name, i), at(time.Duration(i)*time.Second))) {
+				n, err := db.Notification(ctx, accountID, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hookOf[id] = n.WebhookID
+			}
+		}
+	}
+	// The first account's notifications are all older than the second's.
+	notify(a.ID, eventFailed, 5)
+	notify(a.ID, "tracking_request.succeeded", 3)
+	notify(b.ID, eventFailed, 2)
+	bounds := boxwatch.ClaimBounds{PerWebhook: 2, PerAccount: 3}
+	claim := func(now time.Time) ([]string, map[string]int) {
+		t.Helper()
+		ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, id := range ids {
+			per[hookOf[id]]++
+		}
+		return ids, per
+	}
+	now := at(time.Hour)
+	want := map[string]int{healthy.ID: 2, failing.ID: 1, other.ID: 2}
+	first, got := claim(now)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("first claim per webhook %v, want %v: two per webhook, one while failing, three per account", got, want)
+	}
+	if _, got := claim(now); len(got) != 0 {
+		t.Fatalf("claimed %v while every webhook and account holds its bound", got)
+	}
+	// A delivery recorded frees a place in its webhook and its account.
+	for _, id := range first {
+		if hookOf[id] == healthy.ID {
+			mustSetDeliveryStatus(t, db, id, boxwatch.DeliverySucceeded, now)
+			break
+		}
+	}
+	if _, got := claim(now); !reflect.DeepEqual(got, map[string]int{healthy.ID: 1}) {
+		t.Fatalf("after one delivery recorded: claimed %v, want one more of the healthy webhook", got)
+	}
+	// Lapsed claims hold nothing.
+	if _, got := claim(now.Add(2 * time.Minute)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after the claims lapsed: claimed %v, want %v", got, want)
+	}
+}
+
+func testClaimInSubjectOrder(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	// Two events about one container, the second logged first in the table's order of ids, and
+	// one about another container.
+	event := func(key, container string, created time.Time) string {
+		e := newEvent(a.ID, eventFailed, key, created)
+		e.ContainerID = container
+		ids := mustNotify(t, db, e)
+		if len(ids) != 1 {
+			t.Fatalf("notify %s: %v", key, ids)
+		}
+		return ids[0]
+	}
+	boxA, boxB := boxwatch.NewID(base), boxwatch.NewID(base)
+	first := event("a1", boxA, at(time.Second))
+	second := event("a2", boxA, at(time.Second+time.Microsecond))
+	other := event("b1", boxB, at(time.Second+time.Microsecond))
+	now := at(time.Minute)
+	claim := func(now time.Time) []string {
+		t.Helper()
+		ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	want := []string{first, other}
+	slices.Sort(want)
+	if got := claim(now); !slices.Equal(got, want) {
+		t.Fatalf("claimed %v, want %v: the second of a container waits for the first", got, want)
+	}
+	// The first failed and is retrying later: the second still waits, even past the claims.
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, first)
+		if err != nil {
+			return err
+		}
+		n.Attempts, n.NextAttemptAt, n.UpdatedAt = 1, at(time.Hour), now
+		return tx.SaveNotification(ctx, n)
+	})
+	if got := claim(now.Add(2 * time.Minute)); !slices.Equal(got, []string{other}) {
+		t.Fatalf("claimed %v while the container's first notification is retrying, want only the other container's lapsed claim", got)
+	}
+	// Once the first is given up (or delivered), the second goes.
+	mustSetDeliveryStatus(t, db, first, boxwatch.DeliveryFailed, now)
+	if got := claim(now.Add(4 * time.Minute)); !slices.Contains(got, second) {
+		t.Fatalf("claimed %v after the first failed for good, want %s", got, second)
 	}
 }

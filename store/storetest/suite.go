@@ -27,6 +27,7 @@ var conformance = []struct {
 	{"RevokeAPIKey", withDB(testRevokeAPIKey), []string{"Store.APIKeys", "Store.RevokeAPIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
+	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
 
 	// trackingrequests.go
 	{"TrackingRequestRoundTrip", withDB(testTrackingRequestRoundTrip), []string{"Store.CreateTrackingRequest", "Store.TrackingRequest"}},
@@ -75,8 +76,10 @@ var conformance = []struct {
 	{"NotificationReads", withDB(testNotificationReads), []string{"Store.Notification", "Store.Notifications", "WorkStore.NotificationAndWebhook", "Tx.LockNotification", "Tx.LockNotificationAndWebhook"}},
 	{"NotificationList", withDB(testNotificationList), []string{"Store.Notifications"}},
 	{"DeliveryOutcome", withDB(testDeliveryOutcome), []string{"Tx.SaveNotification", "Tx.AddDeliveryAttempt", "Store.DeliveryAttempts"}},
-	{"RequeueFailedNotifications", withDB(testRequeueFailedNotifications), []string{"Tx.RequeueFailedNotifications"}},
+	{"RequeueNotifications", withDB(testRequeueNotifications), []string{"Tx.RequeueNotifications"}},
 	{"DeliveryClaims", withDB(testDeliveryClaims), []string{"WorkStore.ClaimDueNotifications", "WorkStore.UnclaimNotification"}},
+	{"ClaimBounds", withDB(testClaimBounds), []string{"WorkStore.ClaimDueNotifications"}},
+	{"ClaimInSubjectOrder", withDB(testClaimInSubjectOrder), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
 
 	// batch.go

@@ -102,7 +102,7 @@ func testDeleteWebhook(t *testing.T, db *store.DB) {
 	if list, err := db.DeliveryAttempts(ctx, id); err != nil || len(list) != 0 {
 		t.Errorf("attempts of a deleted webhook's notification: %v, %v; want none", list, err)
 	}
-	if claimed, err := db.ClaimDueNotifications(ctx, at(time.Hour), at(2*time.Hour), 10); err != nil || len(claimed) != 0 {
+	if claimed, err := db.ClaimDueNotifications(ctx, at(time.Hour), at(2*time.Hour), 10, boxwatch.ClaimBounds{}); err != nil || len(claimed) != 0 {
 		t.Errorf("claimed %v (err %v) after the webhook was deleted; want nothing", claimed, err)
 	}
 	wantNotFound(t, "second delete", db.DeleteWebhook(ctx, a.ID, w.ID))

@@ -42,11 +42,14 @@ type Config struct {
 	// ClaimFor is how long a claim lasts: longer than any delivery and its recording take.
 	// Default Timeout + 2 minutes.
 	ClaimFor time.Duration
-	// Workers bounds deliveries in flight in this process (default DefaultWorkers); PerWebhook
-	// bounds them per webhook (default DefaultPerWebhook), so one slow receiver cannot hold up
-	// the others.
+	// Workers bounds deliveries in flight in this process (default DefaultWorkers). PerWebhook
+	// (default DefaultPerWebhook; one while the webhook is failing) and PerAccount (default
+	// DefaultPerAccount) bound them per webhook and per account across every process sharing the
+	// store, so receivers that hang hold a bounded share of the workers and no account's
+	// deliveries wait for another's.
 	Workers    int
 	PerWebhook int
+	PerAccount int
 	// RetryScale multiplies every retry delay and the failing window (tests use a small value);
 	// default 1.
 	RetryScale float64
@@ -58,6 +61,7 @@ type Config struct {
 const (
 	DefaultWorkers    = 50
 	DefaultPerWebhook = 4
+	DefaultPerAccount = 10
 )
 
 // Delivery timing.
@@ -121,6 +125,9 @@ func New(cfg Config) (*Dispatcher, error) {
 	}
 	if cfg.PerWebhook <= 0 {
 		cfg.PerWebhook = DefaultPerWebhook
+	}
+	if cfg.PerAccount <= 0 {
+		cfg.PerAccount = DefaultPerAccount
 	}
 	if cfg.RetryScale <= 0 {
 		cfg.RetryScale = 1
@@ -194,7 +201,8 @@ func (d *Dispatcher) run(ctx context.Context) {
 			return // stopped
 		}
 		now := d.cfg.Clock()
-		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n)
+		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n,
+			boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount})
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("claiming deliveries", "error", err.Error())
 		}
@@ -310,7 +318,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 	if !hook.Active {
 		return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
 			now := d.cfg.Clock()
-			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryFailed, time.Time{}, now
+			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt, n.Attempts = boxwatch.DeliveryFailed, time.Time{}, now, n.Attempts+1
 			if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: now,
 				Error: "not sent: the webhook is inactive"}); err != nil {
 				return err
@@ -339,12 +347,44 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error { return d.record(ctx, tx, n, hook, attempt) })
+	var out outcome
+	err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+		out, err = d.record(ctx, tx, n, hook, attempt)
+		return err
+	})
+	if err == nil {
+		d.logOutcome(out, attempt)
+	}
+	return err
+}
+
+// outcome is what recording an attempt left: the notification and its webhook as saved.
+type outcome struct {
+	n           boxwatch.Notification
+	hook        boxwatch.Webhook
+	deactivated bool
+}
+
+// logOutcome writes one line per failed attempt and one per deactivation; successes are not
+// logged.
+func (d *Dispatcher) logOutcome(out outcome, attempt webhook.Attempt) {
+	if attempt.Outcome == webhook.Succeeded {
+		return
+	}
+	attrs := []any{"webhook_id", out.hook.ID, "account_id", out.hook.AccountID, "notification_id", out.n.ID, "event", out.n.Event,
+		"attempts", out.n.Attempts, "status_code", attempt.StatusCode, "error", attempt.Err, "delivery_status", out.n.DeliveryStatus}
+	if !out.n.NextAttemptAt.IsZero() {
+		attrs = append(attrs, "next_attempt_at", out.n.NextAttemptAt.UTC().Format(time.RFC3339))
+	}
+	d.log.Warn("webhook delivery failed", attrs...)
+	if out.deactivated {
+		d.log.Warn("webhook deactivated", "webhook_id", out.hook.ID, "account_id", out.hook.AccountID, "reason", out.hook.DeactivatedReason)
+	}
 }
 
 // record writes the outcome of one attempt: the attempt log, the notification's state and, unless
 // a success found the webhook healthy, the webhook's.
-func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Notification, hook boxwatch.Webhook, attempt webhook.Attempt) error {
+func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Notification, hook boxwatch.Webhook, attempt webhook.Attempt) (outcome, error) {
 	var cur boxwatch.Notification
 	var err error
 	if attempt.Outcome == webhook.Succeeded && hook.FailingSince.IsZero() {
@@ -353,13 +393,14 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 		cur, hook, err = tx.LockNotificationAndWebhook(ctx, n.ID)
 	}
 	if err != nil {
-		return err
+		return outcome{}, err
 	}
+	wasActive := hook.Active
 	now := d.cfg.Clock()
 	cur.Body, cur.Attempts, cur.UpdatedAt = n.Body, cur.Attempts+1, now
 	if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: attempt.At,
 		StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}); err != nil {
-		return err
+		return outcome{}, err
 	}
 	cur.NextAttemptAt = time.Time{}
 	switch attempt.Outcome {
@@ -368,14 +409,14 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 		if !hook.FailingSince.IsZero() {
 			hook.FailingSince, hook.UpdatedAt = time.Time{}, now
 			if err := tx.SaveWebhookState(ctx, hook); err != nil {
-				return err
+				return outcome{}, err
 			}
 		}
 	case webhook.Gone:
 		cur.DeliveryStatus = boxwatch.DeliveryFailed
 		hook.Active, hook.DeactivatedReason, hook.UpdatedAt = false, fmt.Sprintf("deactivated at %s: the receiver answered 410 Gone", now.Format(time.RFC3339)), now
 		if err := tx.SaveWebhookState(ctx, hook); err != nil {
-			return err
+			return outcome{}, err
 		}
 	default:
 		if hook.FailingSince.IsZero() {
@@ -387,7 +428,7 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 			hook.DeactivatedReason = fmt.Sprintf("deactivated at %s: every delivery since %s failed", now.Format(time.RFC3339), hook.FailingSince.Format(time.RFC3339))
 		}
 		if err := tx.SaveWebhookState(ctx, hook); err != nil {
-			return err
+			return outcome{}, err
 		}
 		if cur.Attempts > webhook.MaxRetries || !hook.Active {
 			cur.DeliveryStatus = boxwatch.DeliveryFailed
@@ -395,7 +436,7 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 			cur.NextAttemptAt = now.Add(attempt.NextDelay(cur.Attempts, d.cfg.RetryScale, rand.Float64))
 		}
 	}
-	return tx.SaveNotification(ctx, cur)
+	return outcome{n: cur, hook: hook, deactivated: wasActive && !hook.Active}, tx.SaveNotification(ctx, cur)
 }
 
 func (d *Dispatcher) scaled(t time.Duration) time.Duration {
@@ -404,8 +445,9 @@ func (d *Dispatcher) scaled(t time.Duration) time.Duration {
 
 var _ boxwatch.Redeliverer = (*Dispatcher)(nil)
 
-// Redeliver sends one of the account's notifications again, with the same id and body. A
-// notification still pending is already on its way and is left as it is.
+// Redeliver sends one of the account's notifications again, with the same id and body, keeping
+// its attempt count: if this attempt fails too, a notification whose retries were spent fails
+// again. A notification still pending is already on its way and is left as it is.
 func (d *Dispatcher) Redeliver(ctx context.Context, accountID, notificationID string) (boxwatch.Notification, error) {
 	n, err := d.cfg.Store.Notification(ctx, accountID, notificationID)
 	if err != nil {
@@ -424,7 +466,7 @@ func (d *Dispatcher) Redeliver(ctx context.Context, accountID, notificationID st
 			return nil
 		}
 		now := d.cfg.Clock()
-		n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryPending, 0, now, now
+		n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryPending, now, now
 		return tx.SaveNotification(ctx, n)
 	})
 	if err == nil {
@@ -433,8 +475,9 @@ func (d *Dispatcher) Redeliver(ctx context.Context, accountID, notificationID st
 	return n, err
 }
 
-// RedeliverSince sends again every failed notification of one of the account's webhooks created
-// at or after since.
+// RedeliverSince sends every failed or retrying notification of one of the account's webhooks
+// created at or after since, now. Each keeps its attempt count, so one whose retries were spent
+// is tried once more, and one still retrying keeps the rest of its schedule.
 func (d *Dispatcher) RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error) {
 	hook, err := d.cfg.Store.Webhook(ctx, accountID, webhookID)
 	if err != nil {
@@ -445,7 +488,7 @@ func (d *Dispatcher) RedeliverSince(ctx context.Context, accountID, webhookID st
 	}
 	var count int
 	err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
-		ids, err := tx.RequeueFailedNotifications(ctx, hook.ID, since, d.cfg.Clock())
+		ids, err := tx.RequeueNotifications(ctx, hook.ID, since, d.cfg.Clock())
 		count = len(ids)
 		return err
 	})

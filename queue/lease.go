@@ -1,0 +1,132 @@
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// DefaultLease is how long a running job stays its process's without a heartbeat.
+const DefaultLease = 15 * time.Second
+
+// lease keeps a short hold on every job this process runs, renewed by heartbeats, and gives the
+// jobs whose hold lapsed (their process died) back to the queue. River's own rescuer only looks
+// every 30 s and waits longer than the job timeout, since it cannot tell a dead process from a
+// slow job; the heartbeat can, so a dead process's jobs resume within a lease and a sweep.
+//
+// The hold is River's attempted_at, which River's rescuer reads the same way: a job whose
+// heartbeat runs is never rescued while it works.
+type lease struct {
+	length time.Duration
+	db     leaseDB
+	log    *slog.Logger
+
+	wg sync.WaitGroup
+}
+
+// leaseDB writes River's job table in the dialect's own time format.
+type leaseDB struct {
+	pool   *pgxpool.Pool
+	sqlite *sql.DB
+}
+
+func (db leaseDB) exec(ctx context.Context, pgQuery, sqliteQuery string, args ...any) (int64, error) {
+	if db.pool != nil {
+		tag, err := db.pool.Exec(ctx, pgQuery, args...)
+		return tag.RowsAffected(), err
+	}
+	vals := make([]any, len(args))
+	for i, a := range args {
+		vals[i] = a
+		if t, ok := a.(time.Time); ok {
+			vals[i] = t.UTC().Round(time.Millisecond).Format("2006-01-02 15:04:05.000") // River's SQLite format
+		}
+	}
+	res, err := db.sqlite.ExecContext(ctx, sqliteQuery, vals...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// every is how often heartbeats renew a hold and sweeps look for lapsed ones: a third of the
+// lease, so two heartbeats may be late before a live job could be taken.
+func (l *lease) every() time.Duration { return l.length / 3 }
+
+// heartbeat renews job's hold until stop is closed.
+func (l *lease) heartbeat(job *rivertype.JobRow, stop <-chan struct{}) {
+	t := time.NewTicker(l.every())
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), l.every())
+		_, err := l.db.exec(ctx, `UPDATE river_job SET attempted_at = $1 WHERE id = $2 AND state = 'running'`,
+			`UPDATE river_job SET attempted_at = ? WHERE id = ? AND state = 'running'`, time.Now(), job.ID)
+		cancel()
+		if err != nil {
+			l.log.Warn("renewing a job's lease", "job_id", job.ID, "kind", job.Kind, "error", err.Error())
+		}
+	}
+}
+
+// sweep gives every running job whose hold lapsed back to the queue, due now, and reports how
+// many.
+func (l *lease) sweep(ctx context.Context) (int64, error) {
+	now := time.Now()
+	return l.db.exec(ctx, `UPDATE river_job SET state = 'available', scheduled_at = $1 WHERE state = 'running' AND attempted_at < $2`,
+		`UPDATE river_job SET state = 'available', scheduled_at = ? WHERE state = 'running' AND attempted_at < ?`, now, now.Add(-l.length))
+}
+
+// run sweeps until ctx ends.
+func (l *lease) run(ctx context.Context) {
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		t := time.NewTicker(l.every())
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			n, err := l.sweep(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				l.log.Warn("taking up the jobs of dead processes", "error", err.Error())
+			case n > 0:
+				l.log.Info("took up the jobs of a dead process", "jobs", n)
+			}
+		}
+	}()
+}
+
+// middleware heartbeats every job this process works.
+type leaseMiddleware struct {
+	river.MiddlewareDefaults
+	l *lease
+}
+
+func (m *leaseMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.l.heartbeat(job, stop)
+	}()
+	defer func() {
+		close(stop)
+		<-done
+	}()
+	return doInner(ctx)
+}

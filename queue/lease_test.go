@@ -1,0 +1,100 @@
+package queue_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/queue"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/store/storetest"
+)
+
+type slowArgs struct{}
+
+func (slowArgs) Kind() string { return "slow" }
+
+// slowWorker works each job for hold, counting how many times each job starts.
+type slowWorker struct {
+	river.WorkerDefaults[slowArgs]
+	hold time.Duration
+
+	mu      sync.Mutex
+	starts  int
+	started chan struct{} // one send per start
+	done    chan struct{} // one send per finish
+}
+
+func (w *slowWorker) Work(ctx context.Context, job *river.Job[slowArgs]) error {
+	w.mu.Lock()
+	w.starts++
+	w.mu.Unlock()
+	w.started <- struct{}{}
+	select {
+	case <-time.After(w.hold):
+	case <-ctx.Done():
+	}
+	w.done <- struct{}{}
+	return ctx.Err()
+}
+
+func startQueue(t *testing.T, db *store.DB, w *slowWorker, lease time.Duration) *queue.Queue {
+	t.Helper()
+	workers := river.NewWorkers()
+	river.AddWorker(workers, w)
+	q, err := queue.New(db, queue.Config{Workers: workers, MaxWorkers: 4, JobTimeout: time.Minute, Lease: lease})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		q.Stop(ctx)
+	})
+	return q
+}
+
+func wait(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(60 * time.Second):
+		t.Fatal(what)
+	}
+}
+
+// A job working for five leases keeps its lease with heartbeats, so the sweeps that take up a
+// dead process's jobs never take it while it works. (Without the heartbeats it starts three
+// times; the crash tests in cmd/boxwatch show the sweeps taking up a killed process's job.)
+func TestLease(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db := b.Open(t)
+		if err := queue.Migrate(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+		const lease = 300 * time.Millisecond
+		w := &slowWorker{hold: 5 * lease, started: make(chan struct{}, 8), done: make(chan struct{}, 8)}
+		q := startQueue(t, db, w, lease)
+		if err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
+			return q.Enqueue(context.Background(), tx, slowArgs{}, nil)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, w.started, "the job never started")
+		wait(t, w.done, "the job never finished")
+		w.mu.Lock()
+		starts := w.starts
+		w.mu.Unlock()
+		if starts != 1 {
+			t.Fatalf("a job working for five leases started %d times, want once", starts)
+		}
+	})
+}

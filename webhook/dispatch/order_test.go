@@ -1,0 +1,154 @@
+package dispatch
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/store/storetest"
+)
+
+// scriptedReceiver answers each call with the next status of its script (the last one repeats)
+// and records the notification ids it accepted, in order.
+type scriptedReceiver struct {
+	*httptest.Server
+	mu       sync.Mutex
+	script   []int
+	calls    int
+	accepted []string
+	done     chan struct{} // closed once want deliveries were accepted
+	want     int
+}
+
+func newScriptedReceiver(t *testing.T, want int, script ...int) *scriptedReceiver {
+	rc := &scriptedReceiver{script: script, done: make(chan struct{}), want: want}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc.mu.Lock()
+		status := rc.script[min(rc.calls, len(rc.script)-1)]
+		rc.calls++
+		if status < 300 {
+			rc.accepted = append(rc.accepted, r.Header.Get("webhook-id"))
+			if len(rc.accepted) == rc.want {
+				close(rc.done)
+			}
+		}
+		rc.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// mustContainerEvent logs an event about a container at the given time and returns the ids of
+// its notifications.
+func mustContainerEvent(t *testing.T, db *store.DB, accountID, containerID string, at time.Time) []string {
+	t.Helper()
+	var ids []string
+	err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
+		e := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: accountID, Name: testEvent, ObjectType: "transport_event",
+			ObjectID: boxwatch.NewID(at), ContainerID: containerID, Key: boxwatch.NewID(at), CreatedAt: at}
+		if _, err := tx.AppendEvent(context.Background(), e); err != nil {
+			return err
+		}
+		var err error
+		ids, err = tx.Notify(context.Background(), e)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// syncBuffer is a log destination tests read while the dispatcher writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// lines returns the logged lines with the given message.
+func (s *syncBuffer) lines(t *testing.T, msg string) []map[string]any {
+	s.mu.Lock()
+	text := s.b.String()
+	s.mu.Unlock()
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("log line %q: %v", sc.Text(), err)
+		}
+		if line["msg"] == msg {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// A container's notifications reach a webhook in event order: the second waits while the first
+// is retrying. Each failed attempt is one log line, and so is a deactivation.
+func TestSubjectOrderAndFailureLogs(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db := b.Open(t)
+		acct := mustAccount(t, db, "acme")
+		rc := newScriptedReceiver(t, 2, 500, 200)
+		mustWebhook(t, db, acct.ID, rc.URL+"/hook")
+		box := boxwatch.NewID(time.Now())
+		at := time.Now().Add(-time.Second)
+		first := mustContainerEvent(t, db, acct.ID, box, at)
+		second := mustContainerEvent(t, db, acct.ID, box, at.Add(time.Microsecond))
+
+		logs := &syncBuffer{}
+		d := mustStart(t, db, Config{Timeout: 10 * time.Second, RetryScale: 1e-6, Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+		d.Wake()
+		select {
+		case <-rc.done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the two notifications were not delivered: %d calls, logs %s", rc.calls, logs.b.String())
+		}
+		rc.mu.Lock()
+		accepted, calls := slices.Clone(rc.accepted), rc.calls
+		rc.mu.Unlock()
+		if want := append(slices.Clone(first), second...); !slices.Equal(accepted, want) || calls != 3 {
+			t.Fatalf("accepted %v after %d calls, want %v after 3: the first, retried, then the second", accepted, calls, want)
+		}
+		failures := logs.lines(t, "webhook delivery failed")
+		if len(failures) != 1 || failures[0]["notification_id"] != first[0] || failures[0]["status_code"] != float64(500) ||
+			failures[0]["next_attempt_at"] == nil {
+			t.Fatalf("failure log lines %v, want one for the first attempt with its next attempt", failures)
+		}
+
+		gone := newScriptedReceiver(t, 1, 410)
+		hook := mustWebhook(t, db, mustAccount(t, db, "globex").ID, gone.URL+"/hook")
+		mustEvents(t, db, hook.AccountID, 1)
+		d.Wake()
+		deadline := time.After(30 * time.Second)
+		for len(logs.lines(t, "webhook deactivated")) == 0 {
+			select {
+			case <-deadline:
+				t.Fatal("no log line for the deactivation")
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if l := logs.lines(t, "webhook deactivated"); len(l) != 1 || l[0]["webhook_id"] != hook.ID || !strings.Contains(l[0]["reason"].(string), "410") {
+			t.Fatalf("deactivation log lines %v", l)
+		}
+	})
+}

@@ -11,16 +11,12 @@ import (
 // search holds one query's working state, reused between queries through Network.pool. A stamp
 // marks which entries of dist belong to the current query, so nothing is cleared between them.
 type search struct {
-	dist     []float64
-	prevEdge []int32
-	stamp    []uint32
-	done     []uint32
-	cur      uint32
-	heap     []entry
-
-	// hStamp and hValue cache the estimate of each node for the query (stamp cur).
-	hStamp []uint32
-	hValue []float64
+	// node holds each node's state side by side, so that a node visited costs one cache line.
+	node []nodeState
+	cur  uint32
+	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once
+	// (see nodeState.pos).
+	heap []entry
 
 	// cands is the snapping candidates' buffer.
 	cands []candidate
@@ -30,16 +26,27 @@ type search struct {
 	edgeStamp uint32
 }
 
-// candidate is an edge a point could be joined to: its distance and the nearest point on it.
-// It is small, since candidates are sorted often.
+// candidate is an edge a point could be joined to and its distance. It is small, since
+// candidates are sorted often; the nearest point is found again for the few that are used.
 type candidate struct {
 	d    float64
-	q    vec
 	edge int32
 }
 
 // activeLandmarks is how many landmarks a query consults (see route).
 const activeLandmarks = 4
+
+// nodeState is a node's part in the current query; fields are valid only when their stamp is
+// search.cur.
+type nodeState struct {
+	dist     float64 // from the start, when stamp is cur
+	h        float64 // the estimate of the distance left, when hStamp is cur
+	prevEdge int32   // the edge dist came by, or -1-i for the start by snap i
+	pos      int32   // place in the heap, or -1 once out of it
+	stamp    uint32  // the query that reached the node
+	done     uint32  // the query that settled the node
+	hStamp   uint32  // the query that estimated h
+}
 
 type entry struct {
 	key  float64
@@ -49,12 +56,7 @@ type entry struct {
 func newSearch(nodes, edges int) *search {
 	return &search{
 		edgeSeen: make([]uint32, edges),
-		hStamp:   make([]uint32, nodes),
-		hValue:   make([]float64, nodes),
-		dist:     make([]float64, nodes),
-		prevEdge: make([]int32, nodes),
-		stamp:    make([]uint32, nodes),
-		done:     make([]uint32, nodes),
+		node:     make([]nodeState, nodes),
 	}
 }
 
@@ -64,51 +66,84 @@ func (s *search) reset() {
 }
 
 func (s *search) get(v int32) float64 {
-	if s.stamp[v] != s.cur {
-		return math.Inf(1)
+	if ns := &s.node[v]; ns.stamp == s.cur {
+		return ns.dist
 	}
-	return s.dist[v]
+	return math.Inf(1)
 }
 
-func (s *search) set(v int32, d float64, via int32) {
-	s.stamp[v], s.dist[v], s.prevEdge[v] = s.cur, d, via
+// reach records that v is reached at distance d by edge via (a start when negative) and queues
+// it with the given key, or moves it up the queue if it is there already. A node settled already
+// keeps its place out of the queue: its distance is recorded, as a search that settles a node
+// once would, but it is not expanded again.
+func (s *search) reach(v int32, d, key float64, via int32) {
+	ns := &s.node[v]
+	if ns.stamp != s.cur {
+		ns.stamp, ns.pos = s.cur, -1
+	}
+	ns.dist, ns.prevEdge = d, via
+	if ns.done == s.cur {
+		return
+	}
+	i := ns.pos
+	if i < 0 {
+		i = int32(len(s.heap))
+		s.heap = append(s.heap, entry{key, v})
+	} else {
+		s.heap[i].key = key
+	}
+	s.up(int(i))
 }
 
-func (s *search) push(key float64, v int32) {
-	s.heap = append(s.heap, entry{key, v})
-	i := len(s.heap) - 1
+// up moves the entry at i towards the root until its parent's key is no larger.
+func (s *search) up(i int) {
+	h := s.heap
+	it := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if s.heap[p].key <= s.heap[i].key {
+		p := (i - 1) / 4
+		if h[p].key <= it.key {
 			break
 		}
-		s.heap[p], s.heap[i] = s.heap[i], s.heap[p]
+		h[i] = h[p]
+		s.node[h[i].node].pos = int32(i)
 		i = p
 	}
+	h[i] = it
+	s.node[it.node].pos = int32(i)
 }
 
+// pop removes the entry of smallest key and marks its node settled.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
+	s.node[top.node].pos, s.node[top.node].done = -1, s.cur
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	s.heap = h
+	if len(h) == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && h[l].key < h[m].key {
-			m = l
-		}
-		if r < len(h) && h[r].key < h[m].key {
-			m = r
-		}
-		if m == i {
+		c := 4*i + 1
+		if c >= len(h) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		m := c
+		for j := c + 1; j < min(c+4, len(h)); j++ {
+			if h[j].key < h[m].key {
+				m = j
+			}
+		}
+		if h[m].key >= last.key {
+			break
+		}
+		h[i] = h[m]
+		s.node[h[i].node].pos = int32(i)
 		i = m
 	}
-	s.heap = h
+	h[i] = last
+	s.node[last.node].pos = int32(i)
 	return top
 }
 
@@ -116,22 +151,16 @@ func (s *search) pop() entry {
 // may be nil), +Inf where none.
 func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 	s.reset()
-	s.set(src, 0, -1)
-	s.push(0, src)
+	s.reach(src, 0, 0, -1)
 	for len(s.heap) > 0 {
 		it := s.pop()
 		u := it.node
-		if s.done[u] == s.cur {
-			continue
-		}
-		s.done[u] = s.cur
 		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
 			if a.passage >= 0 && closed != nil && closed[a.passage] {
 				continue
 			}
 			if d := it.key + a.length; d < s.get(a.to) {
-				s.set(a.to, d, a.edge)
-				s.push(d, a.to)
+				s.reach(a.to, d, d, a.edge)
 			}
 		}
 	}
@@ -231,10 +260,11 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		return est - 0.01
 	}
 	h := func(v int32) float64 {
-		if s.hStamp[v] != s.cur {
-			s.hStamp[v], s.hValue[v] = s.cur, estimate(v)
+		ns := &s.node[v]
+		if ns.hStamp != s.cur {
+			ns.hStamp, ns.h = s.cur, estimate(v)
 		}
-		return s.hValue[v]
+		return ns.h
 	}
 	best, via, res := math.Inf(1), int32(-1), found{}
 	for i, a := range from {
@@ -253,8 +283,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			d    float64
 		}{{ea.U, a.legNM + a.t*la}, {ea.V, a.legNM + (1-a.t)*la}} {
 			if st.d < s.get(st.node) {
-				s.set(st.node, st.d, int32(-1-i)) // a start: which snap, not which edge
-				s.push(st.d+h(st.node), st.node)
+				s.reach(st.node, st.d, st.d+h(st.node), int32(-1-i)) // a start: which snap, not which edge
 			}
 		}
 	}
@@ -264,11 +293,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			break
 		}
 		u := it.node
-		if s.done[u] == s.cur {
-			continue
-		}
-		s.done[u] = s.cur
-		du := s.dist[u]
+		du := s.node[u].dist
 		for _, g := range goals {
 			if g.node == u && du+g.cost < best {
 				best, via = du+g.cost, u
@@ -280,8 +305,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				continue
 			}
 			if d := du + a.length; d < s.get(a.to) {
-				s.set(a.to, d, a.edge)
-				s.push(d+h(a.to), a.to)
+				s.reach(a.to, d, d+h(a.to), a.edge)
 			}
 		}
 	}
@@ -291,7 +315,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 	res.dist = best
 	for v := via; v >= 0; {
 		res.nodes = append(res.nodes, v)
-		e := s.prevEdge[v]
+		e := s.node[v].prevEdge
 		if e < 0 {
 			res.from = int(-1 - e)
 			break

@@ -36,16 +36,14 @@ type candidate struct {
 // activeLandmarks is how many landmarks a query consults (see route).
 const activeLandmarks = 4
 
-// nodeState is a node's part in the current query; fields are valid only when their stamp is
-// search.cur.
+// nodeState is a node's part in the current query, valid when stamp is search.cur: the node
+// has been reached. It is settled once it has left the heap.
 type nodeState struct {
-	dist     float64 // from the start, when stamp is cur
-	h        float64 // the estimate of the distance left, when hStamp is cur
+	dist     float64 // from the start
+	h        float64 // the estimate of the distance left (route), made when the node is reached
 	prevEdge int32   // the edge dist came by, or -1-i for the start by snap i
 	pos      int32   // place in the heap, or -1 once out of it
 	stamp    uint32  // the query that reached the node
-	done     uint32  // the query that settled the node
-	hStamp   uint32  // the query that estimated h
 }
 
 type entry struct {
@@ -78,20 +76,20 @@ func (s *search) get(v int32) float64 {
 // once would, but it is not expanded again.
 func (s *search) reach(v int32, d, key float64, via int32) {
 	ns := &s.node[v]
-	if ns.stamp != s.cur {
-		ns.stamp, ns.pos = s.cur, -1
-	}
-	ns.dist, ns.prevEdge = d, via
-	if ns.done == s.cur {
-		return
-	}
-	i := ns.pos
-	if i < 0 {
+	var i int32
+	switch {
+	case ns.stamp != s.cur:
+		ns.stamp = s.cur
 		i = int32(len(s.heap))
 		s.heap = append(s.heap, entry{key, v})
-	} else {
+	case ns.pos < 0:
+		ns.dist, ns.prevEdge = d, via
+		return
+	default:
+		i = ns.pos
 		s.heap[i].key = key
 	}
+	ns.dist, ns.prevEdge = d, via
 	s.up(int(i))
 }
 
@@ -112,11 +110,11 @@ func (s *search) up(i int) {
 	s.node[it.node].pos = int32(i)
 }
 
-// pop removes the entry of smallest key and marks its node settled.
+// pop removes the entry of smallest key: its node is settled.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	s.node[top.node].pos, s.node[top.node].done = -1, s.cur
+	s.node[top.node].pos = -1
 	last := h[len(h)-1]
 	h = h[:len(h)-1]
 	s.heap = h
@@ -229,6 +227,13 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		score  float64
 	}
 	var marks []mark
+	// bounds are the marks consulted, each with its column of distances and its A and B.
+	var bounds [activeLandmarks]struct {
+		dist []float32
+		k    int
+		a, b float64
+	}
+	active := 0
 	if useALT {
 		start := n.edges[from[0].edge].U
 		for i, set := range sets {
@@ -240,7 +245,11 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			}
 		}
 		slices.SortFunc(marks, func(a, b mark) int { return cmp.Compare(b.score, a.score) })
-		marks = marks[:min(len(marks), activeLandmarks)]
+		for _, m := range marks[:min(len(marks), activeLandmarks)] {
+			b := &bounds[active]
+			b.dist, b.k, b.a, b.b = sets[m.set], m.k, lmA[m.set][m.k], lmB[m.set][m.k]
+			active++
+		}
 	}
 	estimate := func(v int32) float64 {
 		if !useALT {
@@ -249,20 +258,21 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
-		for _, m := range marks {
-			lv := float64(sets[m.set][int(v)*landmarkCount+m.k])
+		for i := range active {
+			b := &bounds[i]
+			lv := float64(b.dist[int(v)*landmarkCount+b.k])
 			if math.IsInf(lv, 1) {
 				continue // cut off from this landmark by the closed passages: it says nothing
 			}
-			est = max(est, lmA[m.set][m.k]-lv, lv-lmB[m.set][m.k])
+			est = max(est, b.a-lv, lv-b.b)
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
 	}
 	h := func(v int32) float64 {
 		ns := &s.node[v]
-		if ns.hStamp != s.cur {
-			ns.hStamp, ns.h = s.cur, estimate(v)
+		if ns.stamp != s.cur {
+			ns.h = estimate(v)
 		}
 		return ns.h
 	}

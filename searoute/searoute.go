@@ -775,6 +775,9 @@ func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
 func (n *Network) drawnAt(e int32, t float64) geo.Point {
 	ed := n.edges[e]
 	u, v := n.nodes[ed.U], n.nodes[ed.V]
+	if t == 0 {
+		return normalise(u) // as below, without drawing: the first chord starts at U
+	}
 	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
 	if m == 0 {
 		v = unwrapTo(u.Lon, v)

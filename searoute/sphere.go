@@ -110,6 +110,9 @@ func normal(va, vb vec) vec {
 
 // along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b.
 func along(va, vb, q vec) float64 {
+	if q == va {
+		return 0 // as below, without the arctangents: the nearest point is often an end
+	}
 	if w := angle(va, vb); w > 0 {
 		return min(1, angle(va, q)/w)
 	}

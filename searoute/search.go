@@ -314,8 +314,11 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			if a.passage >= 0 && closed[a.passage] {
 				continue
 			}
+			// A node whose key is no less than the best distance found would never leave the heap.
 			if d := du + a.length; d < s.get(a.to) {
-				s.reach(a.to, d, d+h(a.to), a.edge)
+				if key := d + h(a.to); key < best {
+					s.reach(a.to, d, key, a.edge)
+				}
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // search holds one query's working state, reused between queries through Network.pool. A stamp
-// marks which entries of dist belong to the current query, so nothing is cleared between them.
+// marks which nodes' states belong to the current query, so nothing is cleared between them.
 type search struct {
 	// node holds each node's state side by side, so that a node visited costs one cache line.
 	node []nodeState
@@ -226,7 +226,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		set, k int
 		score  float64
 	}
-	var marks []mark
+	marks := make([]mark, 0, len(sets)*landmarkCount)
 	// bounds are the marks consulted, each with its column of distances and its A and B.
 	var bounds [activeLandmarks]struct {
 		dist []float32
@@ -326,18 +326,25 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		return found{}, false
 	}
 	res.dist = best
-	for v := via; v >= 0; {
-		res.nodes = append(res.nodes, v)
+	if via < 0 {
+		return res, true // both points join one edge: no node between them
+	}
+	// The path is walked back twice, to count its edges and then to lay them out in order.
+	hops := 0
+	for v := via; s.node[v].prevEdge >= 0; hops++ {
+		v = n.other(s.node[v].prevEdge, v)
+	}
+	res.nodes, res.edges = make([]int32, hops+1), make([]int32, hops)
+	for i, v := hops, via; ; i-- {
+		res.nodes[i] = v
 		e := s.node[v].prevEdge
 		if e < 0 {
 			res.from = int(-1 - e)
 			break
 		}
-		res.edges = append(res.edges, e)
+		res.edges[i-1] = e
 		v = n.other(e, v)
 	}
-	slices.Reverse(res.nodes)
-	slices.Reverse(res.edges)
 	return res, true
 }
 

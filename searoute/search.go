@@ -9,18 +9,14 @@ import (
 )
 
 // search holds one query's working state, reused between queries through Network.pool. A stamp
-// marks which entries of dist belong to the current query, so nothing is cleared between them.
+// marks which nodes' states belong to the current query, so nothing is cleared between them.
 type search struct {
-	dist     []float64
-	prevEdge []int32
-	stamp    []uint32
-	done     []uint32
-	cur      uint32
-	heap     []entry
-
-	// hStamp and hValue cache the estimate of each node for the query (stamp cur).
-	hStamp []uint32
-	hValue []float64
+	// node holds each node's state side by side, so that a node visited costs one cache line.
+	node []nodeState
+	cur  uint32
+	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once
+	// (see nodeState.pos).
+	heap []entry
 
 	// cands is the snapping candidates' buffer.
 	cands []candidate
@@ -30,16 +26,25 @@ type search struct {
 	edgeStamp uint32
 }
 
-// candidate is an edge a point could be joined to: its distance and the nearest point on it.
-// It is small, since candidates are sorted often.
+// candidate is an edge a point could be joined to and its distance. It is small, since
+// candidates are sorted often; the nearest point is found again for the few that are used.
 type candidate struct {
 	d    float64
-	q    vec
 	edge int32
 }
 
 // activeLandmarks is how many landmarks a query consults (see route).
 const activeLandmarks = 4
+
+// nodeState is a node's part in the current query, valid when stamp is search.cur: the node
+// has been reached. It is settled once it has left the heap.
+type nodeState struct {
+	dist     float64 // from the start
+	h        float64 // the estimate of the distance left (route), made when the node is reached
+	prevEdge int32   // the edge dist came by, or -1-i for the start by snap i
+	pos      int32   // place in the heap, or -1 once out of it
+	stamp    uint32  // the query that reached the node
+}
 
 type entry struct {
 	key  float64
@@ -49,12 +54,7 @@ type entry struct {
 func newSearch(nodes, edges int) *search {
 	return &search{
 		edgeSeen: make([]uint32, edges),
-		hStamp:   make([]uint32, nodes),
-		hValue:   make([]float64, nodes),
-		dist:     make([]float64, nodes),
-		prevEdge: make([]int32, nodes),
-		stamp:    make([]uint32, nodes),
-		done:     make([]uint32, nodes),
+		node:     make([]nodeState, nodes),
 	}
 }
 
@@ -64,51 +64,84 @@ func (s *search) reset() {
 }
 
 func (s *search) get(v int32) float64 {
-	if s.stamp[v] != s.cur {
-		return math.Inf(1)
+	if ns := &s.node[v]; ns.stamp == s.cur {
+		return ns.dist
 	}
-	return s.dist[v]
+	return math.Inf(1)
 }
 
-func (s *search) set(v int32, d float64, via int32) {
-	s.stamp[v], s.dist[v], s.prevEdge[v] = s.cur, d, via
+// reach records that v is reached at distance d by edge via (a start when negative) and queues
+// it with the given key, or moves it up the queue if it is there already. A node settled already
+// keeps its place out of the queue: its distance is recorded, as a search that settles a node
+// once would, but it is not expanded again.
+func (s *search) reach(v int32, d, key float64, via int32) {
+	ns := &s.node[v]
+	var i int32
+	switch {
+	case ns.stamp != s.cur:
+		ns.stamp = s.cur
+		i = int32(len(s.heap))
+		s.heap = append(s.heap, entry{key, v})
+	case ns.pos < 0:
+		ns.dist, ns.prevEdge = d, via
+		return
+	default:
+		i = ns.pos
+		s.heap[i].key = key
+	}
+	ns.dist, ns.prevEdge = d, via
+	s.up(int(i))
 }
 
-func (s *search) push(key float64, v int32) {
-	s.heap = append(s.heap, entry{key, v})
-	i := len(s.heap) - 1
+// up moves the entry at i towards the root until its parent's key is no larger.
+func (s *search) up(i int) {
+	h := s.heap
+	it := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if s.heap[p].key <= s.heap[i].key {
+		p := (i - 1) / 4
+		if h[p].key <= it.key {
 			break
 		}
-		s.heap[p], s.heap[i] = s.heap[i], s.heap[p]
+		h[i] = h[p]
+		s.node[h[i].node].pos = int32(i)
 		i = p
 	}
+	h[i] = it
+	s.node[it.node].pos = int32(i)
 }
 
+// pop removes the entry of smallest key: its node is settled.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
+	s.node[top.node].pos = -1
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	s.heap = h
+	if len(h) == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && h[l].key < h[m].key {
-			m = l
-		}
-		if r < len(h) && h[r].key < h[m].key {
-			m = r
-		}
-		if m == i {
+		c := 4*i + 1
+		if c >= len(h) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		m := c
+		for j := c + 1; j < min(c+4, len(h)); j++ {
+			if h[j].key < h[m].key {
+				m = j
+			}
+		}
+		if h[m].key >= last.key {
+			break
+		}
+		h[i] = h[m]
+		s.node[h[i].node].pos = int32(i)
 		i = m
 	}
-	s.heap = h
+	h[i] = last
+	s.node[last.node].pos = int32(i)
 	return top
 }
 
@@ -116,22 +149,16 @@ func (s *search) pop() entry {
 // may be nil), +Inf where none.
 func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 	s.reset()
-	s.set(src, 0, -1)
-	s.push(0, src)
+	s.reach(src, 0, 0, -1)
 	for len(s.heap) > 0 {
 		it := s.pop()
 		u := it.node
-		if s.done[u] == s.cur {
-			continue
-		}
-		s.done[u] = s.cur
 		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
 			if a.passage >= 0 && closed != nil && closed[a.passage] {
 				continue
 			}
 			if d := it.key + a.length; d < s.get(a.to) {
-				s.set(a.to, d, a.edge)
-				s.push(d, a.to)
+				s.reach(a.to, d, d, a.edge)
 			}
 		}
 	}
@@ -199,7 +226,14 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		set, k int
 		score  float64
 	}
-	var marks []mark
+	marks := make([]mark, 0, len(sets)*landmarkCount)
+	// bounds are the marks consulted, each with its column of distances and its A and B.
+	var bounds [activeLandmarks]struct {
+		dist []float32
+		k    int
+		a, b float64
+	}
+	active := 0
 	if useALT {
 		start := n.edges[from[0].edge].U
 		for i, set := range sets {
@@ -211,7 +245,11 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			}
 		}
 		slices.SortFunc(marks, func(a, b mark) int { return cmp.Compare(b.score, a.score) })
-		marks = marks[:min(len(marks), activeLandmarks)]
+		for _, m := range marks[:min(len(marks), activeLandmarks)] {
+			b := &bounds[active]
+			b.dist, b.k, b.a, b.b = sets[m.set], m.k, lmA[m.set][m.k], lmB[m.set][m.k]
+			active++
+		}
 	}
 	estimate := func(v int32) float64 {
 		if !useALT {
@@ -220,21 +258,23 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
-		for _, m := range marks {
-			lv := float64(sets[m.set][int(v)*landmarkCount+m.k])
+		for i := range active {
+			b := &bounds[i]
+			lv := float64(b.dist[int(v)*landmarkCount+b.k])
 			if math.IsInf(lv, 1) {
 				continue // cut off from this landmark by the closed passages: it says nothing
 			}
-			est = max(est, lmA[m.set][m.k]-lv, lv-lmB[m.set][m.k])
+			est = max(est, b.a-lv, lv-b.b)
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
 	}
 	h := func(v int32) float64 {
-		if s.hStamp[v] != s.cur {
-			s.hStamp[v], s.hValue[v] = s.cur, estimate(v)
+		ns := &s.node[v]
+		if ns.stamp != s.cur {
+			ns.h = estimate(v)
 		}
-		return s.hValue[v]
+		return ns.h
 	}
 	best, via, res := math.Inf(1), int32(-1), found{}
 	for i, a := range from {
@@ -253,8 +293,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			d    float64
 		}{{ea.U, a.legNM + a.t*la}, {ea.V, a.legNM + (1-a.t)*la}} {
 			if st.d < s.get(st.node) {
-				s.set(st.node, st.d, int32(-1-i)) // a start: which snap, not which edge
-				s.push(st.d+h(st.node), st.node)
+				s.reach(st.node, st.d, st.d+h(st.node), int32(-1-i)) // a start: which snap, not which edge
 			}
 		}
 	}
@@ -264,11 +303,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			break
 		}
 		u := it.node
-		if s.done[u] == s.cur {
-			continue
-		}
-		s.done[u] = s.cur
-		du := s.dist[u]
+		du := s.node[u].dist
 		for _, g := range goals {
 			if g.node == u && du+g.cost < best {
 				best, via = du+g.cost, u
@@ -279,9 +314,11 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			if a.passage >= 0 && closed[a.passage] {
 				continue
 			}
+			// A node whose key is no less than the best distance found would never leave the heap.
 			if d := du + a.length; d < s.get(a.to) {
-				s.set(a.to, d, a.edge)
-				s.push(d+h(a.to), a.to)
+				if key := d + h(a.to); key < best {
+					s.reach(a.to, d, key, a.edge)
+				}
 			}
 		}
 	}
@@ -289,18 +326,25 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		return found{}, false
 	}
 	res.dist = best
-	for v := via; v >= 0; {
-		res.nodes = append(res.nodes, v)
-		e := s.prevEdge[v]
+	if via < 0 {
+		return res, true // both points join one edge: no node between them
+	}
+	// The path is walked back twice, to count its edges and then to lay them out in order.
+	hops := 0
+	for v := via; s.node[v].prevEdge >= 0; hops++ {
+		v = n.other(s.node[v].prevEdge, v)
+	}
+	res.nodes, res.edges = make([]int32, hops+1), make([]int32, hops)
+	for i, v := hops, via; ; i-- {
+		res.nodes[i] = v
+		e := s.node[v].prevEdge
 		if e < 0 {
 			res.from = int(-1 - e)
 			break
 		}
-		res.edges = append(res.edges, e)
+		res.edges[i-1] = e
 		v = n.other(e, v)
 	}
-	slices.Reverse(res.nodes)
-	slices.Reverse(res.edges)
 	return res, true
 }
 

@@ -102,6 +102,7 @@ type Network struct {
 	length []float64 // nm, per edge
 	comp   []int32   // connected piece of each node
 	vecs   []vec     // unit vector of each node
+	normal []vec     // unit normal of each edge's great circle (see normal)
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
@@ -151,6 +152,7 @@ func New(g Graph, l *land.Land) (*Network, error) {
 	n := &Network{land: l, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
+	n.normal = make([]vec, len(g.Edges))
 	n.vecs = make([]vec, len(g.Nodes))
 	for i, p := range g.Nodes {
 		n.vecs[i] = toVec(p)
@@ -164,6 +166,7 @@ func New(g Graph, l *land.Land) (*Network, error) {
 			return nil, fmt.Errorf("searoute: edge %d names a node that does not exist", i)
 		}
 		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
+		n.normal[i] = normal(n.vecs[e.U], n.vecs[e.V])
 		n.passage[i] = int8(passageIndex(e.Passage))
 		deg[e.U+1]++
 		deg[e.V+1]++
@@ -559,9 +562,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
-					q, d := projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V])
-					if d <= MaxSnapNM {
-						cands = append(cands, candidate{d, q, e})
+					if _, d := n.project(vp, e); d <= MaxSnapNM {
+						cands = append(cands, candidate{d, e})
 					}
 				}
 			}
@@ -576,7 +578,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
-			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], cands[0].q)
+			q, _ := n.project(vp, c.edge)
+			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], q)
 			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
@@ -603,6 +606,11 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		}
 	}
 	return n.harbour(p, found, nearest)
+}
+
+// project returns the point of edge e nearest to vp and its distance in nautical miles.
+func (n *Network) project(vp vec, e int32) (vec, float64) {
+	return projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V], n.normal[e])
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
@@ -767,6 +775,9 @@ func (n *Network) piece(e int32, t0, t1 float64) []geo.Point {
 func (n *Network) drawnAt(e int32, t float64) geo.Point {
 	ed := n.edges[e]
 	u, v := n.nodes[ed.U], n.nodes[ed.V]
+	if t == 0 {
+		return normalise(u) // as below, without drawing: the first chord starts at U
+	}
 	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
 	if m == 0 {
 		v = unwrapTo(u.Lon, v)

@@ -92,6 +92,44 @@ func TestSamplePairs(t *testing.T) {
 	}
 }
 
+// sampleDistances pin the router's own distance for each sample pair, in nautical miles: a change
+// meant only to make queries faster must not move any of them by more than a tenth of a mile.
+var sampleDistances = map[string]float64{
+	"asia-eu-1":    10604.4456,
+	"transpac-1":   5857.9742,
+	"transatl-1":   3297.9438,
+	"intra-asia-1": 1433.3632,
+	"med-2":        564.8189,
+	"gulf-2":       3527.6654,
+	"sam-1":        5742.3922,
+	"panama-2":     6264.0001,
+	"africa-2":     5058.0432,
+	"cape-1":       13930.0593,
+}
+
+func TestSampleDistances(t *testing.T) {
+	n := data.SeaNetwork()
+	pairs := readPairs(t)
+	if len(pairs) != len(sampleDistances) {
+		t.Fatalf("%d sample pairs, %d pinned distances", len(pairs), len(sampleDistances))
+	}
+	for _, p := range pairs {
+		want, ok := sampleDistances[p.ID]
+		if !ok {
+			t.Errorf("%s: no pinned distance", p.ID)
+			continue
+		}
+		path, err := n.Route(p.Origin.point(), p.Destination.point(), p.options())
+		if err != nil {
+			t.Errorf("%s: %v", p.ID, err)
+			continue
+		}
+		if math.Abs(path.DistanceNM-want) > 0.1 {
+			t.Errorf("%s: %.4f nm, pinned at %.4f nm", p.ID, path.DistanceNM, want)
+		}
+	}
+}
+
 // roundsAfrica reports whether a path passes south of the Cape of Good Hope (34.36° S).
 func roundsAfrica(pts []geo.Point) bool {
 	for _, p := range pts {

@@ -76,34 +76,43 @@ func unwrapTo(lon float64, p geo.Point) geo.Point {
 }
 
 // projectVec returns the point of the great-circle arc from a to b nearest to p and its distance
-// from p in nautical miles.
+// from p in nautical miles. nab is the arc's unit normal (normal(va, vb)), computed once per edge.
 // projectVec is project on unit vectors, without the fraction along the arc (see along), which
 // costs more and is needed only for the edges a point is joined to.
-func projectVec(vp, va, vb vec) (vec, float64) {
-	n := cross(va, vb)
-	if nn := norm(n); nn > 1e-15 {
-		n = scale(n, 1/nn)
-		s := dot(vp, n)
-		q := add(vp, scale(n, -s))
+func projectVec(vp, va, vb, nab vec) (vec, float64) {
+	if nab != (vec{}) {
+		s := dot(vp, nab)
+		q := add(vp, scale(nab, -s))
 		if qn := norm(q); qn > 1e-15 {
 			q = scale(q, 1/qn)
-			if dot(cross(va, q), n) >= 0 && dot(cross(q, vb), n) >= 0 {
+			if dot(cross(va, q), nab) >= 0 && dot(cross(q, vb), nab) >= 0 {
 				return q, math.Asin(min(1, math.Abs(s))) * geo.EarthRadiusNM
 			}
 		}
 	}
-	da, db := chordAngle(vp, va), chordAngle(vp, vb)
-	if da <= db {
-		return va, da * geo.EarthRadiusNM
+	// The nearer end: chord lengths order the ends as their angles do, so one arcsine will do.
+	ca, cb := norm(sub(vp, va)), norm(sub(vp, vb))
+	if ca <= cb {
+		return va, 2 * math.Asin(min(1, ca/2)) * geo.EarthRadiusNM
 	}
-	return vb, db * geo.EarthRadiusNM
+	return vb, 2 * math.Asin(min(1, cb/2)) * geo.EarthRadiusNM
 }
 
-// chordAngle is the angle between unit vectors a and b, from the chord between them.
-func chordAngle(a, b vec) float64 { return 2 * math.Asin(min(1, norm(sub(a, b))/2)) }
+// normal is the unit normal of the great circle through va and vb, or the zero vector when they
+// are too close to each other or to antipodes to define one.
+func normal(va, vb vec) vec {
+	n := cross(va, vb)
+	if nn := norm(n); nn > 1e-15 {
+		return scale(n, 1/nn)
+	}
+	return vec{}
+}
 
 // along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b.
 func along(va, vb, q vec) float64 {
+	if q == va {
+		return 0 // as below, without the arctangents: the nearest point is often an end
+	}
 	if w := angle(va, vb); w > 0 {
 		return min(1, angle(va, q)/w)
 	}

@@ -130,6 +130,9 @@ type Container struct {
 	ShipmentID string
 	Number     string
 	SealNumber string
+	// RefNumbers are the account's own references for the box, set through the API; a carrier's
+	// refresh never changes them.
+	RefNumbers []string
 	// ISOCode is the ISO 6346 size-type code; the equipment fields are derived from it.
 	ISOCode         string
 	EquipmentType   string // dry, reefer, open top, flat rack, tank, bulk; "" when unknown

@@ -97,6 +97,9 @@ type Store interface {
 	Container(ctx context.Context, accountID, id string) (Container, error)
 	// Containers returns a page of the account's containers, newest first, and how many there are.
 	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
+	// SetContainerRefNumbers replaces the reference numbers of one of the account's containers and
+	// returns it updated, or ErrNotFound (another account's container included).
+	SetContainerRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (Container, error)
 	// TransportEvents returns a page of a container's milestones, oldest first, and how many
 	// there are; another account's container is ErrNotFound.
 	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Status is where a tracking request stands.
@@ -203,6 +204,9 @@ func validateStrings(attr string, vals []string, maxCount, maxLen int) *Error {
 			return Invalid(fmt.Sprintf("%s/%d", p, i), CodeBlank, "%s entries can't be blank", attr)
 		case len(v) > maxLen:
 			return Invalid(fmt.Sprintf("%s/%d", p, i), CodeTooLong, "%s entries are at most %d characters", attr, maxLen)
+		case strings.ContainsFunc(v, unicode.IsControl):
+			// jsonb cannot hold NUL, and no reference or tag needs a line break or a terminal escape.
+			return Invalid(fmt.Sprintf("%s/%d", p, i), CodeInvalid, "%s entries can't hold control characters", attr)
 		}
 	}
 	return nil

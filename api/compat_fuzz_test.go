@@ -21,6 +21,8 @@ func FuzzDecodeCustomFieldBodies(f *testing.F) {
 		`{"data":{"type":"custom_field_option","attributes":{"label":"A","value":"a","position":-1}}}`,
 		`{"data":{"type":"party","attributes":{"company_name":"\u0000"}}}`,
 		`{"data":{"type":"shipment","attributes":{"ref_numbers":[null],"tags":"x"}}}`,
+		`{"data":{"type":"container","id":"01936e3a-0000-7000-8000-000000000000","attributes":{"ref_numbers":["PO-1"]}}}`,
+		`{"data":{"type":"container","id":["x"],"attributes":{"ref_numbers":["\u0007"],"number":"X"}}}`,
 		`{"data":{"type":"tracking_request","relationships":{"customer":{"data":{"type":"party","id":7}}}}}`,
 		strings.Repeat(`{"data":`, 500),
 	} {
@@ -56,6 +58,13 @@ func FuzzDecodeCustomFieldBodies(f *testing.F) {
 		if doc, err := parseJSON(body); err == nil {
 			_, err = takeCustomer(doc)
 			check(err)
+			_, err = decodeContainerUpdate(doc, id)
+			check(err)
+			if bodyID, err := containerBodyID(doc); err != nil {
+				check(err)
+			} else if _, err := decodeContainerUpdate(doc, bodyID); err != nil {
+				check(err)
+			}
 		}
 	})
 }

@@ -99,7 +99,7 @@ type containerListDocument = document[[]containerResource]
 func (p portRenderer) containerOut(c boxwatch.Container, pod boxwatch.RouteStop, events []boxwatch.TransportEvent) containerResource {
 	podLOCODE := pod.LOCODE
 	a := containerAttributes{
-		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: []string{},
+		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: nonNil(c.RefNumbers),
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
 		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{}, PickupLFD: optTime(c.PickupLFD),
 		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
@@ -196,39 +196,134 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		if err != nil {
 			return err
 		}
-		acct := account(r).ID
-		c, err := st.Container(r.Context(), acct, r.PathValue("id"))
+		c, err := st.Container(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+		return writeContainer(w, r, st, carriers, p, base, c, inc)
+	}
+}
+
+// writeContainer answers 200 with the container document, inc naming the relationships to include.
+func writeContainer(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
+	acct := account(r).ID
+	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+	if err != nil {
+		return err
+	}
+	byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
+	if err != nil {
+		return err
+	}
+	events := byContainer[c.ID]
+	pod, _ := s.POD()
+	res := p.containerOut(c, pod, events)
+	included := []any{}
+	if inc["shipment"] {
+		siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
 		if err != nil {
 			return err
 		}
-		byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
-		if err != nil {
-			return err
+		included = append(included, p.shipmentOut(s, carriers, siblings))
+	}
+	if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) {
+		included = append(included, p.terminalOut(t))
+	}
+	if inc["transport_events"] {
+		for _, e := range events {
+			included = append(included, p.transportEventOut(e, s.Route))
 		}
-		events := byContainer[c.ID]
-		pod, _ := s.POD()
-		res := p.containerOut(c, pod, events)
-		included := []any{}
-		if inc["shipment"] {
-			siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
-			if err != nil {
+	}
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+	return nil
+}
+
+// containerUpdateBody documents the update body.
+type containerUpdateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"container"`
+		ID         string `json:"id,omitempty" format:"uuid" doc:"The container's id: required by PATCH /v2/containers, optional with the id in the path."`
+		Attributes struct {
+			RefNumbers []string `json:"ref_numbers" doc:"Replaces the reference numbers."`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// containerBodyID returns the data.id of an update sent to PATCH /v2/containers, which names the
+// container in the body rather than in the path.
+func containerBodyID(doc any) (string, error) {
+	top, _ := doc.(map[string]any)
+	data, _ := top["data"].(map[string]any)
+	if data == nil {
+		// Not a document with a resource object: resourceObject says what is wrong with it.
+		_, err := resourceObject(doc, "container", "-")
+		return "", err
+	}
+	switch id, ok := data["id"].(string); {
+	case data["id"] == nil:
+		return "", boxwatch.Invalid("/data/id", boxwatch.CodeBlank, "data.id can't be blank: it names the container to edit.")
+	case !ok || !boxwatch.IsUUID(id):
+		return "", boxwatch.Invalid("/data/id", boxwatch.CodeInvalid, "data.id must be a container's id.")
+	default:
+		return id, nil
+	}
+}
+
+// decodeContainerUpdate reads the reference numbers a container update replaces.
+func decodeContainerUpdate(doc any, id string) ([]string, error) {
+	attrs, err := resourceObject(doc, "container", id)
+	if err != nil {
+		return nil, err
+	}
+	if err := attrs.only("ref_numbers"); err != nil {
+		return nil, err
+	}
+	refs, ok, err := attrs.strings("ref_numbers")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
+	}
+	refs = nonNil(refs)
+	if err := boxwatch.ValidateRefNumbers(refs); err != nil {
+		return nil, err
+	}
+	return refs, nil
+}
+
+// handleContainerUpdate replaces a container's reference numbers, the container named by the path
+// or, with idInBody, by data.id.
+func handleContainerUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, now boxwatch.Clock, base func(*http.Request) string, idInBody bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, acct := r.PathValue("id"), account(r).ID
+		if !idInBody {
+			// An id the caller cannot see is a 404 whatever the body holds.
+			if _, err := st.Container(r.Context(), acct, id); err != nil {
 				return err
 			}
-			included = append(included, p.shipmentOut(s, carriers, siblings))
 		}
-		if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) {
-			included = append(included, p.terminalOut(t))
+		body, err := readBody(w, r)
+		if err != nil {
+			return err
 		}
-		if inc["transport_events"] {
-			for _, e := range events {
-				included = append(included, p.transportEventOut(e, s.Route))
+		doc, err := parseJSON(body)
+		if err != nil {
+			return err
+		}
+		if idInBody {
+			if id, err = containerBodyID(doc); err != nil {
+				return err
 			}
 		}
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
-		return nil
+		refs, err := decodeContainerUpdate(doc, id)
+		if err != nil {
+			return err
+		}
+		c, err := st.SetContainerRefNumbers(r.Context(), acct, id, refs, now())
+		if err != nil {
+			return err
+		}
+		return writeContainer(w, r, st, carriers, p, base, c, nil)
 	}
 }

@@ -64,6 +64,9 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 		{"PATCH", "/v2/shipments/" + sid + "/resume_tracking", "/v2/shipments/{id}/resume_tracking", "", ts.acme},
 		{"GET", "/v2/containers?include=shipment", "/v2/containers", "", ts.acme},
 		{"GET", "/v2/containers/" + cid + "?include=shipment,transport_events", "/v2/containers/{id}", "", ts.acme},
+		{"PATCH", "/v2/containers/" + cid, "/v2/containers/{id}", `{"data":{"type":"container","attributes":{"ref_numbers":["PO-1"]}}}`, ts.acme},
+		{"PATCH", "/v2/containers", "", `{"data":{"type":"container","id":"` + cid + `","attributes":{"ref_numbers":[]}}}`, ts.acme},
+		{"PATCH", "/v2/containers", "", `{"data":{"type":"container","attributes":{"ref_numbers":[]}}}`, ts.acme}, // 422
 		{"GET", "/v2/containers/" + cid + "/transport_events?include=location,vessel", "/v2/containers/{id}/transport_events", "", ts.acme},
 		{"GET", "/v2/ports/" + pod, "/v2/ports/{id}", "", ts.acme},
 		{"GET", "/v2/metro_areas/" + pod, "/v2/metro_areas/{id}", "", ts.acme},

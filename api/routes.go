@@ -153,6 +153,26 @@ func (s *server) routes() []route {
 			handler: handleContainerGet(st, carriers, ports, s.baseURL),
 		},
 		{
+			method: "PATCH", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Update a container",
+			doc: "Replaces the container's ref_numbers (a list, possibly empty); other attributes come from the carrier " +
+				"and cannot be set. A carrier's refresh keeps them.",
+			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			status: http.StatusOK, resp: containerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, carriers, ports, now, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/containers", tag: "Containers",
+			summary: "Edit a container",
+			doc: "The reference's form of PATCH /v2/containers/{id}: the same update, the container named by data.id " +
+				"(required) instead of the path.",
+			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			status: http.StatusOK, resp: containerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, carriers, ports, now, s.baseURL, true),
+		},
+		{
 			method: "GET", path: "/v2/containers/{id}/transport_events", tag: "Containers",
 			summary: "List a container's transport events",
 			doc:     "Returns the container's milestones (container.transport.*), oldest first.",

@@ -266,7 +266,7 @@ func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]str
 
 const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
-	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at`
+	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers`
 
 func scanContainer(r row) (boxwatch.Container, error) {
 	var c boxwatch.Container
@@ -274,7 +274,10 @@ func scanContainer(r row) (boxwatch.Container, error) {
 		&c.CurrentStatus, nullTimeCol{&c.EmptyOutAt}, nullTimeCol{&c.FullInAt}, nullTimeCol{&c.LoadedAt}, nullTimeCol{&c.DepartedAt},
 		nullTimeCol{&c.PODArrivedAt}, nullTimeCol{&c.PODDischargedAt}, nullTimeCol{&c.PODFullOutAt}, nullTimeCol{&c.EmptyTerminatedAt},
 		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, nullTimeCol{&c.PickupLFD}, jsonCol{&c.Holds},
-		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt})
+		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt}, listCol{&c.RefNumbers})
+	if len(c.RefNumbers) == 0 {
+		c.RefNumbers = nil
+	}
 	if len(c.Holds) == 0 {
 		c.Holds = nil
 	}
@@ -285,7 +288,8 @@ func scanContainer(r row) (boxwatch.Container, error) {
 	return c, err
 }
 
-// SaveContainer inserts a container or updates the one with its id.
+// SaveContainer inserts a container or updates the one with its id. An update keeps the stored
+// ref_numbers: they belong to the account (SetContainerRefNumbers), not to the carrier's answer.
 func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	db := tx.db
 	holds, err := jsonArg(nonNilSlice(c.Holds))
@@ -296,7 +300,7 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
 		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
@@ -307,7 +311,8 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 		c.ID, c.AccountID, c.ShipmentID, c.Number, c.SealNumber, c.ISOCode, c.CurrentStatus, db.nullTime(c.EmptyOutAt),
 		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
 		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
-		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt))
+		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt),
+		listArg(c.RefNumbers))
 	return db.internal("save container", err)
 }
 
@@ -357,6 +362,17 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?",
 		accountID, strings.ToLower(id)))
 	return c, db.lookupErr("container", err)
+}
+
+// SetContainerRefNumbers replaces the reference numbers of one of the account's containers. It
+// returns the container updated, or ErrNotFound.
+func (db *DB) SetContainerRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (boxwatch.Container, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Container{}, boxwatch.ErrNotFound
+	}
+	c, err := scanContainer(db.write.queryRow(ctx, "UPDATE containers SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+
+		containerColumns, listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
+	return c, db.lookupErr("update container ref numbers", err)
 }
 
 // Containers returns one page of the account's containers, newest first, and how many match.

@@ -205,6 +205,53 @@ func testShipmentLabels(t *testing.T, db *store.DB) {
 	}
 }
 
+func testContainerRefNumbers(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	c := mustSaveContainer(t, db, newContainer(s, "MSCU1", base))
+	sibling := mustSaveContainer(t, db, newContainer(s, "MSCU3", base))
+	later := at(time.Hour)
+	got, err := db.SetContainerRefNumbers(ctx, a.ID, strings.ToUpper(c.ID), []string{"PO-1", "Ünïcode 'quoted'"}, later)
+	if err != nil || got.ID != c.ID || !slices.Equal(got.RefNumbers, []string{"PO-1", "Ünïcode 'quoted'"}) || !got.UpdatedAt.Equal(later) || got.Number != "MSCU1" {
+		t.Fatalf("set: %+v, %v", got, err)
+	}
+	if read, err := db.Container(ctx, a.ID, c.ID); err != nil || !reflect.DeepEqual(read, got) {
+		t.Fatalf("read back: %+v, %v; want %+v", read, err, got)
+	}
+	if read, err := db.Container(ctx, a.ID, sibling.ID); err != nil || read.RefNumbers != nil {
+		t.Fatalf("sibling changed: %+v, %v", read.RefNumbers, err)
+	}
+
+	// A carrier's refresh saves the container again without references: the account's stay.
+	c.CurrentStatus, c.UpdatedAt = boxwatch.ContainerOnShip, at(2*time.Hour)
+	mustSaveContainer(t, db, c)
+	if read, err := db.Container(ctx, a.ID, c.ID); err != nil || !slices.Equal(read.RefNumbers, []string{"PO-1", "Ünïcode 'quoted'"}) || read.CurrentStatus != boxwatch.ContainerOnShip {
+		t.Fatalf("after refresh: %+v, %v", read, err)
+	}
+
+	got, err = db.SetContainerRefNumbers(ctx, a.ID, c.ID, []string{}, later)
+	if err != nil || len(got.RefNumbers) != 0 {
+		t.Fatalf("cleared: %+v, %v", got, err)
+	}
+	if read, err := db.Container(ctx, a.ID, c.ID); err != nil || len(read.RefNumbers) != 0 {
+		t.Fatalf("read back cleared: %+v, %v", read.RefNumbers, err)
+	}
+
+	for name, id := range map[string]string{"OtherAccount": c.ID, "Unknown": boxwatch.NewID(base), "Malformed": "x'; DROP TABLE containers"} {
+		acct := a.ID
+		if name == "OtherAccount" {
+			acct = b.ID
+		}
+		if _, err := db.SetContainerRefNumbers(ctx, acct, id, []string{"x"}, later); !errors.Is(err, boxwatch.ErrNotFound) {
+			t.Errorf("%s: err = %v, want ErrNotFound", name, err)
+		}
+	}
+	if read, err := db.Container(ctx, a.ID, c.ID); err != nil || len(read.RefNumbers) != 0 {
+		t.Fatalf("another account's update reached the container: %+v, %v", read.RefNumbers, err)
+	}
+}
+
 func testDueShipments(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
 	b := MustCreateAccount(t, db, "globex")

@@ -60,6 +60,7 @@ var conformance = []struct {
 	{"ShipmentList", withDB(testShipmentList), []string{"Store.Shipments"}},
 	{"ShipmentLabels", withDB(testShipmentLabels), []string{"Store.SetShipmentLabels"}},
 	{"DueShipments", withDB(testDueShipments), []string{"WorkStore.DueShipments"}},
+	{"ContainerRefNumbers", withDB(testContainerRefNumbers), []string{"Store.SetContainerRefNumbers", "Tx.SaveContainer", "Store.Container"}},
 	{"Containers", withDB(testContainers), []string{"Tx.SaveContainer", "Tx.ShipmentContainers", "Store.ShipmentContainers", "Store.Container", "Store.Containers"}},
 	{"TransportEvents", withDB(testTransportEvents), []string{"Tx.InsertTransportEvent", "Tx.TransportEventByKey", "Store.TransportEvents", "Store.TransportEvent"}},
 	{"Vessels", withDB(testVessels), []string{"Tx.SaveVessel", "Store.Vessel"}},

@@ -52,6 +52,8 @@ const (
 	CodeRateLimited          = "rate_limited"
 	CodeMethodNotAllowed     = "method_not_allowed"
 	CodeRouteNotFound        = "route_not_found"
+	// CodeTooManyErrors ends an error list cut short: its message counts the errors left out.
+	CodeTooManyErrors = "too_many_errors"
 )
 
 // Error is the service's error type: a kind, a machine code and a message that is safe to show to

@@ -139,6 +139,10 @@ func mustJSON(v any) []byte {
 	return buf.Bytes()
 }
 
+// maxListedErrors bounds the errors one response lists, so a body holding thousands of bad values
+// cannot make the answer thousands of times its size.
+const maxListedErrors = 20
+
 // errorResponse turns err into a status and an error document. Internal errors carry no detail;
 // the caller logs their cause.
 func errorResponse(err error, requestID string) (int, errorDocument, http.Header) {
@@ -164,13 +168,18 @@ func errorResponse(err error, requestID string) (int, errorDocument, http.Header
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	doc := errorDocument{Errors: make([]errorObject, len(errs))}
-	for i, e := range errs {
+	listed := errs[:min(len(errs), maxListedErrors)]
+	doc := errorDocument{Errors: make([]errorObject, 0, len(listed)+1)}
+	for _, e := range listed {
 		o := errorObject{Status: strconv.Itoa(status), Title: http.StatusText(status), Detail: e.Message, Code: e.Code}
 		if e.Pointer != "" || e.Parameter != "" {
 			o.Source = &errorSource{Pointer: e.Pointer, Parameter: e.Parameter}
 		}
-		doc.Errors[i] = o
+		doc.Errors = append(doc.Errors, o)
+	}
+	if more := len(errs) - len(listed); more > 0 {
+		doc.Errors = append(doc.Errors, errorObject{Status: strconv.Itoa(status), Title: http.StatusText(status),
+			Code: boxwatch.CodeTooManyErrors, Detail: fmt.Sprintf("%d more errors are not listed.", more)})
 	}
 	return status, doc, nil
 }

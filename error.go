@@ -23,6 +23,8 @@ const (
 	KindUnauthorized
 	// KindForbidden is an account that lacks the feature an endpoint needs.
 	KindForbidden
+	// KindUnavailable is a dependency, such as the database, that cannot be reached: try again later.
+	KindUnavailable
 )
 
 // Machine codes carried by Error.Code. Codes shared with the reference API keep its spelling.
@@ -38,6 +40,7 @@ const (
 	CodeUnauthorized  = "unauthorized"
 	CodeForbidden     = "forbidden"
 	CodeInternal      = "internal"
+	CodeUnavailable   = "unavailable"
 	// CodeWebhookInactive refuses a redelivery to a webhook that is not active.
 	CodeWebhookInactive = "webhook_inactive"
 

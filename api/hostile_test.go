@@ -35,3 +35,45 @@ func TestErrorsBounded(t *testing.T) {
 		}
 	})
 }
+
+// Strings a database cannot hold or compare (NUL bytes, invalid UTF-8) are refused at the edge:
+// in a path, 404 (no resource has such an id); in a query parameter, 400 naming it.
+func TestUnstorableStringsInURL(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b)
+		ts.mustCreate(t, ts.acme, "bill_of_lading", "MAEU123456789", "MAEU")
+		for _, path := range []string{"/v2/vessels/%FF", "/v2/vessels/a%00b", "/v2/vessels/%C4%B1mo9839430",
+			"/v2/ports/%FF", "/v2/shipping_lines/%00", "/v2/webhooks/%FF%FE"} {
+			ts.do(t, "GET", path, ts.acme, "").wantError(t, http.StatusNotFound, "not_found", "", "")
+		}
+		for _, c := range []struct{ path, param string }{
+			{"/v2/shipments?q=%00", "q"},
+			{"/v2/shipments?number=%FF", "number"},
+			{"/v2/tracking_requests?q=%00", "q"},
+			{"/v2/tracking_requests?filter[request_number]=a%00b", "filter[request_number]"},
+			{"/v2/webhook_notifications?filter[event]=%FF", "filter[event]"},
+			{"/v2/containers?filter[number]=%00", "filter[number]"},
+			{"/v2/search?query=%FF", "query"},
+			{"/v2/custom_field_definitions?filter[display_name]=%1B", "filter[display_name]"},
+		} {
+			ts.do(t, "GET", c.path, ts.acme, "").wantError(t, http.StatusBadRequest, "invalid", "", c.param)
+		}
+	})
+}
+
+// Every string member of a body is refused with 422 at its pointer when it holds a control
+// character, a lone surrogate or invalid UTF-8: nothing of the kind is ever stored.
+func TestUnstorableStringsInBody(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b)
+		for _, c := range []struct{ method, path, body, pointer string }{
+			{"POST", "/v2/tracking_requests", createBody("bill_of_lading", "MAEU123456789", "MAEU", `"ref_numbers":["a\u0000b"]`), "/data/attributes/ref_numbers/0"},
+			{"POST", "/v2/tracking_requests", createBody("bill_of_lading", "MAEU123456789", "MAEU", `"ref_numbers":["ok","\ud800"]`), "/data/attributes/ref_numbers/1"},
+			{"POST", "/v2/tracking_requests", createBody("bill_of_lading", `MAEU12345\u00076789`, "MAEU"), "/data/attributes/request_number"},
+			{"POST", "/v2/tracking_requests", createBody("bill_of_lading", "MAEU123456789", "MAEU", "\"ref_numbers\":[\"a\xffb\"]"), "/data/attributes/ref_numbers/0"},
+			{"POST", "/v2/parties", `{"data":{"type":"party","attributes":{"company_name":"Acme\u001b[31m"}}}`, "/data/attributes/company_name"},
+		} {
+			ts.do(t, c.method, c.path, ts.acme, c.body).wantError(t, http.StatusUnprocessableEntity, "invalid", c.pointer, "")
+		}
+	})
+}

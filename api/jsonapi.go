@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -108,6 +110,7 @@ var statusOfKind = map[boxwatch.Kind]int{
 	boxwatch.KindConflict:     http.StatusConflict,
 	boxwatch.KindUnauthorized: http.StatusUnauthorized,
 	boxwatch.KindForbidden:    http.StatusForbidden,
+	boxwatch.KindUnavailable:  http.StatusServiceUnavailable,
 }
 
 // writeJSON sends v as the body with the JSON:API media type.
@@ -231,7 +234,49 @@ func parseJSON(body []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidJSON, detail: "The body holds more than one JSON value."}
 	}
+	if pointer, bad := badString(v, ""); bad {
+		return nil, boxwatch.Invalid(pointer, boxwatch.CodeInvalid,
+			"The value at %s holds a control character, a lone surrogate or invalid UTF-8.", pointer)
+	}
 	return v, nil
+}
+
+// badString finds the first member name or string in a decoded JSON value that fails plainText,
+// and returns its pointer.
+func badString(v any, pointer string) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return pointer, !plainText(v)
+	case []any:
+		for i, e := range v {
+			if p, bad := badString(e, pointer+"/"+strconv.Itoa(i)); bad {
+				return p, true
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			p := pointer + "/" + escapePointer(k)
+			if !plainText(k) {
+				return p, true
+			}
+			if p, bad := badString(e, p); bad {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// plainText reports whether s is valid UTF-8 without control characters. The JSON decoder turns
+// invalid UTF-8 and lone surrogates into U+FFFD, so that character is refused too: no value boxwatch
+// keeps needs it, and PostgreSQL would refuse a NUL byte or invalid UTF-8 with an error.
+func plainText(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func badJSON(err error) error {

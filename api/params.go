@@ -63,8 +63,31 @@ func checkParams(r *http.Request, allowed []param) error {
 		if len(q[name]) > 1 {
 			return boxwatch.BadParameter(name, "Query parameter '%s' is given more than once.", name)
 		}
+		if !plainText(q.Get(name)) {
+			return boxwatch.BadParameter(name, "Query parameter '%s' holds a control character or invalid UTF-8.", name)
+		}
 	}
 	return nil
+}
+
+// checkPath refuses a path whose wildcard values (the {id}s of pattern) are not printable ASCII:
+// every id boxwatch hands out is, so no resource can have such an id. Checking here keeps such
+// values from reaching a query, and from being case-folded into a valid id (ımo → IMO).
+func checkPath(r *http.Request, pattern string) error {
+	for rest := pattern; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return nil
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		name := strings.TrimSuffix(rest[open+1:open+end], "...")
+		rest = rest[open+end+1:]
+		for _, c := range []byte(r.PathValue(name)) {
+			if c <= ' ' || c >= 0x7f {
+				return boxwatch.ErrNotFound
+			}
+		}
+	}
 }
 
 // pageParams reads page[number] and page[size].

@@ -130,6 +130,9 @@ func (s *server) wrap(rt route) http.Handler {
 					return rt.feature.NotEnabled()
 				}
 			}
+			if err := checkPath(r, rt.path); err != nil {
+				return err
+			}
 			if err := checkParams(r, rt.params); err != nil {
 				return err
 			}
@@ -144,8 +147,8 @@ func (s *server) wrap(rt route) http.Handler {
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)
 	status, doc, header := errorResponse(err, ri.id)
-	if status == http.StatusInternalServerError {
-		s.log.ErrorContext(r.Context(), "internal error", "request_id", ri.id, "route", ri.route, "error", err.Error())
+	if status >= http.StatusInternalServerError {
+		s.log.ErrorContext(r.Context(), "internal error", "status", status, "request_id", ri.id, "route", ri.route, "error", err.Error())
 	}
 	for k, v := range header {
 		w.Header()[k] = v

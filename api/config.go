@@ -37,7 +37,8 @@ type Config struct {
 	Clock  boxwatch.Clock
 	Limits Limits
 	// PublicURL is the scheme and host clients use (https://track.example.com); absolute links are
-	// built from it. Empty, they are built from the request's Host.
+	// built from it. Empty, they name the address of the listener that took the request: the
+	// request's Host header is never trusted.
 	PublicURL string
 	// Metrics receives the request counters; nil disables them.
 	Metrics prometheus.Registerer

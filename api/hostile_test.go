@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -76,4 +77,32 @@ func TestUnstorableStringsInBody(t *testing.T) {
 			ts.do(t, c.method, c.path, ts.acme, c.body).wantError(t, http.StatusUnprocessableEntity, "invalid", c.pointer, "")
 		}
 	})
+}
+
+// Without a public URL, absolute links name the listener's own address: a Host header is trusted
+// only when it is that address, so a forged one cannot poison a shared cache.
+func TestLinksIgnoreForeignHost(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite)
+	id := ts.mustCreate(t, ts.acme, "bill_of_lading", "MAEU123456789", "MAEU")
+	for _, host := range []string{"evil.example", "evil.example:80", strings.TrimPrefix(ts.URL, "http://")} {
+		req, err := http.NewRequest("GET", ts.URL+"/v2/tracking_requests/"+id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Authorization", "Token "+ts.acme)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Links struct{ Self string } }
+		err = json.NewDecoder(res.Body).Decode(&doc)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := ts.URL + "/v2/tracking_requests/" + id; doc.Links.Self != want {
+			t.Fatalf("Host %s: links.self %q, want %q", host, doc.Links.Self, want)
+		}
+	}
 }

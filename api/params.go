@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -149,7 +150,9 @@ func includes(q url.Values, allowed ...string) (map[string]bool, error) {
 	return out, nil
 }
 
-// baseURL is the scheme and host absolute links start with.
+// baseURL is the scheme and host absolute links start with: the public URL when one is configured,
+// otherwise the address of the listener that took the request. The Host header is never used as
+// sent: behind a shared cache a forged one would poison the links others receive.
 func (s *server) baseURL(r *http.Request) string {
 	if s.cfg.PublicURL != "" {
 		return s.cfg.PublicURL
@@ -158,7 +161,11 @@ func (s *server) baseURL(r *http.Request) string {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return scheme + "://" + local.String()
+	}
+	// Only a handler called without a connection (a test calling ServeHTTP directly) gets here.
+	return scheme + "://localhost"
 }
 
 // encodeQuery writes a query string with keys in order and their brackets left readable, as

@@ -49,6 +49,7 @@ const (
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeInvalidBody          = "invalid_body"
 	CodeTooLarge             = "too_large"
+	CodeRequestTimeout       = "request_timeout"
 	CodeInvalidJSON          = "invalid_json"
 	CodeTypeMismatch         = "type_mismatch"
 	CodeIDMismatch           = "id_mismatch"

@@ -1,12 +1,18 @@
 package api_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
@@ -104,5 +110,53 @@ func TestLinksIgnoreForeignHost(t *testing.T) {
 		if want := ts.URL + "/v2/tracking_requests/" + id; doc.Links.Self != want {
 			t.Fatalf("Host %s: links.self %q, want %q", host, doc.Links.Self, want)
 		}
+	}
+}
+
+// A client that trickles its body is cut off once the body deadline passes, with a JSON:API 408,
+// rather than holding a handler for the server's whole read timeout.
+func TestSlowBodyCutOff(t *testing.T) {
+	ts := newTestServer(t, storetest.SQLite, func(_ testing.TB, c *api.Config, _ *store.DB) {
+		c.BodyTimeout = 200 * time.Millisecond
+	})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second)) // far beyond the body deadline: the answer comes first
+	head := "POST /v2/webhooks HTTP/1.1\r\nHost: boxwatch\r\nAuthorization: Token " + ts.acme +
+		"\r\nContent-Type: " + api.MediaType + "\r\nContent-Length: 100000\r\n\r\n{"
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if _, err := io.WriteString(conn, " "); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a trickled body: %v", err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var doc struct {
+		Errors []struct{ Status, Code string }
+	}
+	if res.StatusCode != http.StatusRequestTimeout || res.Header.Get("Content-Type") != api.MediaType ||
+		json.Unmarshal(raw, &doc) != nil || len(doc.Errors) != 1 || doc.Errors[0].Code != "request_timeout" {
+		t.Fatalf("answer %d %s: %s, want a JSON:API 408 request_timeout", res.StatusCode, res.Header.Get("Content-Type"), raw)
 	}
 }

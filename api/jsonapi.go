@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -214,6 +215,10 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, errTooLarge
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, &httpError{status: http.StatusRequestTimeout, code: boxwatch.CodeRequestTimeout,
+				detail: "The request body was not sent in time.", header: http.Header{"Connection": {"close"}}}
 		}
 		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidBody, detail: "The request body could not be read."}
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/data"
@@ -57,6 +58,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		cfg.Sea = data.SeaNetwork()
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
+	}
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}
 	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
 		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
@@ -113,6 +117,11 @@ func (s *server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoOf(r)
 		ri.route = rt.path
+		if r.Body != http.NoBody {
+			// Errors are ignored: a connection that cannot take a deadline (HTTP/2 before Go
+			// supports it there) keeps the server's read timeout.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+		}
 		err := func() error {
 			if rt.auth {
 				a, err := s.authenticate(r)

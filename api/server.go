@@ -118,8 +118,8 @@ func (s *server) wrap(rt route) http.Handler {
 		ri := requestInfoOf(r)
 		ri.route = rt.path
 		if r.Body != http.NoBody {
-			// Errors are ignored: a connection that cannot take a deadline (HTTP/2 before Go
-			// supports it there) keeps the server's read timeout.
+			// The error is ignored: a writer that cannot take a deadline (one a test records
+			// into) leaves the server's read timeout in charge.
 			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
 		}
 		err := func() error {

@@ -23,6 +23,8 @@ const (
 	KindUnauthorized
 	// KindForbidden is an account that lacks the feature an endpoint needs.
 	KindForbidden
+	// KindUnavailable is a dependency, such as the database, that cannot be reached: try again later.
+	KindUnavailable
 )
 
 // Machine codes carried by Error.Code. Codes shared with the reference API keep its spelling.
@@ -38,6 +40,7 @@ const (
 	CodeUnauthorized  = "unauthorized"
 	CodeForbidden     = "forbidden"
 	CodeInternal      = "internal"
+	CodeUnavailable   = "unavailable"
 	// CodeWebhookInactive refuses a redelivery to a webhook that is not active.
 	CodeWebhookInactive = "webhook_inactive"
 
@@ -46,12 +49,15 @@ const (
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeInvalidBody          = "invalid_body"
 	CodeTooLarge             = "too_large"
+	CodeRequestTimeout       = "request_timeout"
 	CodeInvalidJSON          = "invalid_json"
 	CodeTypeMismatch         = "type_mismatch"
 	CodeIDMismatch           = "id_mismatch"
 	CodeRateLimited          = "rate_limited"
 	CodeMethodNotAllowed     = "method_not_allowed"
 	CodeRouteNotFound        = "route_not_found"
+	// CodeTooManyErrors ends an error list cut short: its message counts the errors left out.
+	CodeTooManyErrors = "too_many_errors"
 )
 
 // Error is the service's error type: a kind, a machine code and a message that is safe to show to

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
@@ -37,7 +38,8 @@ type Config struct {
 	Clock  boxwatch.Clock
 	Limits Limits
 	// PublicURL is the scheme and host clients use (https://track.example.com); absolute links are
-	// built from it. Empty, they are built from the request's Host.
+	// built from it. Empty, they name the address of the listener that took the request: the
+	// request's Host header is never trusted.
 	PublicURL string
 	// Metrics receives the request counters; nil disables them.
 	Metrics prometheus.Registerer
@@ -60,6 +62,11 @@ type Config struct {
 	// NoTrackCache reads a leg's whole track for every map instead of what is new since the
 	// last. Both are for measuring.
 	NoMapCache, NoTrackCache bool
+
+	// BodyTimeout bounds the time a client has to send a request body, from when the handler
+	// starts; a slower client gets 408. Zero means 10 seconds. The server's own read timeout,
+	// much longer, still bounds the whole request.
+	BodyTimeout time.Duration
 
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route

@@ -20,3 +20,28 @@ func AddFeatureRoute(cfg *Config, path string, feature boxwatch.Feature) {
 		},
 	})
 }
+
+// RouteInfo is what the hostile-input corpus needs of a route: where it is, the query parameters it
+// declares and whether it takes a body.
+type RouteInfo struct {
+	Method, Path string
+	Params       []string
+	Body         bool
+}
+
+// RouteTable lists every route of the handler cfg builds.
+func RouteTable(cfg Config) []RouteInfo {
+	if cfg.Clock == nil {
+		cfg.Clock = boxwatch.SystemClock
+	}
+	s := &server{cfg: cfg}
+	var out []RouteInfo
+	for _, rt := range s.routes() {
+		ri := RouteInfo{Method: rt.method, Path: rt.path, Body: rt.body != nil}
+		for _, p := range rt.params {
+			ri.Params = append(ri.Params, p.name)
+		}
+		out = append(out, ri)
+	}
+	return out
+}

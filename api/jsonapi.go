@@ -8,8 +8,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -108,6 +111,7 @@ var statusOfKind = map[boxwatch.Kind]int{
 	boxwatch.KindConflict:     http.StatusConflict,
 	boxwatch.KindUnauthorized: http.StatusUnauthorized,
 	boxwatch.KindForbidden:    http.StatusForbidden,
+	boxwatch.KindUnavailable:  http.StatusServiceUnavailable,
 }
 
 // writeJSON sends v as the body with the JSON:API media type.
@@ -139,6 +143,10 @@ func mustJSON(v any) []byte {
 	return buf.Bytes()
 }
 
+// maxListedErrors bounds the errors one response lists, so a body holding thousands of bad values
+// cannot make the answer thousands of times its size.
+const maxListedErrors = 20
+
 // errorResponse turns err into a status and an error document. Internal errors carry no detail;
 // the caller logs their cause.
 func errorResponse(err error, requestID string) (int, errorDocument, http.Header) {
@@ -164,13 +172,18 @@ func errorResponse(err error, requestID string) (int, errorDocument, http.Header
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	doc := errorDocument{Errors: make([]errorObject, len(errs))}
-	for i, e := range errs {
+	listed := errs[:min(len(errs), maxListedErrors)]
+	doc := errorDocument{Errors: make([]errorObject, 0, len(listed)+1)}
+	for _, e := range listed {
 		o := errorObject{Status: strconv.Itoa(status), Title: http.StatusText(status), Detail: e.Message, Code: e.Code}
 		if e.Pointer != "" || e.Parameter != "" {
 			o.Source = &errorSource{Pointer: e.Pointer, Parameter: e.Parameter}
 		}
-		doc.Errors[i] = o
+		doc.Errors = append(doc.Errors, o)
+	}
+	if more := len(errs) - len(listed); more > 0 {
+		doc.Errors = append(doc.Errors, errorObject{Status: strconv.Itoa(status), Title: http.StatusText(status),
+			Code: boxwatch.CodeTooManyErrors, Detail: fmt.Sprintf("%d more errors are not listed.", more)})
 	}
 	return status, doc, nil
 }
@@ -203,6 +216,10 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 		if errors.As(err, &mbe) {
 			return nil, errTooLarge
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, &httpError{status: http.StatusRequestTimeout, code: boxwatch.CodeRequestTimeout,
+				detail: "The request body was not sent in time.", header: http.Header{"Connection": {"close"}}}
+		}
 		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidBody, detail: "The request body could not be read."}
 	}
 	return body, nil
@@ -222,7 +239,49 @@ func parseJSON(body []byte) (any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidJSON, detail: "The body holds more than one JSON value."}
 	}
+	if pointer, bad := badString(v, ""); bad {
+		return nil, boxwatch.Invalid(pointer, boxwatch.CodeInvalid,
+			"The value at %s holds a control character, a lone surrogate or invalid UTF-8.", pointer)
+	}
 	return v, nil
+}
+
+// badString finds the first member name or string in a decoded JSON value that fails plainText,
+// and returns its pointer.
+func badString(v any, pointer string) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return pointer, !plainText(v)
+	case []any:
+		for i, e := range v {
+			if p, bad := badString(e, pointer+"/"+strconv.Itoa(i)); bad {
+				return p, true
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			p := pointer + "/" + escapePointer(k)
+			if !plainText(k) {
+				return p, true
+			}
+			if p, bad := badString(e, p); bad {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// plainText reports whether s is valid UTF-8 without control characters. The JSON decoder turns
+// invalid UTF-8 and lone surrogates into U+FFFD, so that character is refused too: no value boxwatch
+// keeps needs it, and PostgreSQL would refuse a NUL byte or invalid UTF-8 with an error.
+func plainText(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func badJSON(err error) error {

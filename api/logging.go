@@ -93,3 +93,6 @@ func (r *recorder) Write(b []byte) (int, error) {
 	r.bytes += int64(n)
 	return n, err
 }
+
+// Unwrap lets http.ResponseController reach the connection, for the body deadline.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -63,8 +64,31 @@ func checkParams(r *http.Request, allowed []param) error {
 		if len(q[name]) > 1 {
 			return boxwatch.BadParameter(name, "Query parameter '%s' is given more than once.", name)
 		}
+		if !plainText(q.Get(name)) {
+			return boxwatch.BadParameter(name, "Query parameter '%s' holds a control character or invalid UTF-8.", name)
+		}
 	}
 	return nil
+}
+
+// checkPath refuses a path whose wildcard values (the {id}s of pattern) are not printable ASCII:
+// every id boxwatch hands out is, so no resource can have such an id. Checking here keeps such
+// values from reaching a query, and from being case-folded into a valid id (ımo → IMO).
+func checkPath(r *http.Request, pattern string) error {
+	for rest := pattern; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return nil
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		name := strings.TrimSuffix(rest[open+1:open+end], "...")
+		rest = rest[open+end+1:]
+		for _, c := range []byte(r.PathValue(name)) {
+			if c <= ' ' || c >= 0x7f {
+				return boxwatch.ErrNotFound
+			}
+		}
+	}
 }
 
 // pageParams reads page[number] and page[size].
@@ -126,7 +150,9 @@ func includes(q url.Values, allowed ...string) (map[string]bool, error) {
 	return out, nil
 }
 
-// baseURL is the scheme and host absolute links start with.
+// baseURL is the scheme and host absolute links start with: the public URL when one is configured,
+// otherwise the address of the listener that took the request. The Host header is never used as
+// sent: behind a shared cache a forged one would poison the links others receive.
 func (s *server) baseURL(r *http.Request) string {
 	if s.cfg.PublicURL != "" {
 		return s.cfg.PublicURL
@@ -135,7 +161,11 @@ func (s *server) baseURL(r *http.Request) string {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return scheme + "://" + local.String()
+	}
+	// Only a handler called without a connection (a test calling ServeHTTP directly) gets here.
+	return scheme + "://localhost"
 }
 
 // encodeQuery writes a query string with keys in order and their brackets left readable, as

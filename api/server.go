@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/data"
@@ -57,6 +58,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		cfg.Sea = data.SeaNetwork()
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
+	}
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}
 	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
 		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
@@ -113,6 +117,11 @@ func (s *server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoOf(r)
 		ri.route = rt.path
+		if r.Body != http.NoBody {
+			// The error is ignored: a writer that cannot take a deadline (one a test records
+			// into) leaves the server's read timeout in charge.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+		}
 		err := func() error {
 			if rt.auth {
 				a, err := s.authenticate(r)
@@ -130,6 +139,9 @@ func (s *server) wrap(rt route) http.Handler {
 					return rt.feature.NotEnabled()
 				}
 			}
+			if err := checkPath(r, rt.path); err != nil {
+				return err
+			}
 			if err := checkParams(r, rt.params); err != nil {
 				return err
 			}
@@ -144,8 +156,8 @@ func (s *server) wrap(rt route) http.Handler {
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)
 	status, doc, header := errorResponse(err, ri.id)
-	if status == http.StatusInternalServerError {
-		s.log.ErrorContext(r.Context(), "internal error", "request_id", ri.id, "route", ri.route, "error", err.Error())
+	if status >= http.StatusInternalServerError {
+		s.log.ErrorContext(r.Context(), "internal error", "status", status, "request_id", ri.id, "route", ri.route, "error", err.Error())
 	}
 	for k, v := range header {
 		w.Header()[k] = v

@@ -73,7 +73,19 @@ func translatePostgres(err error) error {
 			return errUniqueViolation
 		case "23503": // foreign_key_violation
 			return boxwatch.ErrNotFound
+		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+			return errUnavailable
 		}
+		switch pe.Code[:min(len(pe.Code), 2)] {
+		case "22": // data_exception: a NUL byte, invalid UTF-8, a number out of range
+			return errBadValue
+		case "08", "53": // connection_exception, insufficient_resources
+			return errUnavailable
+		}
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return errUnavailable
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return errNoRows

@@ -194,3 +194,12 @@ func (db *DB) internal(op string, err error) error {
 }
 
 var errNoRows = errors.New("no rows")
+
+// errBadValue is a value the database refused as data, which only the request can have brought:
+// validation at the API's edge should have caught it first.
+var errBadValue = &boxwatch.Error{Kind: boxwatch.KindBadRequest, Code: boxwatch.CodeInvalid,
+	Message: "The request holds a value the database cannot store or compare."}
+
+// errUnavailable is a database that cannot be reached or is shutting down.
+var errUnavailable = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
+	Message: "The database is unavailable: try again shortly."}

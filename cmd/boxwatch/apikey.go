@@ -34,24 +34,35 @@ func accountNamed(ctx context.Context, db *store.DB, name string) (boxwatch.Acco
 	return a, err
 }
 
-func runAPIKeyList(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, dsn := newFlagSet("apikey list", stderr)
+// openAccountArg parses the flags of a command that takes one ACCOUNT_NAME, opens the database
+// and finds the account. The caller closes the database when err is nil.
+func openAccountArg(ctx context.Context, command string, args []string, getenv func(string) string, stderr io.Writer) (*store.DB, boxwatch.Account, error) {
+	fs, dsn := newFlagSet(command, stderr)
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
-		return helpOK(err)
+		return nil, boxwatch.Account{}, err // flag.ErrHelp included: the caller's helpOK takes it
 	}
 	if len(pos) != 1 {
-		return usagef("usage: boxwatch apikey list ACCOUNT_NAME")
+		return nil, boxwatch.Account{}, usagef("usage: boxwatch %s ACCOUNT_NAME", command)
 	}
 	db, err := store.Open(ctx, *dsn)
 	if err != nil {
-		return err
+		return nil, boxwatch.Account{}, err
 	}
-	defer db.Close()
 	a, err := accountNamed(ctx, db, pos[0])
 	if err != nil {
-		return err
+		db.Close()
+		return nil, boxwatch.Account{}, err
 	}
+	return db, a, nil
+}
+
+func runAPIKeyList(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	db, a, err := openAccountArg(ctx, "apikey list", args, getenv, stderr)
+	if err != nil {
+		return helpOK(err)
+	}
+	defer db.Close()
 	keys, err := db.APIKeys(ctx, a.ID)
 	if err != nil {
 		return err
@@ -111,23 +122,11 @@ func isKeyID(s string) bool {
 }
 
 func runAPIKeyCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs, dsn := newFlagSet("apikey create", stderr)
-	pos, err := parseFlags(fs, args, getenv)
+	db, a, err := openAccountArg(ctx, "apikey create", args, getenv, stderr)
 	if err != nil {
 		return helpOK(err)
 	}
-	if len(pos) != 1 {
-		return usagef("usage: boxwatch apikey create ACCOUNT_NAME")
-	}
-	db, err := store.Open(ctx, *dsn)
-	if err != nil {
-		return err
-	}
 	defer db.Close()
-	a, err := accountNamed(ctx, db, pos[0])
-	if err != nil {
-		return err
-	}
 	key, err := createKey(ctx, db, a)
 	if err != nil {
 		return err

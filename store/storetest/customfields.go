@@ -27,11 +27,7 @@ func mustCreateDefinition(t testing.TB, db *store.DB, d boxwatch.CustomFieldDefi
 }
 
 func slugs(list []boxwatch.CustomFieldDefinition) []string {
-	out := []string{}
-	for _, d := range list {
-		out = append(out, d.APISlug)
-	}
-	return out
+	return fieldOf(list, func(d boxwatch.CustomFieldDefinition) string { return d.APISlug })
 }
 
 func testCustomFieldDefinitions(t *testing.T, db *store.DB) {

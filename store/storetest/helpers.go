@@ -197,3 +197,12 @@ func foreignIDs(otherAccountsID string) map[string]string {
 		"Malformed":    "42; DROP TABLE x",
 	}
 }
+
+// fieldOf lists one field of every element of list, in order; an empty list gives [], not nil.
+func fieldOf[T any](list []T, field func(T) string) []string {
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		out = append(out, field(v))
+	}
+	return out
+}

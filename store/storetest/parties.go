@@ -26,11 +26,7 @@ func mustCreateParty(t testing.TB, db *store.DB, p boxwatch.Party) boxwatch.Part
 }
 
 func partyNames(list []boxwatch.Party) []string {
-	out := []string{}
-	for _, p := range list {
-		out = append(out, p.CompanyName)
-	}
-	return out
+	return fieldOf(list, func(p boxwatch.Party) string { return p.CompanyName })
 }
 
 func testParties(t *testing.T, db *store.DB) {

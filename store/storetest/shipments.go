@@ -121,11 +121,7 @@ func testShipmentScoping(t *testing.T, db *store.DB) {
 }
 
 func shipmentNumbers(list []boxwatch.Shipment) []string {
-	out := []string{}
-	for _, s := range list {
-		out = append(out, s.BillOfLading)
-	}
-	return out
+	return fieldOf(list, func(s boxwatch.Shipment) string { return s.BillOfLading })
 }
 
 func testShipmentList(t *testing.T, db *store.DB) {
@@ -293,11 +289,7 @@ func testDueShipments(t *testing.T, db *store.DB) {
 }
 
 func containerNumbers(list []boxwatch.Container) []string {
-	out := []string{}
-	for _, c := range list {
-		out = append(out, c.Number)
-	}
-	return out
+	return fieldOf(list, func(c boxwatch.Container) string { return c.Number })
 }
 
 func testContainers(t *testing.T, db *store.DB) {
@@ -363,11 +355,7 @@ func testContainers(t *testing.T, db *store.DB) {
 }
 
 func eventPlaces(list []boxwatch.TransportEvent) []string {
-	out := []string{}
-	for _, e := range list {
-		out = append(out, e.LOCODE)
-	}
-	return out
+	return fieldOf(list, func(e boxwatch.TransportEvent) string { return e.LOCODE })
 }
 
 func testTransportEvents(t *testing.T, db *store.DB) {
@@ -453,11 +441,7 @@ func testVessels(t *testing.T, db *store.DB) {
 }
 
 func eventKeys(list []boxwatch.Event) []string {
-	out := []string{}
-	for _, e := range list {
-		out = append(out, e.Key)
-	}
-	return out
+	return fieldOf(list, func(e boxwatch.Event) string { return e.Key })
 }
 
 func testEvents(t *testing.T, db *store.DB) {

@@ -11,11 +11,7 @@ import (
 )
 
 func webhookURLs(list []boxwatch.Webhook) []string {
-	out := []string{}
-	for _, w := range list {
-		out = append(out, w.URL)
-	}
-	return out
+	return fieldOf(list, func(w boxwatch.Webhook) string { return w.URL })
 }
 
 func testWebhooks(t *testing.T, db *store.DB) {

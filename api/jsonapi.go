@@ -122,9 +122,17 @@ func writeResource[R any](w http.ResponseWriter, status int, self string, res R,
 	writeJSON(w, status, document[R]{Data: res, Included: included, Links: &links{Self: self}})
 }
 
-// writeJSONAs sends v as the body with the given media type.
+// unavailableRetryAfter is the wait, in seconds, every 503 asks for unless it knows better: about
+// what a database restart or failover takes.
+const unavailableRetryAfter = "5"
+
+// writeJSONAs sends v as the body with the given media type. A 503 always carries Retry-After, so
+// clients and load balancers back off instead of hammering a service that is recovering.
 func writeJSONAs(w http.ResponseWriter, status int, mediaType string, v any) {
 	b := mustJSON(v)
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", unavailableRetryAfter)
+	}
 	w.Header().Set("Content-Type", mediaType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,13 +124,16 @@ func (g *schemaGen) operation(rt route) map[string]any {
 	if rt.feature != "" {
 		errs = append(errs, 403)
 	}
+	if rt.auth && !slices.Contains(errs, 503) {
+		errs = append(errs, 503) // every authenticated request reads the database
+	}
 	sort.Ints(errs)
 	for _, code := range errs {
 		resp := map[string]any{
 			"description": http.StatusText(code),
 			"content":     map[string]any{MediaType: map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/error_document"}}},
 		}
-		if code == 503 {
+		if _, health := rt.resp.(healthDocument); code == 503 && health {
 			resp["content"] = map[string]any{MediaType: map[string]any{"schema": g.schema(reflect.TypeOf(healthDocument{}))}}
 		}
 		switch code {
@@ -137,7 +141,7 @@ func (g *schemaGen) operation(rt route) map[string]any {
 			if rt.feature != "" {
 				resp["description"] = "The account lacks the " + string(rt.feature) + " feature: " + rt.feature.DisabledMessage() + "."
 			}
-		case 429:
+		case 429, 503:
 			resp["headers"] = map[string]any{"Retry-After": map[string]any{
 				"description": "Whole seconds to wait before trying again.", "schema": map[string]any{"type": "integer", "minimum": 1}}}
 		case 405:

@@ -195,3 +195,65 @@ func (db *DB) CountStatements() *atomic.Int64 {
 	db.read, db.write = countingConn{db.read, n}, countingConn{db.write, n}
 	return n
 }
+
+// translatingConn hands back every driver error already translated, so that no statement's error
+// can leave the package raw whatever the method around it does with it.
+type translatingConn struct {
+	c         conn
+	translate func(error) error
+}
+
+func (c translatingConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	n, err := c.c.exec(ctx, q, args...)
+	return n, c.err(err)
+}
+
+func (c translatingConn) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := c.c.query(ctx, q, args...)
+	if err != nil {
+		return nil, c.err(err)
+	}
+	return translatingRows{r, c.translate}, nil
+}
+
+func (c translatingConn) queryRow(ctx context.Context, q string, args ...any) row {
+	return translatingRow{c.c.queryRow(ctx, q, args...), c.translate}
+}
+
+func (c translatingConn) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	return c.translate(err)
+}
+
+type translatingRow struct {
+	row
+	translate func(error) error
+}
+
+func (r translatingRow) Scan(dest ...any) error {
+	if err := r.row.Scan(dest...); err != nil {
+		return r.translate(err)
+	}
+	return nil
+}
+
+type translatingRows struct {
+	rows
+	translate func(error) error
+}
+
+func (r translatingRows) Scan(dest ...any) error {
+	if err := r.rows.Scan(dest...); err != nil {
+		return r.translate(err)
+	}
+	return nil
+}
+
+func (r translatingRows) Err() error {
+	if err := r.rows.Err(); err != nil {
+		return r.translate(err)
+	}
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -33,8 +34,8 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	}
 	db := &DB{
 		dialect:   Postgres,
-		read:      pgConn{pool},
-		write:     pgConn{pool},
+		read:      translatingConn{pgConn{pool}, translatePostgres},
+		write:     translatingConn{pgConn{pool}, translatePostgres},
 		closers:   []func(){pool.Close},
 		ping:      pool.Ping,
 		translate: translatePostgres,
@@ -73,22 +74,25 @@ func translatePostgres(err error) error {
 			return errUniqueViolation
 		case "23503": // foreign_key_violation
 			return boxwatch.ErrNotFound
-		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
-			return errUnavailable
+		case "57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+			"57014",          // query_canceled: a statement timeout
+			"40001", "40P01": // serialization_failure, deadlock_detected: the same request may succeed again
+			return unavailable(err)
 		}
 		switch pe.Code[:min(len(pe.Code), 2)] {
 		case "22": // data_exception: a NUL byte, invalid UTF-8, a number out of range
 			return errBadValue
-		case "08", "53": // connection_exception, insufficient_resources
-			return errUnavailable
+		case "08", "53": // connection_exception, insufficient_resources (too many connections, disk full)
+			return unavailable(err)
 		}
+		return err
 	}
 	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) {
-		return errUnavailable
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
+	switch {
+	case errors.As(err, &ce), errors.Is(err, puddle.ErrClosedPool), errors.Is(err, pgconn.ErrConnClosed), pgconn.Timeout(err):
+		return unavailable(err)
+	case errors.Is(err, pgx.ErrNoRows):
 		return errNoRows
 	}
-	return err
+	return translateLost(err)
 }

@@ -58,8 +58,8 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 
 	return &DB{
 		dialect:   SQLite,
-		read:      newSQLConn(r),
-		write:     newSQLConn(w),
+		read:      translatingConn{newSQLConn(r), translateSQLite},
+		write:     translatingConn{newSQLConn(w), translateSQLite},
 		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
 		ping:      r.PingContext,
 		limiter:   newMemoryLimiter(boxwatch.SystemClock),
@@ -79,9 +79,17 @@ func translateSQLite(err error) error {
 		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 			return boxwatch.ErrNotFound
 		}
+		switch se.Code() & 0xff { // the primary code of an extended one
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL:
+			return unavailable(err)
+		}
+		return err
 	}
-	if errors.Is(err, sql.ErrNoRows) {
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return errNoRows
+	case errors.Is(err, sql.ErrConnDone):
+		return unavailable(err)
 	}
-	return err
+	return translateLost(err)
 }

@@ -10,8 +10,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -82,14 +85,14 @@ func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error)
 		if err != nil {
 			return db.internal("begin", err)
 		}
-		tx.c, tx.native = pgConn{t}, t
+		tx.c, tx.native = translatingConn{pgConn{t}, db.translate}, t
 		return finishTx(fn, tx, func() error { return t.Commit(ctx) }, func() { t.Rollback(context.WithoutCancel(ctx)) })
 	}
 	t, err := db.sqlWriter.BeginTx(ctx, nil)
 	if err != nil {
 		return db.internal("begin", err)
 	}
-	tx.c, tx.native = sqlConn{db: t}, t
+	tx.c, tx.native = translatingConn{sqlConn{db: t}, db.translate}, t
 	return finishTx(fn, tx, t.Commit, func() { t.Rollback() })
 }
 
@@ -102,7 +105,9 @@ func finishTx(fn func(boxwatch.Tx) error, tx *txn, commit func() error, rollback
 		}
 	}()
 	if err := fn(tx); err != nil {
-		return err
+		// fn's own statements come translated; the job queue's, run on the native transaction,
+		// do not.
+		return tx.db.translate(err)
 	}
 	committed = true
 	if err := commit(); err != nil {
@@ -200,6 +205,30 @@ var errNoRows = errors.New("no rows")
 var errBadValue = &boxwatch.Error{Kind: boxwatch.KindBadRequest, Code: boxwatch.CodeInvalid,
 	Message: "The request holds a value the database cannot store or compare."}
 
-// errUnavailable is a database that cannot be reached or is shutting down.
+// errUnavailable is a database that cannot be reached, is shutting down or is too busy to answer:
+// the same request may succeed in a moment.
 var errUnavailable = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
 	Message: "The database is unavailable: try again shortly."}
+
+// unavailableError is errUnavailable with the driver error behind it: callers see a KindUnavailable
+// *boxwatch.Error, logs see the cause, and errors.Is still finds it (a context's deadline, say).
+type unavailableError struct{ cause error }
+
+func unavailable(cause error) error { return &unavailableError{cause} }
+
+func (e *unavailableError) Error() string   { return "database unavailable: " + e.cause.Error() }
+func (e *unavailableError) Unwrap() []error { return []error{errUnavailable, e.cause} }
+
+// translateLost recognises, on either dialect, a database that stopped answering: a connection
+// refused, reset or cut mid-statement, or a deadline that ran out while waiting for it. A
+// cancelled context is the caller leaving and is not an outage.
+func translateLost(err error) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return unavailable(err)
+	}
+	return err
+}

@@ -156,7 +156,11 @@ func (s *server) wrap(rt route) http.Handler {
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)
 	status, doc, header := errorResponse(err, ri.id)
-	if status >= http.StatusInternalServerError {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		// An outage answers many requests at once: a warning each, the cause kept for the operator.
+		s.log.WarnContext(r.Context(), "unavailable", "status", status, "request_id", ri.id, "route", ri.route, "error", err.Error())
+	case status >= http.StatusInternalServerError:
 		s.log.ErrorContext(r.Context(), "internal error", "status", status, "request_id", ri.id, "route", ri.route, "error", err.Error())
 	}
 	for k, v := range header {

@@ -33,6 +33,11 @@ func TestServeConfigValidate(t *testing.T) {
 		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},
 		"NoPerAccount":         {func(c *serveConfig) { c.webhookPerAccount = 0 }, "--webhook-per-account"},
 		"ZeroShutdownTimeout":  {func(c *serveConfig) { c.shutdownTimeout = 0 }, "--shutdown-timeout"},
+		"OKShortTimeouts":      {func(c *serveConfig) { c.headerTimeout, c.bodyTimeout = 100*time.Millisecond, 100*time.Millisecond }, ""},
+		"ShortHeaderTimeout":   {func(c *serveConfig) { c.headerTimeout = time.Millisecond }, "--header-timeout"},
+		"LongHeaderTimeout":    {func(c *serveConfig) { c.headerTimeout = time.Hour }, "--header-timeout"},
+		"ZeroBodyTimeout":      {func(c *serveConfig) { c.bodyTimeout = 0 }, "--body-timeout"},
+		"LongBodyTimeout":      {func(c *serveConfig) { c.bodyTimeout = 2 * time.Minute }, "--body-timeout"},
 		"UnknownLogLevel":      {func(c *serveConfig) { c.logLevel = "chatty" }, "--log-level"},
 		"OKAISSources": {func(c *serveConfig) {
 			c.aisSources = sourceList{"tcp://127.0.0.1:5631", "udp://0.0.0.0:10110", "file:///var/lib/ais.nmea"}
@@ -69,7 +74,8 @@ func TestServeConfigSources(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db",
 		"BOXWATCH_WEBHOOK_EGRESS_IPS": "203.0.113.7,203.0.113.8",
-		"BOXWATCH_AIS":                "tcp://127.0.0.1:5631, udp://127.0.0.1:10110"}
+		"BOXWATCH_AIS":                "tcp://127.0.0.1:5631, udp://127.0.0.1:10110",
+		"BOXWATCH_BODY_TIMEOUT":       "3s", "BOXWATCH_HEADER_TIMEOUT": "4s"}
 	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +84,9 @@ func TestServeConfigSources(t *testing.T) {
 	if cfg.workers != 7 || cfg.simSpeed != 50 || cfg.db != "env.db" || !cfg.sim || cfg.addr != def.addr || cfg.jobTimeout != def.jobTimeout {
 		t.Fatalf("workers %d (want 7, the flag), sim speed %v (want 50, the environment), db %q, sim %v (on with --demo), addr %q, job timeout %v",
 			cfg.workers, cfg.simSpeed, cfg.db, cfg.sim, cfg.addr, cfg.jobTimeout)
+	}
+	if cfg.bodyTimeout != 3*time.Second || cfg.headerTimeout != 4*time.Second {
+		t.Fatalf("body timeout %v (want 3s), header timeout %v (want 4s), from the environment", cfg.bodyTimeout, cfg.headerTimeout)
 	}
 	if got := egressIPs(cfg.webhookEgressIPs); len(got) != 2 || got[1].String() != "203.0.113.8" {
 		t.Fatalf("egress addresses from the environment: %v", got)

@@ -53,6 +53,7 @@ type serveConfig struct {
 	webhookEgressIPs                         sourceList
 	webhookPerAccount                        int
 	shutdownTimeout                          time.Duration
+	headerTimeout, bodyTimeout               time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
 }
@@ -78,6 +79,7 @@ func defaultServeConfig() serveConfig {
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval,
+		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second,
 		aisRetention: ingest.DefaultRetention,
 	}
 }
@@ -115,6 +117,10 @@ func (c serveConfig) validate() error {
 		return usagef("--webhook-workers, --webhook-per-endpoint and --webhook-per-account must be at least 1")
 	case c.shutdownTimeout <= 0:
 		return usagef("--shutdown-timeout must be more than 0, got %v", c.shutdownTimeout)
+	case c.headerTimeout < 100*time.Millisecond || c.headerTimeout > readTimeout:
+		return usagef("--header-timeout must be between 100ms and %v, got %v", readTimeout, c.headerTimeout)
+	case c.bodyTimeout < 100*time.Millisecond || c.bodyTimeout > readTimeout:
+		return usagef("--body-timeout must be between 100ms and %v, got %v", readTimeout, c.bodyTimeout)
 	case c.aisInterval < time.Second:
 		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
 	case c.aisRetention < time.Hour:
@@ -175,6 +181,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.IntVar(&cfg.webhookPerAccount, "webhook-per-account", cfg.webhookPerAccount, "webhook deliveries in flight at once for one account, across replicas")
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a dead process's job is taken up again within 20s (or 1.3 times this, if shorter)")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
+	fs.DurationVar(&cfg.headerTimeout, "header-timeout", cfg.headerTimeout, "how long a client may take to send a request's headers; a slower one is disconnected")
+	fs.DurationVar(&cfg.bodyTimeout, "body-timeout", cfg.bodyTimeout, "how long a client may take to send a request's body once its headers are in; a slower one gets 408")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
 	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept")
@@ -291,7 +299,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Webhooks: policy, WebhookClient: webhookClient, WebhookEgressIPs: egressIPs(cfg.webhookEgressIPs),
-		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg,
+		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg, BodyTimeout: cfg.bodyTimeout,
 	})
 	if err != nil {
 		return err
@@ -367,6 +375,10 @@ func seaRouter(net *searoute.Network) sim.Router {
 	}
 }
 
+// readTimeout bounds a whole request, headers and body; --header-timeout and --body-timeout are
+// the tighter bounds slow clients meet first.
+const readTimeout = time.Minute
+
 // servers are the API listener and, unless turned off, the admin listener.
 type servers struct {
 	servers   []*http.Server
@@ -382,7 +394,7 @@ func listen(cfg serveConfig, handler http.Handler, reg *prometheus.Registry, log
 		return nil, fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", cfg.addr, err)
 	}
 	s := &servers{
-		servers:   []*http.Server{{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}},
+		servers:   []*http.Server{{Handler: handler, ReadHeaderTimeout: cfg.headerTimeout, ReadTimeout: readTimeout, IdleTimeout: 2 * time.Minute}},
 		listeners: []net.Listener{ln},
 	}
 	if cfg.adminAddr != "off" && cfg.adminAddr != "" {
@@ -393,7 +405,7 @@ func listen(cfg serveConfig, handler http.Handler, reg *prometheus.Registry, log
 		}
 		admin := http.NewServeMux()
 		admin.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		s.servers = append(s.servers, &http.Server{Handler: admin, ReadHeaderTimeout: 10 * time.Second})
+		s.servers = append(s.servers, &http.Server{Handler: admin, ReadHeaderTimeout: cfg.headerTimeout})
 		s.listeners = append(s.listeners, aln)
 		log.Info("admin listener", "addr", aln.Addr().String())
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Ports is a port reference list keyed by UN/LOCODE. It is read-only after loading and safe for
@@ -93,7 +92,7 @@ func (p *Ports) All() []Port { return p.list }
 
 // ByLOCODE finds a port by its UN/LOCODE, in any letter case.
 func (p *Ports) ByLOCODE(locode string) (Port, bool) {
-	i, ok := p.byLOCODE[strings.ToUpper(locode)]
+	i, ok := p.byLOCODE[UpperASCII(locode)]
 	if !ok {
 		return Port{}, false
 	}
@@ -102,7 +101,7 @@ func (p *Ports) ByLOCODE(locode string) (Port, bool) {
 
 // ByID finds a port by its UUID (see PortID).
 func (p *Ports) ByID(id string) (Port, bool) {
-	i, ok := p.byID[strings.ToLower(id)]
+	i, ok := p.byID[LowerASCII(id)]
 	if !ok {
 		return Port{}, false
 	}

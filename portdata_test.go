@@ -31,3 +31,20 @@ func TestLoadPorts(t *testing.T) {
 		})
 	}
 }
+
+// A port is found by its UN/LOCODE in any ASCII letter case, never by a look-alike that
+// strings.ToUpper would turn into it (the long ſ into S).
+func TestPortByLOCODELookAlike(t *testing.T) {
+	ports, err := boxwatch.LoadPorts(strings.NewReader(`[{"locode":"SGSIN","name":"Singapore"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		locode string
+		found  bool
+	}{{"SGSIN", true}, {"sgsin", true}, {"\u017fg\u017fin", false}, {"SG\u017fIN", false}} {
+		if _, ok := ports.ByLOCODE(c.locode); ok != c.found {
+			t.Errorf("ByLOCODE(%q) found %v, want %v", c.locode, ok, c.found)
+		}
+	}
+}

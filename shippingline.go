@@ -167,7 +167,7 @@ func (l ShippingLine) Matches(search string) bool {
 	if search == "" {
 		return false
 	}
-	if strings.EqualFold(l.SCAC, search) || slices.ContainsFunc(l.AlternativeSCACs, func(s string) bool { return strings.EqualFold(s, search) }) {
+	if EqualFoldASCII(l.SCAC, search) || slices.ContainsFunc(l.AlternativeSCACs, func(s string) bool { return EqualFoldASCII(s, search) }) {
 		return true
 	}
 	lower := strings.ToLower(search)

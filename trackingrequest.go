@@ -96,7 +96,7 @@ const attrPointer = "/data/attributes/"
 // NormalizeContainerNumber writes a container number as carriers store it: upper-case, without the
 // spaces and dashes people print in it (MSCU 123456-6 → MSCU1234566).
 func NormalizeContainerNumber(s string) string {
-	return strings.ToUpper(strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(s)))
+	return UpperASCII(strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(strings.TrimSpace(s)))
 }
 
 // Validate normalises the request number (trimmed, upper-case, and for a container number without
@@ -105,8 +105,8 @@ func NormalizeContainerNumber(s string) string {
 // every problem found.
 func (n *NewTrackingRequest) Validate(c *Carriers) error {
 	var errs Errors
-	n.RequestNumber = strings.ToUpper(strings.TrimSpace(n.RequestNumber))
-	n.SCAC = strings.ToUpper(strings.TrimSpace(n.SCAC))
+	n.RequestNumber = UpperASCII(strings.TrimSpace(n.RequestNumber))
+	n.SCAC = UpperASCII(strings.TrimSpace(n.SCAC))
 
 	typeOK := false
 	switch n.RequestType {

@@ -33,7 +33,10 @@ var (
 		"..%2F..%2Fetc", "%27%20OR%201%3D1--", strings.Repeat("a", 4000), "%20", "%7B%7D"}
 	hostileValues = append(hostileSegments[:len(hostileSegments):len(hostileSegments)],
 		"", "%0D%0AX-Injected:%201", "2026-13-45T99:99:99Z", "9999-12-31T23:59:59Z", "-9223372036854775809",
-		"true,false", "%5B%5D", strings.Repeat("%E2%82%AC", 3000))
+		"true,false", "%5B%5D", strings.Repeat("%E2%82%AC", 3000),
+		// Look-alikes that Unicode case mapping turns into ASCII letters: ſ (→ S), ı (→ I), the
+		// Kelvin sign (→ k), İ (→ i), and ß, which has no single upper case.
+		"m%C5%BFcu", "%C4%B1mo", "%E2%84%AA", "%C4%B0", "stra%C3%9Fe")
 )
 
 // hostileBodies are bodies of every shape a JSON:API endpoint must refuse cleanly.
@@ -51,7 +54,7 @@ func hostileBodies() [][]byte {
 		`{"data":{}}`, `{"data":{"type":null}}`, `{"data":{"attributes":[]}}`, `{"data":1}{"data":2}`,
 		deep, deepObject, `{"data":{"type":"` + strings.Repeat("t", 500_000) + `"}}`,
 		mistyped("1e400"), mistyped("-99999999999999999999999"), mistyped("[]"), mistyped("{}"), mistyped("true"),
-		mistyped(`"\u0000"`), mistyped(`"\ud800"`), mistyped(`"` + strings.Repeat("x", 100_000) + `"`),
+		mistyped(`"\u0000"`), mistyped(`"\ud800"`), mistyped(`"te\u017ft-tr-\u017fucceeded"`), mistyped(`"\u212a\u0131"`), mistyped(`"` + strings.Repeat("x", 100_000) + `"`),
 		mistyped(`[` + strings.Repeat(`"x",`, 50_000) + `"x"]`),
 	} {
 		out = append(out, []byte(s))

@@ -14,6 +14,7 @@ import (
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // An error document lists at most a bounded number of errors, however many the input holds, and
@@ -159,4 +160,63 @@ func TestSlowBodyCutOff(t *testing.T) {
 		json.Unmarshal(raw, &doc) != nil || len(doc.Errors) != 1 || doc.Errors[0].Code != "request_timeout" {
 		t.Fatalf("answer %d %s: %s, want a JSON:API 408 request_timeout", res.StatusCode, res.Header.Get("Content-Type"), raw)
 	}
+}
+
+// Upper-casing must not come before the check: the dotless ı and the long ſ upper-case to I and
+// S, so "teſt" would become the SCAC TEST and "faıled" a valid number. Each place that
+// upper-cases what a client sends refuses (or does not match) the look-alike and accepts the
+// genuine lower-case spelling.
+func TestCaseLookAlikes(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ts := newTestServer(t, b, tracked)
+		id := ts.mustCreate(t, ts.acme, "bill_of_lading", "TEST-TR-SUCCEEDED", "TEST")
+		trackingtest.Eventually(t, 30*time.Second, "the request was not looked up", func() bool {
+			return get(ts.do(t, "GET", "/v2/tracking_requests/"+id, ts.acme, "").body, "data", "attributes", "status") == "created"
+		})
+		const (
+			longS    = "\u017f" // ſ, upper case S
+			dotlessI = "\u0131" // ı, upper case I
+		)
+		count := func(path string) int {
+			t.Helper()
+			r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+			return len(get(r.body, "data").([]any))
+		}
+
+		// Bodies: the request number and the SCAC of a new tracking request.
+		for _, c := range []struct{ number, scac, pointer string }{
+			{"te" + longS + "t-tr-failed", "TEST", "/data/attributes/request_number"},
+			{"test-tr-fa" + dotlessI + "led", "TEST", "/data/attributes/request_number"},
+			{"MAEU12345678" + "\u0661", "MAEU", "/data/attributes/request_number"}, // an Arabic-Indic digit
+			{"test-tr-failed", "te" + longS + "t", "/data/attributes/scac"},
+			{"MEDUFR030802", "m" + longS + "cu", "/data/attributes/scac"},
+			{"MEDUFR030802", "\u212a", "/data/attributes/scac"}, // the Kelvin sign
+		} {
+			ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("bill_of_lading", c.number, c.scac)).
+				wantError(t, http.StatusUnprocessableEntity, "", c.pointer, "")
+		}
+		ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("bill_of_lading", "test-tr-failed", "test")).want(t, 201)
+
+		// Filters: a look-alike SCAC is unknown; a look-alike number matches nothing.
+		ts.do(t, "GET", "/v2/tracking_requests?filter[scac]=te"+longS+"t", ts.acme, "").
+			wantError(t, http.StatusBadRequest, "invalid", "", "filter[scac]")
+		if n := count("/v2/tracking_requests?filter[scac]=test"); n != 2 {
+			t.Fatalf("filter[scac]=test: %d requests, want 2", n)
+		}
+		for _, c := range []struct {
+			path string
+			want int
+		}{
+			{"/v2/tracking_requests?filter[request_number]=test-tr-succeeded", 1},
+			{"/v2/tracking_requests?filter[request_number]=te" + longS + "t-tr-" + longS + "ucceeded", 0},
+			{"/v2/shipments?number=test-tr-succeeded", 1},
+			{"/v2/shipments?number=te" + longS + "t-tr-" + longS + "ucceeded", 0},
+			{"/v2/shipping_lines?search=mscu", 1},
+			{"/v2/shipping_lines?search=m" + longS + "cu", 0},
+		} {
+			if n := count(c.path); n != c.want {
+				t.Errorf("GET %s: %d results, want %d", c.path, n, c.want)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -63,8 +62,8 @@ func (p portRenderer) lookup(id string) (boxwatch.Port, bool) {
 	if p.ports == nil {
 		return boxwatch.Port{}, false
 	}
-	if pt, ok := p.ports.ByID(strings.ToLower(id)); ok {
+	if pt, ok := p.ports.ByID(id); ok {
 		return pt, true
 	}
-	return p.ports.ByLOCODE(strings.ToUpper(id))
+	return p.ports.ByLOCODE(id)
 }

@@ -174,7 +174,7 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 			}
 			f.TrackingStopped = &b
 		}
-		f.Number = strings.ToUpper(strings.TrimSpace(q.Get("number")))
+		f.Number = boxwatch.UpperASCII(strings.TrimSpace(q.Get("number")))
 		if f.Query = strings.TrimSpace(q.Get("q")); len(f.Query) > 100 {
 			return lp, boxwatch.BadParameter("q", "q is at most 100 characters.")
 		}

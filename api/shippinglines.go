@@ -64,9 +64,9 @@ func handleShippingLineList(carriers *boxwatch.Carriers, base func(*http.Request
 func handleShippingLineGet(carriers *boxwatch.Carriers, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := r.PathValue("id")
-		line, ok := carriers.ByID(strings.ToLower(id))
+		line, ok := carriers.ByID(boxwatch.LowerASCII(id))
 		if !ok {
-			line, ok = carriers.BySCAC(strings.ToUpper(id))
+			line, ok = carriers.BySCAC(boxwatch.UpperASCII(id))
 		}
 		if !ok {
 			return boxwatch.ErrNotFound

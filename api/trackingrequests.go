@@ -220,7 +220,7 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		tr := boxwatch.TrackingRequest{
 			ID: boxwatch.NewID(t), AccountID: account(r).ID, RequestType: n.RequestType,
 			RequestNumber: n.RequestNumber, SCAC: n.SCAC, RefNumbers: nonNil(n.RefNumbers),
-			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: strings.ToLower(n.CustomerID), InitialCustomFields: staged,
+			ShipmentTags: nonNil(n.ShipmentTags), CustomerID: boxwatch.LowerASCII(n.CustomerID), InitialCustomFields: staged,
 			Status: boxwatch.StatusPending, CreatedAt: t, UpdatedAt: t,
 		}
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
@@ -300,13 +300,13 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 		f.Status = boxwatch.Status(v)
 	}
 	if v := q.Get("filter[scac]"); v != "" {
-		line, ok := carriers.BySCAC(strings.ToUpper(strings.TrimSpace(v)))
+		line, ok := carriers.BySCAC(boxwatch.UpperASCII(strings.TrimSpace(v)))
 		if !ok {
 			return f, boxwatch.BadParameter("filter[scac]", "Scac '%s' is not recognized.", v)
 		}
 		f.SCAC = line.SCAC
 	}
-	f.RequestNumber = strings.ToUpper(strings.TrimSpace(q.Get("filter[request_number]")))
+	f.RequestNumber = boxwatch.UpperASCII(strings.TrimSpace(q.Get("filter[request_number]")))
 	f.Query = strings.TrimSpace(q.Get("q"))
 	if len(f.Query) > 100 {
 		return f, boxwatch.BadParameter("q", "q is at most 100 characters.")

@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -201,9 +200,9 @@ func portParam(p portRenderer, v, name string) (boxwatch.Port, error) {
 		return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is required.", name)
 	}
 	if p.ports != nil {
-		pt, ok := p.ports.ByID(strings.ToLower(v))
+		pt, ok := p.ports.ByID(v)
 		if !ok {
-			pt, ok = p.ports.ByLOCODE(strings.ToUpper(v))
+			pt, ok = p.ports.ByLOCODE(v)
 		}
 		if ok && pt.HasCoordinates {
 			return pt, nil

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -94,7 +93,7 @@ func (db *DB) APIKeys(ctx context.Context, accountID string) ([]boxwatch.APIKey,
 	if !boxwatch.IsUUID(accountID) {
 		return []boxwatch.APIKey{}, nil
 	}
-	accountID = strings.ToLower(accountID)
+	accountID = boxwatch.LowerASCII(accountID)
 	rs, err := db.read.query(ctx, "SELECT id, account_id, hash, created_at FROM api_keys WHERE account_id = ? ORDER BY created_at, id", accountID)
 	if err != nil {
 		return nil, db.internal("list api keys", err)

@@ -95,12 +95,12 @@ func parsePlace(s string) (geo.Point, error) {
 		}
 		return geo.Point{Lat: y, Lon: x}, nil
 	}
-	if !boxwatch.IsLOCODE(strings.ToUpper(s)) {
+	if !boxwatch.IsLOCODE(boxwatch.UpperASCII(s)) {
 		return geo.Point{}, usagef("%q is neither a UN/LOCODE nor lon,lat", s)
 	}
 	p, ok := data.Ports().ByLOCODE(s)
 	if !ok {
-		return geo.Point{}, usagef("%s is not in the port list", strings.ToUpper(s))
+		return geo.Point{}, usagef("%s is not in the port list", boxwatch.UpperASCII(s))
 	}
 	if !p.HasCoordinates {
 		return geo.Point{}, usagef("%s (%s) has no coordinates in the port list", p.LOCODE, p.Name)
@@ -119,7 +119,7 @@ func passageNames() string {
 func parsePassages(list string) ([]searoute.Passage, error) {
 	var out []searoute.Passage
 	for _, name := range strings.Split(list, ",") {
-		name = strings.ToLower(strings.TrimSpace(name))
+		name = boxwatch.LowerASCII(strings.TrimSpace(name))
 		if name == "" {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/client"
 )
 
@@ -35,7 +36,7 @@ func runTrack(ctx context.Context, args []string, getenv func(string) string, st
 		return helpOK(err)
 	}
 	number := strings.TrimSpace(pos[0])
-	typ = strings.ToLower(strings.TrimSpace(typ))
+	typ = boxwatch.LowerASCII(strings.TrimSpace(typ))
 	if typ != "" && !slices.Contains(requestTypes, typ) {
 		return usagef("--type must be one of %s, got %q", strings.Join(requestTypes, ", "), typ)
 	}
@@ -49,7 +50,7 @@ func runTrack(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	scac = strings.ToUpper(strings.TrimSpace(scac))
+	scac = boxwatch.UpperASCII(strings.TrimSpace(scac))
 	if scac == "" || typ == "" {
 		if scac, typ, err = r.chooseCarrier(ctx, c, number, scac, typ); err != nil {
 			return err
@@ -65,7 +66,7 @@ func runTrack(ctx context.Context, args []string, getenv func(string) string, st
 		if tr, err = liveRequest(ctx, c, number, scac); err != nil {
 			return err
 		}
-		r.progressf("%s %s is already tracked (request %s); following it\n", scac, strings.ToUpper(number), tr.ID)
+		r.progressf("%s %s is already tracked (request %s); following it\n", scac, boxwatch.UpperASCII(number), tr.ID)
 	} else {
 		r.progressf("tracking request %s created for %s %s (%s)\n", tr.ID, tr.SCAC, tr.RequestNumber, tr.RequestType)
 	}
@@ -126,7 +127,7 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 		if err == nil && !scacShaped(s) {
 			err = usagef("%q is not a SCAC (2 to 4 letters)", printable(s))
 		}
-		return strings.ToUpper(s), typ, err
+		return boxwatch.UpperASCII(s), typ, err
 	}
 	labels, scacs := make([]string, len(line.Candidates)), make([]string, len(line.Candidates))
 	for i, cand := range line.Candidates {
@@ -160,12 +161,12 @@ func (r *remote) ask(question string, labels, values []string, anySCAC bool) (st
 			return values[n-1], nil
 		}
 		for _, v := range values {
-			if strings.EqualFold(v, answer) {
+			if boxwatch.EqualFoldASCII(v, answer) {
 				return v, nil
 			}
 		}
 		if anySCAC && scacShaped(answer) {
-			return strings.ToUpper(answer), nil
+			return boxwatch.UpperASCII(answer), nil
 		}
 		fmt.Fprintf(r.stderr, "%q is not one of the choices.\n", printable(answer))
 	}
@@ -203,7 +204,7 @@ func (r *remote) askLine(prompt string) (string, error) {
 
 // liveRequest finds the pending or created request that made a new one a duplicate.
 func liveRequest(ctx context.Context, c *client.Client, number, scac string) (client.TrackingRequest, error) {
-	list, err := c.TrackingRequests(ctx, client.TrackingRequestQuery{RequestNumber: strings.ToUpper(number), SCAC: scac, Page: client.Page{Size: 100}})
+	list, err := c.TrackingRequests(ctx, client.TrackingRequestQuery{RequestNumber: boxwatch.UpperASCII(number), SCAC: scac, Page: client.Page{Size: 100}})
 	if err != nil {
 		return client.TrackingRequest{}, apiError(err)
 	}

@@ -67,6 +67,10 @@ type Config struct {
 	// starts; a slower client gets 408. Zero means 10 seconds. The server's own read timeout,
 	// much longer, still bounds the whole request.
 	BodyTimeout time.Duration
+	// RequestTimeout bounds the work of one request, from when the handler starts: a database
+	// that stops answering (a partition rather than a refusal) makes requests fail with 503
+	// instead of piling up. Zero means 30 seconds.
+	RequestTimeout time.Duration
 
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route

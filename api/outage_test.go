@@ -7,11 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
+	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/internal/pgcluster"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 // wantUnavailable checks a 503 as clients and load balancers need it: a JSON:API error with the
@@ -103,4 +106,33 @@ func TestSQLiteBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("bill_of_lading", "MEDUFR030803", "MSCU")).want(t, 201)
+}
+
+// A database that stops answering without refusing (a partition: connections stay open, no byte
+// passes) holds a request only until the request timeout, which then answers 503 with
+// Retry-After; once the network is back, requests succeed again.
+func TestPostgresPartition(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private PostgreSQL server; skipped with -short")
+	}
+	c := pgcluster.Start(t)
+	c.CreateDatabase(t, "partition")
+	proxy := c.Proxy(t)
+	db, err := store.Open(context.Background(), proxy.URL("partition"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ts := serveOn(t, db, func(_ testing.TB, c *api.Config, _ *store.DB) { c.RequestTimeout = time.Second })
+	id := ts.mustCreate(t, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU")
+
+	proxy.Freeze()
+	start := time.Now()
+	ts.do(t, "GET", "/v2/tracking_requests/"+id, ts.acme, "").wantUnavailable(t)
+	ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("bill_of_lading", "MEDUFR030803", "MSCU")).wantUnavailable(t)
+	t.Logf("two requests during the partition answered 503 in %v (request timeout 1s)", time.Since(start).Round(time.Millisecond))
+	proxy.Thaw()
+	trackingtest.Eventually(t, 30*time.Second, "requests did not succeed after the partition healed", func() bool {
+		return ts.do(t, "GET", "/v2/tracking_requests/"+id, ts.acme, "").status == 200
+	})
 }

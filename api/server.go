@@ -5,6 +5,8 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -60,6 +62,9 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if cfg.BodyTimeout <= 0 {
 		cfg.BodyTimeout = 10 * time.Second
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 30 * time.Second
 	}
 	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}
 	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
@@ -117,6 +122,9 @@ func (s *server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := requestInfoOf(r)
 		ri.route = rt.path
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
 		if r.Body != http.NoBody {
 			// The error is ignored: a writer that cannot take a deadline (one a test records
 			// into) leaves the server's read timeout in charge.
@@ -153,8 +161,15 @@ func (s *server) wrap(rt route) http.Handler {
 	})
 }
 
+// errTooSlow answers a request whose work outlasted Config.RequestTimeout.
+var errTooSlow = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
+	Message: "The request took too long to answer: try again shortly."}
+
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)
+	if boxwatch.AsError(err) == nil && errors.Is(r.Context().Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%w: %w", errTooSlow, err)
+	}
 	status, doc, header := errorResponse(err, ri.id)
 	switch {
 	case status == http.StatusServiceUnavailable:

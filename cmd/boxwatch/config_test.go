@@ -38,6 +38,7 @@ func TestServeConfigValidate(t *testing.T) {
 		"LongHeaderTimeout":    {func(c *serveConfig) { c.headerTimeout = time.Hour }, "--header-timeout"},
 		"ZeroBodyTimeout":      {func(c *serveConfig) { c.bodyTimeout = 0 }, "--body-timeout"},
 		"LongBodyTimeout":      {func(c *serveConfig) { c.bodyTimeout = 2 * time.Minute }, "--body-timeout"},
+		"ShortRequestTimeout":  {func(c *serveConfig) { c.requestTimeout = time.Millisecond }, "--request-timeout"},
 		"UnknownLogLevel":      {func(c *serveConfig) { c.logLevel = "chatty" }, "--log-level"},
 		"OKAISSources": {func(c *serveConfig) {
 			c.aisSources = sourceList{"tcp://127.0.0.1:5631", "udp://0.0.0.0:10110", "file:///var/lib/ais.nmea"}

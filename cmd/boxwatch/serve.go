@@ -54,6 +54,7 @@ type serveConfig struct {
 	webhookPerAccount                        int
 	shutdownTimeout                          time.Duration
 	headerTimeout, bodyTimeout               time.Duration
+	requestTimeout                           time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
 }
@@ -79,7 +80,7 @@ func defaultServeConfig() serveConfig {
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval,
-		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second,
+		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention,
 	}
 }
@@ -121,6 +122,8 @@ func (c serveConfig) validate() error {
 		return usagef("--header-timeout must be between 100ms and %v, got %v", readTimeout, c.headerTimeout)
 	case c.bodyTimeout < 100*time.Millisecond || c.bodyTimeout > readTimeout:
 		return usagef("--body-timeout must be between 100ms and %v, got %v", readTimeout, c.bodyTimeout)
+	case c.requestTimeout < 100*time.Millisecond:
+		return usagef("--request-timeout must be at least 100ms, got %v", c.requestTimeout)
 	case c.aisInterval < time.Second:
 		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
 	case c.aisRetention < time.Hour:
@@ -182,6 +185,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a dead process's job is taken up again within 20s (or 1.3 times this, if shorter)")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
 	fs.DurationVar(&cfg.headerTimeout, "header-timeout", cfg.headerTimeout, "how long a client may take to send a request's headers; a slower one is disconnected")
+	fs.DurationVar(&cfg.requestTimeout, "request-timeout", cfg.requestTimeout, "longest a request's work may take, database included; a request that outlasts it gets 503")
 	fs.DurationVar(&cfg.bodyTimeout, "body-timeout", cfg.bodyTimeout, "how long a client may take to send a request's body once its headers are in; a slower one gets 408")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
@@ -299,7 +303,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Webhooks: policy, WebhookClient: webhookClient, WebhookEgressIPs: egressIPs(cfg.webhookEgressIPs),
-		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg, BodyTimeout: cfg.bodyTimeout,
+		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg, BodyTimeout: cfg.bodyTimeout, RequestTimeout: cfg.requestTimeout,
 	})
 	if err != nil {
 		return err

@@ -2,14 +2,14 @@
 // test's temporary directory, its own port on loopback and its own socket folder, so a test may stop,
 // crash and restart it without touching any shared server. It is for tests only.
 //
-// The cluster runs the server binaries found on PATH or under /usr/lib/postgresql/*/bin; without
-// them Start skips the test. PostgreSQL refuses to run as root, so when the test runs as root every
-// server command runs as the "postgres" OS user (through runuser) and the data folder is handed
-// to that user.
+// It drives the server with its own programs (initdb, pg_ctl, createdb) found on PATH or under
+// /usr/lib/postgresql/*/bin, and imports no database driver: only the store and the queue may.
+// Without the programs Start skips the test. PostgreSQL refuses to run as root, so when the test
+// runs as root every server command runs as the "postgres" OS user (through runuser) and the
+// test's folder is handed to that user.
 package pgcluster
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -20,8 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // Cluster is one private PostgreSQL server. Its methods fail the test on error.
@@ -111,15 +109,7 @@ func (c *Cluster) URL(db string) string {
 // CreateDatabase creates database name in the cluster.
 func (c *Cluster) CreateDatabase(t testing.TB, name string) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, c.URL("postgres"))
-	if err != nil {
-		t.Fatalf("pgcluster: %v", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-		t.Fatalf("pgcluster: creating database %s: %v", name, err)
-	}
+	c.run(t, "createdb", "-h", c.sockDir, "-p", strconv.Itoa(c.port), "-U", "postgres", name)
 }
 
 // Stop stops the server in mode (Fast or Immediate) and waits until it is down.

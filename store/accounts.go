@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -93,7 +94,7 @@ func (db *DB) APIKeys(ctx context.Context, accountID string) ([]boxwatch.APIKey,
 	if !boxwatch.IsUUID(accountID) {
 		return []boxwatch.APIKey{}, nil
 	}
-	accountID = boxwatch.LowerASCII(accountID)
+	accountID = strings.ToLower(accountID)
 	rs, err := db.read.query(ctx, "SELECT id, account_id, hash, created_at FROM api_keys WHERE account_id = ? ORDER BY created_at, id", accountID)
 	if err != nil {
 		return nil, db.internal("list api keys", err)

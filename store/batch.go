@@ -23,7 +23,7 @@ func uuidArgs(ids []string) []any {
 	seen := make(map[string]bool, len(ids))
 	args := make([]any, 0, len(ids))
 	for _, id := range ids {
-		id = boxwatch.LowerASCII(id)
+		id = strings.ToLower(id)
 		if boxwatch.IsUUID(id) && !seen[id] {
 			seen[id] = true
 			args = append(args, id)

@@ -72,7 +72,7 @@ func (db *DB) CustomFieldDefinition(ctx context.Context, accountID, id string) (
 		return boxwatch.CustomFieldDefinition{}, boxwatch.ErrNotFound
 	}
 	d, err := scanDefinition(db.read.queryRow(ctx, "SELECT "+definitionColumns+" FROM custom_field_definitions WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return d, db.lookupErr("custom field definition", err)
 }
 
@@ -119,7 +119,7 @@ func (db *DB) DeleteCustomFieldDefinition(ctx context.Context, accountID, id str
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM custom_field_definitions WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id))
+	n, err := db.write.exec(ctx, "DELETE FROM custom_field_definitions WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
 	return affected(db.internal("delete custom field definition", err), n)
 }
 
@@ -172,7 +172,7 @@ func (db *DB) CustomFieldOptions(ctx context.Context, accountID, definitionID st
 		return []boxwatch.CustomFieldOption{}, nil
 	}
 	rs, err := db.read.query(ctx, "SELECT "+optionColumns+` FROM custom_field_options WHERE account_id = ? AND definition_id = ?
-		ORDER BY position IS NULL, position, created_at, id`, accountID, boxwatch.LowerASCII(definitionID))
+		ORDER BY position IS NULL, position, created_at, id`, accountID, strings.ToLower(definitionID))
 	if err != nil {
 		return nil, db.internal("list custom field options", err)
 	}
@@ -194,7 +194,7 @@ func (db *DB) CustomFieldOption(ctx context.Context, accountID, definitionID, id
 		return boxwatch.CustomFieldOption{}, boxwatch.ErrNotFound
 	}
 	o, err := scanOption(db.read.queryRow(ctx, "SELECT "+optionColumns+
-		" FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?", accountID, boxwatch.LowerASCII(definitionID), boxwatch.LowerASCII(id)))
+		" FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?", accountID, strings.ToLower(definitionID), strings.ToLower(id)))
 	return o, db.lookupErr("custom field option", err)
 }
 
@@ -217,7 +217,7 @@ func (db *DB) DeleteCustomFieldOption(ctx context.Context, accountID, definition
 		return boxwatch.ErrNotFound
 	}
 	n, err := db.write.exec(ctx, "DELETE FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(definitionID), boxwatch.LowerASCII(id))
+		accountID, strings.ToLower(definitionID), strings.ToLower(id))
 	return affected(db.internal("delete custom field option", err), n)
 }
 
@@ -261,12 +261,12 @@ func (db *DB) setCustomField(ctx context.Context, c conn, f boxwatch.CustomField
 	}
 	_, err := c.exec(ctx, `INSERT INTO custom_fields (id, account_id, definition_id, entity_id, value, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (definition_id, entity_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-		f.ID, f.AccountID, f.DefinitionID, boxwatch.LowerASCII(f.EntityID), rawArg(f.Value), db.ts(f.CreatedAt), db.ts(f.UpdatedAt))
+		f.ID, f.AccountID, f.DefinitionID, strings.ToLower(f.EntityID), rawArg(f.Value), db.ts(f.CreatedAt), db.ts(f.UpdatedAt))
 	if err := db.internal("set custom field", err); err != nil {
 		return boxwatch.CustomField{}, err
 	}
 	out, err := scanCustomField(c.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
-		" WHERE definition_id = ? AND entity_id = ?", f.DefinitionID, boxwatch.LowerASCII(f.EntityID)))
+		" WHERE definition_id = ? AND entity_id = ?", f.DefinitionID, strings.ToLower(f.EntityID)))
 	return out, db.internal("read custom field", err)
 }
 
@@ -276,7 +276,7 @@ func (db *DB) CustomField(ctx context.Context, accountID, id string) (boxwatch.C
 		return boxwatch.CustomField{}, boxwatch.ErrNotFound
 	}
 	f, err := scanCustomField(db.read.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
-		" WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id)))
+		" WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
 	return f, db.lookupErr("custom field", err)
 }
 
@@ -292,7 +292,7 @@ func (db *DB) CustomFields(ctx context.Context, accountID string, f boxwatch.Cus
 			if !boxwatch.IsUUID(v) {
 				return []boxwatch.CustomField{}, 0, nil // no id matches what is not an id
 			}
-			v = boxwatch.LowerASCII(v)
+			v = strings.ToLower(v)
 		}
 		conds, args = append(conds, c.col+" = ?"), append(args, v)
 	}
@@ -304,6 +304,6 @@ func (db *DB) DeleteCustomField(ctx context.Context, accountID, id string) error
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id))
+	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
 	return affected(db.internal("delete custom field", err), n)
 }

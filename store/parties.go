@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -28,7 +29,7 @@ func (db *DB) Party(ctx context.Context, accountID, id string) (boxwatch.Party, 
 		return boxwatch.Party{}, boxwatch.ErrNotFound
 	}
 	p, err := scanParty(db.read.queryRow(ctx, "SELECT "+partyColumns+" FROM parties WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return p, db.lookupErr("party", err)
 }
 
@@ -47,7 +48,7 @@ func (db *DB) RenameParty(ctx context.Context, accountID, id, name string, now t
 	err := db.inTx(ctx, func(c conn) error {
 		var err error
 		p, err = scanParty(c.queryRow(ctx, "UPDATE parties SET company_name = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+partyColumns,
-			name, db.ts(now), accountID, boxwatch.LowerASCII(id)))
+			name, db.ts(now), accountID, strings.ToLower(id)))
 		if err := db.lookupErr("rename party", err); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -29,7 +30,7 @@ func (db *DB) Terminal(ctx context.Context, id string) (boxwatch.Terminal, error
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Terminal{}, boxwatch.ErrNotFound
 	}
-	t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", boxwatch.LowerASCII(id)))
+	t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", strings.ToLower(id)))
 	return t, db.lookupErr("terminal", err)
 }
 

@@ -152,7 +152,7 @@ func (tx *txn) LockAccountShipment(ctx context.Context, accountID, id string) (b
 		return boxwatch.Shipment{}, boxwatch.ErrNotFound
 	}
 	s, err := scanShipment(tx.c.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?"+tx.forUpdate(),
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return s, tx.db.lookupErr("shipment for update", err)
 }
 
@@ -162,7 +162,7 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 		return boxwatch.Shipment{}, boxwatch.ErrNotFound
 	}
 	s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return s, db.lookupErr("shipment", err)
 }
 
@@ -215,7 +215,7 @@ func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs,
 		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
 	}
 	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
-		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, boxwatch.LowerASCII(id))...))
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, strings.ToLower(id))...))
 	return s, db.lookupErr("update shipment labels", err)
 }
 
@@ -335,7 +335,7 @@ func (db *DB) ShipmentContainers(ctx context.Context, accountID, shipmentID stri
 	if !boxwatch.IsUUID(shipmentID) {
 		return []boxwatch.Container{}, nil
 	}
-	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, boxwatch.LowerASCII(shipmentID))
+	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, strings.ToLower(shipmentID))
 }
 
 func (db *DB) containersWhere(ctx context.Context, c conn, where string, args ...any) ([]boxwatch.Container, error) {
@@ -361,7 +361,7 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 		return boxwatch.Container{}, boxwatch.ErrNotFound
 	}
 	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return c, db.lookupErr("container", err)
 }
 
@@ -372,7 +372,7 @@ func (db *DB) SetContainerRefNumbers(ctx context.Context, accountID, id string, 
 		return boxwatch.Container{}, boxwatch.ErrNotFound
 	}
 	c, err := scanContainer(db.write.queryRow(ctx, "UPDATE containers SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+
-		containerColumns, listArg(refs), db.ts(now), accountID, boxwatch.LowerASCII(id)))
+		containerColumns, listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
 	return c, db.lookupErr("update container ref numbers", err)
 }
 
@@ -426,7 +426,7 @@ func (db *DB) TransportEvent(ctx context.Context, accountID, id string) (boxwatc
 		return boxwatch.TransportEvent{}, boxwatch.ErrNotFound
 	}
 	e, err := scanTransportEvent(db.read.queryRow(ctx, "SELECT "+transportEventColumns+" FROM transport_events WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return e, db.lookupErr("transport event", err)
 }
 
@@ -437,7 +437,7 @@ func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string
 		return nil, 0, err
 	}
 	var total int
-	id := boxwatch.LowerASCII(containerID)
+	id := strings.ToLower(containerID)
 	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM transport_events WHERE account_id = ? AND container_id = ?", accountID, id).Scan(&total); err != nil {
 		return nil, 0, db.internal("count transport events", err)
 	}
@@ -511,7 +511,7 @@ func (tx *txn) SaveVessel(ctx context.Context, v boxwatch.Vessel, now time.Time)
 func (db *DB) Vessel(ctx context.Context, idOrIMO string) (boxwatch.Vessel, error) {
 	col := "imo"
 	if boxwatch.IsUUID(idOrIMO) {
-		col, idOrIMO = "id", boxwatch.LowerASCII(idOrIMO)
+		col, idOrIMO = "id", strings.ToLower(idOrIMO)
 	}
 	var v boxwatch.Vessel
 	err := db.read.queryRow(ctx, "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE "+col+" = ?", idOrIMO).

@@ -65,7 +65,7 @@ func (db *DB) TrackingRequest(ctx context.Context, accountID, id string) (boxwat
 		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
 	}
 	tr, err := scanTrackingRequest(db.read.queryRow(ctx,
-		"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id)))
+		"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
 	return tr, db.lookupErr("tracking request", err)
 }
 
@@ -149,7 +149,7 @@ func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id st
 		var err error
 		tr, err = scanTrackingRequest(c.queryRow(ctx,
 			"UPDATE tracking_requests SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+trackingRequestColumns,
-			listArg(refs), db.ts(now), accountID, boxwatch.LowerASCII(id)))
+			listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
 		if err := db.lookupErr("update tracking request", err); err != nil {
 			return err
 		}

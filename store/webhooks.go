@@ -78,7 +78,7 @@ func (db *DB) Webhook(ctx context.Context, accountID, id string) (boxwatch.Webho
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Webhook{}, boxwatch.ErrNotFound
 	}
-	w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id)))
+	w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
 	return w, db.lookupErr("webhook", err)
 }
 
@@ -92,7 +92,7 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, boxwatch.LowerASCII(id))
+	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
 	if err := db.internal("delete webhook", err); err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (db *DB) Notification(ctx context.Context, accountID, id string) (boxwatch.
 		return boxwatch.Notification{}, boxwatch.ErrNotFound
 	}
 	n, err := scanNotification(db.read.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE account_id = ? AND id = ?",
-		accountID, boxwatch.LowerASCII(id)))
+		accountID, strings.ToLower(id)))
 	return n, db.lookupErr("notification", err)
 }
 
@@ -314,7 +314,7 @@ func (db *DB) Notifications(ctx context.Context, accountID string, f boxwatch.No
 		return []boxwatch.Notification{}, 0, nil // no webhook has that id
 	}
 	conds, args := []string{"account_id = ?"}, []any{accountID}
-	for _, c := range []struct{ col, v string }{{"webhook_id", boxwatch.LowerASCII(f.WebhookID)}, {"delivery_status", f.DeliveryStatus}, {"event", f.Event}} {
+	for _, c := range []struct{ col, v string }{{"webhook_id", strings.ToLower(f.WebhookID)}, {"delivery_status", f.DeliveryStatus}, {"event", f.Event}} {
 		if c.v != "" {
 			conds, args = append(conds, c.col+" = ?"), append(args, c.v)
 		}
@@ -374,7 +374,7 @@ func (db *DB) Event(ctx context.Context, accountID, id string) (boxwatch.Event, 
 	var e boxwatch.Event
 	var data string
 	err := db.read.queryRow(ctx, `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id, container_id,
-		data, key, created_at FROM events WHERE account_id = ? AND id = ?`, accountID, boxwatch.LowerASCII(id)).
+		data, key, created_at FROM events WHERE account_id = ? AND id = ?`, accountID, strings.ToLower(id)).
 		Scan(nullString{&e.ID}, nullString{&e.AccountID}, &e.Name, &e.ObjectType, &e.ObjectID, nullString{&e.TrackingRequestID},
 			nullString{&e.ShipmentID}, nullString{&e.ContainerID}, nullString{&data}, &e.Key, timeCol{&e.CreatedAt})
 	e.Data = []byte(data)

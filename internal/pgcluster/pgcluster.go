@@ -184,11 +184,10 @@ func (c *Cluster) runAsPostgres(root string) error {
 			return err
 		}
 	}
-	// The test's temporary folders are private to root (0700): let others pass through them.
-	for dir := root; dir != filepath.Dir(dir) && dir != os.TempDir(); dir = filepath.Dir(dir) {
-		if err := os.Chmod(dir, 0o711); err != nil {
-			return err
-		}
+	// t.TempDir makes two folders private to root (0700), the test's and this call's: let others
+	// pass through the first; the second, root, is the postgres user's now.
+	if err := os.Chmod(filepath.Dir(root), 0o711); err != nil {
+		return err
 	}
 	c.asUser = []string{runuser, "-u", "postgres", "--"}
 	return nil

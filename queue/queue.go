@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -56,6 +57,9 @@ type Config struct {
 	// MaxAttempts bounds the tries of a job that keeps failing; default 10.
 	MaxAttempts int
 	Logger      *slog.Logger
+	// Metrics receives the queue's metrics (runs, durations, the job table's depth); nil
+	// registers none.
+	Metrics prometheus.Registerer
 }
 
 // Queue enqueues jobs and, when it has workers, runs them. Start and Stop are safe in any order
@@ -147,7 +151,12 @@ func New(db Database, cfg Config) (*Queue, error) {
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
 	}
-	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}, log: cfg.Logger}
+	ldb := leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}
+	m, err := newMetrics(cfg.Metrics, ldb)
+	if err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: ldb, log: cfg.Logger, metrics: m}
 	rc := &river.Config{
 		// River's rescuer stays as a backstop; the lease takes a dead process's jobs up first.
 		Logger:               slog.New(routineHandler{cfg.Logger.Handler()}),
@@ -157,14 +166,13 @@ func New(db Database, cfg Config) (*Queue, error) {
 		FetchCooldown:        50 * time.Millisecond,
 		FetchPollInterval:    250 * time.Millisecond,
 		MaxAttempts:          cfg.MaxAttempts,
-		Middleware:           []rivertype.Middleware{&leaseMiddleware{l: l}},
+		Middleware:           []rivertype.Middleware{&metricsMiddleware{m: m}, &leaseMiddleware{l: l}},
 	}
 	if cfg.MaxWorkers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
 		rc.PeriodicJobs = cfg.Periodic
 	}
 	q := &Queue{workers: cfg.MaxWorkers, lease: l}
-	var err error
 	if pool := db.Pool(); pool != nil {
 		var c *river.Client[pgx.Tx]
 		c, err = river.NewClient(riverpgxv5.New(pool), rc)

@@ -402,4 +402,3 @@ func enqueueProbe(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 }
-

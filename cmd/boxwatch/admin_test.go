@@ -274,7 +274,7 @@ func TestAdminPage(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		dsn := b.DSN(t)
 		s := startAdminServer(t, dsn)
-		enqueueProbe(t, dsn)
+		enqueueProbe(t, dsn, &river.InsertOpts{MaxAttempts: 1})
 
 		var doc struct {
 			Jobs struct {
@@ -381,8 +381,8 @@ func TestAdminPage(t *testing.T) {
 	})
 }
 
-// enqueueProbe puts a probe job in the queue of the database at dsn, to be tried once.
-func enqueueProbe(t *testing.T, dsn string) {
+// enqueueProbe puts a probe job in the queue of the database at dsn.
+func enqueueProbe(t *testing.T, dsn string, opts *river.InsertOpts) {
 	t.Helper()
 	db, err := store.Open(context.Background(), dsn)
 	if err != nil {
@@ -397,7 +397,7 @@ func enqueueProbe(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	if err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
-		return q.Enqueue(context.Background(), tx, probeArgs{Note: "<script>alert(1)</script>"}, &river.InsertOpts{MaxAttempts: 1})
+		return q.Enqueue(context.Background(), tx, probeArgs{Note: "<script>alert(1)</script>"}, opts)
 	}); err != nil {
 		t.Fatal(err)
 	}

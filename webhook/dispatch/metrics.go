@@ -47,6 +47,9 @@ func newMetrics(reg prometheus.Registerer, work boxwatch.WorkStore, clock boxwat
 			Help: "Webhooks this process deactivated, by reason: gone (the receiver answered 410) or failing (every delivery failed for the failing window).",
 		}, []string{"reason"}),
 	}
+	for _, reason := range []string{"gone", "failing"} {
+		m.deactivations.WithLabelValues(reason) // shown at 0 before the first
+	}
 	for _, c := range []prometheus.Collector{m.deliveries, m.latency, m.inFlight, m.failed, m.deactivations,
 		backlogCollector{work: work, clock: clock}} {
 		if err := reg.Register(c); err != nil {

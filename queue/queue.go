@@ -114,24 +114,72 @@ func (r riverClient[TTx]) insertManyTx(ctx context.Context, tx any, params []riv
 func (r riverClient[TTx]) start(ctx context.Context) error { return r.c.Start(ctx) }
 func (r riverClient[TTx]) stop(ctx context.Context) error  { return r.c.Stop(ctx) }
 
-// Migrate creates or updates the queue's tables in the database.
+// migrationLockID is the PostgreSQL advisory lock that makes replicas starting together migrate
+// the queue one at a time ("boxqueue" in ASCII): River's migrator takes no lock of its own, and
+// two replicas creating its tables at once fail.
+const migrationLockID = 0x626f787175657565
+
+// Migrate creates or updates the queue's tables in the database. On PostgreSQL it holds an
+// advisory lock meanwhile (on a connection of its own, released with it if the process dies):
+// replicas that start together wait for the first, then find nothing left to do.
 func Migrate(ctx context.Context, db Database) error {
 	var err error
 	if pool := db.Pool(); pool != nil {
-		var m *rivermigrate.Migrator[pgx.Tx]
-		if m, err = rivermigrate.New(riverpgxv5.New(pool), nil); err == nil {
-			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
-		}
+		err = withLock(ctx, pool, func() error {
+			m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+			if err == nil {
+				_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			}
+			return err
+		})
 	} else {
+		// On SQLite every migration applies in one transaction on the writer, which takes the
+		// write lock first (BEGIN IMMEDIATE): another process migrating waits for it.
 		var m *rivermigrate.Migrator[*sql.Tx]
 		if m, err = rivermigrate.New(riversqlite.New(db.SQLWriter()), nil); err == nil {
-			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			err = inSQLTx(ctx, db.SQLWriter(), func(tx *sql.Tx) error {
+				_, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
+				return err
+			})
 		}
 	}
 	if err != nil {
 		return fmt.Errorf("migrating the job queue: %w", err)
 	}
 	return nil
+}
+
+// withLock runs fn while holding the migration lock on a connection of the pool. River applies
+// each migration in its own transaction (some cannot share one), so the lock is the session's.
+func withLock(ctx context.Context, pool *pgxpool.Pool, fn func() error) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(migrationLockID)); err != nil {
+		return err
+	}
+	ferr := fn()
+	if _, err := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(migrationLockID)); err != nil {
+		// The lock must not outlive the migration: close the connection, which releases it.
+		conn.Conn().Close(context.WithoutCancel(ctx))
+		return errors.Join(ferr, err)
+	}
+	return ferr
+}
+
+// inSQLTx runs fn in a transaction of db and commits when it returns nil.
+func inSQLTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // New builds a queue on db; Start runs its workers.

@@ -34,8 +34,8 @@ import (
 // Jobs is what the page reads of the job queue (queue.Queue implements it).
 type Jobs interface {
 	Counts(ctx context.Context) ([]queue.Count, error)
-	Running(ctx context.Context, limit int) ([]*rivertype.JobRow, error)
-	Failures(ctx context.Context, limit int) ([]*rivertype.JobRow, error)
+	Running(ctx context.Context, kind string, limit int) ([]*rivertype.JobRow, error)
+	Failures(ctx context.Context, kind string, limit int) ([]*rivertype.JobRow, error)
 	LeaseLength() time.Duration
 }
 
@@ -303,13 +303,11 @@ func (cfg Config) status(ctx context.Context, q query) Status {
 		} else {
 			s.Jobs.ByKind, s.Jobs.OldestAvailableAgeSeconds = byKind(counts, q.kind, now)
 		}
-		// The lists are read whole and filtered here: River's list takes kinds, but a filter
-		// that matches nothing would then hide that the kind does not exist.
-		if running, err := cfg.Jobs.Running(ctx, maxLimit); err != nil {
+		if running, err := cfg.Jobs.Running(ctx, q.kind, q.limit); err != nil {
 			fail("the running jobs", err)
 		} else {
 			lease := cfg.Jobs.LeaseLength()
-			for _, j := range filter(running, q) {
+			for _, j := range running {
 				job := jobOf(j)
 				if j.AttemptedAt != nil {
 					job.Heartbeat = j.AttemptedAt.UTC()
@@ -319,10 +317,10 @@ func (cfg Config) status(ctx context.Context, q query) Status {
 				s.Jobs.Running = append(s.Jobs.Running, job)
 			}
 		}
-		if failures, err := cfg.Jobs.Failures(ctx, maxLimit); err != nil {
+		if failures, err := cfg.Jobs.Failures(ctx, q.kind, q.limit); err != nil {
 			fail("the failed jobs", err)
 		} else {
-			for _, j := range filter(failures, q) {
+			for _, j := range failures {
 				job := jobOf(j)
 				if n := len(j.Errors); n > 0 {
 					job.Error, job.FailedAt = cut(j.Errors[n-1].Error, maxErrorLen), j.Errors[n-1].At.UTC()
@@ -354,8 +352,6 @@ func (cfg Config) status(ctx context.Context, q query) Status {
 				Waits: p.Waits, WaitSecondsSum: p.WaitTime.Seconds()})
 		}
 	}
-	s.Jobs.Running = s.Jobs.Running[:min(q.limit, len(s.Jobs.Running))]
-	s.Jobs.Failures = s.Jobs.Failures[:min(q.limit, len(s.Jobs.Failures))]
 	return s
 }
 
@@ -385,13 +381,6 @@ func byKind(counts []queue.Count, kind string, now time.Time) ([]KindCount, floa
 		return rows, 0
 	}
 	return rows, max(0, now.Sub(oldest).Seconds())
-}
-
-func filter(jobs []*rivertype.JobRow, q query) []*rivertype.JobRow {
-	if q.kind == "" {
-		return jobs
-	}
-	return slices.DeleteFunc(jobs, func(j *rivertype.JobRow) bool { return j.Kind != q.kind })
 }
 
 func jobOf(j *rivertype.JobRow) Job {

@@ -78,19 +78,20 @@ func (q *Queue) Counts(ctx context.Context) ([]Count, error) {
 // job whose AttemptedAt is older than this belongs to a process that died.
 func (q *Queue) LeaseLength() time.Duration { return q.lease.length }
 
-// Running returns up to limit running jobs of the whole queue, oldest first. Each one's
-// AttemptedBy ends with the process running it and AttemptedAt is its last heartbeat.
-func (q *Queue) Running(ctx context.Context, limit int) ([]*rivertype.JobRow, error) {
-	return q.client.list(ctx, river.NewJobListParams().States(rivertype.JobStateRunning).First(limit).
+// Running returns up to limit running jobs of the whole queue (of kind, unless it is empty),
+// oldest first. Each one's AttemptedBy ends with the process running it and AttemptedAt is its
+// last heartbeat.
+func (q *Queue) Running(ctx context.Context, kind string, limit int) ([]*rivertype.JobRow, error) {
+	return q.client.list(ctx, listParams(kind, limit).States(rivertype.JobStateRunning).
 		OrderBy(river.JobListOrderByID, river.SortOrderAsc))
 }
 
-// Failures returns up to limit jobs whose last run failed (waiting for a retry, or discarded
-// after their last attempt), the latest failure first.
-func (q *Queue) Failures(ctx context.Context, limit int) ([]*rivertype.JobRow, error) {
+// Failures returns up to limit jobs (of kind, unless it is empty) whose last run failed: waiting
+// for a retry, or discarded after their last attempt. The latest failure comes first.
+func (q *Queue) Failures(ctx context.Context, kind string, limit int) ([]*rivertype.JobRow, error) {
 	var all []*rivertype.JobRow
 	for _, s := range []rivertype.JobState{rivertype.JobStateRetryable, rivertype.JobStateDiscarded} {
-		jobs, err := q.client.list(ctx, river.NewJobListParams().States(s).First(limit).
+		jobs, err := q.client.list(ctx, listParams(kind, limit).States(s).
 			OrderBy(river.JobListOrderByID, river.SortOrderDesc))
 		if err != nil {
 			return nil, err
@@ -99,6 +100,14 @@ func (q *Queue) Failures(ctx context.Context, limit int) ([]*rivertype.JobRow, e
 	}
 	slices.SortFunc(all, func(a, b *rivertype.JobRow) int { return lastErrorAt(b).Compare(lastErrorAt(a)) })
 	return all[:min(limit, len(all))], nil
+}
+
+func listParams(kind string, limit int) *river.JobListParams {
+	p := river.NewJobListParams().First(limit)
+	if kind != "" {
+		p = p.Kinds(kind)
+	}
+	return p
 }
 
 func lastErrorAt(j *rivertype.JobRow) time.Time {

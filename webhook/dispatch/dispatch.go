@@ -326,7 +326,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		return nil
 	}
 	if !hook.Active {
-		return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
+		err := d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
 			now := d.cfg.Clock()
 			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt, n.Attempts = boxwatch.DeliveryFailed, time.Time{}, now, n.Attempts+1
 			if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: now,
@@ -335,6 +335,10 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 			}
 			return tx.SaveNotification(ctx, n)
 		})
+		if err == nil {
+			d.metrics.gaveUp()
+		}
+		return err
 	}
 	if !d.acquire(ctx, hook.ID) {
 		back := d.cfg.Clock().Add(time.Duration(250+rand.IntN(500)) * time.Millisecond)

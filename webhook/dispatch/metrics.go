@@ -75,6 +75,13 @@ func (m *metrics) sending() func() {
 	return m.inFlight.Dec
 }
 
+// gaveUp counts a notification that will not be sent again.
+func (m *metrics) gaveUp() {
+	if m != nil {
+		m.failed.Inc()
+	}
+}
+
 // attempted counts an attempt and what recording it left.
 func (m *metrics) attempted(a webhook.Attempt, out outcome) {
 	if m == nil {
@@ -90,7 +97,7 @@ func (m *metrics) attempted(a webhook.Attempt, out outcome) {
 	m.deliveries.WithLabelValues(label, statusClass(a.StatusCode)).Inc()
 	m.latency.Observe(a.Latency.Seconds())
 	if out.n.DeliveryStatus == boxwatch.DeliveryFailed {
-		m.failed.Inc()
+		m.gaveUp()
 	}
 	if out.deactivated {
 		reason := "failing"

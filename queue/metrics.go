@@ -120,11 +120,6 @@ func (mw *metricsMiddleware) Work(ctx context.Context, job *rivertype.JobRow, do
 	return err
 }
 
-// waitingStates are the states of jobs not yet finished, which boxwatch_jobs counts; finished
-// jobs (completed, cancelled, discarded) are many, kept for a while, and not worth a scan.
-var waitingStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
-	rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled}
-
 // depthCollector reads the job table at every scrape: unfinished jobs by state and kind, and
 // how long the oldest job that could run has waited. Both are the whole queue's, so every
 // replica reports the same values. A failed query leaves the metrics out of that scrape.

@@ -133,14 +133,10 @@ func Migrate(ctx context.Context, db Database) error {
 			return err
 		})
 	} else {
-		// On SQLite every migration applies in one transaction on the writer, which takes the
-		// write lock first (BEGIN IMMEDIATE): another process migrating waits for it.
+		// SQLite serves one process, which migrates once.
 		var m *rivermigrate.Migrator[*sql.Tx]
 		if m, err = rivermigrate.New(riversqlite.New(db.SQLWriter()), nil); err == nil {
-			err = inSQLTx(ctx, db.SQLWriter(), func(tx *sql.Tx) error {
-				_, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil)
-				return err
-			})
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
 		}
 	}
 	if err != nil {
@@ -167,19 +163,6 @@ func withLock(ctx context.Context, pool *pgxpool.Pool, fn func() error) error {
 		return errors.Join(ferr, err)
 	}
 	return ferr
-}
-
-// inSQLTx runs fn in a transaction of db and commits when it returns nil.
-func inSQLTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // New builds a queue on db; Start runs its workers.

@@ -412,6 +412,9 @@ func listen(cfg serveConfig, handler, adminHandler http.Handler, log *slog.Logge
 			ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute})
 		s.listeners = append(s.listeners, aln)
 		log.Info("admin listener", "addr", aln.Addr().String())
+		if ap, err := netip.ParseAddrPort(aln.Addr().String()); err == nil && !ap.Addr().IsLoopback() {
+			log.Warn("the admin listener is not on loopback: it has no authentication, so only Prometheus and operators may reach it", "addr", aln.Addr().String())
+		}
 	}
 	return s, nil
 }

@@ -89,7 +89,8 @@ func NewHandler(cfg Config) http.Handler {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{}))
+	// A collector that fails leaves its series out; the rest of the scrape still answers.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		q, err := parseQuery(r.URL.RawQuery)
 		if err != nil {
@@ -251,9 +252,10 @@ type Webhooks struct {
 
 // Webhook is one webhook's backlog.
 type Webhook struct {
-	ID           string    `json:"id"`
-	AccountID    string    `json:"account_id"`
-	URL          string    `json:"url"`
+	ID        string `json:"id"`
+	AccountID string `json:"account_id"`
+	URL       string `json:"url"` // without user information or query
+
 	Active       bool      `json:"active"`
 	FailingSince time.Time `json:"failing_since,omitzero"`
 	Pending      int64     `json:"pending"`
@@ -335,7 +337,7 @@ func (cfg Config) status(ctx context.Context, q query) Status {
 		} else {
 			s.Webhooks = &Webhooks{Pending: b.Pending, Due: b.Due, OldestDue: b.OldestDue, ByWebhook: []Webhook{}}
 			for _, w := range b.Webhooks {
-				s.Webhooks.ByWebhook = append(s.Webhooks.ByWebhook, Webhook{ID: w.WebhookID, AccountID: w.AccountID, URL: w.URL,
+				s.Webhooks.ByWebhook = append(s.Webhooks.ByWebhook, Webhook{ID: w.WebhookID, AccountID: w.AccountID, URL: redactURL(w.URL),
 					Active: w.Active, FailingSince: w.FailingSince, Pending: w.Pending, Due: w.Due, OldestDue: w.OldestDue})
 			}
 		}
@@ -390,6 +392,21 @@ func jobOf(j *rivertype.JobRow) Job {
 		job.Process = j.AttemptedBy[n-1]
 	}
 	return job
+}
+
+// redactURL drops what a webhook URL may carry as a secret, its user information and its query,
+// keeping where deliveries go.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		u.RawQuery = "…"
+	}
+	u.Fragment = ""
+	return u.String()
 }
 
 // cut shortens s to n runes, marking the cut, and makes it valid UTF-8.

@@ -63,3 +63,15 @@ func TestCut(t *testing.T) {
 		t.Errorf("cut = %q", got)
 	}
 }
+
+func TestRedactURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://hooks.example.com/boxwatch":                 "https://hooks.example.com/boxwatch",
+		"https://user:pass@hooks.example.com/x?token=secret": "https://hooks.example.com/x?…",
+		"http://[::1]:8080/a#frag":                           "http://[::1]:8080/a",
+	} {
+		if got := redactURL(raw); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

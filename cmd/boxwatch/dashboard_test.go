@@ -14,8 +14,11 @@ import (
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
-// dashboardFile is the Grafana dashboard shipped for operators.
-const dashboardFile = "../../deploy/grafana/boxwatch.json"
+// The Grafana dashboard and the Prometheus alerting rules shipped for operators.
+const (
+	dashboardFile = "../../deploy/grafana/boxwatch.json"
+	alertsFile    = "../../deploy/prometheus/alerts.yml"
+)
 
 type dashboardPanel struct {
 	ID      int              `json:"id"`
@@ -28,9 +31,9 @@ type dashboardPanel struct {
 	} `json:"targets"`
 }
 
-// TestDashboardUsesRegisteredMetrics checks that every query of the Grafana dashboard names only
-// metrics a running boxwatch exposes, scraped after some activity, so that renaming a metric
-// cannot leave the dashboard silently empty.
+// TestDashboardUsesRegisteredMetrics checks that every query of the Grafana dashboard and of the
+// alerting rules names only metrics a running boxwatch exposes, scraped after some activity, so
+// that renaming a metric cannot leave the dashboard silently empty or an alert silently mute.
 func TestDashboardUsesRegisteredMetrics(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile(dashboardFile)
@@ -90,6 +93,26 @@ func TestDashboardUsesRegisteredMetrics(t *testing.T) {
 			used[name] = true
 			if !exposed(m, name) {
 				t.Errorf("panel %q: %s is not exposed by boxwatch (query %q)", panel, name, expr)
+			}
+		}
+	}
+	// The alerting rules name only exposed metrics too.
+	rules, err := os.ReadFile(alertsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alerts := regexp.MustCompile(`(?m)^\s+expr:\s*(.+)$`).FindAllStringSubmatch(string(rules), -1)
+	if len(alerts) < 5 {
+		t.Fatalf("%s: %d expressions", alertsFile, len(alerts))
+	}
+	for _, a := range alerts {
+		names := metricNames(a[1])
+		if len(names) == 0 {
+			t.Errorf("alert %q names no metric", a[1])
+		}
+		for _, name := range names {
+			if !exposed(m, name) {
+				t.Errorf("alert %q: %s is not exposed by boxwatch", a[1], name)
 			}
 		}
 	}
@@ -153,6 +176,7 @@ func TestMetricNames(t *testing.T) {
 		{`sum(rate(a{status=~"5.."}[1m])) / clamp_min(sum(rate(b[1m])), 1e-9) > 0 and on (x) c offset 5m`, []string{"a", "b", "c"}},
 		{`max by (state) (boxwatch_jobs)`, []string{"boxwatch_jobs"}},
 		{`count(up{job=~"$job"} == 1)`, []string{"up"}},
+		{`sum(rate(a{x="1"}[5m])) by (instance) / sum(rate(b[15m])) by (scac) > 0.5`, []string{"a", "b"}},
 	} {
 		if got := metricNames(tc.expr); !slices.Equal(got, tc.want) {
 			t.Errorf("metricNames(%q) = %v, want %v", tc.expr, got, tc.want)

@@ -248,6 +248,26 @@ type WorkStore interface {
 	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]string, error)
 	// UnclaimNotification gives a claim back and makes the notification due at next.
 	UnclaimNotification(ctx context.Context, id string, next time.Time) error
+	// NotificationBacklog counts the pending notifications of every account at now, and lists
+	// the webhooks holding the most of them, at most limit (0 lists none), most pending first.
+	NotificationBacklog(ctx context.Context, now time.Time, limit int) (NotificationBacklog, error)
+}
+
+// NotificationBacklog is what waits to be delivered: every pending notification, those of them
+// due now, and since when the oldest due one is due (zero when none is).
+type NotificationBacklog struct {
+	Pending, Due int64
+	OldestDue    time.Time
+	Webhooks     []WebhookBacklog
+}
+
+// WebhookBacklog is one webhook's share of the backlog.
+type WebhookBacklog struct {
+	WebhookID, AccountID, URL string
+	Active                    bool
+	FailingSince              time.Time
+	Pending, Due              int64
+	OldestDue                 time.Time
 }
 
 // ClaimBounds bound the live delivery claims of one webhook and of one account, so that receivers

@@ -11,6 +11,7 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	limited  *prometheus.CounterVec
+	checked  *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -28,8 +29,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "boxwatch_rate_limited_total", Help: "Requests refused with 429, by rate-limit bucket.",
 		}, []string{"bucket"}),
+		checked: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxwatch_rate_limit_checks_total", Help: "Requests checked against an account's rate limit, admitted or not, by rate-limit bucket (routes whose limit is lifted are not checked).",
+		}, []string{"bucket"}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.limited} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.limited, m.checked} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -48,6 +52,13 @@ func (m *metrics) observe(method, route string, status int, d time.Duration) {
 	}
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(method, route).Observe(d.Seconds())
+}
+
+func (m *metrics) rateChecked(b string) {
+	if m == nil {
+		return
+	}
+	m.checked.WithLabelValues(b).Inc()
 }
 
 func (m *metrics) rateLimited(b string) {

@@ -34,6 +34,7 @@ func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, a boxwatch.Ac
 	if limit <= 0 { // a limit of 0 or less lifts it
 		return nil
 	}
+	s.metrics.rateChecked(string(b))
 	ok, retry, err := s.cfg.Limiter.Allow(r.Context(), "acct:"+a.ID+":"+string(b), limit, time.Minute)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package carrier_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -56,5 +57,25 @@ func TestObservedCountsAndLogsSkippedRecords(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `event_id=bad-1`) || !strings.Contains(logs.String(), `eventType \"GTOT\"`) {
 		t.Errorf("log:\n%s", logs.String())
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"OK", nil, carrier.OutcomeOK},
+		{"NotFound", &boxwatch.CarrierError{Reason: boxwatch.ReasonNotFound}, carrier.OutcomeNotFound},
+		{"Temporary", fmt.Errorf("page 2: %w", &boxwatch.CarrierError{Reason: boxwatch.ReasonUnreachable, Temporary: true}), carrier.OutcomeTemporary},
+		{"Failed", &boxwatch.CarrierError{Reason: boxwatch.ReasonUnrecognizedResponse}, carrier.OutcomeFailed},
+		{"Error", context.Canceled, carrier.OutcomeError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := carrier.Outcome(tc.err); got != tc.want {
+				t.Errorf("Outcome(%v) = %q, want %q", tc.err, got, tc.want)
+			}
+		})
 	}
 }

@@ -23,9 +23,10 @@ const DefaultLease = 15 * time.Second
 // The hold is River's attempted_at, which River's rescuer reads the same way: a job whose
 // heartbeat runs is never rescued while it works.
 type lease struct {
-	length time.Duration
-	db     leaseDB
-	log    *slog.Logger
+	length  time.Duration
+	db      leaseDB
+	log     *slog.Logger
+	metrics *metrics // nil counts nothing
 
 	wg sync.WaitGroup
 }
@@ -106,6 +107,9 @@ func (l *lease) run(ctx context.Context) {
 				l.log.Warn("taking up the jobs of dead processes", "error", err.Error())
 			case n > 0:
 				l.log.Info("took up the jobs of a dead process", "jobs", n)
+				if l.metrics != nil {
+					l.metrics.rescued.Add(float64(n))
+				}
 			}
 		}
 	}()

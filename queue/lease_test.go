@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/queue"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
 )
 
 type slowArgs struct{}
@@ -42,11 +44,11 @@ func (w *slowWorker) Work(ctx context.Context, job *river.Job[slowArgs]) error {
 	return ctx.Err()
 }
 
-func startQueue(t *testing.T, db *store.DB, w *slowWorker, lease time.Duration) *queue.Queue {
+func startQueue(t *testing.T, db *store.DB, w *slowWorker, lease time.Duration, reg prometheus.Registerer) *queue.Queue {
 	t.Helper()
 	workers := river.NewWorkers()
 	river.AddWorker(workers, w)
-	q, err := queue.New(db, queue.Config{Workers: workers, MaxWorkers: 4, JobTimeout: time.Minute, Lease: lease})
+	q, err := queue.New(db, queue.Config{Workers: workers, MaxWorkers: 4, JobTimeout: time.Minute, Lease: lease, Metrics: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,8 @@ func wait(t *testing.T, ch <-chan struct{}, what string) {
 }
 
 // A job working for five leases keeps its lease with heartbeats, so the sweeps that take up a
-// dead process's jobs never take it while it works. (Without the heartbeats it starts three
+// dead process's jobs never take it while it works, and the metrics count one job, one run and
+// no rescue. (Without the heartbeats it starts three
 // times; the crash tests in cmd/boxwatch show the sweeps taking up a killed process's job.)
 func TestLease(t *testing.T) {
 	t.Parallel()
@@ -82,7 +85,8 @@ func TestLease(t *testing.T) {
 		}
 		const lease = 300 * time.Millisecond
 		w := &slowWorker{hold: 5 * lease, started: make(chan struct{}, 8), done: make(chan struct{}, 8)}
-		q := startQueue(t, db, w, lease)
+		reg := prometheus.NewRegistry()
+		q := startQueue(t, db, w, lease, reg)
 		if err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
 			return q.Enqueue(context.Background(), tx, slowArgs{}, nil)
 		}); err != nil {
@@ -96,5 +100,41 @@ func TestLease(t *testing.T) {
 		if starts != 1 {
 			t.Fatalf("a job working for five leases started %d times, want once", starts)
 		}
+		got := map[string]float64{}
+		trackingtest.Eventually(t, 10*time.Second, "the run was never counted", func() bool {
+			got = gather(t, reg)
+			return got["boxwatch_job_runs_total kind=slow outcome=completed"] == 1
+		})
+		for key, want := range map[string]float64{
+			"boxwatch_jobs_enqueued_total kind=slow":      1,
+			"boxwatch_job_run_duration_seconds kind=slow": 1, // the count
+			"boxwatch_jobs_running kind=slow":             0,
+			"boxwatch_jobs_rescued_total":                 0,
+			"boxwatch_jobs_oldest_available_age_seconds":  0,
+		} {
+			if v, ok := got[key]; !ok || v != want {
+				t.Errorf("%s = %v (present %v), want %v", key, v, ok, want)
+			}
+		}
 	})
+}
+
+// gather returns every sample of reg by its name and labels; a histogram by its count.
+func gather(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			key := f.GetName()
+			for _, l := range m.GetLabel() {
+				key += " " + l.GetName() + "=" + l.GetValue()
+			}
+			out[key] = m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	return out
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
@@ -56,6 +57,9 @@ type Config struct {
 	// MaxAttempts bounds the tries of a job that keeps failing; default 10.
 	MaxAttempts int
 	Logger      *slog.Logger
+	// Metrics receives the queue's metrics (runs, durations, the job table's depth); nil
+	// registers none.
+	Metrics prometheus.Registerer
 }
 
 // Queue enqueues jobs and, when it has workers, runs them. Start and Stop are safe in any order
@@ -110,15 +114,26 @@ func (r riverClient[TTx]) insertManyTx(ctx context.Context, tx any, params []riv
 func (r riverClient[TTx]) start(ctx context.Context) error { return r.c.Start(ctx) }
 func (r riverClient[TTx]) stop(ctx context.Context) error  { return r.c.Stop(ctx) }
 
-// Migrate creates or updates the queue's tables in the database.
+// migrationLockID is the PostgreSQL advisory lock that makes replicas starting together migrate
+// the queue one at a time ("boxqueue" in ASCII): River's migrator takes no lock of its own, and
+// two replicas creating its tables at once fail.
+const migrationLockID = 0x626f787175657565
+
+// Migrate creates or updates the queue's tables in the database. On PostgreSQL it holds an
+// advisory lock meanwhile (on a connection of its own, released with it if the process dies):
+// replicas that start together wait for the first, then find nothing left to do.
 func Migrate(ctx context.Context, db Database) error {
 	var err error
 	if pool := db.Pool(); pool != nil {
-		var m *rivermigrate.Migrator[pgx.Tx]
-		if m, err = rivermigrate.New(riverpgxv5.New(pool), nil); err == nil {
-			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
-		}
+		err = withLock(ctx, pool, func() error {
+			m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+			if err == nil {
+				_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			}
+			return err
+		})
 	} else {
+		// SQLite serves one process, which migrates once.
 		var m *rivermigrate.Migrator[*sql.Tx]
 		if m, err = rivermigrate.New(riversqlite.New(db.SQLWriter()), nil); err == nil {
 			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
@@ -128,6 +143,26 @@ func Migrate(ctx context.Context, db Database) error {
 		return fmt.Errorf("migrating the job queue: %w", err)
 	}
 	return nil
+}
+
+// withLock runs fn while holding the migration lock on a connection of the pool. River applies
+// each migration in its own transaction (some cannot share one), so the lock is the session's.
+func withLock(ctx context.Context, pool *pgxpool.Pool, fn func() error) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(migrationLockID)); err != nil {
+		return err
+	}
+	ferr := fn()
+	if _, err := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(migrationLockID)); err != nil {
+		// The lock must not outlive the migration: close the connection, which releases it.
+		conn.Conn().Close(context.WithoutCancel(ctx))
+		return errors.Join(ferr, err)
+	}
+	return ferr
 }
 
 // New builds a queue on db; Start runs its workers.
@@ -147,7 +182,12 @@ func New(db Database, cfg Config) (*Queue, error) {
 	if cfg.Lease <= 0 {
 		cfg.Lease = DefaultLease
 	}
-	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}, log: cfg.Logger}
+	ldb := leaseDB{pool: db.Pool(), sqlite: db.SQLWriter()}
+	m, err := newMetrics(cfg.Metrics, ldb)
+	if err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: ldb, log: cfg.Logger, metrics: m}
 	rc := &river.Config{
 		// River's rescuer stays as a backstop; the lease takes a dead process's jobs up first.
 		Logger:               slog.New(routineHandler{cfg.Logger.Handler()}),
@@ -157,14 +197,13 @@ func New(db Database, cfg Config) (*Queue, error) {
 		FetchCooldown:        50 * time.Millisecond,
 		FetchPollInterval:    250 * time.Millisecond,
 		MaxAttempts:          cfg.MaxAttempts,
-		Middleware:           []rivertype.Middleware{&leaseMiddleware{l: l}},
+		Middleware:           []rivertype.Middleware{&metricsMiddleware{m: m}, &leaseMiddleware{l: l}},
 	}
 	if cfg.MaxWorkers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
 		rc.PeriodicJobs = cfg.Periodic
 	}
 	q := &Queue{workers: cfg.MaxWorkers, lease: l}
-	var err error
 	if pool := db.Pool(); pool != nil {
 		var c *river.Client[pgx.Tx]
 		c, err = river.NewClient(riverpgxv5.New(pool), rc)

@@ -66,6 +66,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		translate: translateSQLite,
 		ts:        func(t time.Time) any { return t.UnixMicro() },
 		sqlWriter: w,
+		sqlReader: r,
 		path:      path,
 	}, nil
 }

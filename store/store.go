@@ -44,6 +44,7 @@ type DB struct {
 	ts func(time.Time) any
 
 	sqlWriter *sql.DB       // SQLite only
+	sqlReader *sql.DB       // SQLite only
 	path      string        // SQLite only: the database file
 	pool      *pgxpool.Pool // PostgreSQL only
 }

@@ -380,3 +380,34 @@ func (db *DB) Event(ctx context.Context, accountID, id string) (boxwatch.Event, 
 	e.Data = []byte(data)
 	return e, db.lookupErr("event", err)
 }
+
+// NotificationBacklog reads the pending notifications through the partial index of those due.
+func (db *DB) NotificationBacklog(ctx context.Context, now time.Time, limit int) (boxwatch.NotificationBacklog, error) {
+	var b boxwatch.NotificationBacklog
+	err := db.read.queryRow(ctx, `SELECT COUNT(*), COUNT(CASE WHEN next_attempt_at <= ? THEN 1 END),
+		MIN(CASE WHEN next_attempt_at <= ? THEN next_attempt_at END)
+		FROM webhook_notifications WHERE delivery_status = ?`, db.ts(now), db.ts(now), boxwatch.DeliveryPending).
+		Scan(&b.Pending, &b.Due, nullTimeCol{&b.OldestDue})
+	if err != nil || limit <= 0 || b.Pending == 0 {
+		return b, db.internal("NotificationBacklog", err)
+	}
+	rs, err := db.read.query(ctx, `SELECT w.id, w.account_id, w.url, w.active, w.failing_since, p.pending, p.due, p.oldest_due
+		FROM (SELECT webhook_id, COUNT(*) AS pending, COUNT(CASE WHEN next_attempt_at <= ? THEN 1 END) AS due,
+				MIN(CASE WHEN next_attempt_at <= ? THEN next_attempt_at END) AS oldest_due
+			FROM webhook_notifications WHERE delivery_status = ? GROUP BY webhook_id) p
+		JOIN webhooks w ON w.id = p.webhook_id
+		ORDER BY p.pending DESC, w.id LIMIT ?`, db.ts(now), db.ts(now), boxwatch.DeliveryPending, limit)
+	if err != nil {
+		return b, db.internal("NotificationBacklog", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var w boxwatch.WebhookBacklog
+		if err := rs.Scan(&w.WebhookID, &w.AccountID, &w.URL, &w.Active, nullTimeCol{&w.FailingSince}, &w.Pending, &w.Due,
+			nullTimeCol{&w.OldestDue}); err != nil {
+			return b, db.internal("NotificationBacklog", err)
+		}
+		b.Webhooks = append(b.Webhooks, w)
+	}
+	return b, db.internal("NotificationBacklog", rs.Err())
+}

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -56,6 +57,8 @@ type Config struct {
 	// answer to one commits (AIS ingest's Wake: the vessels of active legs may have changed); nil
 	// calls nothing.
 	RoutesChanged func()
+	// Metrics receives the job queue's metrics; nil registers none.
+	Metrics prometheus.Registerer
 }
 
 // Defaults of Config, shared with the command line.
@@ -144,6 +147,7 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &scheduleWorker{e: e})
 	q, err := queue.New(cfg.DB, queue.Config{
 		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
+		Metrics: cfg.Metrics,
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
 	})
@@ -153,6 +157,9 @@ func New(cfg Config) (*Engine, error) {
 	e.queue = q
 	return e, nil
 }
+
+// Queue is the engine's job queue, for reading its state (the admin page).
+func (e *Engine) Queue() *queue.Queue { return e.queue }
 
 // Start runs the workers until Stop; an engine with no workers only enqueues.
 func (e *Engine) Start(ctx context.Context) error { return e.queue.Start(ctx) }

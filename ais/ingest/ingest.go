@@ -17,9 +17,12 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/ais"
@@ -68,6 +71,9 @@ type Config struct {
 	// Clock times reports that carry no tag-block time; default the system clock.
 	Clock  boxwatch.Clock
 	Logger *slog.Logger
+	// Metrics receives the ingest's counts (boxwatch_ais_*), read at every scrape; nil
+	// registers none.
+	Metrics prometheus.Registerer
 }
 
 // Stats counts what an Ingest has seen since it was made.
@@ -83,10 +89,22 @@ type Stats struct {
 	FlushErrors int64 // writes that failed (their reports are kept for the next flush)
 }
 
+// SourceStats counts what one configured source gave since the Ingest was made.
+type SourceStats struct {
+	Source      string // as configured, e.g. tcp://host:port
+	Lines       int64
+	Messages    int64 // decoded
+	Errors      int64 // lines skipped as malformed
+	Reconnects  int64
+	LastMessage time.Time // when a message was last decoded from it; zero if never
+}
+
 // Ingest runs the feeds. Start and Stop are safe in any order and idempotent.
 type Ingest struct {
 	cfg     Config
 	sources []source
+	// perSource holds each source's stats, in the order of Config.Sources; guarded by mu.
+	perSource []*SourceStats
 
 	mu        sync.Mutex
 	stats     Stats
@@ -151,7 +169,17 @@ func New(cfg Config) (*Ingest, error) {
 		if err != nil {
 			return nil, err
 		}
+		st := &SourceStats{Source: s.String()}
+		for _, seen := range in.perSource {
+			if seen.Source == st.Source {
+				st = seen // the same source twice counts once
+			}
+		}
 		in.sources = append(in.sources, s)
+		in.perSource = append(in.perSource, st)
+	}
+	if err := in.register(cfg.Metrics); err != nil {
+		return nil, err
 	}
 	return in, nil
 }
@@ -236,6 +264,29 @@ func (in *Ingest) Stats() Stats {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return in.stats
+}
+
+// SourceStats returns each configured source's counts so far, in configuration order.
+func (in *Ingest) SourceStats() []SourceStats {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var out []SourceStats
+	for i, s := range in.perSource {
+		if i == 0 || !slices.Contains(in.perSource[:i], s) {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// sourceStats returns the stats of a configured source.
+func (in *Ingest) sourceStats(s source) *SourceStats {
+	for i, c := range in.sources {
+		if c == s {
+			return in.perSource[i]
+		}
+	}
+	return nil
 }
 
 // Wake asks for the vessels of active legs to be looked up again soon, as when a shipment's
@@ -373,8 +424,24 @@ func (in *Ingest) ListenAddrs() []net.Addr {
 // messages are joined per feed.
 type feeder struct {
 	in  *Ingest
+	src *SourceStats // nil for Feed
 	dec ais.Decoder
 	msg ais.Message
+}
+
+// count adds a line to the source's stats; called with in.mu held.
+func (f *feeder) count(decoded, malformed bool, now time.Time) {
+	if f.src == nil {
+		return
+	}
+	f.src.Lines++
+	if decoded {
+		f.src.Messages++
+		f.src.LastMessage = now
+	}
+	if malformed {
+		f.src.Errors++
+	}
 }
 
 // malformed counts a line too long to be a sentence.
@@ -382,6 +449,7 @@ func (f *feeder) malformed() {
 	f.in.mu.Lock()
 	f.in.stats.Lines++
 	f.in.stats.Errors++
+	f.count(false, true, time.Time{})
 	f.in.mu.Unlock()
 }
 
@@ -395,6 +463,7 @@ func (f *feeder) line(b []byte) {
 		if err != nil {
 			in.stats.Errors++
 		}
+		f.count(false, err != nil, time.Time{})
 		in.mu.Unlock()
 		return
 	}
@@ -403,6 +472,7 @@ func (f *feeder) line(b []byte) {
 	defer in.mu.Unlock()
 	in.stats.Lines++
 	in.stats.Messages++
+	f.count(true, false, now)
 	m := &f.msg
 	switch m.Type {
 	case 1, 2, 3, 18, 19, 27:

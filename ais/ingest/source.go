@@ -64,7 +64,12 @@ func parseSource(raw string) (source, error) {
 // Feed reads NMEA lines from r until it ends or ctx does, as one source (its own reassembly of
 // multi-sentence messages). A file source is Feed over the file.
 func (in *Ingest) Feed(ctx context.Context, r io.Reader) error {
-	f := &feeder{in: in}
+	return in.feed(ctx, r, nil)
+}
+
+// feed is Feed counting in src's stats too (nil counts only the totals).
+func (in *Ingest) feed(ctx context.Context, r io.Reader, src *SourceStats) error {
+	f := &feeder{in: in, src: src}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for ctx.Err() == nil {
 		line, err := br.ReadSlice('\n')
@@ -102,7 +107,7 @@ func (s fileSource) open(ctx context.Context, in *Ingest) (func(), error) {
 	return func() {
 		defer f.Close()
 		before := in.Stats()
-		if err := in.Feed(ctx, f); err != nil && ctx.Err() == nil {
+		if err := in.feed(ctx, f, in.sourceStats(s)); err != nil && ctx.Err() == nil {
 			in.cfg.Logger.Warn("ais file source", "source", s.String(), "error", err.Error())
 			return
 		}
@@ -129,11 +134,12 @@ func (s tcpSource) open(ctx context.Context, in *Ingest) (func(), error) {
 				if !first {
 					in.mu.Lock()
 					in.stats.Reconnects++
+					in.sourceStats(s).Reconnects++
 					in.mu.Unlock()
 				}
 				in.cfg.Logger.Info("ais feed connected", "source", s.String())
 				stop := context.AfterFunc(ctx, func() { conn.Close() })
-				err = in.Feed(ctx, conn)
+				err = in.feed(ctx, conn, in.sourceStats(s))
 				stop()
 				conn.Close()
 				wait = firstBackoff // it was up: the next try comes soon
@@ -174,7 +180,7 @@ func (s udpSource) open(ctx context.Context, in *Ingest) (func(), error) {
 		stop := context.AfterFunc(ctx, func() { pc.Close() })
 		defer stop()
 		defer pc.Close()
-		f := &feeder{in: in}
+		f := &feeder{in: in, src: in.sourceStats(s)}
 		buf := make([]byte, 64<<10)
 		for {
 			n, _, err := pc.ReadFrom(buf)

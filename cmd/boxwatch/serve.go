@@ -16,9 +16,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/admin"
 	"github.com/boxwatch/boxwatch/ais/ingest"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/carrier"
@@ -52,7 +52,7 @@ type serveConfig struct {
 	webhookWorkers, webhookPerEndpoint       int
 	webhookEgressIPs                         sourceList
 	webhookPerAccount                        int
-	shutdownTimeout                          time.Duration
+	shutdownTimeout, drainTimeout            time.Duration
 	headerTimeout, bodyTimeout               time.Duration
 	requestTimeout                           time.Duration
 	aisSources                               sourceList
@@ -79,7 +79,7 @@ func defaultServeConfig() serveConfig {
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
-		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, aisInterval: ingest.DefaultInterval,
+		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention,
 	}
@@ -124,6 +124,8 @@ func (c serveConfig) validate() error {
 		return usagef("--body-timeout must be between 100ms and %v, got %v", readTimeout, c.bodyTimeout)
 	case c.requestTimeout < 100*time.Millisecond:
 		return usagef("--request-timeout must be at least 100ms, got %v", c.requestTimeout)
+	case c.drainTimeout < 0:
+		return usagef("--drain-timeout must not be negative, got %v", c.drainTimeout)
 	case c.aisInterval < time.Second:
 		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
 	case c.aisRetention < time.Hour:
@@ -161,7 +163,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs, dsn := newFlagSet("serve", stderr)
 	cfg := defaultServeConfig()
 	fs.StringVar(&cfg.addr, "addr", cfg.addr, "address of the API listener")
-	fs.StringVar(&cfg.adminAddr, "admin-addr", cfg.adminAddr, `address of the admin listener (/metrics); "off" disables it`)
+	fs.StringVar(&cfg.adminAddr, "admin-addr", cfg.adminAddr, `address of the admin listener (/metrics, the job page at /): keep it private; "off" disables it`)
 	fs.StringVar(&cfg.publicURL, "public-url", cfg.publicURL, "scheme and host clients reach the API at, for absolute links (default: from each request)")
 	fs.StringVar(&cfg.logLevel, "log-level", cfg.logLevel, "debug, info, warn or error")
 	fs.BoolVar(&cfg.demo, "demo", cfg.demo, "create the demo account if missing and print a fresh API key for it")
@@ -187,6 +189,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.DurationVar(&cfg.headerTimeout, "header-timeout", cfg.headerTimeout, "how long a client may take to send a request's headers; a slower one is disconnected")
 	fs.DurationVar(&cfg.requestTimeout, "request-timeout", cfg.requestTimeout, "longest a request's work may take, database included; a request that outlasts it gets 503")
 	fs.DurationVar(&cfg.bodyTimeout, "body-timeout", cfg.bodyTimeout, "how long a client may take to send a request's body once its headers are in; a slower one gets 408")
+	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", cfg.drainTimeout, "on a stop, how long /readyz answers 503 while the API still serves, so load balancers take the replica out first; skipped when no readiness check came in that long (0 skips it)")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
 	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept")
@@ -274,9 +277,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	webhookClient := webhook.NewClient(policy)
 	defer webhookClient.CloseIdleConnections()
 
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		admin.PoolCollector(db.PoolStats))
+
 	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
 	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
-		Retention: cfg.aisRetention, Logger: log.With("component", "ais")})
+		Retention: cfg.aisRetention, Logger: log.With("component", "ais"), Metrics: reg})
 	if err != nil {
 		return err
 	}
@@ -284,18 +291,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	renderer := api.NewRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
 		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
-		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks")})
+		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks"), Metrics: reg})
 	if err != nil {
 		return err
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
 		return err
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Notified: deliveries.Wake, RoutesChanged: feeds.Wake})
+		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
 	if err != nil {
 		return err
 	}
@@ -309,13 +314,20 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	servers, err := listen(cfg, handler, reg, log)
+	adminHandler := admin.NewHandler(admin.Config{Metrics: reg, Jobs: engine.Queue(), Backlog: db, AIS: feeds.SourceStats,
+		Pools: db.PoolStats, Database: fmt.Sprintf("%s (%s)", store.Redact(cfg.db), db.Dialect()), Version: versionString(),
+		Logger: log.With("component", "admin")})
+	drain := &drainer{}
+	servers, err := listen(cfg, drain.wrap(handler), adminHandler, log)
 	if err != nil {
 		return err
 	}
 	defer servers.close() // only matters when a later step fails: Serve has not run yet
 	apiURL := "http://" + servers.listeners[0].Addr().String()
 	fmt.Fprintf(stdout, "boxwatch serving the API at %s (database: %s, %s)\n", apiURL, store.Redact(cfg.db), db.Dialect())
+	if len(servers.listeners) > 1 {
+		fmt.Fprintf(stdout, "boxwatch admin listener at http://%s (metrics and the job page; keep it private)\n", servers.listeners[1].Addr())
+	}
 	if cfg.demo {
 		if err := startDemo(ctx, db, apiURL, stdout); err != nil {
 			return err
@@ -347,12 +359,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	case err = <-errc:
 	case <-ctx.Done():
 	}
+	// 1. Drain: /readyz answers 503 while the API still serves, so that load balancers take
+	// this replica out before it stops accepting.
+	if err == nil {
+		drain.drain(cfg.drainTimeout, servers.servers[0], log)
+	}
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
 	defer cancel()
-	// 1. Stop accepting and drain requests in flight; Serve returns once its server is shut down.
+	// 2. Stop accepting and finish requests in flight; Serve returns once its server is shut down.
 	servers.shutdown(shutdownCtx)
-	// 2. Stop the workers: jobs and deliveries in flight finish or are taken up after a restart.
+	// 3. Stop the workers: jobs and deliveries in flight finish or are taken up after a restart.
 	if derr := deliveries.Stop(shutdownCtx); derr != nil {
 		log.Warn("stopping webhook deliveries", "error", derr.Error())
 	}
@@ -362,7 +379,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if ierr := feeds.Stop(shutdownCtx); ierr != nil {
 		log.Warn("stopping AIS ingest", "error", ierr.Error())
 	}
-	// 3. The deferred calls then stop the sweeper and wait for it, close idle outbound
+	// 4. The deferred calls then stop the sweeper and wait for it, close idle outbound
 	// connections, stop the simulator and close the database.
 	stopWork()
 	if errors.Is(err, http.ErrServerClosed) {
@@ -392,7 +409,7 @@ type servers struct {
 }
 
 // listen opens the API listener (first) and the admin listener.
-func listen(cfg serveConfig, handler http.Handler, reg *prometheus.Registry, log *slog.Logger) (*servers, error) {
+func listen(cfg serveConfig, handler, adminHandler http.Handler, log *slog.Logger) (*servers, error) {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w (choose another with --addr)", cfg.addr, err)
@@ -407,11 +424,13 @@ func listen(cfg serveConfig, handler http.Handler, reg *prometheus.Registry, log
 			ln.Close()
 			return nil, fmt.Errorf("cannot listen on %s: %w (choose another with --admin-addr, or --admin-addr off)", cfg.adminAddr, err)
 		}
-		admin := http.NewServeMux()
-		admin.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		s.servers = append(s.servers, &http.Server{Handler: admin, ReadHeaderTimeout: cfg.headerTimeout})
+		s.servers = append(s.servers, &http.Server{Handler: adminHandler, ReadHeaderTimeout: cfg.headerTimeout,
+			ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute})
 		s.listeners = append(s.listeners, aln)
 		log.Info("admin listener", "addr", aln.Addr().String())
+		if ap, err := netip.ParseAddrPort(aln.Addr().String()); err == nil && !ap.Addr().IsLoopback() {
+			log.Warn("the admin listener is not on loopback: it has no authentication, so only Prometheus and operators may reach it", "addr", aln.Addr().String())
+		}
 	}
 	return s, nil
 }

@@ -499,3 +499,41 @@ func testClaimInSubjectOrder(t *testing.T, db *store.DB) {
 		t.Fatalf("claimed %v after the first failed for good, want %s", got, second)
 	}
 }
+
+func testNotificationBacklog(t *testing.T, db *store.DB) {
+	empty, err := db.NotificationBacklog(ctx, base, 10)
+	if err != nil || empty.Pending != 0 || empty.Due != 0 || !empty.OldestDue.IsZero() || len(empty.Webhooks) != 0 {
+		t.Fatalf("empty store: %+v, %v; want nothing", empty, err)
+	}
+	a := MustCreateAccount(t, db, "acme")
+	busy := mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	quiet := mustCreateWebhook(t, db, newWebhook(a.ID, base, "tracking_request.succeeded"))
+	for i := range 3 {
+		mustNotify(t, db, newEvent(a.ID, eventFailed, fmt.Sprint("f", i), at(time.Duration(i)*time.Minute)))
+	}
+	done := mustNotifyOne(t, db, a.ID, "f-done", at(time.Minute))
+	mustSetDeliveryStatus(t, db, done, boxwatch.DeliverySucceeded, at(time.Minute))
+	mustNotify(t, db, newEvent(a.ID, "tracking_request.succeeded", "s0", at(time.Hour)))
+
+	now := at(30 * time.Minute) // the quiet webhook's notification is not due yet
+	got, err := db.NotificationBacklog(ctx, now, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Pending != 4 || got.Due != 3 || !got.OldestDue.Equal(base) {
+		t.Errorf("totals = %d pending, %d due, oldest %v; want 4, 3, %v", got.Pending, got.Due, got.OldestDue, base)
+	}
+	want := []boxwatch.WebhookBacklog{
+		{WebhookID: busy.ID, AccountID: a.ID, URL: busy.URL, Active: true, Pending: 3, Due: 3, OldestDue: base},
+		{WebhookID: quiet.ID, AccountID: a.ID, URL: quiet.URL, Active: true, Pending: 1},
+	}
+	if !reflect.DeepEqual(got.Webhooks, want) {
+		t.Errorf("webhooks =\n%+v\nwant\n%+v", got.Webhooks, want)
+	}
+	if top, err := db.NotificationBacklog(ctx, now, 1); err != nil || len(top.Webhooks) != 1 || top.Webhooks[0].WebhookID != busy.ID {
+		t.Errorf("limit 1: %+v, %v; want the busiest webhook alone", top.Webhooks, err)
+	}
+	if totals, err := db.NotificationBacklog(ctx, now, 0); err != nil || totals.Pending != 4 || totals.Webhooks != nil {
+		t.Errorf("limit 0: %+v, %v; want the totals and no webhooks", totals, err)
+	}
+}

@@ -80,6 +80,7 @@ var conformance = []struct {
 	{"RequeueNotifications", withDB(testRequeueNotifications), []string{"Tx.RequeueNotifications"}},
 	{"DeliveryClaims", withDB(testDeliveryClaims), []string{"WorkStore.ClaimDueNotifications", "WorkStore.UnclaimNotification"}},
 	{"ClaimBounds", withDB(testClaimBounds), []string{"WorkStore.ClaimDueNotifications"}},
+	{"NotificationBacklog", withDB(testNotificationBacklog), []string{"WorkStore.NotificationBacklog"}},
 	{"ClaimInSubjectOrder", withDB(testClaimInSubjectOrder), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
 
@@ -114,6 +115,9 @@ var conformance = []struct {
 	{"Increment", withDB(testIncrement), []string{"DB.Increment"}},
 	{"RateLimiter", withDB(testRateLimiter), []string{"DB.Limiter"}},
 	{"SweepRateLimits", withDB(testSweepRateLimits), []string{"DB.SweepRateLimits"}},
+
+	// pool.go
+	{"PoolStats", withDB(testPoolStats), []string{"DB.PoolStats"}},
 }
 
 // notInSuite are the exported methods of *store.DB the suite leaves to others, with the reason.

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/webhook"
 )
@@ -55,6 +57,9 @@ type Config struct {
 	RetryScale float64
 	Clock      boxwatch.Clock
 	Logger     *slog.Logger
+	// Metrics receives the dispatcher's metrics (deliveries, latency, backlog); nil registers
+	// none.
+	Metrics prometheus.Registerer
 }
 
 // Defaults of Config, shared with the command line.
@@ -85,10 +90,11 @@ const (
 // notification is then sent again with the same id. Jobs per notification would cost more in
 // queue bookkeeping than the delivery itself. Start, Stop and Wake are safe in any order.
 type Dispatcher struct {
-	cfg  Config
-	log  *slog.Logger
-	wake chan struct{}
-	free chan struct{} // one token per idle worker
+	cfg     Config
+	log     *slog.Logger
+	metrics *metrics
+	wake    chan struct{}
+	free    chan struct{} // one token per idle worker
 
 	mu    sync.Mutex
 	slots map[string]*slot // per webhook with deliveries in flight or waiting; removed when idle
@@ -138,7 +144,11 @@ func New(cfg Config) (*Dispatcher, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Dispatcher{cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1), free: make(chan struct{}, cfg.Workers),
+	m, err := newMetrics(cfg.Metrics, cfg.Work, cfg.Clock)
+	if err != nil {
+		return nil, fmt.Errorf("dispatch: %w", err)
+	}
+	d := &Dispatcher{cfg: cfg, log: cfg.Logger, metrics: m, wake: make(chan struct{}, 1), free: make(chan struct{}, cfg.Workers),
 		slots: map[string]*slot{}}
 	for range cfg.Workers {
 		d.free <- struct{}{}
@@ -316,7 +326,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		return nil
 	}
 	if !hook.Active {
-		return d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
+		err := d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
 			now := d.cfg.Clock()
 			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt, n.Attempts = boxwatch.DeliveryFailed, time.Time{}, now, n.Attempts+1
 			if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: now,
@@ -325,6 +335,10 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 			}
 			return tx.SaveNotification(ctx, n)
 		})
+		if err == nil {
+			d.metrics.gaveUp()
+		}
+		return err
 	}
 	if !d.acquire(ctx, hook.ID) {
 		back := d.cfg.Clock().Add(time.Duration(250+rand.IntN(500)) * time.Millisecond)
@@ -340,8 +354,10 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		}
 		n.Body = body
 	}
+	sent := d.metrics.sending()
 	attempt := webhook.Deliver(ctx, d.cfg.Client, webhook.Request{URL: hook.URL, Headers: hook.Headers, Secret: hook.Secret,
 		NotificationID: n.ID, Body: n.Body, Now: d.cfg.Clock()})
+	sent()
 	if ctx.Err() != nil {
 		return nil // shutting down: the claim lapses and the notification is sent again
 	}
@@ -354,6 +370,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 	})
 	if err == nil {
 		d.logOutcome(out, attempt)
+		d.metrics.attempted(attempt, out)
 	}
 	return err
 }

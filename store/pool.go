@@ -1,0 +1,36 @@
+package store
+
+import (
+	"database/sql"
+	"time"
+)
+
+// PoolStats describes one of the store's connection pools at a moment: on PostgreSQL the one
+// pool ("postgres"), on SQLite the writer ("sqlite_writer", one connection) and the readers
+// ("sqlite_readers").
+type PoolStats struct {
+	Name string
+	// MaxOpen bounds the connections; Open are those that exist, InUse of them serve a query or
+	// a transaction, Idle wait for one.
+	MaxOpen, Open, InUse, Idle int
+	// Waits counts the acquisitions that found no free connection and waited for one, WaitTime
+	// is their total wait, since the store opened.
+	Waits    int64
+	WaitTime time.Duration
+}
+
+// PoolStats returns the state of every connection pool. It runs no query: it reads the counters
+// the pools keep.
+func (db *DB) PoolStats() []PoolStats {
+	if db.pool != nil {
+		s := db.pool.Stat()
+		return []PoolStats{{Name: "postgres", MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()),
+			Idle: int(s.IdleConns()), Waits: s.EmptyAcquireCount(), WaitTime: s.EmptyAcquireWaitTime()}}
+	}
+	stats := func(name string, d *sql.DB) PoolStats {
+		s := d.Stats()
+		return PoolStats{Name: name, MaxOpen: s.MaxOpenConnections, Open: s.OpenConnections, InUse: s.InUse, Idle: s.Idle,
+			Waits: s.WaitCount, WaitTime: s.WaitDuration}
+	}
+	return []PoolStats{stats("sqlite_writer", db.sqlWriter), stats("sqlite_readers", db.sqlReader)}
+}

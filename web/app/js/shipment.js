@@ -26,7 +26,7 @@ export function mount(main, route) {
     h('div', { class: 'layout' },
       h('div', {},
         h('section', { class: 'card', 'aria-labelledby': 'map-title' },
-          h('h2', { id: 'map-title' }, 'Map'),
+          h('h2', { id: 'map-title' }, 'Journey map'),
           mapEl,
           h('ul', { class: 'legend', 'aria-label': 'Legend' },
             h('li', {}, h('span', { class: 'swatch port', 'aria-hidden': 'true' }), 'Port'),

@@ -73,7 +73,7 @@ type compressed struct {
 func (c *compressed) get(plain []byte) []byte {
 	c.once.Do(func() {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression) // a valid level: no error
 		zw.Write(plain)
 		zw.Close()
 		c.body = buf.Bytes()

@@ -264,7 +264,7 @@ func TestVendoredFilesMatchTheirSums(t *testing.T) {
 			t.Errorf("%s is embedded but not in SHA256SUMS", p)
 			continue
 		}
-		body := fetch(t, "GET", srv.URL+"/assets/"+p).body
+		body := fetch(t, "GET", srv.URL+"/assets/"+p, "Accept-Encoding", "identity").body
 		got := sha256.Sum256([]byte(body))
 		if hex.EncodeToString(got[:]) != want {
 			t.Errorf("%s: sha256 %x, SHA256SUMS says %s", p, got, want)

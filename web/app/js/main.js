@@ -94,9 +94,9 @@ function signOut(message) {
   setAPIKey(null);
   afterSignIn = '#/tracking-requests';
   unmount();
-  location.hash = '#/signin';
   if (message) sessionStorage.setItem('boxwatch.signout', message);
-  route();
+  if (location.hash === '#/signin') route();
+  else location.hash = '#/signin'; // hashchange routes
 }
 
 // Polling: one refresh at a time, the next one POLL_MS after the last ended; none while the tab is

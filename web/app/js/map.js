@@ -116,10 +116,12 @@ export class JourneyMap {
     el.append(this.message);
     el.dataset.state = 'loading';
     this.ready = this.#create();
+    this.ready.catch(() => {}); // draw reports the failure; this only keeps it from the console
   }
 
   async #create() {
     const lib = await library();
+    if (this.removed) throw new Error('the page was left');
     this.lib = lib;
     const map = new lib.Map({
       container: this.el,
@@ -197,6 +199,7 @@ export class JourneyMap {
       this.fail(`The map cannot be shown in this browser (${err.message ?? err}).`);
       return;
     }
+    if (!this.map) return; // the page was left meanwhile
     const journey = unwrap(fc);
     map.getSource('journey').setData(journey);
     this.#labels(journey);
@@ -227,6 +230,7 @@ export class JourneyMap {
   }
 
   remove() {
+    this.removed = true;
     for (const m of this.markers) m.remove();
     this.map?.remove();
     if (window.boxwatch.map === this.map) window.boxwatch.map = null;

@@ -96,7 +96,9 @@ export function mount(main, route) {
         summary = swap(summary, summaryCard(doc.data, inc));
         etas = swap(etas, etasCard(doc.data));
         containers = swap(containers, containerPicker(list, state.container, (cid) => {
+          if (cid === state.container) return;
           state.container = cid;
+          mapEl.dataset.state = 'loading'; // until this container's map is drawn
           state.last = '';
           state.lastEvents = '';
           view.refresh();

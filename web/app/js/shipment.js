@@ -93,6 +93,7 @@ export function mount(main, route) {
       if (text !== state.last) {
         state.last = text;
         head = swap(head, heading(doc.data));
+        document.title = `${head.querySelector('h1').textContent} · boxwatch`;
         summary = swap(summary, summaryCard(doc.data, inc));
         etas = swap(etas, etasCard(doc.data));
         containers = swap(containers, containerPicker(list, state.container, (cid) => {

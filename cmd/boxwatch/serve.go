@@ -29,6 +29,7 @@ import (
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/web"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/boxwatch/boxwatch/webhook/dispatch"
 )
@@ -317,8 +318,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	adminHandler := admin.NewHandler(admin.Config{Metrics: reg, Jobs: engine.Queue(), Backlog: db, AIS: feeds.SourceStats,
 		Pools: db.PoolStats, Database: fmt.Sprintf("%s (%s)", store.Redact(cfg.db), db.Dialect()), Version: versionString(),
 		Logger: log.With("component", "admin")})
+	dashboard, err := web.New(handler) // the dashboard at /, /assets/ and /docs; everything else is the API's
+	if err != nil {
+		return err
+	}
 	drain := &drainer{}
-	servers, err := listen(cfg, drain.wrap(handler), adminHandler, log)
+	servers, err := listen(cfg, drain.wrap(dashboard), adminHandler, log)
 	if err != nil {
 		return err
 	}
@@ -328,6 +333,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if len(servers.listeners) > 1 {
 		fmt.Fprintf(stdout, "boxwatch admin listener at http://%s (metrics and the job page; keep it private)\n", servers.listeners[1].Addr())
 	}
+	fmt.Fprintf(stdout, "Dashboard: open %s/ in a browser and sign in with an API key; API reference at %s/docs\n", apiURL, apiURL)
 	if cfg.demo {
 		if err := startDemo(ctx, db, apiURL, stdout); err != nil {
 			return err

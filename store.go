@@ -294,10 +294,12 @@ type Redeliverer interface {
 	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
 }
 
-// RateLimiter counts requests against per-key limits.
+// RateLimiter counts requests against per-key limits. A bucket admits a burst of limit requests,
+// then one every period/limit. A limiter shared by several processes may differ from that within
+// the tolerance its implementation states.
 type RateLimiter interface {
-	// Allow takes one request from the bucket key, which admits limit requests per period. When
-	// it refuses, retryAfter says how long until a request would be admitted.
+	// Allow takes one request from the bucket key, which admits limit (> 0) requests per period.
+	// When it refuses, retryAfter says how long until a request would be admitted.
 	Allow(ctx context.Context, key string, limit int, period time.Duration) (ok bool, retryAfter time.Duration, err error)
 }
 

@@ -41,7 +41,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		ts:        func(t time.Time) any { return t },
 		pool:      pool,
 	}
-	db.limiter = &pgLimiter{db: db}
+	db.limiter = newLeaseLimiter(db, boxwatch.SystemClock)
 	return db, nil
 }
 

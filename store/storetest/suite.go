@@ -114,6 +114,11 @@ var conformance = []struct {
 	{"Increment", withDB(testIncrement), []string{"DB.Increment"}},
 	{"RateLimiter", withDB(testRateLimiter), []string{"DB.Limiter"}},
 	{"SweepRateLimits", withDB(testSweepRateLimits), []string{"DB.SweepRateLimits"}},
+
+	// limiter.go
+	{"LimiterReplicas", testLimiterReplicas, []string{"DB.Limiter"}},
+	{"LimiterIdleReplica", testLimiterIdleReplica, []string{"DB.Limiter", "DB.NewLimiter"}},
+	{"LimiterRollover", testLimiterRollover, []string{"DB.Limiter"}},
 }
 
 // notInSuite are the exported methods of *store.DB the suite leaves to others, with the reason.

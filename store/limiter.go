@@ -161,8 +161,10 @@ RETURNING g.n, (EXTRACT(EPOCH FROM g.tat - g.now) * 1000000 + ? - ?)::float8`
 
 // take runs pgTake, creating the bucket first when it is missing: a missing bucket is full.
 func (l *leaseLimiter) take(ctx context.Context, key string, giveBack, want int, interval, period time.Duration) (got int, retry time.Duration, err error) {
-	iv, pv := max(1, interval.Microseconds()), period.Microseconds() // the database counts in microseconds
-	for range 3 {                                                    // the sweep may delete the bucket created between the two statements
+	// The database counts in microseconds. The sweep may delete a bucket created between the
+	// two statements, hence the retries.
+	iv, pv := max(1, interval.Microseconds()), period.Microseconds()
+	for range 3 {
 		var waitUS float64
 		err = l.db.write.queryRow(ctx, pgTake, key, int64(giveBack)*iv, want, pv, iv, iv, key, iv, pv).Scan(&got, &waitUS)
 		if err == nil {

@@ -18,7 +18,9 @@ type Store interface {
 
 	// CreateAPIKey stores a key record for an existing account.
 	CreateAPIKey(ctx context.Context, k APIKey) error
-	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound.
+	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound. It
+	// may answer from a short-lived cache: a key revoked through another store may still be
+	// found for a few seconds (store.KeyCacheTTL), one revoked through this one may not.
 	APIKey(ctx context.Context, keyID string) (APIKey, Account, error)
 	// APIKeys returns the account's live keys, oldest first; an unknown account has none.
 	APIKeys(ctx context.Context, accountID string) ([]APIKey, error)

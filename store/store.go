@@ -35,6 +35,7 @@ type DB struct {
 	closers []func()
 	ping    func(context.Context) error
 	limiter boxwatch.RateLimiter
+	keys    keyCache
 	// translate turns a driver error into a boxwatch error where it has a domain meaning.
 	translate func(error) error
 	// ts converts a time to the value the dialect stores.

@@ -25,6 +25,7 @@ var conformance = []struct {
 	{"APIKeys", withDB(testAPIKeys), []string{"Store.CreateAPIKey", "Store.APIKey"}},
 	{"AccountList", withDB(testAccountList), []string{"Store.Accounts"}},
 	{"RevokeAPIKey", withDB(testRevokeAPIKey), []string{"Store.APIKeys", "Store.RevokeAPIKey"}},
+	{"APIKeyRevokedEverywhere", testAPIKeyRevokedEverywhere, []string{"Store.APIKey", "Store.RevokeAPIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},

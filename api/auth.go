@@ -32,4 +32,3 @@ func (s *server) authenticate(r *http.Request) (boxwatch.Account, error) {
 	}
 	return acct, nil
 }
-

@@ -75,7 +75,7 @@ func BenchmarkRead(b *testing.B) {
 						req, _ := http.NewRequest("GET", url, nil)
 						req.Header.Set("Authorization", "Token "+d.ts.acme)
 						return req
-					}, 200)
+					}, 200, d.ts.db)
 					b.ReportMetric(float64(d.stmts.Load()-before)/float64(b.N), "stmts/op")
 				})
 			}

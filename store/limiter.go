@@ -75,10 +75,11 @@ type leaseLimiter struct {
 	gc  time.Time
 }
 
-// lease is one replica's share of a bucket. Its mutex is held while a batch is taken, so one
-// request per bucket and replica waits on the database and the others wait on it.
+// lease is one replica's share of a bucket. It is held (a semaphore, so that waiting respects
+// the request's context) while a batch is taken: one request per bucket and replica waits on the
+// database, and the others on it.
 type lease struct {
-	mu           sync.Mutex
+	held         chan struct{}
 	tokens       int       // unspent
 	ends         time.Time // tokens unspent by then go back to the bucket
 	refusedUntil time.Time // the bucket had no token until then
@@ -98,8 +99,16 @@ func leaseLife(period time.Duration) time.Duration { return period / 60 }
 func (l *leaseLimiter) Allow(ctx context.Context, key string, limit int, period time.Duration) (bool, time.Duration, error) {
 	now := l.now()
 	le := l.lease(key, now)
-	le.mu.Lock()
-	defer le.mu.Unlock()
+	select {
+	case le.held <- struct{}{}:
+	default: // another request is taking a batch for this bucket: wait for it, or give up
+		select {
+		case le.held <- struct{}{}:
+		case <-ctx.Done():
+			return false, 0, l.db.internal("rate limit", ctx.Err())
+		}
+	}
+	defer func() { <-le.held }()
 	if now.Before(le.refusedUntil) {
 		return false, le.refusedUntil.Sub(now), nil
 	}
@@ -128,27 +137,29 @@ func (l *leaseLimiter) lease(key string, now time.Time) *lease {
 	defer l.mu.Unlock()
 	if now.Sub(l.gc) > time.Minute {
 		for k, le := range l.m {
-			if le.mu.TryLock() {
+			select {
+			case le.held <- struct{}{}:
 				if now.Sub(le.ends) > time.Hour && now.After(le.refusedUntil) {
 					delete(l.m, k)
 				}
-				le.mu.Unlock()
+				<-le.held
+			default: // in use
 			}
 		}
 		l.gc = now
 	}
 	le := l.m[key]
 	if le == nil {
-		le = &lease{}
+		le = &lease{held: make(chan struct{}, 1)}
 		l.m[key] = le
 	}
 	return le
 }
 
 // pgTake gives back tokens worth $2 microseconds and takes up to $3 tokens from the bucket $1
-// (period $4, token interval $5, in microseconds), in one statement. The row lock taken by old serialises replicas,
-// and the time is read once the lock is held; the bucket is GCRA's: a token is free while
-// tat - period <= now.
+// (period $4, token interval $5, in microseconds), in one statement. The row lock taken by old
+// serialises replicas, and the time is read once the lock is held. The bucket is GCRA's: a token
+// is free while tat - period <= now.
 const pgTake = `
 WITH old AS (SELECT tat FROM rate_limits WHERE key = ? FOR UPDATE),
 base AS (SELECT greatest(old.tat - ? * interval '1 microsecond', c.now) AS tat, c.now

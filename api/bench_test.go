@@ -135,13 +135,17 @@ func BenchmarkGetTrackingRequest(b *testing.B) {
 				storetest.RequirePostgres(b)
 			}
 			// Limits stay on (set high) so each request pays for its rate-limit check.
-			ts := newTestServer(b, be, production)
+			db := be.Open(b)
+			stmts := db.CountStatements()
+			ts := serveOn(b, db, production)
 			id := ts.mustCreate(b, ts.acme, "bill_of_lading", "MEDUFR030802", "MSCU", `"ref_numbers":["PO12345"]`)
+			before := stmts.Load()
 			hammer(b, func() *http.Request {
 				req, _ := http.NewRequest("GET", ts.URL+"/v2/tracking_requests/"+id, nil)
 				req.Header.Set("Authorization", "Token "+ts.acme)
 				return req
 			}, 200, ts.db)
+			b.ReportMetric(float64(stmts.Load()-before)/float64(b.N), "stmts/op")
 		})
 	}
 }

@@ -49,7 +49,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		ts:        func(t time.Time) any { return t },
 		pool:      pool,
 	}
-	db.limiter = newLeaseLimiter(db, boxwatch.SystemClock)
+	db.limiter = newLeaseLimiter(db, time.Now) // monotonic: leases last their length whatever the wall clock does
 	return db, nil
 }
 

@@ -38,12 +38,16 @@ test-postgres:
 
 # Benchmarks named by the issues, each printed as a ratio to a baseline from the same run.
 # PostgreSQL figures need BOXWATCH_TEST_POSTGRES_URL, as for the tests.
+# Read endpoints run beside a bare handler on both databases; the rate limiter's speed runs beside
+# the in-process one, and its exactness across four replicas is reported as excess/short counts.
 # Pipeline benchmarks run fixed batches (their setup is long): 300 lookups or refreshes, 5,000
 # webhook deliveries. AIS decoding runs beside the npm decoder it must beat (needs npm once, see
 # scripts/aisdata.sh).
 bench:
 	$(GO) run ./infer/cmd/infereval
 	( $(GO) test -run '^$$' -bench 'Benchmark(GetTrackingRequest|CreateTrackingRequest|Infer)' -benchtime 2s -count 3 ./api ./infer && \
+	  $(GO) test -run '^$$' -bench 'BenchmarkRead$$' -benchtime 1s -count 3 ./api && \
+	  $(GO) test -run '^$$' -bench Limiter -benchtime 1s -count 3 ./store && \
 	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
 	  $(GO) test -run '^$$' -bench ContainerMap -benchtime 2s -count 3 ./api && \
 	  $(GO) test -run '^$$' -bench HealthyWhile -benchtime 4000x -count 1 ./webhook/dispatch && \

@@ -18,7 +18,9 @@ type Store interface {
 
 	// CreateAPIKey stores a key record for an existing account.
 	CreateAPIKey(ctx context.Context, k APIKey) error
-	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound.
+	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound. It
+	// may answer from a short-lived cache: a key revoked through another store may still be
+	// found for a few seconds (store.KeyCacheTTL), one revoked through this one may not.
 	APIKey(ctx context.Context, keyID string) (APIKey, Account, error)
 	// APIKeys returns the account's live keys, oldest first; an unknown account has none.
 	APIKeys(ctx context.Context, accountID string) ([]APIKey, error)
@@ -314,10 +316,12 @@ type Redeliverer interface {
 	RedeliverSince(ctx context.Context, accountID, webhookID string, since time.Time) (int, error)
 }
 
-// RateLimiter counts requests against per-key limits.
+// RateLimiter counts requests against per-key limits. A bucket admits a burst of limit requests,
+// then one every period/limit. A limiter shared by several processes may differ from that within
+// the tolerance its implementation states.
 type RateLimiter interface {
-	// Allow takes one request from the bucket key, which admits limit requests per period. When
-	// it refuses, retryAfter says how long until a request would be admitted.
+	// Allow takes one request from the bucket key, which admits limit (> 0) requests per period.
+	// When it refuses, retryAfter says how long until a request would be admitted.
 	Allow(ctx context.Context, key string, limit int, period time.Duration) (ok bool, retryAfter time.Duration, err error)
 }
 

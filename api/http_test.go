@@ -169,10 +169,50 @@ func TestRateLimits(t *testing.T) {
 		ts.mustCreate(t, ts.globex, "bill_of_lading", "RL0", "MSCU")
 
 		if b.Name == "postgres" {
-			// A second replica on the same database shares the buckets.
-			replica := serveOn(t, db, limits)
+			// A second replica on the same database, with a limiter of its own, shares the buckets.
+			replica := serveOn(t, db, limits, func(_ testing.TB, c *api.Config, db *store.DB) { c.Limiter = db.NewLimiter(boxwatch.SystemClock) })
 			replica.do(t, "GET", "/v2/shipping_lines", ts.acme, "").wantError(t, 429, "rate_limited", "", "")
 		}
+
+		// A limit of 0 lifts it.
+		lifted := serveOn(t, db, withLimits(api.Limits{}))
+		for range 20 {
+			lifted.do(t, "GET", "/v2/shipping_lines", lifted.acme, "").want(t, 200)
+		}
+	})
+}
+
+// TestRevokedKey: a revoked key is refused at once by the replica whose store revoked it, even
+// though it just served the key, and by another within the key cache's TTL.
+func TestRevokedKey(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		dsn := b.DSN(t)
+		var replicas []*testServer
+		for range 2 {
+			db, err := store.Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			replicas = append(replicas, serveOn(t, db))
+		}
+		here, there := replicas[0], replicas[1]
+		key := here.acme
+		for _, ts := range replicas {
+			ts.do(t, "GET", "/v2/shipping_lines", key, "").want(t, 200)
+		}
+		id, _ := boxwatch.ParseAPIKey(key)
+		if err := here.db.RevokeAPIKey(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+		revoked := time.Now()
+		here.do(t, "GET", "/v2/shipping_lines", key, "").wantError(t, 401, "", "", "")
+		trackingtest.Eventually(t, store.KeyCacheTTL+time.Second, "the other replica still accepts the revoked key", func() bool {
+			return there.do(t, "GET", "/v2/shipping_lines", key, "").status == 401
+		})
+		t.Logf("the other replica refused the key %v after its revocation (TTL %v)", time.Since(revoked).Round(time.Millisecond), store.KeyCacheTTL)
+		there.do(t, "GET", "/v2/shipping_lines", there.acme, "").want(t, 200) // its own key still works
 	})
 }
 

@@ -25,7 +25,6 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 type server struct {
 	cfg     Config
 	log     *slog.Logger
-	keys    *keyCache
 	metrics *metrics
 	// maps draws container maps; mapCache keeps those drawn recently (nil: none kept).
 	maps     *mapper
@@ -66,7 +65,7 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 30 * time.Second
 	}
-	s := &server{cfg: cfg, log: cfg.Logger, keys: newKeyCache(cfg.Store, cfg.Clock)}
+	s := &server{cfg: cfg, log: cfg.Logger}
 	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
 		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
 	if !cfg.NoTrackCache {

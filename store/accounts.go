@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -54,15 +56,81 @@ func (db *DB) CreateAPIKey(ctx context.Context, k boxwatch.APIKey) error {
 	return db.internal("create api key", err)
 }
 
-// APIKey returns the key with that key id and its account, or ErrNotFound.
+// APIKey returns the key with that key id and its account, or ErrNotFound. It answers from a
+// cache of the keys found in the last KeyCacheTTL, sparing a round trip per request: a key
+// revoked through this store fails at once, one revoked by another process (a replica, the
+// apikey command) within KeyCacheTTL, and so do changes to the account's features.
 func (db *DB) APIKey(ctx context.Context, keyID string) (boxwatch.APIKey, boxwatch.Account, error) {
+	if k, a, ok := db.keys.get(keyID); ok {
+		return k, a, nil
+	}
+	gen := db.keys.generation()
 	var k boxwatch.APIKey
 	var a boxwatch.Account
 	err := scanAccount(db.read.queryRow(ctx,
 		"SELECT "+accountColumns+", k.id, k.hash, k.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?", keyID),
 		&a, &k.ID, &k.Hash, timeCol{&k.CreatedAt})
 	k.AccountID = a.ID
-	return k, a, db.lookupErr("api key", err)
+	if err != nil {
+		return k, a, db.lookupErr("api key", err)
+	}
+	db.keys.put(gen, k, a)
+	return k, a, nil
+}
+
+// KeyCacheTTL is how long APIKey may answer from memory: the longest a key revoked by another
+// process keeps working here.
+const KeyCacheTTL = 10 * time.Second
+
+// keyCache holds the key records APIKey found recently: hashes, never keys.
+type keyCache struct {
+	mu  sync.Mutex
+	m   map[string]cachedKey
+	gen uint64 // counts revocations, so a lookup that raced one is not cached
+}
+
+type cachedKey struct {
+	key     boxwatch.APIKey
+	account boxwatch.Account
+	expires time.Time
+}
+
+const keyCacheSize = 10000
+
+func (c *keyCache) get(id string) (boxwatch.APIKey, boxwatch.Account, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[id]
+	if !ok || !time.Now().Before(e.expires) {
+		return boxwatch.APIKey{}, boxwatch.Account{}, false
+	}
+	return e.key, e.account, true
+}
+
+func (c *keyCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// put caches a record read while the generation was gen, unless a key was revoked since.
+func (c *keyCache) put(gen uint64, k boxwatch.APIKey, a boxwatch.Account) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return
+	}
+	if c.m == nil || len(c.m) >= keyCacheSize {
+		c.m = map[string]cachedKey{}
+	}
+	c.m[k.ID] = cachedKey{key: k, account: a, expires: time.Now().Add(KeyCacheTTL)}
+}
+
+func (c *keyCache) revoke(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+	c.gen++
 }
 
 // notFound maps "no rows" to ErrNotFound and wraps anything else.
@@ -107,9 +175,11 @@ func (db *DB) APIKeys(ctx context.Context, accountID string) ([]boxwatch.APIKey,
 }
 
 // RevokeAPIKey deletes the key record, or returns ErrNotFound. Deleting leaves nothing a key could
-// match: its hash is gone with it.
+// match: its hash is gone with it. The key fails at once through this store, and within
+// KeyCacheTTL through others (see APIKey).
 func (db *DB) RevokeAPIKey(ctx context.Context, keyID string) error {
 	n, err := db.write.exec(ctx, "DELETE FROM api_keys WHERE id = ?", keyID)
+	db.keys.revoke(keyID)
 	if err := db.internal("revoke api key", err); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +21,13 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("invalid PostgreSQL URL %s: %v", Redact(dsn), pgErrorText(err))
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		// pgx's default, as many connections as cores (at least 4), leaves API requests queueing
+		// for a connection while round trips are in flight, and they share the pool with the job
+		// and webhook workers. Ten replicas of two cores fit PostgreSQL's default of 100
+		// connections; pool_max_conns in the URL overrides this.
+		cfg.MaxConns = int32(max(10, 2*runtime.GOMAXPROCS(0)))
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
@@ -42,7 +50,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		ts:        func(t time.Time) any { return t },
 		pool:      pool,
 	}
-	db.limiter = &pgLimiter{db: db}
+	db.limiter = newLeaseLimiter(db, time.Now) // monotonic: leases last their length whatever the wall clock does
 	return db, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
@@ -25,7 +26,11 @@ func onPostgres(ctx context.Context, dsn, schema, statement string) error {
 	if !schemaName.MatchString(schema) {
 		return fmt.Errorf("invalid schema name %q", schema)
 	}
-	c, err := pgx.Connect(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn) // accepts the pool's own settings (pool_max_conns) too
+	if err != nil {
+		return fmt.Errorf("invalid PostgreSQL URL %s: %v", Redact(dsn), pgErrorText(err))
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
 		return fmt.Errorf("cannot reach PostgreSQL at %s: %v", Redact(dsn), pgErrorText(err))
 	}

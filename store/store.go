@@ -38,6 +38,7 @@ type DB struct {
 	closers []func()
 	ping    func(context.Context) error
 	limiter boxwatch.RateLimiter
+	keys    keyCache
 	// translate turns a driver error into a boxwatch error where it has a domain meaning.
 	translate func(error) error
 	// ts converts a time to the value the dialect stores.
@@ -173,8 +174,19 @@ func Redact(dsn string) string {
 func (db *DB) Dialect() Dialect { return db.dialect }
 
 // Limiter returns the rate limiter that fits the deployment: in process for SQLite (one node), in
-// the database for PostgreSQL, so that every replica shares the same buckets.
+// the database for PostgreSQL, so that every replica shares the same buckets (see leaseLimiter
+// for how close to exact it stays).
 func (db *DB) Limiter() boxwatch.RateLimiter { return db.limiter }
+
+// NewLimiter returns a rate limiter of its own, as another process would have: on PostgreSQL it
+// shares the database's buckets and times its leases with clock; on SQLite it keeps buckets of
+// its own, timed by clock. Tests use it to play several replicas in one process.
+func (db *DB) NewLimiter(clock boxwatch.Clock) boxwatch.RateLimiter {
+	if db.dialect == Postgres {
+		return newLeaseLimiter(db, clock)
+	}
+	return newMemoryLimiter(clock)
+}
 
 // Ping reports whether the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.ping(ctx) }

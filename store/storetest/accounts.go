@@ -158,3 +158,45 @@ func testRevokeAPIKey(t *testing.T, db *store.DB) {
 		}
 	}
 }
+
+// testAPIKeyRevokedEverywhere: stores cache the keys they find (store.KeyCacheTTL). A key revoked
+// through one store fails there at once, even while cached, and in another store on the same
+// database (a replica, or serve while the apikey command revokes) within the TTL.
+func testAPIKeyRevokedEverywhere(t *testing.T, b Backend) {
+	dbs := openReplicas(t, b, 2)
+	here, there := dbs[0], dbs[1]
+	a := MustCreateAccount(t, here, "acme")
+	_, rec, err := boxwatch.NewAPIKey(a.ID, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := here.CreateAPIKey(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range dbs { // both caches hold the key
+		if _, got, err := db.APIKey(ctx, rec.ID); err != nil || got.ID != a.ID {
+			t.Fatalf("APIKey before revoking: %v, %v", got, err)
+		}
+	}
+	if err := here.RevokeAPIKey(ctx, rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	revoked := time.Now()
+	if _, _, err := here.APIKey(ctx, rec.ID); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("APIKey right after revoking, same store: %v, want ErrNotFound", err)
+	}
+	for {
+		_, _, err := there.APIKey(ctx, rec.ID)
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			t.Logf("revoked key refused by the other store after %v (TTL %v)", time.Since(revoked).Round(time.Millisecond), store.KeyCacheTTL)
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(revoked) > store.KeyCacheTTL+time.Second {
+			t.Fatalf("the other store still accepts the key %v after it was revoked (TTL %v)", time.Since(revoked), store.KeyCacheTTL)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -25,6 +25,7 @@ var conformance = []struct {
 	{"APIKeys", withDB(testAPIKeys), []string{"Store.CreateAPIKey", "Store.APIKey"}},
 	{"AccountList", withDB(testAccountList), []string{"Store.Accounts"}},
 	{"RevokeAPIKey", withDB(testRevokeAPIKey), []string{"Store.APIKeys", "Store.RevokeAPIKey"}},
+	{"APIKeyRevokedEverywhere", testAPIKeyRevokedEverywhere, []string{"Store.APIKey", "Store.RevokeAPIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
@@ -118,6 +119,10 @@ var conformance = []struct {
 
 	// pool.go
 	{"PoolStats", withDB(testPoolStats), []string{"DB.PoolStats"}},
+	// limiter.go
+	{"LimiterReplicas", testLimiterReplicas, []string{"DB.Limiter"}},
+	{"LimiterIdleReplica", testLimiterIdleReplica, []string{"DB.Limiter", "DB.NewLimiter"}},
+	{"LimiterRollover", testLimiterRollover, []string{"DB.Limiter"}},
 }
 
 // notInSuite are the exported methods of *store.DB the suite leaves to others, with the reason.

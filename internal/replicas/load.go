@@ -41,6 +41,7 @@ type Load struct {
 	shipments  []string
 	containers []string
 	unexpected []string // the first few answers no client should get
+	transport  []string // the first few requests that got no HTTP answer at all
 }
 
 // Created is an acknowledged tracking request.
@@ -207,7 +208,13 @@ func (l *Load) do(op, method, path, body string) (int, map[string]any) {
 	res, err := l.client.Do(req)
 	status := 0
 	var doc map[string]any
-	if err == nil {
+	if err != nil {
+		l.mu.Lock()
+		if len(l.transport) < 10 {
+			l.transport = append(l.transport, fmt.Sprintf("%s %s: %v", method, path, err))
+		}
+		l.mu.Unlock()
+	} else {
 		raw, rerr := io.ReadAll(res.Body)
 		res.Body.Close()
 		status = res.StatusCode
@@ -252,6 +259,13 @@ func (l *Load) Unexpected() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.unexpected)
+}
+
+// TransportErrors returns the first few requests that got no HTTP answer at all.
+func (l *Load) TransportErrors() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.transport)
 }
 
 // Resolved returns how many creates got no answer at first and then found, on a retry, that the

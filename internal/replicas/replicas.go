@@ -246,19 +246,27 @@ func (c *Cluster) stop() {
 	if !c.t.Failed() {
 		return
 	}
-	const tail = 150
+	const tail = 100
 	for _, r := range c.replicas {
 		if r.proc == nil {
 			continue
 		}
-		lines := append(r.previousLogLines, r.proc.lines()...)
-		c.t.Logf("=== log of replica %s (%d runs; the last %d lines):\n%s", r.Name, r.starts, min(tail, len(lines)),
+		var lines []string
+		for _, line := range append(r.previousLogLines, r.proc.lines()...) {
+			if !answered.MatchString(line) {
+				lines = append(lines, line)
+			}
+		}
+		c.t.Logf("=== log of replica %s (%d runs; the last %d lines but those of answered requests):\n%s", r.Name, r.starts, min(tail, len(lines)),
 			strings.Join(lines[max(0, len(lines)-tail):], "\n"))
 	}
 	if c.lb != nil {
 		c.t.Logf("=== log of haproxy:\n%s", strings.Join(c.lb.lines(), "\n"))
 	}
 }
+
+// answered matches the log line of a request answered with a 2xx, 3xx or 4xx: too many to report.
+var answered = regexp.MustCompile(`"msg":"request".*"status":[234]`)
 
 func ready(url string) bool {
 	client := http.Client{Timeout: 2 * time.Second}

@@ -144,6 +144,10 @@ func runScenario(t *testing.T, sc scenario) {
 func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int) time.Duration {
 	t.Helper()
 	name := c.Replicas()[victim].Name
+	seen := make([]int, len(c.Replicas())) // each survivor's log lines before the kill
+	for i := range seen {
+		seen[i] = len(c.Log(i))
+	}
 	c.Kill(victim)
 	killed := time.Now()
 	ids := queryStrings(t, db, `SELECT id::text FROM tracking_requests WHERE status = 'pending'`)
@@ -175,7 +179,7 @@ func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int)
 		if i == victim {
 			continue
 		}
-		for _, line := range c.Log(i) {
+		for _, line := range c.Log(i)[seen[i]:] {
 			if strings.Contains(line, "took up the jobs of a dead process") {
 				takeovers = append(takeovers, c.Replicas()[i].Name+": "+line)
 			}

@@ -51,7 +51,9 @@ type Created struct {
 }
 
 func (l *Load) init() {
-	l.client = &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	// Idle connections are dropped well before the balancer's keep-alive timeout, so that a
+	// request never races the balancer closing its connection.
+	l.client = &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 20 * time.Second}}
 	l.ambiguous, l.resolved = map[string]bool{}, map[string]string{}
 	l.statuses, l.latencies = map[string]map[int]int{}, map[string][]time.Duration{}
 }
@@ -211,7 +213,7 @@ func (l *Load) do(op, method, path, body string) (int, map[string]any) {
 	if err != nil {
 		l.mu.Lock()
 		if len(l.transport) < 10 {
-			l.transport = append(l.transport, fmt.Sprintf("%s %s: %v", method, path, err))
+			l.transport = append(l.transport, fmt.Sprintf("%s %s %s: %v", start.UTC().Format("15:04:05.000"), method, path, err))
 		}
 		l.mu.Unlock()
 	} else {

@@ -303,6 +303,7 @@ defaults
     timeout client 65s
     timeout server 65s
     timeout http-request 15s
+    timeout http-keep-alive 60s
     timeout queue 10s
     retries 3
     option redispatch 1

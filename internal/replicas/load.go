@@ -125,7 +125,7 @@ func (l *Load) create() {
 			time.Sleep(time.Duration(100*(attempt+1)) * time.Millisecond) // a client's backoff, not synchronisation
 		default:
 			l.mu.Lock()
-			if l.ambiguous[number] && (status == http.StatusConflict || status == http.StatusUnprocessableEntity) {
+			if l.ambiguous[number] && status == http.StatusUnprocessableEntity && errorCode(doc) == "duplicate" {
 				l.resolved[number] = fmt.Sprint(status)
 			} else {
 				l.note(fmt.Sprintf("create %s: %d %v", number, status, doc["errors"]))
@@ -327,6 +327,17 @@ func quantile(sorted []time.Duration, q float64) time.Duration {
 		return 0
 	}
 	return sorted[int(q*float64(len(sorted)-1))].Round(100 * time.Microsecond)
+}
+
+// errorCode returns the code of a JSON:API error document's first error.
+func errorCode(doc map[string]any) string {
+	errs, _ := doc["errors"].([]any)
+	if len(errs) == 0 {
+		return ""
+	}
+	first, _ := errs[0].(map[string]any)
+	code, _ := first["code"].(string)
+	return code
 }
 
 func dataID(doc map[string]any) string {

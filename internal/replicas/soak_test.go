@@ -36,7 +36,7 @@ func TestSoak(t *testing.T) {
 		}
 	}
 	runScenario(t, scenario{replicas: 3, load: soakEnv(t, "BOXWATCH_SOAK_DURATION", 10*time.Minute), kills: kills,
-		creates: 8, reads: 40, refreshEvery: 7 * time.Second, seed: seed, refreshInterval: 4 * time.Hour})
+		creates: 6, reads: 30, refreshEvery: 7 * time.Second, seed: seed, refreshInterval: 12 * time.Hour, simSpeed: 4})
 }
 
 // seedShipments writes n tracked shipments, with their tracking requests and containers, in one

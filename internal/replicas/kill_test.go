@@ -37,7 +37,8 @@ type scenario struct {
 	refreshEvery    time.Duration
 	seed            int // shipments written to the database before the load (soak)
 	refreshInterval time.Duration
-	simSpeed        int // how much faster the simulated world runs: more milestones, and more AIS
+	simSpeed        int           // how much faster the simulated world runs: more milestones, and more AIS
+	seedSpread      time.Duration // the seeded shipments' refreshes come due evenly over this
 }
 
 // TestKillReplica runs three replicas behind HAProxy under a mixed load, kills one with SIGKILL
@@ -67,7 +68,7 @@ func runScenario(t *testing.T, sc scenario) {
 	receiver := replicas.NewReceiver(t)
 	webhookID := registerWebhook(t, c, receiver.URL)
 	if sc.seed > 0 {
-		seedShipments(t, c, db, sc.seed, sc.refreshInterval)
+		seedShipments(t, c, db, sc.seed, sc.seedSpread)
 	}
 
 	load := &replicas.Load{URL: c.URL, Key: c.Key, CreatesPerSecond: sc.creates, ReadsPerSecond: sc.reads,
@@ -90,10 +91,7 @@ func runScenario(t *testing.T, sc scenario) {
 	for k := range sc.kills {
 		// The load runs for a phase before each kill: the pace of the scenario, not a wait on state.
 		time.Sleep(time.Until(start.Add(time.Duration(k+1) * phase)))
-		victim := 1 + k%(sc.replicas-1)
-		if k >= sc.replicas-1 {
-			victim = k % sc.replicas
-		}
+		victim := (k + 1) % sc.replicas // r1, r2, …, r0, r1: each replica in turn
 		windows = append(windows, killAndRestart(t, c, db, victim))
 	}
 	time.Sleep(time.Until(start.Add(sc.load)))

@@ -305,6 +305,7 @@ defaults
     timeout http-request 15s
     timeout http-keep-alive 60s
     timeout queue 10s
+    timeout check 5s
     retries 3
     option redispatch 1
     retry-on conn-failure empty-response response-timeout
@@ -324,7 +325,7 @@ backend boxwatch
     http-request disable-l7-retry unless METH_GET || METH_HEAD
     option httpchk GET /readyz
     http-check expect status 200
-    default-server inter 1s fastinter 250ms downinter 500ms fall 2 rise 2 observe layer4 error-limit 1 on-error fastinter
+    default-server inter 1s fastinter 250ms downinter 500ms fall 3 rise 2 observe layer4 error-limit 1 on-error fastinter
 %s`
 
 // haproxyPath finds haproxy, skipping the test with a hint when it is not installed.

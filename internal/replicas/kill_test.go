@@ -39,6 +39,7 @@ type scenario struct {
 	refreshInterval time.Duration
 	simSpeed        int           // how much faster the simulated world runs: more milestones, and more AIS
 	seedSpread      time.Duration // the seeded shipments' refreshes come due evenly over this
+	flags           []string      // more serve flags
 }
 
 // TestKillReplica runs three replicas behind HAProxy under a mixed load, kills one with SIGKILL
@@ -55,10 +56,10 @@ func TestKillReplica(t *testing.T) {
 func runScenario(t *testing.T, sc scenario) {
 	dsn := storetest.Postgres.DSN(t)
 	ctx := context.Background()
-	c := replicas.Start(t, replicas.Options{Replicas: sc.replicas, DSN: dsn, Flags: []string{
+	c := replicas.Start(t, replicas.Options{Replicas: sc.replicas, DSN: dsn, Flags: append([]string{
 		"--sim-latency", "1s", "--sim-speed", strconv.Itoa(sc.simSpeed), "--refresh-interval", sc.refreshInterval.String(),
 		"--job-timeout", jobTimeout.String(), "--retry-scale", "0.01", "--limit-create", "0", "--limit-default", "0",
-	}})
+	}, sc.flags...)})
 	db, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package replicas_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -37,7 +39,10 @@ func TestSoak(t *testing.T) {
 	}
 	runScenario(t, scenario{replicas: 3, load: soakEnv(t, "BOXWATCH_SOAK_DURATION", 10*time.Minute), kills: kills,
 		creates: 6, reads: 30, refreshEvery: 7 * time.Second, seed: seed, refreshInterval: 12 * time.Hour, simSpeed: 4,
-		seedSpread: 4 * 24 * time.Hour})
+		seedSpread: 4 * 24 * time.Hour,
+		// The receiver stands for a busy account's endpoint: the default bound of 4 deliveries in
+		// flight drains about 4 a second on the saturated soak machine (BENCHMARKS.md).
+		flags: []string{"--webhook-per-endpoint", "16", "--webhook-per-account", "32"}})
 }
 
 // seedShipments writes n tracked shipments, with their tracking requests and containers, in one
@@ -169,7 +174,7 @@ func startProbe(t *testing.T, c *replicas.Cluster, dsn string) *probe {
 			for i, r := range c.Replicas() {
 				if kb := c.RSS(i); kb > 0 {
 					p.rss[r.Name] = append(p.rss[r.Name], kb)
-					mem = append(mem, fmt.Sprintf("%s %d MiB", r.Name, kb/1024))
+					mem = append(mem, fmt.Sprintf("%s %d MiB (heap in use %d MiB)", r.Name, kb/1024, heapInUse(r.AdminAddr)>>20))
 				}
 			}
 			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; %s", lag.Round(time.Second), strings.Join(mem, ", ")))
@@ -177,6 +182,24 @@ func startProbe(t *testing.T, c *replicas.Cluster, dsn string) *probe {
 		}
 	}()
 	return p
+}
+
+// heapInUse reads the Go heap in use from a replica's metrics, 0 when they do not answer.
+func heapInUse(admin string) int {
+	client := http.Client{Timeout: 5 * time.Second}
+	res, err := client.Get("http://" + admin + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for line := range strings.Lines(string(body)) {
+		if rest, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			return int(f)
+		}
+	}
+	return 0
 }
 
 func (p *probe) stop() {

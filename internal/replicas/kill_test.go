@@ -101,7 +101,7 @@ func runScenario(t *testing.T, sc scenario) {
 	elapsed := time.Since(start)
 	probe.stop()
 
-	// Every request the load created is looked up within the recovery window of the last one.
+	// No tracking request stays pending once the load stops: each is looked up within the bound.
 	end := time.Now()
 	pending := waitCount(t, db, recoveryBound+30*time.Second, "tracking requests still pending",
 		`SELECT count(*) FROM tracking_requests WHERE status = 'pending'`)

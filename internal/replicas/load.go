@@ -35,7 +35,7 @@ type Load struct {
 	mu         sync.Mutex
 	acked      []Created              // every 201, in order
 	ambiguous  map[string]bool        // numbers whose create got no answer at least once
-	resolved   map[string]string      // such numbers a later attempt found a duplicate: number → status
+	resolved   map[string]bool        // such numbers a later attempt found already created
 	statuses   map[string]map[int]int // op → HTTP status (0: no answer) → count
 	latencies  map[string][]time.Duration
 	shipments  []string
@@ -45,16 +45,13 @@ type Load struct {
 }
 
 // Created is an acknowledged tracking request.
-type Created struct {
-	ID, Number string
-	At         time.Time
-}
+type Created struct{ ID, Number string }
 
 func (l *Load) init() {
 	// Idle connections are dropped well before the balancer's keep-alive timeout, so that a
 	// request never races the balancer closing its connection.
 	l.client = &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 20 * time.Second}}
-	l.ambiguous, l.resolved = map[string]bool{}, map[string]string{}
+	l.ambiguous, l.resolved = map[string]bool{}, map[string]bool{}
 	l.statuses, l.latencies = map[string]map[int]int{}, map[string][]time.Duration{}
 }
 
@@ -115,7 +112,7 @@ func (l *Load) create() {
 		switch {
 		case status == http.StatusCreated:
 			l.mu.Lock()
-			l.acked = append(l.acked, Created{ID: dataID(doc), Number: number, At: time.Now()})
+			l.acked = append(l.acked, Created{ID: dataID(doc), Number: number})
 			l.mu.Unlock()
 			return
 		case noAnswer(status):
@@ -126,7 +123,7 @@ func (l *Load) create() {
 		default:
 			l.mu.Lock()
 			if l.ambiguous[number] && status == http.StatusUnprocessableEntity && errorCode(doc) == "duplicate" {
-				l.resolved[number] = fmt.Sprint(status)
+				l.resolved[number] = true
 			} else {
 				l.note(fmt.Sprintf("create %s: %d %v", number, status, doc["errors"]))
 			}
@@ -276,20 +273,6 @@ func (l *Load) Resolved() (ambiguous, committed int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.ambiguous), len(l.resolved)
-}
-
-// Statuses returns, per operation, how many answers had each status (0: none).
-func (l *Load) Statuses() map[string]map[int]int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := map[string]map[int]int{}
-	for op, m := range l.statuses {
-		out[op] = map[int]int{}
-		for s, n := range m {
-			out[op][s] = n
-		}
-	}
-	return out
 }
 
 // Report is a summary of the load for the test log and BENCHMARKS.md: per operation the count

@@ -150,20 +150,31 @@ func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int)
 	for i := range seen {
 		seen[i] = len(c.Log(i))
 	}
+	// Kill the victim while it works: wait until it holds a running job. River's client id,
+	// logged at start, is the last of a job's attempted_by.
+	client := riverClientID(t, c, victim)
+	deadline := time.Now().Add(time.Minute)
+	for queryCount(t, db, `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = $1`, client) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s ran no job for a minute under the load", name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	c.Kill(victim)
 	killed := time.Now()
+	held := queryCount(t, db, `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = $1`, client)
 	jobs := queryStrings(t, db, `SELECT id::text FROM river_job WHERE state = 'running'`)
 	requests := queryStrings(t, db, `SELECT j.args->>'tracking_request_id' FROM river_job j
 		JOIN tracking_requests tr ON tr.id::text = j.args->>'tracking_request_id'
 		WHERE j.state = 'running' AND j.kind = 'lookup' AND tr.status = 'pending'`)
 	backlog := queryStrings(t, db, `SELECT id::text FROM tracking_requests WHERE status = 'pending'`)
-	t.Logf("killed %s (SIGKILL): %d jobs running in all replicas, looking up %d tracking requests; %d tracking requests pending in all",
-		name, len(jobs), len(requests), len(backlog))
+	t.Logf("killed %s (SIGKILL) holding %d running jobs: %d jobs running in all replicas, looking up %d tracking requests; %d tracking requests pending in all",
+		name, held, len(jobs), len(requests), len(backlog))
 	c.WaitBalancer(name, "DOWN")
 	t.Logf("haproxy marked %s down %v after the kill", name, time.Since(killed).Round(100*time.Millisecond))
 
 	var window time.Duration
-	deadline := killed.Add(recoveryBound + 30*time.Second)
+	deadline = killed.Add(recoveryBound + 30*time.Second)
 	for {
 		left := queryCount(t, db, `SELECT count(*) FROM river_job WHERE id::text = ANY($1) AND state IN ('running', 'available')`, jobs)
 		left += queryCount(t, db, `SELECT count(*) FROM tracking_requests WHERE status = 'pending' AND id::text = ANY($1)`, requests)
@@ -195,6 +206,9 @@ func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int)
 			}
 		}
 	}
+	if taken == 0 && held > 0 {
+		t.Errorf("%s died holding %d running jobs, and no survivor logged taking any up", name, held)
+	}
 	// The backlog is every request pending at the kill, wherever it was: what is left of it says
 	// how loaded the replicas are, not what the kill cost.
 	left := queryCount(t, db, `SELECT count(*) FROM tracking_requests WHERE status = 'pending' AND id::text = ANY($1)`, backlog)
@@ -207,6 +221,20 @@ func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int)
 	t.Logf("restarted %s; haproxy marked it up %v after the kill", name, time.Since(killed).Round(100*time.Millisecond))
 	return window
 }
+
+// riverClientID returns the job queue's client id of replica i's current run, from its log.
+func riverClientID(t *testing.T, c *replicas.Cluster, i int) string {
+	t.Helper()
+	for _, line := range c.Log(i) {
+		if m := clientStarted.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("replica %s never logged its job queue's client id", c.Replicas()[i].Name)
+	return ""
+}
+
+var clientStarted = regexp.MustCompile(`"msg":"River client started".*"client_id":"([^"]+)"`)
 
 // tookUp matches a replica's log line of the jobs it took back from a dead process.
 var tookUp = regexp.MustCompile(`"msg":"took up the jobs of a dead process".*"jobs":(\d+)`)

@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 # staticcheck, pinned; go run fetches it through the module proxy into the module cache once.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-postgres lint bench fuzz deps-check clean assets
+.PHONY: build run test test-postgres soak lint bench fuzz deps-check clean assets
 
 # The first build compiles every dependency, pure-Go SQLite above all (about 100 s on two cores; go
 # caches it, so later builds take seconds); -v names each package as it is compiled.
@@ -25,7 +25,17 @@ test: deps-check
 	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
 	else echo "PostgreSQL tests: on"; fi
 	$(MAKE) --no-print-directory lint
-	$(GO) test -race -count=1 ./...
+	@# The replica kill test (PostgreSQL only) puts HAProxy in front of the replicas.
+	@if [ -n "$$BOXWATCH_TEST_POSTGRES_URL" ]; then h=$$(scripts/haproxy.sh) || exit 1; export BOXWATCH_TEST_HAPROXY=$$h; fi; \
+	  echo "$(GO) test -race -count=1 ./..."; $(GO) test -race -count=1 ./...
+
+# The long kill test: three replicas behind HAProxy over 100,000 seeded shipments, killed and
+# restarted in turn under a mixed load. BOXWATCH_SOAK_DURATION (10m), BOXWATCH_SOAK_KILLS (4) and
+# BOXWATCH_SOAK_SHIPMENTS (100000) tune it; the figures it logs go in BENCHMARKS.md.
+soak:
+	scripts/postgres.sh "$(PG_URL)"
+	BOXWATCH_TEST_POSTGRES_URL="$${BOXWATCH_TEST_POSTGRES_URL:-$(PG_URL)}" BOXWATCH_TEST_HAPROXY=$$(scripts/haproxy.sh) BOXWATCH_SOAK=1 \
+	  $(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./internal/replicas
 
 # go vet and staticcheck over every package, tests included.
 lint:

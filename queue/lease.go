@@ -80,12 +80,12 @@ func (l *lease) heartbeat(job *rivertype.JobRow, stop <-chan struct{}) {
 	}
 }
 
-// sweep gives every running job whose hold lapsed back to the queue, due now, and reports how
-// many.
+// sweep gives every running job whose hold lapsed back to the queue and reports how many. Each
+// keeps its time due, already past, so it runs before the jobs enqueued since: a backlog that built
+// up meanwhile does not hold a dead process's work back further.
 func (l *lease) sweep(ctx context.Context) (int64, error) {
-	now := time.Now()
-	return l.db.exec(ctx, `UPDATE river_job SET state = 'available', scheduled_at = $1 WHERE state = 'running' AND attempted_at < $2`,
-		`UPDATE river_job SET state = 'available', scheduled_at = ? WHERE state = 'running' AND attempted_at < ?`, now, now.Add(-l.length))
+	return l.db.exec(ctx, `UPDATE river_job SET state = 'available' WHERE state = 'running' AND attempted_at < $1`,
+		`UPDATE river_job SET state = 'available' WHERE state = 'running' AND attempted_at < ?`, time.Now().Add(-l.length))
 }
 
 // run sweeps until ctx ends.

@@ -138,3 +138,74 @@ func gather(t *testing.T, reg *prometheus.Registry) map[string]float64 {
 	}
 	return out
 }
+
+type orderArgs struct{ N int }
+
+func (orderArgs) Kind() string { return "order" }
+
+// orderWorker records the order in which jobs run.
+type orderWorker struct {
+	river.WorkerDefaults[orderArgs]
+	ran chan int
+}
+
+func (w *orderWorker) Work(ctx context.Context, job *river.Job[orderArgs]) error {
+	w.ran <- job.Args.N
+	return nil
+}
+
+// A job taken back from a dead process keeps its place in the queue: it runs before the jobs
+// enqueued after it, so a backlog built up meanwhile does not stretch the recovery window.
+func TestLeaseKeepsTheQueueOrder(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		db := b.Open(t)
+		if err := queue.Migrate(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		w := &orderWorker{ran: make(chan int, 8)}
+		workers := river.NewWorkers()
+		river.AddWorker(workers, w)
+		q, err := queue.New(db, queue.Config{Workers: workers, MaxWorkers: 1, JobTimeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enqueue := func(n int) {
+			t.Helper()
+			if err := db.InTx(ctx, func(tx boxwatch.Tx) error { return q.Enqueue(ctx, tx, orderArgs{N: n}, nil) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		enqueue(0)
+		if err := queue.Orphan(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		for n := 1; n <= 3; n++ {
+			enqueue(n)
+		}
+		if n, err := queue.Sweep(ctx, db, queue.DefaultLease); err != nil || n != 1 {
+			t.Fatalf("the sweep took up %d jobs (%v), want the dead process's one", n, err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			q.Stop(ctx)
+		})
+		var order []int
+		for range 4 {
+			select {
+			case n := <-w.ran:
+				order = append(order, n)
+			case <-time.After(time.Minute):
+				t.Fatalf("only jobs %v ran", order)
+			}
+		}
+		if order[0] != 0 {
+			t.Fatalf("jobs ran in the order %v: the dead process's job 0 went behind those enqueued after it", order)
+		}
+	})
+}

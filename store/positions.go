@@ -1,8 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +56,7 @@ func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIde
 		}
 		latest[id.MMSI] = mergeIdentity(prev, id)
 	}
+	slices.Sort(order) // every writer locks the rows in one order: replicas never deadlock
 	return db.inTx(ctx, func(c conn) error {
 		return eachChunk(len(order), func(from, to int) error {
 			args := make([]any, 0, 5*(to-from))
@@ -97,6 +100,11 @@ func mergeIdentity(prev, next boxwatch.VesselIdentity) boxwatch.VesselIdentity {
 
 // SavePositions stores positions, each (MMSI, time) once.
 func (db *DB) SavePositions(ctx context.Context, ps []boxwatch.VesselPosition) (int, error) {
+	// Replicas ingesting one feed insert the same keys at once: in one order, they wait on each
+	// other instead of deadlocking.
+	ps = slices.SortedFunc(slices.Values(ps), func(a, b boxwatch.VesselPosition) int {
+		return cmp.Or(cmp.Compare(a.MMSI, b.MMSI), a.Timestamp.Compare(b.Timestamp))
+	})
 	var added int64
 	err := db.inTx(ctx, func(c conn) error {
 		return eachChunk(len(ps), func(from, to int) error {
@@ -125,6 +133,7 @@ func (db *DB) SaveLastPositions(ctx context.Context, ps []boxwatch.VesselPositio
 			latest[p.MMSI] = p
 		}
 	}
+	slices.Sort(order) // every writer locks the rows in one order: replicas never deadlock
 	list := make([]boxwatch.VesselPosition, len(order))
 	for i, mmsi := range order {
 		list[i] = latest[mmsi]

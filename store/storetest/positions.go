@@ -234,3 +234,44 @@ func testSavePositionsConcurrent(t *testing.T, db *store.DB) {
 		t.Fatalf("replicas added %v positions in all, want %d", added, len(ps))
 	}
 }
+
+// testPositionWritersConcurrent has replicas writing the same vessels' positions, last positions
+// and identities in opposite orders at once: PostgreSQL would detect a deadlock if each locked the
+// rows in the order it heard them, and the ingest would lose the batch.
+func testPositionWritersConcurrent(t *testing.T, db *store.DB) {
+	const vessels = 64
+	batch := func(reverse bool, round int) ([]boxwatch.VesselPosition, []boxwatch.VesselIdentity) {
+		var ps []boxwatch.VesselPosition
+		var ids []boxwatch.VesselIdentity
+		for i := range vessels {
+			if reverse {
+				i = vessels - 1 - i
+			}
+			mmsi := fmt.Sprintf("2204%05d", i)
+			ps = append(ps, position(mmsi, time.Duration(round)*time.Second))
+			ids = append(ids, boxwatch.VesselIdentity{MMSI: mmsi, Name: fmt.Sprintf("VESSEL %d", round)})
+		}
+		return ps, ids
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for round := range 20 {
+				ps, ids := batch(w%2 == 1, round)
+				if _, err := db.SavePositions(ctx, ps); err != nil {
+					t.Errorf("save positions: %v", err)
+					return
+				}
+				if err := db.SaveLastPositions(ctx, ps); err != nil {
+					t.Errorf("save last positions: %v", err)
+					return
+				}
+				if err := db.SaveVesselIdentities(ctx, ids, time.Now()); err != nil {
+					t.Errorf("save identities: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -110,6 +110,8 @@ var conformance = []struct {
 	{"DeletePositionsBefore", withDB(testDeletePositionsBefore), []string{"PositionStore.DeletePositionsBefore"}},
 	{"ActiveLegVessels", withDB(testActiveLegVessels), []string{"PositionStore.ActiveLegVessels"}},
 	{"SavePositionsConcurrent", withDB(testSavePositionsConcurrent), []string{"PositionStore.SavePositions"}},
+	{"PositionWritersConcurrent", withDB(testPositionWritersConcurrent), []string{"PositionStore.SavePositions",
+		"PositionStore.SaveLastPositions", "PositionStore.SaveVesselIdentities"}},
 
 	// memory.go
 	{"FirstSeen", withDB(testFirstSeen), []string{"DB.FirstSeen"}},

@@ -1,0 +1,45 @@
+package replicas_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxwatch/boxwatch/internal/replicas"
+)
+
+// TestREADMEShowsTheTestedConfig keeps the README's HAProxy sample equal to what the harness
+// generates, and has HAProxy check it when it is installed.
+func TestREADMEShowsTheTestedConfig(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```haproxy\n")
+	block, _, closed := strings.Cut(block, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no ```haproxy block")
+	}
+	want := replicas.HAProxyConfig("0.0.0.0:8080", "127.0.0.1:8404",
+		[]string{"r0 10.0.0.11:8080", "r1 10.0.0.12:8080", "r2 10.0.0.13:8080"})
+	if block != want {
+		t.Errorf("README.md's HAProxy sample differs from the harness's configuration; the harness generates:\n%s", want)
+	}
+
+	haproxy := os.Getenv(replicas.HAProxyEnv)
+	if haproxy == "" {
+		if haproxy, err = exec.LookPath("haproxy"); err != nil {
+			t.Skip("haproxy is not installed: the configuration's syntax is not checked")
+		}
+	}
+	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(cfg, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(haproxy, "-c", "-f", cfg).CombinedOutput(); err != nil {
+		t.Errorf("haproxy -c refuses the configuration: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,112 @@
+package replicas
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Receiver is a webhook receiver on loopback that answers 200 to every delivery and records its
+// webhook-id, event and reference object.
+type Receiver struct {
+	URL string
+
+	mu         sync.Mutex
+	deliveries []Delivery
+}
+
+// Delivery is one request a Receiver got.
+type Delivery struct {
+	WebhookID, Event, ObjectID string
+}
+
+// NewReceiver starts a receiver, closed when the test ends.
+func NewReceiver(t testing.TB) *Receiver {
+	r := &Receiver{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, err := io.ReadAll(req.Body)
+		if err != nil {
+			return
+		}
+		var doc struct {
+			Data struct {
+				Attributes struct {
+					Event string `json:"event"`
+				} `json:"attributes"`
+				Relationships struct {
+					ReferenceObject struct {
+						Data struct {
+							ID string `json:"id"`
+						} `json:"data"`
+					} `json:"reference_object"`
+				} `json:"relationships"`
+			} `json:"data"`
+		}
+		json.Unmarshal(body, &doc)
+		r.mu.Lock()
+		r.deliveries = append(r.deliveries, Delivery{WebhookID: req.Header.Get("webhook-id"),
+			Event: doc.Data.Attributes.Event, ObjectID: doc.Data.Relationships.ReferenceObject.Data.ID})
+		r.mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(srv.Close)
+	r.URL = srv.URL + "/hook"
+	return r
+}
+
+// Deliveries returns every delivery so far.
+func (r *Receiver) Deliveries() []Delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Delivery(nil), r.deliveries...)
+}
+
+// Check counts the deliveries: distinct notifications, repeats of one notification (same
+// webhook-id, which receivers deduplicate), and problems: the same event and object announced
+// under different webhook-ids (a duplicate notification), or a delivery without a webhook-id.
+func (r *Receiver) Check() (notifications, repeats int, problems []string) {
+	byID := map[string]Delivery{}
+	idsOf := map[string]map[string]bool{} // event + object → webhook-ids
+	for _, d := range r.Deliveries() {
+		if d.WebhookID == "" || d.Event == "" || d.ObjectID == "" {
+			problems = append(problems, fmt.Sprintf("a delivery without a webhook-id, event or object: %+v", d))
+			continue
+		}
+		if _, seen := byID[d.WebhookID]; seen {
+			repeats++
+			continue
+		}
+		byID[d.WebhookID] = d
+		key := d.Event + " " + d.ObjectID
+		if idsOf[key] == nil {
+			idsOf[key] = map[string]bool{}
+		}
+		idsOf[key][d.WebhookID] = true
+	}
+	var keys []string
+	for k, ids := range idsOf {
+		if len(ids) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		problems = append(problems, fmt.Sprintf("%s was announced %d times under different webhook-ids", k, len(idsOf[k])))
+	}
+	return len(byID), repeats, problems
+}
+
+// WebhookIDs returns the distinct webhook-ids received.
+func (r *Receiver) WebhookIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, d := range r.Deliveries() {
+		ids[strings.ToLower(d.WebhookID)] = true
+	}
+	return ids
+}

@@ -1,0 +1,224 @@
+package replicas_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/boxwatch/boxwatch/internal/replicas"
+	"github.com/boxwatch/boxwatch/store/storetest"
+)
+
+// TestSoak is the long form of TestKillReplica, run by make soak: BOXWATCH_SOAK=1 turns it on,
+// BOXWATCH_SOAK_DURATION sets the load's length (default 10m), BOXWATCH_SOAK_KILLS the kills
+// and restarts spread over it (default 4, each of another replica), BOXWATCH_SOAK_SHIPMENTS the
+// shipments written to the database before the load (default 100000).
+func TestSoak(t *testing.T) {
+	if os.Getenv("BOXWATCH_SOAK") == "" {
+		t.Skip("the soak runs with make soak (BOXWATCH_SOAK=1)")
+	}
+	storetest.RequirePostgres(t)
+	kills, seed := 4, 100000
+	for name, v := range map[string]*int{"BOXWATCH_SOAK_KILLS": &kills, "BOXWATCH_SOAK_SHIPMENTS": &seed} {
+		if s := os.Getenv(name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				t.Fatalf("%s=%q: want a count", name, s)
+			}
+			*v = n
+		}
+	}
+	runScenario(t, scenario{replicas: 3, load: soakEnv(t, "BOXWATCH_SOAK_DURATION", 10*time.Minute), kills: kills,
+		creates: 6, reads: 30, refreshEvery: 7 * time.Second, seed: seed, refreshInterval: 12 * time.Hour, simSpeed: 4,
+		seedSpread: 4 * 24 * time.Hour,
+		// The receiver stands for a busy account's endpoint: the default bound of 4 deliveries in
+		// flight drains about 4 a second on the saturated soak machine (BENCHMARKS.md).
+		flags: []string{"--webhook-per-endpoint", "16", "--webhook-per-account", "32"}})
+}
+
+// seedShipments writes n tracked shipments, with their tracking requests and containers, in one
+// transaction: copies of shipments the simulator created for a few real lookups, each under a new
+// bill of lading. Their refreshes come due evenly over spread. The first refresh of a copy
+// reconciles it with what the simulator says of its new number, and that makes a dozen events or
+// more, where a real refresh makes none or one: the spread keeps that flood of notifications to
+// what one webhook can take (see BENCHMARKS.md).
+func seedShipments(t *testing.T, c *replicas.Cluster, db *pgx.Conn, n int, spread time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	const templates = 16
+	load := &replicas.Load{Prefix: 999}
+	for i := range templates {
+		body := fmt.Sprintf(`{"data":{"type":"tracking_request","attributes":{"request_type":"bill_of_lading","request_number":%q,"scac":"MAEU"}}}`,
+			load.Number(int64(i)))
+		if status, doc, err := c.Request("POST", "/v2/tracking_requests", body); err != nil || status != 201 {
+			t.Fatalf("template create: %d %v %v", status, err, doc)
+		}
+	}
+	if left := waitCount(t, db, time.Minute, "templates pending", `SELECT count(*) FROM tracking_requests WHERE status = 'pending'`); left > 0 {
+		t.Fatalf("%d template lookups still pending after a minute", left)
+	}
+	start := time.Now()
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	// Seeded numbers are MAEU9 followed by eight digits, apart from every number the load uses
+	// (its prefixes run from 100 to 899).
+	steps := []string{
+		`CREATE TEMP TABLE seed_template ON COMMIT DROP AS
+		 SELECT row_number() OVER (ORDER BY tr.id) - 1 AS k, tr.id AS tr_id, s.id AS ship_id
+		 FROM tracking_requests tr JOIN shipments s ON s.tracking_request_id = tr.id WHERE s.stopped_at IS NULL`,
+		fmt.Sprintf(`CREATE TEMP TABLE seed_map ON COMMIT DROP AS
+		 SELECT g.i, t.tr_id, t.ship_id, gen_random_uuid() AS new_tr, gen_random_uuid() AS new_ship,
+		        'MAEU9' || lpad(g.i::text, 7, '0') || right(tr.request_number, 1) AS number,
+		        now() - (g.i * interval '20 seconds') AS created
+		 FROM generate_series(1, %d) g(i)
+		 JOIN seed_template t ON t.k = g.i %% (SELECT count(*) FROM seed_template)
+		 JOIN tracking_requests tr ON tr.id = t.tr_id`, n),
+		copyRows(ctx, t, tx, "tracking_requests", "tr", "JOIN tracking_requests tr ON tr.id = m.tr_id", map[string]string{
+			"id": "m.new_tr", "request_number": "m.number", "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created"}),
+		copyRows(ctx, t, tx, "shipments", "s", "JOIN shipments s ON s.id = m.ship_id", map[string]string{
+			"id": "m.new_ship", "tracking_request_id": "m.new_tr", "bill_of_lading": "m.number", "normalized_number": "m.number",
+			"reference_number": "m.number", "created_at": "m.created", "updated_at": "m.created",
+			"next_refresh_at": fmt.Sprintf("now() + random() * interval '%d seconds'", int(spread.Seconds()))}),
+		copyRows(ctx, t, tx, "containers", "c", "JOIN containers c ON c.shipment_id = m.ship_id", map[string]string{
+			"id": "gen_random_uuid()", "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created"}),
+	}
+	for _, q := range steps {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			t.Fatalf("seeding: %v\n%s", err, q)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, `ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeded %d shipments (%d containers) from %d real lookups in %v", queryCount(t, db, `SELECT count(*) FROM shipments`),
+		queryCount(t, db, `SELECT count(*) FROM containers`), templates, time.Since(start).Round(100*time.Millisecond))
+}
+
+// copyRows returns an INSERT that copies, for every row of seed_map m, the row of table joined by
+// join, with the columns named in set replaced by their expressions.
+func copyRows(ctx context.Context, t *testing.T, tx pgx.Tx, table, alias, join string, set map[string]string) string {
+	t.Helper()
+	rows, err := tx.Query(ctx, `SELECT column_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exprs := make([]string, len(cols))
+	for i, col := range cols {
+		exprs[i] = alias + "." + col
+		if e, ok := set[col]; ok {
+			exprs[i] = e
+		}
+	}
+	return fmt.Sprintf("INSERT INTO %s (%s) SELECT %s FROM seed_map m %s", table, strings.Join(cols, ", "), strings.Join(exprs, ", "), join)
+}
+
+// probe samples, every few seconds while the load runs, each replica's resident memory and the
+// refresh lag (how late the oldest due refresh is).
+type probe struct {
+	stopc chan struct{}
+	done  chan struct{}
+
+	mu      sync.Mutex
+	samples []string
+	maxLag  time.Duration
+	rss     map[string][]int // replica → kB, in order
+}
+
+func startProbe(t *testing.T, c *replicas.Cluster, dsn string) *probe {
+	t.Helper()
+	db, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &probe{stopc: make(chan struct{}), done: make(chan struct{}), rss: map[string][]int{}}
+	go func() {
+		defer close(p.done)
+		defer db.Close(context.Background())
+		tick := time.NewTicker(10 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stopc:
+				return
+			case <-tick.C:
+			}
+			var lag time.Duration
+			var secs float64
+			if err := db.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(next_refresh_at)), 0)
+				FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`).Scan(&secs); err == nil {
+				lag = time.Duration(secs * float64(time.Second))
+			}
+			p.mu.Lock()
+			p.maxLag = max(p.maxLag, lag)
+			var mem []string
+			for i, r := range c.Replicas() {
+				if kb := c.RSS(i); kb > 0 {
+					p.rss[r.Name] = append(p.rss[r.Name], kb)
+					mem = append(mem, fmt.Sprintf("%s %d MiB (heap in use %d MiB)", r.Name, kb/1024, heapInUse(r.AdminAddr)>>20))
+				}
+			}
+			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; %s", lag.Round(time.Second), strings.Join(mem, ", ")))
+			p.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+// heapInUse reads the Go heap in use from a replica's metrics, 0 when they do not answer.
+func heapInUse(admin string) int {
+	client := http.Client{Timeout: 5 * time.Second}
+	res, err := client.Get("http://" + admin + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for line := range strings.Lines(string(body)) {
+		if rest, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			return int(f)
+		}
+	}
+	return 0
+}
+
+func (p *probe) stop() {
+	close(p.stopc)
+	<-p.done
+}
+
+func (p *probe) report(t *testing.T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var mem []string
+	for name, kbs := range p.rss {
+		if len(kbs) > 0 {
+			mem = append(mem, fmt.Sprintf("%s first %d MiB, last %d MiB", name, kbs[0]/1024, kbs[len(kbs)-1]/1024))
+		}
+	}
+	t.Logf("largest refresh lag %v; resident memory (samples of the current run of each replica): %s",
+		p.maxLag.Round(time.Second), strings.Join(mem, "; "))
+	if testing.Verbose() && len(p.samples) > 0 {
+		t.Logf("samples every 10 s:\n%s", strings.Join(p.samples, "\n"))
+	}
+}

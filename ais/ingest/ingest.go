@@ -51,6 +51,11 @@ const recentPerVessel = 10000
 // hear: the same transmission reaches every receiver within a second or two.
 const dedupeWindow = time.Minute
 
+// dedupeCap bounds the payloads one generation of the dedupe memory holds. A feed that sends
+// more distinct reports than this within a window has its window shortened instead of growing
+// memory without bound (about 16 MiB a generation).
+const dedupeCap = 1 << 19
+
 // Config says where AIS comes from and what is kept of it.
 type Config struct {
 	// Store receives identities and positions; required.
@@ -109,8 +114,7 @@ type Ingest struct {
 	mu        sync.Mutex
 	stats     Stats
 	seed      maphash.Seed
-	seen      map[uint64]time.Time // payload hash → when heard, for dedupe
-	lastSweep time.Time
+	seen      dedupe
 	active    map[uint32]bool // MMSIs of vessels on active legs
 	tracks    map[uint32]*track
 	last      map[uint32]boxwatch.VesselPosition // newest position per vessel, not yet written
@@ -160,7 +164,7 @@ func New(cfg Config) (*Ingest, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	in := &Ingest{cfg: cfg, seed: maphash.MakeSeed(), seen: map[uint64]time.Time{}, active: map[uint32]bool{},
+	in := &Ingest{cfg: cfg, seed: maphash.MakeSeed(), active: map[uint32]bool{},
 		tracks: map[uint32]*track{}, last: map[uint32]boxwatch.VesselPosition{},
 		identities: map[uint32]boxwatch.VesselIdentity{}, idPending: map[uint32]bool{},
 		recent: map[uint32][]boxwatch.VesselPosition{}, recentOld: map[uint32][]boxwatch.VesselPosition{}, wake: make(chan struct{}, 1)}
@@ -496,19 +500,31 @@ func (in *Ingest) duplicate(line []byte, now time.Time) bool {
 	if payload == nil {
 		return false
 	}
-	if now.Sub(in.lastSweep) > dedupeWindow {
-		for k, at := range in.seen {
-			if now.Sub(at) > dedupeWindow {
-				delete(in.seen, k)
-			}
-		}
-		in.lastSweep = now
+	return in.seen.heard(maphash.Bytes(in.seed, payload), now)
+}
+
+// dedupe remembers payload hashes in two generations, each started at most dedupeWindow after
+// the one before: a hash is found for at least a window after it was heard (unless a flood
+// filled a generation early), and dropping the older generation at once gives its memory back,
+// where deleting from one map would keep it at its largest size.
+type dedupe struct {
+	cur, prev map[uint64]int64 // hash → when heard, in Unix nanoseconds
+	started   time.Time        // when cur began
+}
+
+// heard reports whether h was heard within dedupeWindow before now, and records it at now.
+func (d *dedupe) heard(h uint64, now time.Time) bool {
+	if d.cur == nil || now.Sub(d.started) >= dedupeWindow || len(d.cur) >= dedupeCap {
+		d.prev, d.cur, d.started = d.cur, make(map[uint64]int64), now
 	}
-	h := maphash.Bytes(in.seed, payload)
-	if at, ok := in.seen[h]; ok && now.Sub(at) <= dedupeWindow {
-		return true
+	at, ok := d.cur[h]
+	if !ok {
+		at, ok = d.prev[h]
 	}
-	in.seen[h] = now
+	if ok && now.Sub(time.Unix(0, at)) <= dedupeWindow {
+		return true // a copy: the window runs from the first hearing, not the last
+	}
+	d.cur[h] = now.UnixNano()
 	return false
 }
 

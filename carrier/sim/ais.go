@@ -42,7 +42,8 @@ type broadcaster struct {
 	ln net.Listener
 
 	mu       sync.Mutex
-	journeys map[string]*voyage // by journey key
+	journeys map[string]*voyage // by journey key, while a vessel of it is still heard
+	ended    map[string]bool    // journeys whose vessels fell silent: never registered again
 	owner    map[uint32]string  // MMSI → the journey whose vessel that is, the latest looked up
 	clients  map[chan []byte]bool
 
@@ -78,7 +79,7 @@ func (n *Network) StartAIS(ln net.Listener) error {
 		return errors.New("sim: AIS already started")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &broadcaster{n: n, ln: ln, journeys: map[string]*voyage{}, owner: map[uint32]string{},
+	b := &broadcaster{n: n, ln: ln, journeys: map[string]*voyage{}, ended: map[string]bool{}, owner: map[uint32]string{},
 		clients: map[chan []byte]bool{}, stop: cancel}
 	n.broadcast = b
 	b.running.Go(func() { b.accept(ctx) })
@@ -179,7 +180,7 @@ func (b *broadcaster) send(batch []byte) {
 func (b *broadcaster) register(j *journey, anchor time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, known := b.journeys[j.key]; known {
+	if _, known := b.journeys[j.key]; known || b.ended[j.key] {
 		return
 	}
 	v := &voyage{anchor: anchor, start: anchor.Add(-j.lookup), segments: b.n.world.segments(j)}
@@ -230,6 +231,16 @@ func (b *broadcaster) catchUp(now time.Time) []byte {
 			}
 		}
 		v.sent = simNow
+		if len(v.segments) == 0 || !simNow.Before(v.start.Add(v.segments[len(v.segments)-1].to)) {
+			// Its last vessel fell silent: stop walking it at every tick.
+			delete(b.journeys, key)
+			b.ended[key] = true
+			for _, s := range v.segments {
+				if b.owner[s.vessel.MMSI] == key {
+					delete(b.owner, s.vessel.MMSI)
+				}
+			}
+		}
 	}
 	return out
 }

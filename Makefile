@@ -20,12 +20,15 @@ run: build
 	./$(BIN) serve --demo
 
 # Every test, with the race detector, after lint. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
+# The browser tests are required here: scripts/chromium.sh installs Debian's chromium when missing and
+# BOXWATCH_CHROMIUM names it; their screenshots are kept under test-output/_artifacts.
 test: deps-check
 	@if [ -z "$$BOXWATCH_TEST_POSTGRES_URL" ]; then \
 	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
 	else echo "PostgreSQL tests: on"; fi
 	$(MAKE) --no-print-directory lint
-	$(GO) test -race -count=1 ./...
+	chromium=$$(scripts/chromium.sh) && rm -rf test-output && mkdir test-output && \
+	  BOXWATCH_CHROMIUM="$$chromium" $(GO) test -race -count=1 -artifacts -outputdir "$(CURDIR)/test-output" ./...
 
 # go vet and staticcheck over every package, tests included.
 lint:
@@ -59,6 +62,11 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $$pkg || exit 1; \
 	  done; \
 	done
+
+# Third-party files for the browser, vendored with their licences from pinned npm lockfiles (needs npm).
+.PHONY: assets
+assets:
+	scripts/axe.sh
 
 # modernc.org/sqlite works only with the exact modernc.org/libc its own go.mod names.
 deps-check:

@@ -338,8 +338,9 @@ func (p *Page) WaitFor(expression string, timeout time.Duration, what string) {
 	}
 }
 
-// Screenshot saves a full-page PNG of the page as <viewport>-<name>.png in t's artifact directory
-// (kept by go test -artifacts, see the README's testing section) and returns the image.
+// Screenshot saves a full-page PNG of the page in t's artifact directory (kept by go test
+// -artifacts, see the README's testing section), named by the test, the viewport and name, and
+// returns the image.
 func (p *Page) Screenshot(name string) []byte {
 	p.t.Helper()
 	var png []byte
@@ -349,7 +350,9 @@ func (p *Page) Screenshot(name string) []byte {
 		p.t.Errorf("browser %s page: screenshot %s: %v", p.Viewport.Name, name, err)
 		return nil
 	}
-	path := filepath.Join(p.t.ArtifactDir(), p.Viewport.Name+"-"+name+".png")
+	// The file name says which test took it: go 1.26 names artifact directories at random.
+	test := strings.NewReplacer("/", "__", " ", "_").Replace(p.t.Name())
+	path := filepath.Join(p.t.ArtifactDir(), test+"-"+p.Viewport.Name+"-"+name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		p.t.Errorf("saving screenshot: %v", err)
 		return png
@@ -383,6 +386,20 @@ func jsString(s string) string {
 func (p *Page) Click(selector string) {
 	p.t.Helper()
 	p.Run(chromedp.Click(selector, chromedp.ByQuery, chromedp.NodeVisible))
+}
+
+// ClickWhere clicks, with the mouse, the element a JavaScript expression finds once it is
+// visible: for elements a CSS selector cannot single out, such as the table row holding a given
+// number. The expression must find an element.
+func (p *Page) ClickWhere(expression string) {
+	p.t.Helper()
+	var found bool
+	p.Eval(`(e => { if (!(e instanceof Element)) return false; e.setAttribute('data-browsertest-click', ''); return true })(`+expression+`)`, &found)
+	if !found {
+		p.t.Fatalf("browser %s page: nothing to click at %s", p.Viewport.Name, expression)
+	}
+	p.Click(`[data-browsertest-click]`)
+	p.Eval(`document.querySelectorAll('[data-browsertest-click]').forEach(e => e.removeAttribute('data-browsertest-click'))`, nil)
 }
 
 // Type focuses the element matching a CSS selector, clears it, and types text as key events.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -97,7 +98,7 @@ func TestCleanPage(t *testing.T) {
 			if size := img.Bounds().Size(); int64(size.X) != v.Width || size.Y < 2000 {
 				t.Errorf("screenshot is %v, want %d wide and the page's full height", size, v.Width)
 			}
-			if _, err := os.Stat(t.ArtifactDir() + "/" + v.Name + "-clean.png"); err != nil {
+			if _, err := os.Stat(filepath.Join(t.ArtifactDir(), "TestCleanPage__"+v.Name+"-"+v.Name+"-clean.png")); err != nil {
 				t.Errorf("screenshot not saved: %v", err)
 			}
 		})

@@ -1,0 +1,330 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch/internal/browsertest"
+	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+)
+
+// envUpdateScreenshots makes TestDashboardBrowser write the README's screenshots into
+// docs/screenshots (see the README's testing section).
+const envUpdateScreenshots = "BOXWATCH_UPDATE_SCREENSHOTS"
+
+// Demo numbers the flows track, one per viewport so that each finds its own row: Maersk bills of
+// lading whose last digit puts the vessel at sea on the first ocean leg (README, "Demo and test
+// numbers"), so the map has ports, the path sailed, the legs ahead and the vessel.
+var dashboardNumbers = map[string]string{"phone": "MAEU123456784", "desktop": "MAEU123456783"}
+
+// TestDashboardBrowser runs the whole service in demo mode with the simulated world sped up and
+// drives the dashboard in headless Chromium as a person would, at phone and desktop widths: sign
+// in (a wrong key first), add a webhook to a loopback receiver, track a demo number and watch it
+// become a shipment, open the shipment and its map, and redeliver a notification. Every page must
+// stay free of console errors and serious accessibility violations.
+func TestDashboardBrowser(t *testing.T) {
+	t.Parallel()
+	b := browsertest.Start(t) // skips here, before the service starts, when there is no browser
+	hooks := newHookReceiver(t)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--demo", "--sim-speed", "5000", "--refresh-interval", "1s",
+			"--addr", "127.0.0.1:0", "--admin-addr", "off", "--webhook-allow-private", "--db", storetest.SQLite.DSN(t)},
+			func(string) string { return "" }, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	url, key := readDemo(t, pr)
+	go io.Copy(io.Discard, pr)
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	})
+
+	t.Run("docs", func(t *testing.T) { testAPIDocs(t, b, url) })
+	for _, v := range []browsertest.Viewport{browsertest.Phone, browsertest.Desktop} {
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			d := &dashboard{Page: b.NewPage(t, v), t: t, url: url, key: key, hooks: hooks}
+			started := time.Now()
+			d.signIn()
+			hook := d.addWebhook()
+			d.track(dashboardNumbers[v.Name])
+			d.openShipment(dashboardNumbers[v.Name])
+			d.checkMap()
+			d.redeliver(hook)
+			t.Logf("%s flow took %v", v.Name, time.Since(started).Round(100*time.Millisecond))
+		})
+	}
+}
+
+// dashboard is one person's tab on the dashboard.
+type dashboard struct {
+	*browsertest.Page
+	t     *testing.T
+	url   string
+	key   string
+	hooks *hookReceiver
+}
+
+// js quotes s as a JavaScript string literal (Go's quoting of printable text is one).
+func js(s string) string { return strconv.Quote(s) }
+
+// shot takes a screenshot of the current view and, when asked to, copies it into the README's
+// folder as <view>-<viewport>.png.
+func (d *dashboard) shot(view string, forReadme bool) {
+	d.t.Helper()
+	png := d.Screenshot(view)
+	if forReadme && os.Getenv(envUpdateScreenshots) != "" && png != nil {
+		path := filepath.Join("..", "..", "docs", "screenshots", view+"-"+d.Viewport.Name+".png")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			d.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			d.t.Fatal(err)
+		}
+		d.t.Logf("README screenshot %s (%d KB)", path, len(png)/1024)
+	}
+}
+
+// visible is a JavaScript test that the first element matching selector is shown.
+func visible(selector string) string {
+	return fmt.Sprintf(`(e => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')(document.querySelector(%s))`, js(selector))
+}
+
+// goTo follows the navigation's link to a hash route, as a person would.
+func (d *dashboard) goTo(route string) {
+	d.t.Helper()
+	d.Click(fmt.Sprintf(`nav#nav a[href=%s]`, js(route)))
+	d.WaitFor(fmt.Sprintf(`location.hash === %s`, js(route)), browsertest.Timeout, "route "+route)
+}
+
+func (d *dashboard) signIn() {
+	d.t.Helper()
+	d.Navigate(d.url + "/")
+	d.WaitFor(visible(`form#signin input#api-key`), browsertest.Timeout, "the sign-in form")
+	d.CheckAccessibility("sign-in")
+
+	// A refused key answers 401, which Chromium logs as a failed load: expected here only.
+	d.Tolerate(`status of 401`)
+	d.Type(`#api-key`, "bw_0000000000000000_00000000000000000000000000000000")
+	d.Click(`form#signin button[type=submit]`)
+	d.WaitFor(visible(`#signin-error`)+` && document.querySelector('#signin-error').textContent.trim() !== ''`,
+		browsertest.Timeout, "the error for a wrong key")
+	if role := d.attr(`#signin-error`, "role"); role != "alert" {
+		d.t.Errorf("#signin-error has role %q, want alert", role)
+	}
+	if d.NodeCount(`nav#nav`) > 0 && d.isVisible(`nav#nav`) {
+		d.t.Error("the navigation shows after a wrong key")
+	}
+	d.shot("signin-error", false)
+
+	d.Type(`#api-key`, d.key)
+	d.Click(`form#signin button[type=submit]`)
+	d.WaitFor(visible(`nav#nav`)+` && `+visible(`button#signout`), browsertest.Timeout, "the navigation after sign-in")
+	var stored bool
+	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
+	if !stored {
+		d.t.Error("the key is not kept in sessionStorage")
+	}
+}
+
+func (d *dashboard) attr(selector, name string) string {
+	d.t.Helper()
+	var s string
+	d.Eval(fmt.Sprintf(`document.querySelector(%s)?.getAttribute(%s) ?? ''`, js(selector), js(name)), &s)
+	return s
+}
+
+func (d *dashboard) isVisible(selector string) bool {
+	d.t.Helper()
+	var ok bool
+	d.Eval(visible(selector), &ok)
+	return ok
+}
+
+// addWebhook registers a webhook to the loopback receiver under a path named by the viewport and
+// returns that path.
+func (d *dashboard) addWebhook() string {
+	d.t.Helper()
+	d.goTo("#/webhooks")
+	path := "/" + d.Viewport.Name
+	hookURL := d.hooks.url + path
+	d.Type(`form#webhook-add input#webhook-url`, hookURL)
+	d.Click(`form#webhook-add button[type=submit]`)
+	d.WaitFor(fmt.Sprintf(`[...document.querySelectorAll('table#webhooks tr[data-id]')].some(r => r.textContent.includes(%s))`, js(hookURL)),
+		browsertest.Timeout, "the new webhook in the list")
+	return path
+}
+
+// track fills in the tracking form: infer_number pre-selects Maersk as the user types, and the
+// request becomes a shipment in the list.
+func (d *dashboard) track(number string) {
+	d.t.Helper()
+	d.goTo("#/tracking-requests")
+	d.Type(`form#track input#track-number`, number)
+	d.WaitFor(`document.querySelector('#infer-status').textContent.trim() !== '' && document.querySelector('select#track-scac').value === 'MAEU'`,
+		browsertest.Timeout, "infer_number's decision and the pre-selected SCAC")
+	d.t.Logf("infer status for %s: %q", number, d.Text(`#infer-status`))
+	d.CheckAccessibility("tracking form")
+	d.Click(`form#track button[type=submit]`)
+	row := fmt.Sprintf(`[...document.querySelectorAll('table#tracking-requests tr[data-id]')].find(r => r.textContent.includes(%s))`, js(number))
+	d.WaitFor(row, browsertest.Timeout, "the new tracking request in the list")
+	d.WaitFor(row+`?.dataset.status === 'created' && `+row+`.querySelector('a[href^="#/shipments/"]')`,
+		60*time.Second, "the tracking request becoming a shipment")
+	d.CheckAccessibility("tracking requests")
+	d.shot("tracking-requests", true)
+	d.ClickWhere(row + `.querySelector('a[href^="#/shipments/"]')`)
+}
+
+// openShipment checks the shipment page: containers, the event timeline, ETAs and terminal data.
+func (d *dashboard) openShipment(number string) {
+	d.t.Helper()
+	d.WaitFor(`document.querySelector('section#shipment[data-id]') && location.hash === '#/shipments/' + document.querySelector('section#shipment').dataset.id`,
+		browsertest.Timeout, "the shipment page")
+	d.WaitFor(`document.querySelectorAll('#containers [data-container-id]').length > 0`, browsertest.Timeout, "the containers")
+	d.WaitFor(`document.querySelectorAll('ol#timeline li').length > 0`, browsertest.Timeout, "the event timeline")
+	d.WaitFor(`document.querySelector('#etas')?.textContent.trim()`, browsertest.Timeout, "the ETAs")
+	if d.NodeCount(`#terminal`) != 1 {
+		d.t.Error("the shipment page has no #terminal")
+	}
+	if got := d.Text(`section#shipment`); !strings.Contains(got, number) {
+		d.t.Errorf("the shipment page does not name %s", number)
+	}
+	d.t.Logf("timeline: %d events; ETAs: %q", d.NodeCount(`ol#timeline li`), d.Text(`#etas`))
+}
+
+// checkMap waits until the map library has drawn the ports, the legs and the vessel.
+func (d *dashboard) checkMap() {
+	d.t.Helper()
+	d.WaitFor(`document.querySelector('#map')?.dataset.state === 'drawn' && window.boxwatch?.map`, browsertest.Timeout, "the map drawn")
+	// Rendered features, as the map library reports them: layers not there yet count as none.
+	const rendered = `(() => {
+		const m = window.boxwatch.map, n = id => m.getLayer(id) ? m.queryRenderedFeatures({layers: [id]}).length : 0;
+		return {ports: n('bw-ports'), path: n('bw-path'), estimated: n('bw-legs-estimated'), vessel: n('bw-vessel'),
+			loaded: m.loaded(), webgl: !!m.painter?.context?.gl};
+	})()`
+	// The vessel appears once the simulated AIS feed has placed it.
+	d.WaitFor(`(r => r.ports >= 2 && r.path + r.estimated >= 1 && r.vessel >= 1)(`+rendered+`)`, 60*time.Second, "ports, legs and vessel on the map")
+	var got map[string]any
+	d.Eval(rendered, &got)
+	d.t.Logf("map features rendered: %v", got)
+	d.CheckAccessibility("shipment page")
+	d.shot("shipment-map", true)
+}
+
+// redeliver opens the webhook's delivery log, which lists the notifications of the shipment
+// just tracked, and redelivers one: the receiver gets it a second time, with the same id.
+func (d *dashboard) redeliver(path string) {
+	d.t.Helper()
+	d.goTo("#/webhooks")
+	hookURL := d.hooks.url + path
+	row := fmt.Sprintf(`[...document.querySelectorAll('table#webhooks tr[data-id]')].find(r => r.textContent.includes(%s))`, js(hookURL))
+	d.WaitFor(row, browsertest.Timeout, "the webhook in the list")
+	d.ClickWhere(row + `.querySelector('a, button') ?? ` + row)
+	d.WaitFor(`document.querySelectorAll('table#deliveries tbody tr').length > 0 && document.querySelector('table#deliveries button.redeliver')`,
+		60*time.Second, "deliveries in the log")
+	trackingtest.Eventually(d.t, 30*time.Second, "the receiver got no notification", func() bool { return d.hooks.total(path) > 0 })
+	d.CheckAccessibility("webhooks")
+	d.shot("webhooks", true)
+
+	// The row's id is the notification's, which the receiver sees as webhook-id.
+	const button = `document.querySelector('table#deliveries button.redeliver')`
+	var id string
+	d.Eval(button+`.closest('tr').dataset.id ?? ''`, &id)
+	before := d.hooks.total(path)
+	d.Click(`table#deliveries button.redeliver`)
+	trackingtest.Eventually(d.t, 30*time.Second, "the receiver did not get the redelivery", func() bool {
+		return d.hooks.redelivered(path, id)
+	})
+	d.t.Logf("receiver %s: %d deliveries before the redelivery of %q, %d after", path, before, id, d.hooks.total(path))
+}
+
+// testAPIDocs opens /docs: the viewer renders the OpenAPI document's operations.
+func testAPIDocs(t *testing.T, b *browsertest.Browser, url string) {
+	p := b.NewPage(t, browsertest.Desktop)
+	p.Navigate(url + "/docs")
+	p.WaitFor(`[...document.querySelectorAll('.opblock-summary-path, [data-path]')].some(e => (e.dataset.path ?? e.textContent).trim() === '/v2/tracking_requests')`,
+		browsertest.Timeout, "the tracking requests operations in the API reference")
+	n := p.NodeCount(`.opblock`)
+	if n < 20 {
+		t.Errorf("the API reference shows %d operations", n)
+	}
+	t.Logf("the API reference shows %d operations", n)
+	for _, v := range p.Accessibility() {
+		t.Logf("accessibility of the vendored API viewer (not failing): %s", v)
+	}
+	p.Screenshot("docs")
+}
+
+// hookReceiver is a loopback webhook receiver that counts deliveries per path and webhook-id.
+type hookReceiver struct {
+	url string
+	mu  sync.Mutex
+	ids map[string]map[string]int // path → webhook-id → deliveries
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{ids: map[string]map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var doc struct {
+			Data struct {
+				Attributes struct {
+					Event string `json:"event"`
+				} `json:"attributes"`
+			} `json:"data"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&doc); err != nil || r.Method != http.MethodPost {
+			http.Error(w, "not a notification", http.StatusBadRequest)
+			return
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.ids[r.URL.Path] == nil {
+			h.ids[r.URL.Path] = map[string]int{}
+		}
+		h.ids[r.URL.Path][r.Header.Get("webhook-id")]++
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	return h
+}
+
+func (h *hookReceiver) total(path string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, c := range h.ids[path] {
+		n += c
+	}
+	return n
+}
+
+// redelivered tells whether notification id reached path twice (any notification when id is "").
+func (h *hookReceiver) redelivered(path, id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for got, c := range h.ids[path] {
+		if c > 1 && (id == "" || got == id) {
+			return true
+		}
+	}
+	return false
+}

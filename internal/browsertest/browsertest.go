@@ -57,14 +57,14 @@ func chromium(t testing.TB) string {
 
 // flags are Chromium's switches for tests: headless, sandbox off (the tests may run as root in a
 // container), WebGL rendered in software by SwiftShader through ANGLE (maplibre needs WebGL and
-// there is no GPU), and nothing that reaches the network on its own.
+// there is no GPU; Chromium 156 falls back to it by itself, but since Chromium 139 only with
+// --enable-unsafe-swiftshader, so both are said outright), and nothing that reaches the network on
+// its own.
 var flags = []chromedp.ExecAllocatorOption{
 	chromedp.Flag("headless", true),
 	chromedp.Flag("no-sandbox", true),
 	chromedp.Flag("use-angle", "swiftshader"),
-	chromedp.Flag("use-gl", "angle"),
 	chromedp.Flag("enable-unsafe-swiftshader", true),
-	chromedp.Flag("ignore-gpu-blocklist", true),
 	chromedp.Flag("disable-background-networking", true),
 	chromedp.Flag("disable-component-update", true),
 	chromedp.Flag("disable-sync", true),

@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 # staticcheck, pinned; go run fetches it through the module proxy into the module cache once.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-postgres lint bench fuzz deps-check clean
+.PHONY: build run test test-postgres lint bench fuzz deps-check clean assets
 
 # The first build compiles every dependency, pure-Go SQLite above all (about 100 s on two cores; go
 # caches it, so later builds take seconds); -v names each package as it is compiled.
@@ -63,17 +63,20 @@ fuzz:
 	  done; \
 	done
 
-# Third-party files for the browser, vendored with their licences from pinned npm lockfiles (needs npm).
-.PHONY: assets
-assets:
-	scripts/axe.sh
-
 # modernc.org/sqlite works only with the exact modernc.org/libc its own go.mod names.
 deps-check:
 	@want=$$($(GO) mod download -json modernc.org/sqlite@$$($(GO) list -m -f '{{.Version}}' modernc.org/sqlite) \
 	  | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' | xargs grep -E '^\s*modernc.org/libc ' | awk '{print $$2}'); \
 	have=$$($(GO) list -m -f '{{.Version}}' modernc.org/libc); \
 	if [ "$$want" != "$$have" ]; then echo "modernc.org/libc is $$have but modernc.org/sqlite needs $$want"; exit 1; fi
+
+# The dashboard's third-party files (MapLibre, Swagger UI, Natural Earth land) from the npm packages
+# pinned in web/package-lock.json, copied into web/vendor and checked against web/vendor/SHA256SUMS.
+# They are committed: go build needs no Node. Needs npm.
+# The browser tests' axe-core likewise, from internal/browsertest/package-lock.json.
+assets:
+	scripts/assets.sh
+	scripts/axe.sh
 
 clean:
 	rm -rf bin

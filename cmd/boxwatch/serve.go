@@ -29,6 +29,7 @@ import (
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/web"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/boxwatch/boxwatch/webhook/dispatch"
 )
@@ -297,13 +298,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	servers, err := listen(cfg, handler, reg, log)
+	dashboard, err := web.New(handler) // the dashboard at /, /assets/ and /docs; everything else is the API's
+	if err != nil {
+		return err
+	}
+	servers, err := listen(cfg, dashboard, reg, log)
 	if err != nil {
 		return err
 	}
 	defer servers.close() // only matters when a later step fails: Serve has not run yet
 	apiURL := "http://" + servers.listeners[0].Addr().String()
 	fmt.Fprintf(stdout, "boxwatch serving the API at %s (database: %s, %s)\n", apiURL, store.Redact(cfg.db), db.Dialect())
+	fmt.Fprintf(stdout, "Dashboard: open %s/ in a browser and sign in with an API key; API reference at %s/docs\n", apiURL, apiURL)
 	if cfg.demo {
 		if err := startDemo(ctx, db, apiURL, stdout); err != nil {
 			return err

@@ -286,24 +286,38 @@ func (p *Page) flush() {
 // Run runs browser actions, failing the test on the first error or after Timeout.
 func (p *Page) Run(actions ...chromedp.Action) {
 	p.t.Helper()
+	p.run("", actions...)
+}
+
+// run runs actions; what says what they do in the failure, with a screenshot on a timeout.
+func (p *Page) run(what string, actions ...chromedp.Action) {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
 	defer cancel()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		p.t.Fatalf("browser %s page: %v", p.Viewport.Name, err)
+	err := chromedp.Run(ctx, actions...)
+	if err == nil {
+		return
 	}
+	if what != "" {
+		err = fmt.Errorf("%s: %w", what, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) && p.ctx.Err() == nil {
+		p.Screenshot("timeout")
+	}
+	p.t.Fatalf("browser %s page: %v", p.Viewport.Name, err)
 }
 
 // Navigate opens url and waits for its load event.
 func (p *Page) Navigate(url string) {
 	p.t.Helper()
-	p.Run(chromedp.Navigate(url))
+	p.run("open "+url, chromedp.Navigate(url))
 }
 
 // Eval evaluates a JavaScript expression, awaiting it if it is a promise, into res (a pointer that
 // the JSON value decodes into, or nil), failing the test if it throws.
 func (p *Page) Eval(expression string, res any) {
 	p.t.Helper()
-	p.Run(chromedp.Evaluate(expression, res, awaitPromise))
+	p.run("evaluate "+shorten(expression), chromedp.Evaluate(expression, res, awaitPromise))
 }
 
 func awaitPromise(e *runtime.EvaluateParams) *runtime.EvaluateParams { return e.WithAwaitPromise(true) }
@@ -377,6 +391,18 @@ func (p *Page) Text(selector string) string {
 	return s
 }
 
+// shorten cuts a script to its first line's first 80 characters, for messages.
+func shorten(script string) string {
+	line, _, more := strings.Cut(script, "\n")
+	if len(line) > 80 {
+		line, more = line[:80], true
+	}
+	if more {
+		line += "…"
+	}
+	return line
+}
+
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
 	return fmt.Sprintf("%q", s) // Go's quoting of printable text is valid JavaScript
@@ -385,7 +411,7 @@ func jsString(s string) string {
 // Click clicks the first element matching a CSS selector once it is visible.
 func (p *Page) Click(selector string) {
 	p.t.Helper()
-	p.Run(chromedp.Click(selector, chromedp.ByQuery, chromedp.NodeVisible))
+	p.run("click "+selector, chromedp.Click(selector, chromedp.ByQuery, chromedp.NodeVisible))
 }
 
 // ClickWhere clicks, with the mouse, the element a JavaScript expression finds once it is
@@ -406,7 +432,7 @@ func (p *Page) ClickWhere(expression string) {
 func (p *Page) Type(selector, text string) {
 	p.t.Helper()
 	clear := fmt.Sprintf(`(el => { el.value = ''; el.dispatchEvent(new Event('input', {bubbles: true})) })(document.querySelector(%s))`, jsString(selector))
-	p.Run(
+	p.run("type into "+selector,
 		chromedp.WaitVisible(selector, chromedp.ByQuery),
 		chromedp.Evaluate(clear, nil),
 		chromedp.SendKeys(selector, text, chromedp.ByQuery),

@@ -35,6 +35,9 @@ const EnvChromium = "BOXWATCH_CHROMIUM"
 // Timeout bounds every browser action and every wait of a Page unless a wait says otherwise.
 const Timeout = 30 * time.Second
 
+// chromiumNames are where chromium is looked for when EnvChromium is unset: Debian's path, then PATH.
+var chromiumNames = []string{"/usr/bin/chromium", "chromium"}
+
 // chromium returns the browser binary for t, failing t when EnvChromium names none that runs and
 // skipping it when the variable is unset and no chromium is installed.
 func chromium(t testing.TB) string {
@@ -45,7 +48,7 @@ func chromium(t testing.TB) string {
 		}
 		return path
 	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium"} {
+	for _, name := range chromiumNames {
 		if path, err := exec.LookPath(name); err == nil {
 			return path
 		}

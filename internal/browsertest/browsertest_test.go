@@ -65,6 +65,34 @@ func (r *recorder) all() string {
 	return strings.Join(r.errors, "\n")
 }
 
+// skipRecorder records why a test skipped itself.
+type skipRecorder struct {
+	testing.TB
+	reason string
+}
+
+func (r *skipRecorder) Skipf(format string, args ...any) {
+	r.reason = fmt.Sprintf(format, args...)
+	r.TB.SkipNow()
+}
+
+// TestNoChromium: without a browser, a test is skipped loudly, unless EnvChromium asks for one.
+func TestNoChromium(t *testing.T) {
+	t.Setenv(EnvChromium, "")
+	saved := chromiumNames
+	chromiumNames = []string{"/nonexistent/chromium"}
+	defer func() { chromiumNames = saved }()
+	rec := &skipRecorder{}
+	t.Run("Skipped", func(t *testing.T) {
+		rec.TB = t
+		Start(rec)
+		t.Error("Start returned without a browser")
+	})
+	if !strings.Contains(rec.reason, "SKIPPING BROWSER TEST") || !strings.Contains(rec.reason, "scripts/chromium.sh") {
+		t.Errorf("skip message %q", rec.reason)
+	}
+}
+
 func TestCleanPage(t *testing.T) {
 	t.Parallel()
 	base := pages(t)

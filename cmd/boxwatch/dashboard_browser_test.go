@@ -71,6 +71,7 @@ func TestDashboardBrowser(t *testing.T) {
 			d.openShipment(number)
 			d.checkMap()
 			d.redeliver(hook)
+			d.signOut()
 			t.Logf("%s flow took %v", v.Name, time.Since(started).Round(100*time.Millisecond))
 		})
 	}
@@ -138,12 +139,24 @@ func (d *dashboard) signIn() {
 	d.shot("signin-error", false)
 
 	d.Type(`#api-key`, d.key)
-	d.Click(`form#signin button[type=submit]`)
+	d.PressEnter(`#api-key`) // from the keyboard
 	d.WaitFor(visible(`nav#nav`)+` && `+visible(`button#signout`), browsertest.Timeout, "the navigation after sign-in")
 	var stored bool
 	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
 	if !stored {
 		d.t.Error("the key is not kept in sessionStorage")
+	}
+}
+
+// signOut forgets the key: the sign-in form is back and the key is gone from the tab's storage.
+func (d *dashboard) signOut() {
+	d.t.Helper()
+	d.Click(`button#signout`)
+	d.WaitFor(visible(`form#signin input#api-key`), browsertest.Timeout, "the sign-in form after signing out")
+	var stored bool
+	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
+	if stored {
+		d.t.Error("the key is still in sessionStorage after signing out")
 	}
 }
 
@@ -185,7 +198,7 @@ func (d *dashboard) track(number string) string {
 		browsertest.Timeout, "infer_number's decision and the pre-selected SCAC")
 	d.t.Logf("infer status for %s: %q", number, d.Text(`#infer-status`))
 	d.CheckAccessibility("tracking form")
-	d.Click(`form#track button[type=submit]`)
+	d.PressEnter(`form#track input#track-number`)
 	row := fmt.Sprintf(`[...document.querySelectorAll('table#tracking-requests tr[data-id]')].find(r => r.textContent.includes(%s))`, js(number))
 	d.WaitFor(row, browsertest.Timeout, "the new tracking request in the list")
 	d.WaitFor(row+`?.dataset.status === 'created' && `+row+`.querySelector('a[href^="#/shipments/"]')`,

@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // EnvChromium names the environment variable holding the Chromium binary's path. Setting it makes
@@ -440,6 +441,13 @@ func (p *Page) Type(selector, text string) {
 		chromedp.Evaluate(clear, nil),
 		chromedp.SendKeys(selector, text, chromedp.ByQuery),
 	)
+}
+
+// PressEnter presses the Enter key in the element matching a CSS selector, as a person submitting
+// a form from the keyboard does.
+func (p *Page) PressEnter(selector string) {
+	p.t.Helper()
+	p.run("press Enter in "+selector, chromedp.SendKeys(selector, kb.Enter, chromedp.ByQuery))
 }
 
 // Context is the page's chromedp context, for actions the helpers do not cover.

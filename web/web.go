@@ -26,13 +26,12 @@ var files embed.FS
 
 // Security headers. The pages load scripts, styles, images, workers and data from this origin
 // only: no inline script or style, no eval. MapLibre draws on a canvas and runs its worker from
-// the same-origin module maplibre-gl-worker.mjs; it decodes images through blob: URLs.
+// the same-origin module maplibre-gl-worker.mjs; Swagger UI shows its icons from data: URLs.
 const (
-	appCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-		"connect-src 'self'; worker-src 'self' blob:; font-src 'self'; manifest-src 'self'; " +
+	appCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+		"connect-src 'self'; worker-src 'self'; font-src 'self'; manifest-src 'self'; " +
 		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-	// Swagger UI sets style attributes in the markup it renders and shows its SVG icons from data: URLs.
-	docsCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+	docsCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 		"connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 

@@ -1,7 +1,255 @@
-// The shipment page.
+// The shipment page: summary, ETAs, containers, and for the chosen container its terminal data,
+// event timeline and map.
 
-import { h } from './dom.js';
+import { get, query, Included, APIError } from './api.js';
+import { h, replace } from './dom.js';
+import { time, badge, eventName, humanize } from './format.js';
+import { JourneyMap } from './map.js';
+
+const include = 'containers,pod_terminal,port_of_lading,port_of_discharge,destination';
 
 export function mount(main, route) {
-  main.append(h('section', { id: 'shipment', 'data-id': route.id }, h('h1', {}, 'Shipment')));
+  const id = route.id;
+  const state = { container: null, last: '', lastEvents: '', lastMap: '', drawnFor: null };
+  let head = h('div', {}, h('h1', {}, 'Shipment'), h('p', { class: 'muted' }, 'Loading…'));
+  let summary = h('div');
+  let etas = h('section', { id: 'etas', class: 'card', 'aria-labelledby': 'etas-title' }, h('h2', { id: 'etas-title' }, 'Arrival and departure'));
+  let containers = h('section', { id: 'containers', class: 'card', 'aria-labelledby': 'containers-title' }, h('h2', { id: 'containers-title' }, 'Containers'));
+  let terminal = h('section', { id: 'terminal', class: 'card', 'aria-labelledby': 'terminal-title' }, h('h2', { id: 'terminal-title' }, 'At the terminal'));
+  let timeline = h('ol', { id: 'timeline', class: 'timeline' });
+  let next = h('div');
+  const mapEl = h('div', { id: 'map', role: 'region', 'aria-label': 'Map of the container’s journey' });
+  const journey = new JourneyMap(mapEl);
+
+  const section = h('section', { id: 'shipment', 'data-id': id },
+    head, summary, etas, containers,
+    h('div', { class: 'layout' },
+      h('div', {},
+        h('section', { class: 'card', 'aria-labelledby': 'map-title' },
+          h('h2', { id: 'map-title' }, 'Map'),
+          mapEl,
+          h('ul', { class: 'legend', 'aria-label': 'Legend' },
+            h('li', {}, h('span', { class: 'swatch port', 'aria-hidden': 'true' }), 'Port'),
+            h('li', {}, h('span', { class: 'swatch', 'aria-hidden': 'true' }), 'Sailed (lighter where estimated)'),
+            h('li', {}, h('span', { class: 'swatch dashed', 'aria-hidden': 'true' }), 'Still to sail (estimated)'),
+            h('li', {}, h('span', { class: 'swatch vessel', 'aria-hidden': 'true' }), 'Vessel, pointing to its heading'),
+            h('li', {}, 'Land: Natural Earth')),
+          next)),
+      h('div', {},
+        terminal,
+        h('section', { class: 'card', 'aria-labelledby': 'timeline-title' },
+          h('h2', { id: 'timeline-title' }, 'Events'),
+          timeline))));
+  main.append(h('p', {}, h('a', { href: '#/shipments' }, '← All shipments')), section);
+
+  function swap(prev, nextEl) {
+    replace(prev, nextEl);
+    return nextEl;
+  }
+
+  async function refreshContainer(c, inc, shipmentDoc) {
+    const [events, map] = await Promise.all([
+      get(`/v2/containers/${encodeURIComponent(c.id)}/transport_events${query({ include: 'location,vessel,terminal', 'page[size]': 100 })}`, { fresh: true }),
+      get(`/v2/containers/${encodeURIComponent(c.id)}/map_geojson`, { fresh: true }).catch((err) => err),
+    ]);
+    if (state.container !== c.id) return; // another container was chosen meanwhile
+    terminal = swap(terminal, terminalCard(c, inc, shipmentDoc.data));
+    const evText = JSON.stringify(events.data);
+    if (evText !== state.lastEvents) {
+      state.lastEvents = evText;
+      timeline = swap(timeline, timelineList(events));
+    }
+    if (map instanceof Error) {
+      journey.fail(map instanceof APIError && map.status === 403 ? map.message : `The map could not be loaded: ${map.message}`);
+      next = swap(next, h('div'));
+      return;
+    }
+    const mapText = JSON.stringify(map);
+    const fit = state.drawnFor !== c.id;
+    if (mapText !== state.lastMap || fit) {
+      state.lastMap = mapText;
+      state.drawnFor = c.id;
+      await journey.draw(map, { fit });
+      next = swap(next, nextPort(map));
+    }
+  }
+
+  const view = {
+    async refresh() {
+      let doc;
+      try {
+        doc = await get(`/v2/shipments/${encodeURIComponent(id)}?include=${include}`, { fresh: true });
+      } catch (err) {
+        if (err instanceof APIError && err.status === 404) {
+          head = swap(head, h('div', {}, h('h1', {}, 'Shipment not found'), h('p', {}, 'This account has no shipment with this id.')));
+          return;
+        }
+        throw err;
+      }
+      const inc = new Included(doc);
+      const list = inc.all(doc.data, 'containers');
+      if (!state.container || !list.some((c) => c.id === state.container)) state.container = list[0]?.id ?? null;
+      const text = JSON.stringify(doc) + state.container;
+      if (text !== state.last) {
+        state.last = text;
+        head = swap(head, heading(doc.data));
+        summary = swap(summary, summaryCard(doc.data, inc));
+        etas = swap(etas, etasCard(doc.data));
+        containers = swap(containers, containerPicker(list, state.container, (cid) => {
+          state.container = cid;
+          state.last = '';
+          state.lastEvents = '';
+          view.refresh();
+        }));
+      }
+      const c = list.find((x) => x.id === state.container);
+      if (c) {
+        await refreshContainer(c, inc, doc);
+      } else {
+        terminal = swap(terminal, h('section', { id: 'terminal', class: 'card' }, h('h2', {}, 'At the terminal'), h('p', { class: 'muted' }, 'No container yet: the shipping line assigns one when the empty is picked up.')));
+        timeline = swap(timeline, h('ol', { id: 'timeline', class: 'timeline' }));
+        journey.fail('No container yet, so no map.');
+      }
+    },
+    unmount() {
+      journey.remove();
+    },
+  };
+  return view;
+}
+
+function heading(s) {
+  const a = s.attributes;
+  const number = a.bill_of_lading_number || a.booking_number || a.normalized_number;
+  return h('div', { class: 'section-head' },
+    h('div', {},
+      h('h1', {}, `Shipment ${number}`),
+      h('p', { class: 'lead' }, `${a.shipping_line_name ?? a.shipping_line_scac} · ${a.port_of_lading_name ?? '?'} to ${a.port_of_discharge_name ?? '?'}${a.destination_name ? ` then ${a.destination_name}` : ''}`)),
+    a.line_tracking_stopped_at ? badge('tracking_stopped', 'Tracking stopped') : badge('created', 'Tracked'));
+}
+
+function item(label, ...value) {
+  return h('div', {}, h('dt', {}, label), h('dd', {}, value.length && value.some((v) => v !== null && v !== '' && v !== undefined) ? value : h('span', { class: 'none' }, '—')));
+}
+
+function summaryCard(s, inc) {
+  const a = s.attributes;
+  const terminal = inc.of(s, 'pod_terminal');
+  return h('div', { class: 'card' },
+    h('dl', { class: 'summary' },
+      item('Bill of lading', h('span', { class: 'mono' }, a.bill_of_lading_number ?? '')),
+      item('Booking', a.booking_number ? h('span', { class: 'mono' }, a.booking_number) : null),
+      item('Shipping line', `${a.shipping_line_name ?? ''} (${a.shipping_line_scac})`),
+      item('Vessel (to the port of discharge)', a.pod_vessel_name ? `${a.pod_vessel_name}${a.pod_vessel_imo ? `, IMO ${a.pod_vessel_imo}` : ''}${a.pod_voyage_number ? `, voyage ${a.pod_voyage_number}` : ''}` : null),
+      item('Terminal at the port of discharge', terminal?.attributes.name ?? null),
+      item('References', a.ref_numbers?.length ? a.ref_numbers.join(', ') : null),
+      item('Last checked with the line', time(a.line_tracking_last_succeeded_at)),
+      a.line_tracking_stopped_at ? item('Tracking stopped', time(a.line_tracking_stopped_at), a.line_tracking_stopped_reason ? ` (${humanize(a.line_tracking_stopped_reason)})` : '') : null));
+}
+
+function etasCard(s) {
+  const a = s.attributes;
+  const rows = [
+    ['Departure from ' + (a.port_of_lading_name ?? 'the port of lading'), [
+      ['Planned', time(a.pol_etd_at, a.pol_timezone)],
+      a.pol_original_etd_at && a.pol_original_etd_at !== a.pol_etd_at ? ['First planned', time(a.pol_original_etd_at, a.pol_timezone)] : null,
+      ['Departed', time(a.pol_atd_at, a.pol_timezone)],
+    ]],
+    ['Arrival at ' + (a.port_of_discharge_name ?? 'the port of discharge'), [
+      ['Carrier’s ETA', time(a.pod_eta_at, a.pod_timezone)],
+      a.pod_original_eta_at && a.pod_original_eta_at !== a.pod_eta_at ? ['First ETA', time(a.pod_original_eta_at, a.pod_timezone)] : null,
+      a.pod_predicted_arrival_at ? ['boxwatch prediction', time(a.pod_predicted_arrival_at, a.pod_timezone)] : null,
+      ['Arrived', time(a.pod_ata_at, a.pod_timezone)],
+    ]],
+    a.destination_name ? ['Arrival at ' + a.destination_name, [
+      ['ETA', time(a.destination_eta_at, a.destination_timezone)],
+      ['Arrived', time(a.destination_ata_at, a.destination_timezone)],
+    ]] : null,
+  ].filter(Boolean);
+  return h('section', { id: 'etas', class: 'card', 'aria-labelledby': 'etas-title' },
+    h('h2', { id: 'etas-title' }, 'Arrival and departure'),
+    h('div', { class: 'summary' },
+      rows.map(([title, pairs]) => h('div', {},
+        h('h3', {}, title),
+        h('dl', {}, pairs.filter(Boolean).map(([k, v]) => h('div', { class: 'pair' }, h('dt', {}, k), h('dd', {}, v))))))),
+    a.pod_predicted_arrival_at ? null : h('p', { class: 'hint' }, 'boxwatch predicts the arrival from the vessel’s track while it sails the last leg; the prediction shows here then.'));
+}
+
+function containerPicker(list, selected, choose) {
+  return h('section', { id: 'containers', class: 'card', 'aria-labelledby': 'containers-title' },
+    h('h2', { id: 'containers-title' }, `Containers (${list.length})`),
+    list.length === 0
+      ? h('p', { class: 'muted' }, 'No container yet: the shipping line assigns one when the empty is picked up.')
+      : h('ul', { class: 'container-list' }, list.map((c) => {
+        const a = c.attributes;
+        return h('li', {}, h('button', {
+          type: 'button', class: 'secondary', 'data-container-id': c.id, 'data-focus': `c-${c.id}`,
+          'aria-pressed': String(c.id === selected), onclick: () => choose(c.id),
+        },
+        h('span', { class: 'mono' }, a.number),
+        h('span', { class: 'muted small' }, [a.equipment_length ? `${a.equipment_length}′` : null, a.equipment_type, humanize(a.current_status)].filter(Boolean).join(' · '))));
+      })));
+}
+
+function terminalCard(c, inc, shipment) {
+  const a = c.attributes;
+  const term = inc.of(c, 'pod_terminal') ?? inc.of(shipment, 'pod_terminal');
+  const available = a.available_for_pickup === true ? 'Yes' : a.available_for_pickup === false ? 'No' : (a.availability_known ? 'Unknown' : 'Not reported yet');
+  const lfd = a.pickup_lfd ?? a.import_deadlines?.pickup_lfd_terminal ?? a.import_deadlines?.pickup_lfd_line ?? a.import_deadlines?.pickup_lfd_rail;
+  const holds = a.holds_at_pod_terminal ?? [];
+  const fees = a.fees_at_pod_terminal ?? [];
+  return h('section', { id: 'terminal', class: 'card', 'aria-labelledby': 'terminal-title' },
+    h('h2', { id: 'terminal-title' }, `At the terminal · ${a.number}`),
+    h('dl', { class: 'summary' },
+      item('Terminal', term?.attributes.name ?? null),
+      item('Status', humanize(a.current_status)),
+      item('Available for pickup', available),
+      item('Last free day', lfd ? time(lfd, a.pod_timezone) : null),
+      item('Holds', holds.length
+        ? h('ul', { class: 'holds' }, holds.map((x) => h('li', {}, `${humanize(x.name)}: ${x.status}${x.description ? ` (${x.description})` : ''}`)))
+        : (a.availability_known ? 'None' : null)),
+      fees.length ? item('Fees', h('ul', { class: 'holds' }, fees.map((f) => h('li', {}, `${humanize(f.type)}: ${formatMoney(f.amount, f.currency_code)}`)))) : null,
+      a.location_at_pod_terminal ? item('Location in the terminal', a.location_at_pod_terminal) : null,
+      a.pickup_appointment_at ? item('Pickup appointment', time(a.pickup_appointment_at, a.pod_timezone)) : null,
+      item('Discharged', time(a.pod_discharged_at, a.pod_timezone)),
+      item('Picked up', time(a.pod_full_out_at, a.pod_timezone))));
+}
+
+function formatMoney(amount, currency) {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount} ${currency ?? ''}`;
+  }
+}
+
+function timelineList(doc) {
+  const inc = new Included(doc);
+  const events = [...doc.data].sort((x, y) => x.attributes.timestamp.localeCompare(y.attributes.timestamp));
+  if (events.length === 0) return h('ol', { id: 'timeline', class: 'timeline' }, h('li', { class: 'muted' }, 'No events yet.'));
+  return h('ol', { id: 'timeline', class: 'timeline' }, events.map((e) => {
+    const a = e.attributes;
+    const place = inc.of(e, 'location');
+    const vessel = inc.of(e, 'vessel');
+    const terminal = inc.of(e, 'terminal');
+    const where = [terminal?.attributes.name, place ? `${place.attributes.name}${place.attributes.code ? ` (${place.attributes.code})` : ''}` : a.location_locode].filter(Boolean).join(', ');
+    return h('li', { 'data-event': a.event },
+      h('span', { class: 'event-name' }, eventName(a.event)),
+      h('span', { class: 'event-meta' }, time(a.timestamp, a.timezone), where ? ` · ${where}` : '',
+        vessel ? ` · ${vessel.attributes.name}${a.voyage_number ? ` ${a.voyage_number}` : ''}` : ''));
+  }));
+}
+
+// nextPort is what the map says of the leg under way: the next port, the carrier's ETA there and
+// boxwatch's prediction from the vessel's track.
+function nextPort(fc) {
+  const v = fc.features.find((f) => f.properties?.feature_type === 'current_vessel')?.properties;
+  if (!v) return h('div');
+  return h('dl', { class: 'summary next-port' },
+    item('Vessel', `${v.vessel_name}${v.voyage_number ? ` · ${v.voyage_number}` : ''}`),
+    item('Position of', time(v.vessel_location_timestamp)),
+    item(`Next port${v.arrival_port_label ? ` (${v.arrival_port_label})` : ''}`, v.arrival_port_name ?? null),
+    item('Carrier’s ETA there', time(v.arrival_port_eta, v.arrival_port_time_zone)),
+    item('boxwatch prediction', v.predicted_arrival_at ? time(v.predicted_arrival_at, v.arrival_port_time_zone) : null),
+    item('Distance to go', typeof v.distance_to_go_nm === 'number' ? `${Math.round(v.distance_to_go_nm).toLocaleString()} nm` : null));
 }

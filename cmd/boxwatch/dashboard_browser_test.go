@@ -70,6 +70,9 @@ func TestDashboardBrowser(t *testing.T) {
 			d.searchShipments(number, shipmentLink)
 			d.openShipment(number)
 			d.checkMap()
+			d.shot("shipment-map")
+			d.readmeShot("shipment-map", "#containers")
+			d.chooseOtherContainer()
 			d.redeliver(hook)
 			d.signOut()
 			t.Logf("%s flow took %v", v.Name, time.Since(started).Round(100*time.Millisecond))
@@ -89,21 +92,30 @@ type dashboard struct {
 // js quotes s as a JavaScript string literal (Go's quoting of printable text is one).
 func js(s string) string { return strconv.Quote(s) }
 
-// shot takes a screenshot of the current view and, when asked to, copies it into the README's
-// folder as <view>-<viewport>.png.
-func (d *dashboard) shot(view string, forReadme bool) {
+// shot saves a full-page screenshot of the current view as a test artifact.
+func (d *dashboard) shot(view string) {
 	d.t.Helper()
-	png := d.Screenshot(view)
-	if forReadme && os.Getenv(envUpdateScreenshots) != "" && png != nil {
-		path := filepath.Join("..", "..", "docs", "screenshots", view+"-"+d.Viewport.Name+".png")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			d.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			d.t.Fatal(err)
-		}
-		d.t.Logf("README screenshot %s (%d KB)", path, len(png)/1024)
+	d.Screenshot(view)
+}
+
+// readmeShot, when envUpdateScreenshots is set, writes what the window shows with the element
+// matching selector scrolled to its top into the README's folder as <view>-<viewport>.png.
+func (d *dashboard) readmeShot(view, selector string) {
+	d.t.Helper()
+	if os.Getenv(envUpdateScreenshots) == "" {
+		return
 	}
+	d.Eval(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: 'start'})`, js(selector)), nil)
+	png := d.ViewportScreenshot()
+	d.Eval(`scrollTo(0, 0)`, nil)
+	path := filepath.Join("..", "..", "docs", "screenshots", view+"-"+d.Viewport.Name+".png")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		d.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		d.t.Fatal(err)
+	}
+	d.t.Logf("README screenshot %s (%d KB)", path, len(png)/1024)
 }
 
 // visible is a JavaScript test that the first element matching selector is shown.
@@ -125,7 +137,7 @@ func (d *dashboard) signIn() {
 	d.CheckAccessibility("sign-in")
 
 	// A refused key answers 401, which Chromium logs as a failed load: expected here only.
-	d.Tolerate(`status of 401`)
+	endTolerance := d.Tolerate(`status of 401`)
 	d.Type(`#api-key`, "bw_0000000000000000_00000000000000000000000000000000")
 	d.Click(`form#signin button[type=submit]`)
 	d.WaitFor(visible(`#signin-error`)+` && document.querySelector('#signin-error').textContent.trim() !== ''`,
@@ -136,7 +148,8 @@ func (d *dashboard) signIn() {
 	if d.NodeCount(`nav#nav`) > 0 && d.isVisible(`nav#nav`) {
 		d.t.Error("the navigation shows after a wrong key")
 	}
-	d.shot("signin-error", false)
+	d.shot("signin-error")
+	endTolerance()
 
 	d.Type(`#api-key`, d.key)
 	d.PressEnter(`#api-key`) // from the keyboard
@@ -204,7 +217,8 @@ func (d *dashboard) track(number string) string {
 	d.WaitFor(row+`?.dataset.status === 'created' && `+row+`.querySelector('a[href^="#/shipments/"]')`,
 		60*time.Second, "the tracking request becoming a shipment")
 	d.CheckAccessibility("tracking requests")
-	d.shot("tracking-requests", true)
+	d.shot("tracking-requests")
+	d.readmeShot("tracking-requests", "body")
 	var link string
 	d.Eval(row+`.querySelector('a[href^="#/shipments/"]').getAttribute('href')`, &link)
 	return link
@@ -220,7 +234,7 @@ func (d *dashboard) searchShipments(number, link string) {
 	rows := `[...document.querySelectorAll('table#shipments tr[data-id]')]`
 	d.WaitFor(fmt.Sprintf(`%s.length === 1 && %[1]s[0].textContent.includes(%s)`, rows, js(number)), browsertest.Timeout, "the search finding one shipment")
 	d.CheckAccessibility("shipments")
-	d.shot("shipments", false)
+	d.shot("shipments")
 	d.ClickWhere(fmt.Sprintf(`document.querySelector('table#shipments tr[data-id] a[href=%s]')`, js(link)))
 	d.WaitFor(fmt.Sprintf(`location.hash === %s`, js(link)), browsertest.Timeout, "the shipment's route")
 }
@@ -239,7 +253,22 @@ func (d *dashboard) openShipment(number string) {
 	if got := d.Text(`section#shipment`); !strings.Contains(got, number) {
 		d.t.Errorf("the shipment page does not name %s", number)
 	}
-	d.t.Logf("timeline: %d events; ETAs: %q", d.NodeCount(`ol#timeline li`), d.Text(`#etas`))
+	d.t.Logf("timeline: %d events", d.NodeCount(`ol#timeline li`))
+}
+
+// chooseOtherContainer picks the shipment's last container when it has more than one: its
+// control is pressed and its map is drawn.
+func (d *dashboard) chooseOtherContainer() {
+	d.t.Helper()
+	if d.NodeCount(`#containers [data-container-id]`) < 2 {
+		return
+	}
+	const last = `[...document.querySelectorAll('#containers [data-container-id]')].at(-1)`
+	d.ClickWhere(last)
+	d.WaitFor(last+`.getAttribute('aria-pressed') === 'true' && document.querySelector('#map').dataset.state === 'drawn'`,
+		browsertest.Timeout, "the other container chosen")
+	d.WaitFor(`document.querySelectorAll('ol#timeline li').length > 0`, browsertest.Timeout, "the other container's timeline")
+	d.checkMap()
 }
 
 // checkMap waits until the map library has drawn the ports, the legs and the vessel.
@@ -258,7 +287,6 @@ func (d *dashboard) checkMap() {
 	d.Eval(rendered, &got)
 	d.t.Logf("map features rendered: %v", got)
 	d.CheckAccessibility("shipment page")
-	d.shot("shipment-map", true)
 }
 
 // redeliver opens the webhook's delivery log, which lists the notifications of the shipment
@@ -274,7 +302,8 @@ func (d *dashboard) redeliver(path string) {
 		60*time.Second, "deliveries in the log")
 	trackingtest.Eventually(d.t, 30*time.Second, "the receiver got no notification", func() bool { return d.hooks.total(path) > 0 })
 	d.CheckAccessibility("webhooks")
-	d.shot("webhooks", true)
+	d.shot("webhooks")
+	d.readmeShot("webhooks", "table#webhooks")
 
 	// The row's id is the notification's, which the receiver sees as webhook-id.
 	const button = `document.querySelector('table#deliveries button.redeliver')`

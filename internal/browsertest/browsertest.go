@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -271,13 +272,20 @@ func (p *Page) ClearProblems() {
 	p.problems = nil
 }
 
-// Tolerate makes problems matching the regular expression expected from now on: they are logged,
-// not reported. For a step that provokes an error on purpose (a refused key answers 401, which
-// Chromium logs as a failed load).
-func (p *Page) Tolerate(pattern string) {
+// Tolerate makes problems matching the regular expression expected until the returned function
+// is called: they are logged, not reported. For a step that provokes an error on purpose (a
+// refused key answers 401, which Chromium logs as a failed load).
+func (p *Page) Tolerate(pattern string) (end func()) {
+	re := regexp.MustCompile(pattern)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.tolerated = append(p.tolerated, regexp.MustCompile(pattern))
+	p.tolerated = append(p.tolerated, re)
+	return func() {
+		p.flush()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.tolerated = slices.DeleteFunc(p.tolerated, func(r *regexp.Regexp) bool { return r == re })
+	}
 }
 
 // flush makes a round trip to the page so that events it sent before are recorded.
@@ -376,6 +384,15 @@ func (p *Page) Screenshot(name string) []byte {
 		return png
 	}
 	p.t.Logf("screenshot %s (%d KB)", path, len(png)/1024)
+	return png
+}
+
+// ViewportScreenshot returns a PNG of what the window shows now, without saving it: for images
+// of a fixed size, such as the README's.
+func (p *Page) ViewportScreenshot() []byte {
+	p.t.Helper()
+	var png []byte
+	p.run("screenshot", chromedp.CaptureScreenshot(&png))
 	return png
 }
 

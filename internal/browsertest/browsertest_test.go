@@ -31,8 +31,8 @@ func pages(t *testing.T) string {
 	mux := http.NewServeMux()
 	mux.Handle("/clean", page(`<p id="p">Nothing wrong here.</p><label for="q">Query</label><input id="q">
 <div style="height:2000px">tall, so that the full-page screenshot is taller than the window</div>`))
-	mux.Handle("/throws", page(`<script>console.error("boom from console", 42);
-setTimeout(() => { throw new TypeError("boom from a timer") }, 0);</script>`))
+	mux.Handle("/throws", page(`<script>console.error("boom from console", 42)</script>
+<script>throw new TypeError("boom from a script")</script>`))
 	mux.Handle("/rejects", page(`<script>Promise.reject(new Error("boom from a promise"))</script>`))
 	mux.Handle("/missing", page(`<img src="/nothing-here.png" alt="missing on purpose">`))
 	mux.Handle("/inaccessible", page(`<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
@@ -140,7 +140,7 @@ func TestProblemsFailTheTest(t *testing.T) {
 	base := pages(t)
 	b := Start(t)
 	for path, want := range map[string][]string{
-		"/throws":  {"console.error: boom from console 42", "uncaught exception", "TypeError: boom from a timer"},
+		"/throws":  {"console.error: boom from console 42", "uncaught exception", "TypeError: boom from a script"},
 		"/rejects": {"uncaught exception", "boom from a promise"},
 		"/missing": {"browser log (network)", "404", "/nothing-here.png"},
 	} {
@@ -165,16 +165,23 @@ func TestTolerate(t *testing.T) {
 	base := pages(t)
 	b := Start(t)
 	p := b.NewPage(t, Phone)
-	p.Tolerate(`boom from`)
+	end := p.Tolerate(`boom from`)
 	p.Navigate(base + "/throws")
 	p.WaitFor(`document.readyState === 'complete'`, Timeout, "page load")
-	// Not tolerated, so seen; cleared so that the test passes.
+	// Not tolerated, so seen.
 	p.Navigate(base + "/missing")
 	p.flush()
 	if got := p.Problems(); len(got) != 1 || !strings.Contains(got[0], "nothing-here.png") {
 		t.Errorf("problems = %q, want only the missing image", got)
 	}
-	p.ClearProblems()
+	// No longer tolerated.
+	end()
+	p.Navigate(base + "/throws")
+	p.flush()
+	if got := p.Problems(); len(got) != 3 || !strings.Contains(got[1], "boom from console") {
+		t.Errorf("problems = %q, want the missing image and the page's two errors", got)
+	}
+	p.ClearProblems() // so that the test passes
 }
 
 func TestAccessibilityViolations(t *testing.T) {

@@ -156,7 +156,9 @@ func (b *Browser) NewPage(t testing.TB, v Viewport) *Page {
 	// WithNewBrowserContext does not ask for it, which headless Chromium refuses.
 	var browserContext cdp.BrowserContextID
 	var tab target.ID
-	err := chromedp.Run(b.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+	openCtx, stop := context.WithTimeout(b.ctx, Timeout)
+	defer stop()
+	err := chromedp.Run(openCtx, chromedp.ActionFunc(func(ctx context.Context) error {
 		var err error
 		executor := cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser)
 		if browserContext, err = target.CreateBrowserContext().WithDisposeOnDetach(true).Do(executor); err != nil {
@@ -177,7 +179,9 @@ func (b *Browser) NewPage(t testing.TB, v Viewport) *Page {
 			t.Errorf("browser %s page: %s", v.Name, problem)
 		}
 		cancel()
-		_ = chromedp.Run(b.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		closeCtx, stop := context.WithTimeout(b.ctx, 5*time.Second)
+		defer stop()
+		_ = chromedp.Run(closeCtx, chromedp.ActionFunc(func(ctx context.Context) error {
 			return target.DisposeBrowserContext(browserContext).Do(cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser))
 		}))
 	})
@@ -432,21 +436,49 @@ func jsString(s string) string {
 // Click clicks the first element matching a CSS selector once it is visible.
 func (p *Page) Click(selector string) {
 	p.t.Helper()
-	p.run("click "+selector, chromedp.Click(selector, chromedp.ByQuery, chromedp.NodeVisible))
+	p.click("click "+selector, selector, "")
 }
 
 // ClickWhere clicks, with the mouse, the element a JavaScript expression finds once it is
 // visible: for elements a CSS selector cannot single out, such as the table row holding a given
-// number. The expression must find an element.
+// number.
 func (p *Page) ClickWhere(expression string) {
 	p.t.Helper()
-	var found bool
-	p.Eval(`(e => { if (!(e instanceof Element)) return false; e.setAttribute('data-browsertest-click', ''); return true })(`+expression+`)`, &found)
-	if !found {
-		p.t.Fatalf("browser %s page: nothing to click at %s", p.Viewport.Name, expression)
-	}
-	p.Click(`[data-browsertest-click]`)
+	mark := `(e => { document.querySelectorAll('[data-browsertest-click]').forEach(e => e.removeAttribute('data-browsertest-click'));
+		if (!(e instanceof Element)) return false; e.setAttribute('data-browsertest-click', ''); return true })(` + expression + `)`
+	p.click("click "+shorten(expression), `[data-browsertest-click]`, mark)
 	p.Eval(`document.querySelectorAll('[data-browsertest-click]').forEach(e => e.removeAttribute('data-browsertest-click'))`, nil)
+}
+
+// click clicks the element matching selector, after running the script prepare (if any) until it
+// answers true. A page that polls may replace the element between finding and clicking it, so
+// each try is short and the click is tried again until Timeout.
+func (p *Page) click(what, selector, prepare string) {
+	p.t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		ready := true
+		var err error
+		if prepare != "" {
+			err = chromedp.Run(ctx, chromedp.Evaluate(prepare, &ready))
+		}
+		if err == nil && ready {
+			err = chromedp.Run(ctx, chromedp.Click(selector, chromedp.ByQuery, chromedp.NodeVisible))
+		}
+		cancel()
+		if err == nil && ready {
+			return
+		}
+		if time.Now().After(deadline) || p.ctx.Err() != nil {
+			if err == nil {
+				err = errors.New("nothing found")
+			}
+			p.Screenshot("timeout")
+			p.t.Fatalf("browser %s page: %s: %v", p.Viewport.Name, what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Type focuses the element matching a CSS selector, clears it, and types text as key events.

@@ -200,6 +200,11 @@ func (d *dashboard) addWebhook() string {
 func (d *dashboard) track(number string) string {
 	d.t.Helper()
 	d.goTo("#/tracking-requests")
+	// A bare number in Evergreen's format needs confirmation: the line is asked for, not chosen.
+	d.Type(`form#track input#track-number`, "123456789012")
+	d.WaitFor(`document.querySelector('#infer-status').textContent.includes('EGLV') && document.querySelector('select#track-scac').value === ''`,
+		browsertest.Timeout, "infer_number asking which line issued 123456789012")
+	d.t.Logf("infer status for 123456789012: %q", d.Text(`#infer-status`))
 	d.Type(`form#track input#track-number`, number)
 	d.WaitFor(`document.querySelector('#infer-status').textContent.trim() !== '' && document.querySelector('select#track-scac').value === 'MAEU'`,
 		browsertest.Timeout, "infer_number's decision and the pre-selected SCAC")

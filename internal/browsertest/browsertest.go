@@ -99,27 +99,38 @@ type Browser struct {
 func Start(t testing.TB) *Browser {
 	t.Helper()
 	path := chromium(t)
-	opts := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir())}, flags...)
+	b, stop, err := launch(path, t.TempDir(), t.Logf)
+	if err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	t.Cleanup(stop)
+	return b
+}
+
+// launch starts the Chromium at path with its profile in dir; logf gets chromedp's complaints.
+func launch(path, dir string, logf func(string, ...any)) (_ *Browser, stop func(), _ error) {
+	opts := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(path), chromedp.UserDataDir(dir)}, flags...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
 		// chromedp reports events it cannot decode here; they are about the protocol, not the page.
-		t.Logf("chromedp: "+format, args...)
+		logf("chromedp: "+format, args...)
 	}))
-	t.Cleanup(func() {
-		closeCtx, stop := context.WithTimeout(ctx, 10*time.Second)
-		defer stop()
+	stop = func() {
+		closeCtx, stopClosing := context.WithTimeout(ctx, 10*time.Second)
+		defer stopClosing()
 		if err := chromedp.Cancel(closeCtx); err != nil && !errors.Is(err, context.Canceled) {
-			t.Logf("closing chromium: %v", err)
+			logf("closing chromium: %v", err)
 		}
 		cancel()
 		cancelAlloc()
-	})
+	}
 	started := time.Now()
 	if err := firstRun(ctx, cancel); err != nil {
-		t.Fatalf("starting %s: %v", path, err)
+		stop()
+		return nil, nil, err
 	}
-	t.Logf("chromium %s started in %v", path, time.Since(started).Round(time.Millisecond))
-	return &Browser{ctx: ctx}
+	logf("chromium %s started in %v", path, time.Since(started).Round(time.Millisecond))
+	return &Browser{ctx: ctx}, stop, nil
 }
 
 // Viewport is the size of a page and whether it is a touch phone.

@@ -17,6 +17,47 @@ import (
 	"time"
 )
 
+// shared is the one browser of this package's tests, started by the first test that asks.
+var shared struct {
+	once sync.Once
+	b    *Browser
+	stop func()
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	os.Exit(code)
+}
+
+// sharedBrowser returns the package's browser, skipping or failing t as Start does without one.
+func sharedBrowser(t *testing.T) *Browser {
+	t.Helper()
+	path := chromium(t)
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "browsertest-profile-")
+		if err != nil {
+			shared.err = err
+			return
+		}
+		var stop func()
+		shared.b, stop, shared.err = launch(path, dir, func(format string, args ...any) { fmt.Printf(format+"\n", args...) })
+		shared.stop = func() {
+			if stop != nil {
+				stop()
+			}
+			os.RemoveAll(dir)
+		}
+	})
+	if shared.err != nil {
+		t.Fatalf("starting %s: %v", path, shared.err)
+	}
+	return shared.b
+}
+
 // pages serves the small pages the harness is tested on.
 func pages(t *testing.T) string {
 	t.Helper()
@@ -96,7 +137,7 @@ func TestNoChromium(t *testing.T) {
 func TestCleanPage(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	b := Start(t)
+	b := Start(t) // its own browser: Start and its cleanup are tested here
 	for _, v := range []Viewport{Phone, Desktop} {
 		t.Run(v.Name, func(t *testing.T) {
 			p := b.NewPage(t, v)
@@ -138,7 +179,7 @@ func TestCleanPage(t *testing.T) {
 func TestProblemsFailTheTest(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	b := Start(t)
+	b := sharedBrowser(t)
 	for path, want := range map[string][]string{
 		"/throws":  {"console.error: boom from console 42", "uncaught exception", "TypeError: boom from a script"},
 		"/rejects": {"uncaught exception", "boom from a promise"},
@@ -163,7 +204,7 @@ func TestProblemsFailTheTest(t *testing.T) {
 func TestTolerate(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	b := Start(t)
+	b := sharedBrowser(t)
 	p := b.NewPage(t, Phone)
 	end := p.Tolerate(`boom from`)
 	p.Navigate(base + "/throws")
@@ -187,7 +228,7 @@ func TestTolerate(t *testing.T) {
 func TestAccessibilityViolations(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	b := Start(t)
+	b := sharedBrowser(t)
 	rec := &recorder{}
 	t.Run("inaccessible", func(t *testing.T) {
 		rec.TB = t
@@ -208,7 +249,7 @@ func TestAccessibilityViolations(t *testing.T) {
 func TestWebGL(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	p := Start(t).NewPage(t, Desktop)
+	p := sharedBrowser(t).NewPage(t, Desktop)
 	p.Navigate(base + "/webgl")
 	var got struct {
 		Version  string `json:"version"`
@@ -236,7 +277,7 @@ func TestWebGL(t *testing.T) {
 func TestWaitFor(t *testing.T) {
 	t.Parallel()
 	base := pages(t)
-	p := Start(t).NewPage(t, Desktop)
+	p := sharedBrowser(t).NewPage(t, Desktop)
 	p.Navigate(base + "/clean")
 	started := time.Now()
 	p.WaitFor(`document.querySelector('#p')`, Timeout, "an element that exists")

@@ -74,6 +74,9 @@ func TestDashboardBrowser(t *testing.T) {
 			d.readmeShot("shipment-map", "#containers")
 			d.chooseOtherContainer()
 			d.redeliver(hook)
+			if v == browsertest.Desktop { // once is enough: these rows show at both widths alike
+				d.failingNumbers()
+			}
 			d.signOut()
 			t.Logf("%s flow took %v", v.Name, time.Since(started).Round(100*time.Millisecond))
 		})
@@ -221,6 +224,27 @@ func (d *dashboard) track(number string) string {
 	var link string
 	d.Eval(row+`.querySelector('a[href^="#/shipments/"]').getAttribute('href')`, &link)
 	return link
+}
+
+// failingNumbers tracks demo numbers that do not become shipments: one the carrier does not know
+// fails with its reason shown, one whose carrier is unreachable at first shows it is retrying.
+func (d *dashboard) failingNumbers() {
+	d.t.Helper()
+	d.goTo("#/tracking-requests")
+	for _, c := range []struct{ number, scac, want string }{
+		{"MSCU0040000", "MSCU", `r.dataset.status === 'failed' && /not found|does not know/i.test(r.textContent)`},
+		{"HLCUHAM260549999", "HLCU", `r.dataset.status === 'pending' && /retrying/i.test(r.textContent)`},
+	} {
+		d.Type(`form#track input#track-number`, c.number)
+		d.WaitFor(fmt.Sprintf(`document.querySelector('select#track-scac').value === %s`, js(c.scac)), browsertest.Timeout, "the line of "+c.number)
+		d.Click(`form#track button[type=submit]`)
+		row := fmt.Sprintf(`[...document.querySelectorAll('table#tracking-requests tr[data-id]')].find(r => r.textContent.includes(%s))`, js(c.number))
+		d.WaitFor(fmt.Sprintf(`(r => r && %s)(%s)`, c.want, row), browsertest.Timeout, c.number+" shown as "+c.want)
+		var text string
+		d.Eval(row+`.textContent`, &text)
+		d.t.Logf("%s: %q", c.number, text)
+	}
+	d.Screenshot("tracking-failures")
 }
 
 // searchShipments finds the shipment by part of its number in the shipments view and opens it:

@@ -6,6 +6,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -58,6 +60,35 @@ type asset struct {
 	body        []byte
 	contentType string
 	etag        string
+	// gzipped is the body compressed, made at its first use (nil for files too small to gain).
+	gzipped *compressed
+}
+
+// compressed is a gzip encoding of a body, made once.
+type compressed struct {
+	once sync.Once
+	body []byte
+}
+
+func (c *compressed) get(plain []byte) []byte {
+	c.once.Do(func() {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression) // a valid level: no error
+		zw.Write(plain)
+		zw.Close()
+		c.body = buf.Bytes()
+	})
+	return c.body
+}
+
+// newAsset prepares a file; bodies over a kilobyte of text are also served gzipped.
+func newAsset(body []byte, contentType string) asset {
+	sum := sha256.Sum256(body)
+	a := asset{body: body, contentType: contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	if len(body) > 1024 {
+		a.gzipped = &compressed{}
+	}
+	return a
 }
 
 // Handler serves the dashboard in front of the API.
@@ -88,9 +119,9 @@ func New(api http.Handler) (*Handler, error) {
 		if err != nil {
 			return err
 		}
-		fileSum := sha256.Sum256(b)
-		fmt.Fprintf(sum, "%s %x\n", p, fileSum)
-		h.assets[p] = asset{body: b, contentType: ctype, etag: `"` + hex.EncodeToString(fileSum[:16]) + `"`}
+		a := newAsset(b, ctype)
+		fmt.Fprintf(sum, "%s %s\n", p, a.etag)
+		h.assets[p] = a
 		return nil
 	})
 	if err != nil {
@@ -122,9 +153,7 @@ func (h *Handler) page(p string) (asset, error) {
 	if !ok {
 		return asset{}, fmt.Errorf("web: %s is not embedded", p)
 	}
-	body := bytes.ReplaceAll(a.body, []byte(`"/assets/`), []byte(`"/assets/`+h.version+`/`))
-	sum := sha256.Sum256(body)
-	return asset{body: body, contentType: a.contentType, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}, nil
+	return newAsset(bytes.ReplaceAll(a.body, []byte(`"/assets/`), []byte(`"/assets/`+h.version+`/`)), a.contentType), nil
 }
 
 // Version names the embedded files' content, as it appears in asset URLs.
@@ -188,8 +217,30 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, a asset, cache, 
 	}
 	hdr.Set("Content-Type", a.contentType)
 	hdr.Set("Cache-Control", cache)
-	hdr.Set("ETag", a.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+	body, etag := a.body, a.etag
+	if a.gzipped != nil {
+		hdr.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			body, etag = a.gzipped.get(a.body), strings.TrimSuffix(a.etag, `"`)+`-gzip"`
+			hdr.Set("Content-Encoding", "gzip")
+		}
+	}
+	hdr.Set("ETag", etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding lists gzip without q=0.
+func acceptsGzip(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept-Encoding") {
+		for part := range strings.SplitSeq(v, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+				q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+				return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+			}
+		}
+	}
+	return false
 }
 
 func securityHeaders(hdr http.Header, csp string) {

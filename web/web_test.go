@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bufio"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -179,6 +180,30 @@ func TestRevalidation(t *testing.T) {
 	}
 }
 
+func TestGzip(t *testing.T) {
+	srv, _ := newServer(t)
+	const p = "/assets/vendor/maplibre-gl/maplibre-gl.mjs"
+	plain := fetch(t, "GET", srv.URL+p, "Accept-Encoding", "identity")
+	zipped := fetch(t, "GET", srv.URL+p, "Accept-Encoding", "br;q=1.0, gzip;q=0.8")
+	refused := fetch(t, "GET", srv.URL+p, "Accept-Encoding", "gzip;q=0")
+	if plain.header.Get("Content-Encoding") != "" || refused.header.Get("Content-Encoding") != "" || zipped.header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("Content-Encoding: identity %q, gzip %q, gzip;q=0 %q", plain.header.Get("Content-Encoding"),
+			zipped.header.Get("Content-Encoding"), refused.header.Get("Content-Encoding"))
+	}
+	if zipped.header.Get("Vary") != "Accept-Encoding" || zipped.header.Get("ETag") == plain.header.Get("ETag") {
+		t.Errorf("Vary %q, ETags %s and %s", zipped.header.Get("Vary"), zipped.header.Get("ETag"), plain.header.Get("ETag"))
+	}
+	zr, err := gzip.NewReader(strings.NewReader(zipped.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil || string(unzipped) != plain.body {
+		t.Fatalf("the gzipped body does not decode to the file (%v)", err)
+	}
+	t.Logf("%s: %d bytes, %d gzipped", p, len(plain.body), len(zipped.body))
+}
+
 func TestMethods(t *testing.T) {
 	srv, _ := newServer(t)
 	if a := fetch(t, "HEAD", srv.URL+"/"); a.status != 200 || a.body != "" {
@@ -239,7 +264,7 @@ func TestVendoredFilesMatchTheirSums(t *testing.T) {
 			t.Errorf("%s is embedded but not in SHA256SUMS", p)
 			continue
 		}
-		body := fetch(t, "GET", srv.URL+"/assets/"+p).body
+		body := fetch(t, "GET", srv.URL+"/assets/"+p, "Accept-Encoding", "identity").body
 		got := sha256.Sum256([]byte(body))
 		if hex.EncodeToString(got[:]) != want {
 			t.Errorf("%s: sha256 %x, SHA256SUMS says %s", p, got, want)

@@ -33,7 +33,8 @@ let pollTimer = 0;
 let afterSignIn = '#/tracking-requests';
 
 function parse(hash) {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [path] = hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch { return p; } });
   if (parts[0] === 'shipments' && parts[1]) return { name: 'shipment', id: parts[1] };
   if (parts[0] in views && parts[0] !== 'shipment') return { name: parts[0] };
   return { name: apiKey() ? 'tracking-requests' : 'signin' };
@@ -93,9 +94,9 @@ function signOut(message) {
   setAPIKey(null);
   afterSignIn = '#/tracking-requests';
   unmount();
-  location.hash = '#/signin';
   if (message) sessionStorage.setItem('boxwatch.signout', message);
-  route();
+  if (location.hash === '#/signin') route();
+  else location.hash = '#/signin'; // hashchange routes
 }
 
 // Polling: one refresh at a time, the next one POLL_MS after the last ended; none while the tab is

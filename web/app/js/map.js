@@ -116,10 +116,12 @@ export class JourneyMap {
     el.append(this.message);
     el.dataset.state = 'loading';
     this.ready = this.#create();
+    this.ready.catch(() => {}); // draw reports the failure; this only keeps it from the console
   }
 
   async #create() {
     const lib = await library();
+    if (this.removed) throw new Error('the page was left');
     this.lib = lib;
     const map = new lib.Map({
       container: this.el,
@@ -151,6 +153,10 @@ export class JourneyMap {
     map.addImage('bw-vessel-dot', icons.dot, { pixelRatio: 2 });
     for (const layer of journeyLayers()) map.addLayer(layer);
     this.#popups(lib, map);
+    // Until the user moves the map, it keeps the journey in view when its size changes (a phone
+    // turned sideways, a window resized).
+    map.on('movestart', (e) => { if (e.originalEvent) this.moved = true; });
+    map.on('resize', () => { if (!this.moved) this.#fit(); });
     land().then((fc) => map.getSource('land')?.setData(fc)).catch(() => this.#say('The land could not be loaded; the route is drawn on water only.'));
     return map;
   }
@@ -170,6 +176,14 @@ export class JourneyMap {
     }
   }
 
+  #fit() {
+    if (!this.box) return;
+    const narrow = this.el.clientWidth < 500;
+    // Room for the port labels, which stand above their ports and about 60 px to each side.
+    const padding = narrow ? { top: 45, bottom: 20, left: 60, right: 60 } : { top: 60, bottom: 40, left: 80, right: 80 };
+    this.map.fitBounds(this.box, { padding, maxZoom: 6, duration: 0 });
+  }
+
   #say(text) {
     this.message.textContent = text;
     this.message.hidden = !text;
@@ -185,13 +199,14 @@ export class JourneyMap {
       this.fail(`The map cannot be shown in this browser (${err.message ?? err}).`);
       return;
     }
+    if (!this.map) return; // the page was left meanwhile
     const journey = unwrap(fc);
     map.getSource('journey').setData(journey);
     this.#labels(journey);
-    const box = bounds(journey);
-    if (fit && box) {
-      const narrow = this.el.clientWidth < 500;
-      map.fitBounds(box, { padding: narrow ? 30 : 60, maxZoom: 6, duration: 0 });
+    this.box = bounds(journey);
+    if (fit) {
+      this.moved = false;
+      this.#fit();
     }
     if (journey.features.length === 0) this.#say('No route yet: the map appears once the shipping line names the ports.');
     else this.#say('');
@@ -215,6 +230,7 @@ export class JourneyMap {
   }
 
   remove() {
+    this.removed = true;
     for (const m of this.markers) m.remove();
     this.map?.remove();
     if (window.boxwatch.map === this.map) window.boxwatch.map = null;

@@ -26,7 +26,7 @@ export function mount(main, route) {
     h('div', { class: 'layout' },
       h('div', {},
         h('section', { class: 'card', 'aria-labelledby': 'map-title' },
-          h('h2', { id: 'map-title' }, 'Map'),
+          h('h2', { id: 'map-title' }, 'Journey map'),
           mapEl,
           h('ul', { class: 'legend', 'aria-label': 'Legend' },
             h('li', {}, h('span', { class: 'swatch port', 'aria-hidden': 'true' }), 'Port'),
@@ -93,10 +93,13 @@ export function mount(main, route) {
       if (text !== state.last) {
         state.last = text;
         head = swap(head, heading(doc.data));
+        document.title = `${head.querySelector('h1').textContent} · boxwatch`;
         summary = swap(summary, summaryCard(doc.data, inc));
         etas = swap(etas, etasCard(doc.data));
         containers = swap(containers, containerPicker(list, state.container, (cid) => {
+          if (cid === state.container) return;
           state.container = cid;
+          mapEl.dataset.state = 'loading'; // until this container's map is drawn
           state.last = '';
           state.lastEvents = '';
           view.refresh();

@@ -38,7 +38,7 @@ export function mount(main) {
   main.append(
     h('h1', {}, 'Shipments'),
     h('div', { role: 'search', class: 'filters card' },
-      field('Search', search, 'Part of a bill of lading, booking, container or reference number'),
+      field('Search by bill, booking, container or reference number', search),
       field('Tracking', stopped)),
     list, pages);
 

@@ -24,7 +24,10 @@ export async function shippingLines() {
 
 export function mount(main) {
   const state = { page: 1, status: '', last: '' };
-  const form = trackForm(() => view.refresh());
+  const form = trackForm(() => {
+    state.page = 1;
+    view.refresh();
+  });
   const status = h('select', { id: 'tr-filter-status' },
     h('option', { value: '' }, 'Any status'),
     ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'].map((s) => h('option', { value: s }, badge(s).textContent)));
@@ -67,10 +70,6 @@ export function mount(main) {
       form.stop();
     },
   };
-  form.onCreated = () => {
-    state.page = 1;
-    view.refresh();
-  };
   return view;
 }
 
@@ -80,7 +79,7 @@ function row(tr) {
   let details = '';
   let statusCell = badge(a.status);
   if (a.status === 'pending' && a.is_retrying) {
-    statusCell = badge('retrying', `Retrying${a.retry_count ? ` (attempt ${a.retry_count + 1})` : ''}`);
+    statusCell = badge('retrying', `Retrying${a.retry_count ? ` (retry ${a.retry_count})` : ''}`);
     details = a.failed_reason ? `Last attempt: ${failedReason(a.failed_reason)}` : 'The last attempt failed; boxwatch tries again.';
   } else if (a.failed_reason) {
     details = failedReason(a.failed_reason);
@@ -104,7 +103,7 @@ function row(tr) {
 // trackForm is the form that creates a tracking request. As the number is typed it asks
 // infer_number: an auto_select decision picks the line, needs_confirmation lists the candidates
 // and requires a choice, no_prediction asks for the line.
-function trackForm(refresh) {
+function trackForm(created) {
   const number = h('input', { id: 'track-number', name: 'number', required: true, autocomplete: 'off', spellcheck: 'false', autocapitalize: 'characters', placeholder: 'e.g. MAEU123456784' });
   const scac = h('select', { id: 'track-scac', name: 'scac', required: true }, h('option', { value: '' }, 'Choose a shipping line'));
   const type = h('select', { id: 'track-type', name: 'type' },
@@ -129,7 +128,7 @@ function trackForm(refresh) {
   let timer = 0;
   let seq = 0;
   let needsChoice = false;
-  const form = { el, onCreated: refresh, stop: () => clearTimeout(timer) };
+  const form = { el, stop: () => clearTimeout(timer) };
 
   function ensureOption(code, name) {
     if (![...scac.options].some((o) => o.value === code)) scac.append(h('option', { value: code }, `${name} (${code})`));
@@ -217,7 +216,7 @@ function trackForm(refresh) {
       number.value = '';
       choose('');
       inferStatus.replaceChildren(h('span', { class: 'decision ok' }, `Tracking request for ${value} created; it is listed below.`));
-      form.onCreated();
+      created();
       number.focus();
     } catch (err) {
       error.textContent = err instanceof APIError ? err.message : String(err);

@@ -71,7 +71,7 @@ func TestDashboardBrowser(t *testing.T) {
 			d.openShipment(number)
 			d.checkMap()
 			d.Screenshot("shipment-map")
-			d.readmeShot("shipment-map", "#containers")
+			d.readmeShot("shipment-map", "#containers", 8)
 			d.chooseOtherContainer()
 			d.redeliver(hook)
 			if v == browsertest.Desktop { // once is enough: these rows show at both widths alike
@@ -96,13 +96,14 @@ type dashboard struct {
 func js(s string) string { return strconv.Quote(s) }
 
 // readmeShot, when envUpdateScreenshots is set, writes what the window shows with the element
-// matching selector scrolled to its top into the README's folder as <view>-<viewport>.png.
-func (d *dashboard) readmeShot(view, selector string) {
+// matching selector scrolled to the top, less above pixels (room for a heading), into the
+// README's folder as <view>-<viewport>.png.
+func (d *dashboard) readmeShot(view, selector string, above int) {
 	d.t.Helper()
 	if os.Getenv(envUpdateScreenshots) == "" {
 		return
 	}
-	d.Eval(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: 'start'})`, js(selector)), nil)
+	d.Eval(fmt.Sprintf(`scrollTo(0, document.querySelector(%s).getBoundingClientRect().top + scrollY - %d)`, js(selector), above), nil)
 	png := d.ViewportScreenshot()
 	d.Eval(`scrollTo(0, 0)`, nil)
 	path := filepath.Join("..", "..", "docs", "screenshots", view+"-"+d.Viewport.Name+".png")
@@ -220,7 +221,7 @@ func (d *dashboard) track(number string) string {
 		60*time.Second, "the tracking request becoming a shipment")
 	d.CheckAccessibility("tracking requests")
 	d.Screenshot("tracking-requests")
-	d.readmeShot("tracking-requests", "body")
+	d.readmeShot("tracking-requests", "table#tracking-requests", 70)
 	var link string
 	d.Eval(row+`.querySelector('a[href^="#/shipments/"]').getAttribute('href')`, &link)
 	return link
@@ -327,7 +328,11 @@ func (d *dashboard) redeliver(path string) {
 	trackingtest.Eventually(d.t, 30*time.Second, "the receiver got no notification", func() bool { return d.hooks.total(path) > 0 })
 	d.CheckAccessibility("webhooks")
 	d.Screenshot("webhooks")
-	d.readmeShot("webhooks", "table#webhooks")
+	if d.Viewport.Mobile { // the phone's window holds the delivery log or the list, not both
+		d.readmeShot("webhooks", "table#deliveries", 160)
+	} else {
+		d.readmeShot("webhooks", "table#webhooks", 60)
+	}
 
 	// The row's id is the notification's, which the receiver sees as webhook-id.
 	const button = `document.querySelector('table#deliveries button.redeliver')`

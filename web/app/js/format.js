@@ -28,14 +28,6 @@ export function time(iso, timeZone) {
   return h('time', { datetime: iso, title: d.toISOString() }, formatter(timeZone).format(d));
 }
 
-// date shows a calendar date (YYYY-MM-DD) as it is: a last free day has no time zone.
-export function date(value) {
-  if (!value) return h('span', { class: 'none' }, '—');
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number);
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return h('time', { datetime: value }, dt.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' }));
-}
-
 // clock is a short local time of day, for "updated at".
 export function clock(d = new Date()) {
   return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });

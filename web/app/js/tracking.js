@@ -14,7 +14,7 @@ const requestTypes = { container: 'container', bill_of_lading: 'bill_of_lading',
 
 let lines = null; // the shipping lines, read once per page load
 
-export async function shippingLines() {
+async function shippingLines() {
   if (!lines) {
     const doc = await get('/v2/shipping_lines');
     lines = doc.data.map((l) => l.attributes).sort((a, b) => a.name.localeCompare(b.name));

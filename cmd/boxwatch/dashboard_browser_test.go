@@ -152,9 +152,7 @@ func (d *dashboard) signIn() {
 	d.Type(`#api-key`, d.key)
 	d.PressEnter(`#api-key`) // from the keyboard
 	d.WaitFor(visible(`nav#nav`)+` && `+visible(`button#signout`), browsertest.Timeout, "the navigation after sign-in")
-	var stored bool
-	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
-	if !stored {
+	if !d.keyStored() {
 		d.t.Error("the key is not kept in sessionStorage")
 	}
 }
@@ -164,11 +162,17 @@ func (d *dashboard) signOut() {
 	d.t.Helper()
 	d.Click(`button#signout`)
 	d.WaitFor(visible(`form#signin input#api-key`), browsertest.Timeout, "the sign-in form after signing out")
-	var stored bool
-	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
-	if stored {
+	if d.keyStored() {
 		d.t.Error("the key is still in sessionStorage after signing out")
 	}
+}
+
+// keyStored tells whether the tab's sessionStorage holds the API key.
+func (d *dashboard) keyStored() bool {
+	d.t.Helper()
+	var stored bool
+	d.Eval(fmt.Sprintf(`Object.keys(sessionStorage).some(k => sessionStorage.getItem(k).includes(%s))`, js(d.key)), &stored)
+	return stored
 }
 
 func (d *dashboard) attr(selector, name string) string {

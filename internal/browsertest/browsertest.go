@@ -310,12 +310,6 @@ func (p *Page) flush() {
 	_ = chromedp.Run(ctx, chromedp.Evaluate(`0`, nil))
 }
 
-// Run runs browser actions, failing the test on the first error or after Timeout.
-func (p *Page) Run(actions ...chromedp.Action) {
-	p.t.Helper()
-	p.run("", actions...)
-}
-
 // run runs actions; what says what they do in the failure, with a screenshot on a timeout.
 func (p *Page) run(what string, actions ...chromedp.Action) {
 	p.t.Helper()
@@ -509,6 +503,3 @@ func (p *Page) PressEnter(selector string) {
 	p.t.Helper()
 	p.run("press Enter in "+selector, chromedp.SendKeys(selector, kb.Enter, chromedp.ByQuery))
 }
-
-// Context is the page's chromedp context, for actions the helpers do not cover.
-func (p *Page) Context() context.Context { return p.ctx }

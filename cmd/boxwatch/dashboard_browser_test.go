@@ -116,6 +116,25 @@ func (d *dashboard) readmeShot(view, selector string, above int) {
 	d.t.Logf("README screenshot %s (%d KB)", path, len(png)/1024)
 }
 
+// checkView checks the view as it is now: no serious accessibility violation, and nothing wider
+// than the window (a page that scrolls sideways is not usable on a phone).
+func (d *dashboard) checkView(name string) {
+	d.t.Helper()
+	d.CheckAccessibility(name)
+	// Compared with the screen's width: on a phone, content too wide widens the layout viewport
+	// (innerWidth) with it, as mobile browsers zoom out.
+	width := d.Viewport.Width
+	var scrollWidth int64
+	d.Eval(`document.documentElement.scrollWidth`, &scrollWidth)
+	if scrollWidth > width {
+		var wide []string
+		d.Eval(fmt.Sprintf(`[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > %d + 1)
+			.filter(e => !e.parentElement.closest('.maplibregl-map')).slice(0, 5)
+			.map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\s+/).join('.') : ''))`, width), &wide)
+		d.t.Errorf("%s %s: the page is %d px wide on a %d px screen; too wide: %v", d.Viewport.Name, name, scrollWidth, width, wide)
+	}
+}
+
 // visible is a JavaScript test that the first element matching selector is shown.
 func visible(selector string) string {
 	return fmt.Sprintf(`(e => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')(document.querySelector(%s))`, js(selector))
@@ -132,7 +151,7 @@ func (d *dashboard) signIn() {
 	d.t.Helper()
 	d.Navigate(d.url + "/")
 	d.WaitFor(visible(`form#signin input#api-key`), browsertest.Timeout, "the sign-in form")
-	d.CheckAccessibility("sign-in")
+	d.checkView("sign-in")
 
 	// A refused key answers 401, which Chromium logs as a failed load: expected here only.
 	endTolerance := d.Tolerate(`status of 401`)
@@ -217,13 +236,13 @@ func (d *dashboard) track(number string) string {
 	d.WaitFor(`document.querySelector('#infer-status').textContent.trim() !== '' && document.querySelector('select#track-scac').value === 'MAEU'`,
 		browsertest.Timeout, "infer_number's decision and the pre-selected SCAC")
 	d.t.Logf("infer status for %s: %q", number, d.Text(`#infer-status`))
-	d.CheckAccessibility("tracking form")
+	d.checkView("tracking form")
 	d.PressEnter(`form#track input#track-number`)
 	row := fmt.Sprintf(`[...document.querySelectorAll('table#tracking-requests tr[data-id]')].find(r => r.textContent.includes(%s))`, js(number))
 	d.WaitFor(row, browsertest.Timeout, "the new tracking request in the list")
 	d.WaitFor(row+`?.dataset.status === 'created' && `+row+`.querySelector('a[href^="#/shipments/"]')`,
 		60*time.Second, "the tracking request becoming a shipment")
-	d.CheckAccessibility("tracking requests")
+	d.checkView("tracking requests")
 	d.Screenshot("tracking-requests")
 	d.readmeShot("tracking-requests", "table#tracking-requests", 70)
 	var link string
@@ -261,7 +280,7 @@ func (d *dashboard) searchShipments(number, link string) {
 	d.Type(`input#shipment-search`, number[4:]) // the bill without its SCAC prefix
 	rows := `[...document.querySelectorAll('table#shipments tr[data-id]')]`
 	d.WaitFor(fmt.Sprintf(`%s.length === 1 && %[1]s[0].textContent.includes(%s)`, rows, js(number)), browsertest.Timeout, "the search finding one shipment")
-	d.CheckAccessibility("shipments")
+	d.checkView("shipments")
 	d.Screenshot("shipments")
 	d.ClickWhere(fmt.Sprintf(`document.querySelector('table#shipments tr[data-id] a[href=%s]')`, js(link)))
 	d.WaitFor(fmt.Sprintf(`location.hash === %s`, js(link)), browsertest.Timeout, "the shipment's route")
@@ -314,7 +333,7 @@ func (d *dashboard) checkMap() {
 	var got map[string]any
 	d.Eval(rendered, &got)
 	d.t.Logf("map features rendered: %v", got)
-	d.CheckAccessibility("shipment page")
+	d.checkView("shipment page")
 }
 
 // redeliver opens the webhook's delivery log, which lists the notifications of the shipment
@@ -330,7 +349,7 @@ func (d *dashboard) redeliver(path string) {
 	d.WaitFor(`document.querySelectorAll('table#deliveries tbody tr').length > 0 && document.querySelector('table#deliveries button.redeliver')`,
 		60*time.Second, "deliveries in the log")
 	trackingtest.Eventually(d.t, 30*time.Second, "the receiver got no notification", func() bool { return d.hooks.total(path) > 0 })
-	d.CheckAccessibility("webhooks")
+	d.checkView("webhooks")
 	d.Screenshot("webhooks")
 	if d.Viewport.Mobile { // the phone's window holds the delivery log or the list, not both
 		d.readmeShot("webhooks", "table#deliveries", 160)

@@ -20,14 +20,20 @@ run: build
 	./$(BIN) serve --demo
 
 # Every test, with the race detector, after lint. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
+# The browser tests are required here: scripts/chromium.sh installs Debian's chromium when missing and
+# BOXWATCH_CHROMIUM names it; their screenshots are kept under test-output/_artifacts.
 test: deps-check
 	@if [ -z "$$BOXWATCH_TEST_POSTGRES_URL" ]; then \
 	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
 	else echo "PostgreSQL tests: on"; fi
 	$(MAKE) --no-print-directory lint
-	@# The replica kill test (PostgreSQL only) puts HAProxy in front of the replicas.
+	@# The replica kill test (PostgreSQL only) puts HAProxy in front of the replicas; the browser
+	@# tests need Chromium (scripts/chromium.sh installs it when missing).
 	@if [ -n "$$BOXWATCH_TEST_POSTGRES_URL" ]; then h=$$(scripts/haproxy.sh) || exit 1; export BOXWATCH_TEST_HAPROXY=$$h; fi; \
-	  echo "$(GO) test -race -count=1 ./..."; $(GO) test -race -count=1 ./...
+	  chromium=$$(scripts/chromium.sh) || exit 1; export BOXWATCH_CHROMIUM="$$chromium"; \
+	  rm -rf test-output && mkdir test-output && \
+	  echo "$(GO) test -race -count=1 -artifacts -outputdir test-output ./..." && \
+	  $(GO) test -race -count=1 -artifacts -outputdir "$(CURDIR)/test-output" ./...
 
 # The long kill test: three replicas behind HAProxy over 100,000 seeded shipments, killed and
 # restarted in turn under a mixed load. BOXWATCH_SOAK_DURATION (10m), BOXWATCH_SOAK_KILLS (4) and
@@ -84,8 +90,10 @@ deps-check:
 # The dashboard's third-party files (MapLibre, Swagger UI, Natural Earth land) from the npm packages
 # pinned in web/package-lock.json, copied into web/vendor and checked against web/vendor/SHA256SUMS.
 # They are committed: go build needs no Node. Needs npm.
+# The browser tests' axe-core likewise, from internal/browsertest/package-lock.json.
 assets:
 	scripts/assets.sh
+	scripts/axe.sh
 
 clean:
 	rm -rf bin

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/boxwatch/boxwatch"
 )
 
@@ -181,14 +179,14 @@ func (l *leaseLimiter) take(ctx context.Context, key string, giveBack, want int,
 		if err == nil {
 			return got, time.Duration(math.Ceil(waitUS)) * time.Microsecond, nil
 		}
-		if !errors.Is(err, pgx.ErrNoRows) {
+		if !errors.Is(err, errNoRows) {
 			break
 		}
 		if _, err = l.db.write.exec(ctx, "INSERT INTO rate_limits (key, tat) VALUES (?, clock_timestamp()) ON CONFLICT (key) DO NOTHING", key); err != nil {
 			break
 		}
 	}
-	if err == nil || errors.Is(err, pgx.ErrNoRows) {
+	if err == nil || errors.Is(err, errNoRows) {
 		err = errors.New("rate limit bucket vanished three times")
 	}
 	return 0, 0, l.db.internal("rate limit", err)

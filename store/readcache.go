@@ -35,9 +35,9 @@ const cacheChannel = "boxwatch_cache"
 const ReadCacheSize = 4096
 
 // Keys of the read cache, the payloads the triggers send: "<kind>:<id>".
-func trackingRequestKey(id string) string   { return "tracking_requests:" + id }
-func shipmentKey(id string) string          { return "shipments:" + id }
-func containerKey(id string) string         { return "containers:" + id }
+func trackingRequestKey(id string) string    { return "tracking_requests:" + id }
+func shipmentKey(id string) string           { return "shipments:" + id }
+func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }
 

@@ -438,12 +438,27 @@ func copyValue(v reflect.Value) reflect.Value {
 	case reflect.Struct:
 		s := reflect.New(t).Elem()
 		s.Set(v)
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && needsCopy(f.Type) {
-				s.Field(i).Set(copyValue(v.Field(i)))
-			}
+		for _, i := range fieldsToCopy(t) {
+			s.Field(i).Set(copyValue(v.Field(i)))
 		}
 		return s
 	}
 	return v
+}
+
+var fieldsToCopyMemo sync.Map // reflect.Type → []int
+
+// fieldsToCopy lists the exported fields of struct type t that need a copy of their own.
+func fieldsToCopy(t reflect.Type) []int {
+	if fs, ok := fieldsToCopyMemo.Load(t); ok {
+		return fs.([]int)
+	}
+	var fs []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && needsCopy(f.Type) {
+			fs = append(fs, i)
+		}
+	}
+	fieldsToCopyMemo.Store(t, fs)
+	return fs
 }

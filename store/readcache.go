@@ -259,12 +259,24 @@ func putAll[T any](c *readCache, tokens []cacheToken, keyOf func(string) string,
 	}
 }
 
-// ReadCacheStats says how many reads the cache answered and how many went to the database.
-func (db *DB) ReadCacheStats() (hits, misses int64) {
-	if db.cache == nil {
-		return 0, 0
+// ReadCacheStats describes the read cache at a moment.
+type ReadCacheStats struct {
+	On           bool  // the store has a read cache (PostgreSQL, not turned off)
+	Live         bool  // its listener is connected: the cache answers
+	Entries      int   // objects held
+	Hits, Misses int64 // reads it answered, and reads that went to the database
+}
+
+// ReadCacheStats says how many reads the cache answered and how many went to the database, and
+// whether it answers now. It runs no query.
+func (db *DB) ReadCacheStats() ReadCacheStats {
+	c := db.cache
+	if c == nil {
+		return ReadCacheStats{}
 	}
-	return db.cache.hits.Load(), db.cache.misses.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ReadCacheStats{On: true, Live: c.live, Entries: len(c.entries), Hits: c.hits.Load(), Misses: c.misses.Load()}
 }
 
 // startReadCache turns the read cache on and runs its listener until the store closes.

@@ -282,7 +282,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		admin.PoolCollector(db.PoolStats))
+		admin.PoolCollector(db.PoolStats), admin.ReadCacheCollector(db.ReadCacheStats))
 
 	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
 	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,

@@ -280,13 +280,13 @@ func (db *DB) ReadCacheStats() ReadCacheStats {
 }
 
 // startReadCache turns the read cache on and runs its listener until the store closes.
-func (db *DB) startReadCache() {
+func (db *DB) startReadCache(log *slog.Logger) {
 	db.cache = newReadCache(ReadCacheSize)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		db.listen(ctx)
+		db.listen(ctx, log)
 	}()
 	db.closers = append(db.closers, func() {
 		cancel()
@@ -295,16 +295,25 @@ func (db *DB) startReadCache() {
 }
 
 // listen keeps a connection LISTENing on the cache channel, and the cache off whenever it is not.
-func (db *DB) listen(ctx context.Context) {
+func (db *DB) listen(ctx context.Context, log *slog.Logger) {
 	backoff := 100 * time.Millisecond
+	lost := false // reported lost, and not back since
 	for {
 		start := time.Now()
-		err := db.listenOnce(ctx)
+		err := db.listenOnce(ctx, func() {
+			if lost {
+				log.Info("read cache back: its listener reconnected")
+				lost = false
+			}
+		})
 		db.cache.reset(false)
 		if ctx.Err() != nil {
 			return
 		}
-		slog.Warn("read cache off until its listener reconnects", "error", err)
+		if !lost {
+			log.Warn("read cache off until its listener reconnects: every read goes to the database", "error", err)
+			lost = true
+		}
 		if time.Since(start) > time.Minute {
 			backoff = 100 * time.Millisecond
 		}
@@ -324,7 +333,7 @@ func (db *DB) listen(ctx context.Context) {
 // connection still answers: a connection lost without a word turns the cache off within it.
 const listenerCheck = 15 * time.Second
 
-func (db *DB) listenOnce(ctx context.Context) error {
+func (db *DB) listenOnce(ctx context.Context, listening func()) error {
 	conn, err := pgx.ConnectConfig(ctx, db.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -336,6 +345,7 @@ func (db *DB) listenOnce(ctx context.Context) error {
 	db.listenerPID.Store(conn.PgConn().PID())
 	// Every change committed from now on will be notified: the cache may answer, starting empty.
 	db.cache.reset(true)
+	listening()
 	for {
 		wait, cancel := context.WithTimeout(ctx, listenerCheck)
 		n, err := conn.WaitForNotification(wait)

@@ -6,11 +6,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"strings"
@@ -163,6 +165,9 @@ type Options struct {
 	// DisableReadCache turns off PostgreSQL's per-process cache of hot single objects (see
 	// readcache.go): every read then goes to the database.
 	DisableReadCache bool
+	// Logger receives the store's own reports (the read cache's listener lost and regained);
+	// nil is slog's default logger.
+	Logger *slog.Logger
 }
 
 // OpenWith is Open with options.
@@ -182,7 +187,7 @@ func OpenWith(ctx context.Context, dsn string, o Options) (*DB, error) {
 		return nil, fmt.Errorf("migrating %s: %w", Redact(dsn), err)
 	}
 	if db.dialect == Postgres && !o.DisableReadCache {
-		db.startReadCache()
+		db.startReadCache(cmp.Or(o.Logger, slog.Default()))
 	}
 	return db, nil
 }

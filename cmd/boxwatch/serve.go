@@ -229,7 +229,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Every part started below is stopped by the deferred calls, in reverse order: the database
 	// closes last, after everything that uses it has finished.
-	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache})
+	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache, Logger: log.With("component", "store")})
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,10 @@ import (
 // the cached tables (migration 0011) send the key of every row written on the channel
 // boxwatch_cache when its transaction commits, whichever process or statement wrote it, and a
 // listener on a connection of its own evicts those keys. A replica therefore serves a row changed
-// by another for as long as the notification takes to arrive (milliseconds: see
-// TestReadCacheAcrossStores); writes through a replica evict its own entries before they return.
+// by another for as long as the notification takes to arrive (milliseconds: the conformance test
+// ReadCacheAcrossStores logs it); writes through a replica evict its own entries before they
+// return. Channels belong to a database, not a schema: deployments in several schemas of one
+// database evict each other's keys too, which costs reads, never freshness.
 //
 // The cache answers only while the listener is connected: when the connection drops, every entry
 // is dropped and reads go to the database until LISTEN is back, and then the cache starts empty.

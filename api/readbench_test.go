@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
@@ -18,6 +20,8 @@ import (
 // is refused), JSON logs, metrics. Each database holds 20 tracked shipments, one container each,
 // on a two-leg journey with vessels at sea. Besides req/s, each run reports the statements the
 // store ran per request outside transactions (stmts/op): the round trips PostgreSQL pays.
+// PostgreSQL runs twice on the same database, alternating: with the store's read cache
+// (postgres, as serve runs) and without it (postgres_nocache, --read-cache=false).
 func BenchmarkRead(b *testing.B) {
 	type deployment struct {
 		ts    *testServer
@@ -29,7 +33,12 @@ func BenchmarkRead(b *testing.B) {
 		if be.Name == "postgres" && os.Getenv(storetest.PostgresURLEnv) == "" {
 			continue
 		}
-		db := be.Open(b)
+		dsn := be.DSN(b)
+		db, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { db.Close() })
 		acme := storetest.MustCreateAccount(b, db, "acme", boxwatch.Features...)
 		var number, containerID string
 		for i := range 20 {
@@ -41,6 +50,15 @@ func BenchmarkRead(b *testing.B) {
 			"{shipment}", boxwatch.NameUUID("s/"+acme.ID+number), "{container}", containerID)
 		stmts := db.CountStatements()
 		deployments[be.Name] = &deployment{ts: serveOn(b, db, production), stmts: stmts, ids: ids}
+		if be.Name == "postgres" {
+			// The same database through a store without the read cache: every read a round trip.
+			plain, err := store.OpenWith(context.Background(), dsn, store.Options{DisableReadCache: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { plain.Close() })
+			deployments["postgres_nocache"] = &deployment{ts: serveOn(b, plain, production), stmts: plain.CountStatements(), ids: ids}
+		}
 	}
 	for _, ep := range []struct{ name, path string }{
 		{"tracking_request", "/v2/tracking_requests/{tr}"},
@@ -63,9 +81,9 @@ func BenchmarkRead(b *testing.B) {
 					return req
 				}, 200)
 			})
-			for _, be := range storetest.Backends {
-				b.Run(be.Name, func(b *testing.B) {
-					d := deployments[be.Name]
+			for _, name := range []string{"sqlite", "postgres_nocache", "postgres"} {
+				b.Run(name, func(b *testing.B) {
+					d := deployments[name]
 					if d == nil {
 						storetest.RequirePostgres(b)
 					}

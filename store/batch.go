@@ -49,10 +49,17 @@ func (db *DB) ShipmentsByID(ctx context.Context, accountID string, ids []string)
 	if len(args) == 0 {
 		return out, nil
 	}
+	if hit, ok := cachedAll[boxwatch.Shipment](db.cache, shipmentKey, accountID, args); ok {
+		return hit, nil
+	}
+	tokens := db.cache.beginAll(shipmentKey, args)
 	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
 		append([]any{accountID}, args...), scanShipment)
 	for _, s := range list {
 		out[s.ID] = s
+	}
+	if err == nil {
+		putAll(db.cache, tokens, shipmentKey, accountID, args, out, false)
 	}
 	return out, err
 }
@@ -65,10 +72,22 @@ func (db *DB) ContainersOfShipments(ctx context.Context, accountID string, shipm
 	if len(args) == 0 {
 		return out, nil
 	}
+	if hit, ok := cachedAll[[]boxwatch.Container](db.cache, shipmentContainersKey, accountID, args); ok {
+		for id, list := range hit {
+			if len(list) == 0 {
+				delete(hit, id) // as the database answers: no key for a shipment without containers
+			}
+		}
+		return hit, nil
+	}
+	tokens := db.cache.beginAll(shipmentContainersKey, args)
 	list, err := batch(ctx, db, "containers of shipments", "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND shipment_id "+
 		in(len(args))+" ORDER BY shipment_id, number", append([]any{accountID}, args...), scanContainer)
 	for _, c := range list {
 		out[c.ShipmentID] = append(out[c.ShipmentID], c)
+	}
+	if err == nil {
+		putAll(db.cache, tokens, shipmentContainersKey, accountID, args, nonNilLists(out, args), true)
 	}
 	return out, err
 }
@@ -81,11 +100,23 @@ func (db *DB) TransportEventsOfContainers(ctx context.Context, accountID string,
 	if len(args) == 0 {
 		return out, nil
 	}
+	if hit, ok := cachedAll[[]boxwatch.TransportEvent](db.cache, containerEventsKey, accountID, args); ok {
+		for id, list := range hit {
+			if len(list) == 0 {
+				delete(hit, id)
+			}
+		}
+		return hit, nil
+	}
+	tokens := db.cache.beginAll(containerEventsKey, args)
 	list, err := batch(ctx, db, "transport events of containers", "SELECT "+transportEventColumns+
 		" FROM transport_events WHERE account_id = ? AND container_id "+in(len(args))+" ORDER BY timestamp, id",
 		append([]any{accountID}, args...), scanTransportEvent)
 	for _, e := range list {
 		out[e.ContainerID] = append(out[e.ContainerID], e)
+	}
+	if err == nil {
+		putAll(db.cache, tokens, containerEventsKey, accountID, args, nonNilLists(out, args), true)
 	}
 	return out, err
 }
@@ -165,4 +196,17 @@ func (db *DB) DeliveryAttemptsOf(ctx context.Context, accountID string, notifica
 		out[a.NotificationID] = append(out[a.NotificationID], a)
 	}
 	return out, err
+}
+
+// nonNilLists is out with an empty list for every id it lacks: what the cache stores for them.
+func nonNilLists[T any](out map[string][]T, ids []any) map[string][]T {
+	all := make(map[string][]T, len(ids))
+	for _, id := range ids {
+		l := out[id.(string)]
+		if l == nil {
+			l = []T{}
+		}
+		all[id.(string)] = l
+	}
+	return all
 }

@@ -55,5 +55,8 @@ func (db *DB) RenameParty(ctx context.Context, accountID, id, name string, now t
 		_, err = c.exec(ctx, "UPDATE shipments SET customer_name = ? WHERE account_id = ? AND customer_id = ?", name, accountID, p.ID)
 		return db.internal("rename party's shipments", err)
 	})
+	if err == nil {
+		db.cache.dropAll() // the shipments renamed are not known here; renames are rare
+	}
 	return p, err
 }

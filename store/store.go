@@ -6,14 +6,17 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -39,6 +42,9 @@ type DB struct {
 	ping    func(context.Context) error
 	limiter boxwatch.RateLimiter
 	keys    keyCache
+	// cache holds hot single objects on PostgreSQL (nil when off, and on SQLite): see readcache.go.
+	cache       *readCache
+	listenerPID atomic.Uint32
 	// translate turns a driver error into a boxwatch error where it has a domain meaning.
 	translate func(error) error
 	// ts converts a time to the value the dialect stores.
@@ -56,6 +62,15 @@ type txn struct {
 	c           conn
 	native      any
 	afterCommit []func()
+	evicts      []string // read cache keys of the rows written, evicted once committed
+}
+
+// evict drops keys from the read cache once the transaction commits (and not before: a read
+// in between would cache the row as it was).
+func (tx *txn) evict(keys ...string) {
+	if tx.db.cache != nil {
+		tx.evicts = append(tx.evicts, keys...)
+	}
 }
 
 var _ boxwatch.Tx = (*txn)(nil)
@@ -75,6 +90,7 @@ func (db *DB) InTx(ctx context.Context, fn func(tx boxwatch.Tx) error) error {
 	if err := db.runTx(ctx, tx, fn); err != nil {
 		return err
 	}
+	db.cache.evict(tx.evicts...)
 	for _, f := range tx.afterCommit {
 		f()
 	}
@@ -141,6 +157,21 @@ func IsPostgresURL(dsn string) bool {
 // Open connects to the database named by dsn (a postgres:// URL or a SQLite file path), checks that
 // it answers, and applies any pending migrations. Errors say what to fix and never echo a password.
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	return OpenWith(ctx, dsn, Options{})
+}
+
+// Options tune what Open sets up.
+type Options struct {
+	// DisableReadCache turns off PostgreSQL's per-process cache of hot single objects (see
+	// readcache.go): every read then goes to the database.
+	DisableReadCache bool
+	// Logger receives the store's own reports (the read cache's listener lost and regained);
+	// nil is slog's default logger.
+	Logger *slog.Logger
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, dsn string, o Options) (*DB, error) {
 	var db *DB
 	var err error
 	if IsPostgresURL(dsn) {
@@ -154,6 +185,9 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrating %s: %w", Redact(dsn), err)
+	}
+	if db.dialect == Postgres && !o.DisableReadCache {
+		db.startReadCache(cmp.Or(o.Logger, slog.Default()))
 	}
 	return db, nil
 }

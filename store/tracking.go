@@ -59,6 +59,7 @@ func (tx *txn) LockTrackingRequest(ctx context.Context, id string) (boxwatch.Tra
 // is_retrying, retry_count, the shipment link and updated_at. Reaching pending or created again
 // may collide with a live duplicate: that is DuplicateError.
 func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.TrackingRequest) error {
+	tx.evict(trackingRequestKey(strings.ToLower(tr.ID)))
 	_, err := tx.c.exec(ctx, `UPDATE tracking_requests SET status = ?, failed_reason = ?, is_retrying = ?, retry_count = ?,
 		shipment_id = ?, updated_at = ? WHERE id = ?`,
 		string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount, nullIfEmpty(tr.ShipmentID), tx.db.ts(tr.UpdatedAt), tr.ID)
@@ -125,6 +126,7 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	if err != nil {
 		return err
 	}
+	tx.evict(shipmentKey(strings.ToLower(s.ID)))
 	n, err := tx.c.exec(ctx, `UPDATE shipments SET scac = ?, bill_of_lading = ?, normalized_number = ?, booking = ?, ref_numbers = ?,
 		tags = ?, route = ?, reference_type = ?, reference_number = ?, last_attempted_at = ?, last_succeeded_at = ?, stopped_at = ?,
 		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ? WHERE id = ?`, append(args, s.ID)...)
@@ -161,9 +163,11 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Shipment{}, boxwatch.ErrNotFound
 	}
-	s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?",
-		accountID, strings.ToLower(id)))
-	return s, db.lookupErr("shipment", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, shipmentKey(id), accountID, func() (boxwatch.Shipment, error) {
+		s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
+		return s, db.lookupErr("shipment", err)
+	})
 }
 
 // Shipments returns one page of the account's shipments, newest first, and how many match.
@@ -214,8 +218,10 @@ func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs,
 	if tags != nil {
 		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
 	}
+	id = strings.ToLower(id)
 	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
-		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, strings.ToLower(id))...))
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, id)...))
+	db.cache.evict(shipmentKey(id))
 	return s, db.lookupErr("update shipment labels", err)
 }
 
@@ -301,6 +307,7 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	if err != nil {
 		return err
 	}
+	tx.evict(containerKey(strings.ToLower(c.ID)), shipmentContainersKey(strings.ToLower(c.ShipmentID)))
 	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
@@ -335,7 +342,10 @@ func (db *DB) ShipmentContainers(ctx context.Context, accountID, shipmentID stri
 	if !boxwatch.IsUUID(shipmentID) {
 		return []boxwatch.Container{}, nil
 	}
-	return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, strings.ToLower(shipmentID))
+	id := strings.ToLower(shipmentID)
+	return cached(db.cache, shipmentContainersKey(id), accountID, func() ([]boxwatch.Container, error) {
+		return db.containersWhere(ctx, db.read, "account_id = ? AND shipment_id = ?", accountID, id)
+	})
 }
 
 func (db *DB) containersWhere(ctx context.Context, c conn, where string, args ...any) ([]boxwatch.Container, error) {
@@ -360,9 +370,11 @@ func (db *DB) Container(ctx context.Context, accountID, id string) (boxwatch.Con
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Container{}, boxwatch.ErrNotFound
 	}
-	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?",
-		accountID, strings.ToLower(id)))
-	return c, db.lookupErr("container", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, containerKey(id), accountID, func() (boxwatch.Container, error) {
+		c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND id = ?", accountID, id))
+		return c, db.lookupErr("container", err)
+	})
 }
 
 // SetContainerRefNumbers replaces the reference numbers of one of the account's containers. It
@@ -371,8 +383,10 @@ func (db *DB) SetContainerRefNumbers(ctx context.Context, accountID, id string, 
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Container{}, boxwatch.ErrNotFound
 	}
+	id = strings.ToLower(id)
 	c, err := scanContainer(db.write.queryRow(ctx, "UPDATE containers SET ref_numbers = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+
-		containerColumns, listArg(refs), db.ts(now), accountID, strings.ToLower(id)))
+		containerColumns, listArg(refs), db.ts(now), accountID, id))
+	db.cache.evict(containerKey(id), shipmentContainersKey(c.ShipmentID))
 	return c, db.lookupErr("update container ref numbers", err)
 }
 
@@ -398,6 +412,7 @@ func scanTransportEvent(r row) (boxwatch.TransportEvent, error) {
 // InsertTransportEvent stores a milestone unless the container already has it at that place, and
 // reports whether it was new.
 func (tx *txn) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEvent) (bool, error) {
+	tx.evict(containerEventsKey(strings.ToLower(e.ContainerID)))
 	n, err := tx.c.exec(ctx, "INSERT INTO transport_events ("+transportEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (container_id, event, locode) DO NOTHING`,
 		e.ID, e.AccountID, e.ShipmentID, e.ContainerID, e.Event, tx.db.ts(e.Timestamp), e.LOCODE, e.VoyageNumber, e.VesselIMO,
@@ -408,6 +423,7 @@ func (tx *txn) InsertTransportEvent(ctx context.Context, e boxwatch.TransportEve
 // SetTransportEventValue replaces the time and value of a container's event at a place (a terminal
 // event that changes, as the last free day does) and returns it, or ErrNotFound.
 func (tx *txn) SetTransportEventValue(ctx context.Context, containerID, event, locode string, timestamp time.Time, value string) (boxwatch.TransportEvent, error) {
+	tx.evict(containerEventsKey(strings.ToLower(containerID)))
 	e, err := scanTransportEvent(tx.c.queryRow(ctx, "UPDATE transport_events SET timestamp = ?, value = ? WHERE container_id = ? AND event = ? AND locode = ? RETURNING "+
 		transportEventColumns, tx.db.ts(timestamp), value, containerID, event, locode))
 	return e, tx.db.lookupErr("set transport event value", err)
@@ -436,8 +452,18 @@ func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string
 	if _, err := db.Container(ctx, accountID, containerID); err != nil {
 		return nil, 0, err
 	}
-	var total int
 	id := strings.ToLower(containerID)
+	if db.cache.isLive() {
+		// A container has tens of milestones: the cache holds them all, and pages are cut here.
+		byContainer, err := db.TransportEventsOfContainers(ctx, accountID, []string{id})
+		if err != nil {
+			return nil, 0, err
+		}
+		all := byContainer[id]
+		from, to := min(p.Offset(), len(all)), min(p.Offset()+p.Size, len(all))
+		return append([]boxwatch.TransportEvent{}, all[from:to]...), len(all), nil
+	}
+	var total int
 	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM transport_events WHERE account_id = ? AND container_id = ?", accountID, id).Scan(&total); err != nil {
 		return nil, 0, db.internal("count transport events", err)
 	}

@@ -64,9 +64,12 @@ func (db *DB) TrackingRequest(ctx context.Context, accountID, id string) (boxwat
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.TrackingRequest{}, boxwatch.ErrNotFound
 	}
-	tr, err := scanTrackingRequest(db.read.queryRow(ctx,
-		"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
-	return tr, db.lookupErr("tracking request", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, trackingRequestKey(id), accountID, func() (boxwatch.TrackingRequest, error) {
+		tr, err := scanTrackingRequest(db.read.queryRow(ctx,
+			"SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE account_id = ? AND id = ?", accountID, id))
+		return tr, db.lookupErr("tracking request", err)
+	})
 }
 
 // TrackingRequests returns one page of the account's requests, newest first, and the total.
@@ -157,5 +160,8 @@ func (db *DB) SetTrackingRequestRefNumbers(ctx context.Context, accountID, id st
 			listArg(refs), db.ts(now), accountID, tr.ID)
 		return db.internal("update shipment ref numbers", err)
 	})
+	if err == nil {
+		db.cache.evict(trackingRequestKey(tr.ID), shipmentKey(tr.ShipmentID))
+	}
 	return tr, err
 }

@@ -49,6 +49,7 @@ type serveConfig struct {
 	refreshInterval, jobTimeout              time.Duration
 	workers                                  int
 	webhookAllowPrivate                      bool
+	readCache                                bool
 	webhookTimeout                           time.Duration
 	webhookWorkers, webhookPerEndpoint       int
 	webhookEgressIPs                         sourceList
@@ -82,7 +83,7 @@ func defaultServeConfig() serveConfig {
 		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
-		aisRetention: ingest.DefaultRetention,
+		aisRetention: ingest.DefaultRetention, readCache: true,
 	}
 }
 
@@ -180,6 +181,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", cfg.refreshInterval, "how often a tracked shipment is looked up again")
 	fs.IntVar(&cfg.workers, "workers", cfg.workers, "lookups and refreshes run at once by this process (0: an API-only replica that also sends no webhooks)")
 	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", cfg.webhookAllowPrivate, "allow http and private or loopback webhook URLs (development and tests only)")
+	fs.BoolVar(&cfg.readCache, "read-cache", cfg.readCache, "on PostgreSQL, answer hot single-object reads from memory, kept fresh by the database's notifications")
 	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", cfg.webhookTimeout, "how long a webhook receiver may take to answer")
 	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
 	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook, across replicas")
@@ -227,7 +229,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Every part started below is stopped by the deferred calls, in reverse order: the database
 	// closes last, after everything that uses it has finished.
-	db, err := store.Open(ctx, cfg.db)
+	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache, Logger: log.With("component", "store")})
 	if err != nil {
 		return err
 	}
@@ -280,7 +282,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		admin.PoolCollector(db.PoolStats))
+		admin.PoolCollector(db.PoolStats), admin.ReadCacheCollector(db.ReadCacheStats))
 
 	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
 	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,

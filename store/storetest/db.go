@@ -29,7 +29,13 @@ type Backend struct {
 // Open returns a store on a new empty database, closed when the test ends.
 func (b Backend) Open(t testing.TB) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), b.DSN(t))
+	return b.OpenWith(t, store.Options{})
+}
+
+// OpenWith is Open with options.
+func (b Backend) OpenWith(t testing.TB, o store.Options) *store.DB {
+	t.Helper()
+	db, err := store.OpenWith(context.Background(), b.DSN(t), o)
 	if err != nil {
 		t.Fatalf("open %s store: %v", b.Name, err)
 	}

@@ -28,6 +28,10 @@ var conformance = []struct {
 	{"APIKeyRevokedEverywhere", testAPIKeyRevokedEverywhere, []string{"Store.APIKey", "Store.RevokeAPIKey"}},
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
+	{"ReadCacheAcrossStores", testReadCacheAcrossStores, []string{"DB.ReadCacheStats", "Store.TrackingRequest", "Store.Shipment",
+		"Store.ShipmentsByID", "Store.Container", "Store.ShipmentContainers", "Store.ContainersOfShipments", "Store.TransportEventsOfContainers", "Store.TransportEvents"}},
+	{"ReadCacheScoping", withDB(testReadCacheScoping), []string{"Store.TrackingRequest", "Store.Shipment", "Store.ShipmentsByID", "Store.Container",
+		"Store.ShipmentContainers", "Store.ContainersOfShipments", "Store.TransportEventsOfContainers", "Store.TransportEvents"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
 
 	// trackingrequests.go
@@ -131,6 +135,11 @@ var conformance = []struct {
 var notInSuite = map[string]string{
 	"SQLWriter": "plumbing for the job queue, exercised by the queue's tests",
 	"Pool":      "plumbing for the job queue, exercised by the queue's tests",
+	// The read cache's test hooks (store/export_test.go), there only when store's own tests run them.
+	"ReadCacheLive":        "test hook of store's read cache tests",
+	"ReadCacheListenerPID": "test hook of store's read cache tests",
+	"ReadCacheNotified":    "test hook of store's read cache tests",
+	"SetReadCacheHooks":    "test hook of store's read cache tests",
 }
 
 // Run is the conformance suite: every behaviour boxwatch relies on from a store, run on one

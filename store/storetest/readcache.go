@@ -1,0 +1,295 @@
+package storetest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+// readCacheDeadline bounds how long a store may serve a row another store changed: on
+// PostgreSQL the notification's delay (milliseconds), on SQLite nothing.
+const readCacheDeadline = 10 * time.Second
+
+// journey is one shipment of a test: its request, shipment, one container and one milestone.
+type journey struct {
+	tr boxwatch.TrackingRequest
+	s  boxwatch.Shipment
+	c  boxwatch.Container
+	e  boxwatch.TransportEvent
+}
+
+func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) journey {
+	t.Helper()
+	s := mustCreateShipment(t, db, accountID, number, at(time.Minute))
+	tr, err := db.TrackingRequest(ctx, accountID, s.TrackingRequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustSaveContainer(t, db, newContainer(s, "MSCU"+number[len(number)-7:], at(time.Minute)))
+	e := mustInsertTransportEvent(t, db, newTransportEvent(c, "container.transport.vessel_loaded", "CNSHA", at(time.Hour)))
+	return journey{tr, s, c, e}
+}
+
+// view is what a store answers for a journey through every read the cache serves.
+func view(db *store.DB, accountID string, j journey) string {
+	var b strings.Builder
+	tr, err := db.TrackingRequest(ctx, accountID, j.tr.ID)
+	fmt.Fprintf(&b, "tr %v %v %v|", tr.Status, tr.RefNumbers, err)
+	s, err := db.Shipment(ctx, accountID, j.s.ID)
+	fmt.Fprintf(&b, "s %v %v %v|", s.RefNumbers, s.Tags, err)
+	byID, err := db.ShipmentsByID(ctx, accountID, []string{j.s.ID})
+	fmt.Fprintf(&b, "byid %v %v %v|", byID[j.s.ID].RefNumbers, byID[j.s.ID].Tags, err)
+	c, err := db.Container(ctx, accountID, j.c.ID)
+	fmt.Fprintf(&b, "c %v %v %v|", c.SealNumber, c.RefNumbers, err)
+	cs, err := db.ShipmentContainers(ctx, accountID, j.s.ID)
+	fmt.Fprintf(&b, "cs %v %v|", containerSeals(cs), err)
+	byShipment, err := db.ContainersOfShipments(ctx, accountID, []string{j.s.ID})
+	fmt.Fprintf(&b, "cos %v %v|", containerSeals(byShipment[j.s.ID]), err)
+	byContainer, err := db.TransportEventsOfContainers(ctx, accountID, []string{j.c.ID})
+	fmt.Fprintf(&b, "teoc %v %v|", eventValues(byContainer[j.c.ID]), err)
+	list, total, err := db.TransportEvents(ctx, accountID, j.c.ID, boxwatch.Page{Number: 1, Size: 10})
+	fmt.Fprintf(&b, "te %v %d %v", eventValues(list), total, err)
+	return b.String()
+}
+
+func containerSeals(cs []boxwatch.Container) []string {
+	return fieldOf(cs, func(c boxwatch.Container) string {
+		return c.Number + "/" + c.SealNumber + "/" + strings.Join(c.RefNumbers, "+")
+	})
+}
+
+func eventValues(es []boxwatch.TransportEvent) []string {
+	return fieldOf(es, func(e boxwatch.TransportEvent) string { return e.Event + "@" + e.LOCODE + "=" + e.Value })
+}
+
+// rawExec runs a statement written with ? placeholders straight on the database, bypassing the
+// store: as an operator's psql session, or a process this store does not know, would.
+func rawExec(t *testing.T, db *store.DB, q string, args ...any) {
+	t.Helper()
+	var err error
+	if db.Dialect() == store.Postgres {
+		for i := 1; strings.Contains(q, "?"); i++ {
+			q = strings.Replace(q, "?", fmt.Sprintf("$%d", i), 1)
+		}
+		_, err = db.Pool().Exec(ctx, q, args...)
+	} else {
+		_, err = db.SQLWriter().ExecContext(ctx, q, args...)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// testReadCacheAcrossStores: two stores on one database (two replicas) each read a journey
+// (filling their caches), then one changes it, by every kind of write, through the store or
+// by raw SQL. The writer sees its write at once; the other store within the notification's
+// delay, logged. Deletes included.
+func testReadCacheAcrossStores(t *testing.T, b Backend) {
+	dsn := b.DSN(t)
+	var dbs []*store.DB
+	for _, o := range []store.Options{{}, {}, {DisableReadCache: true}} {
+		db, err := store.OpenWith(ctx, dsn, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs = append(dbs, db)
+	}
+	writer, reader, truth := dbs[0], dbs[1], dbs[2] // truth reads the database, always
+	dbs = dbs[:2]
+	a := MustCreateAccount(t, writer, "acme")
+	j := mustCreateJourney(t, writer, a.ID, "RCACHE0000001")
+	if b.Name == "postgres" {
+		waitLive(t, dbs...)
+	}
+	var delays []time.Duration
+	// step fills both caches, writes, and waits until both stores answer what the database
+	// holds. A write through the writing store shows there at once.
+	step := func(name string, write func()) {
+		t.Helper()
+		for range 2 { // the second read comes from the cache on PostgreSQL
+			view(writer, a.ID, j)
+			view(reader, a.ID, j)
+		}
+		old := view(reader, a.ID, j)
+		viaStore := !strings.Contains(name, "raw SQL")
+		write()
+		wrote := time.Now()
+		want := view(truth, a.ID, j)
+		if want == old {
+			t.Fatalf("%s: the database still holds %s", name, old)
+		}
+		if got := view(writer, a.ID, j); viaStore && got != want {
+			t.Fatalf("%s: right after its write the writing store answers\n%s\nnot\n%s", name, got, want)
+		}
+		for {
+			got, gotWriter := view(reader, a.ID, j), view(writer, a.ID, j)
+			if got == want && gotWriter == want {
+				delays = append(delays, time.Since(wrote))
+				t.Logf("%s: the other store saw it after %v", name, time.Since(wrote).Round(time.Microsecond))
+				return
+			}
+			if time.Since(wrote) > readCacheDeadline {
+				t.Fatalf("%s: after %v the stores answer\n%s\n%s\nwhile the database holds\n%s", name, readCacheDeadline, got, gotWriter, want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	now := at(2 * time.Hour)
+	step("tracking request and shipment ref numbers (store)", func() {
+		if _, err := writer.SetTrackingRequestRefNumbers(ctx, a.ID, j.tr.ID, []string{"PO-1"}, now); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("tracking request state (store, in a transaction)", func() {
+		mustInTx(t, writer, func(tx boxwatch.Tx) error {
+			tr, err := tx.LockTrackingRequest(ctx, j.tr.ID)
+			if err != nil {
+				return err
+			}
+			tr.Status, tr.FailedReason, tr.UpdatedAt = boxwatch.StatusTrackingStopped, "", now
+			return tx.SaveTrackingRequestState(ctx, tr)
+		})
+	})
+	step("shipment labels (store)", func() {
+		if _, err := writer.SetShipmentLabels(ctx, a.ID, j.s.ID, nil, []string{"hot"}, now); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("shipment update (store, in a transaction)", func() {
+		mustInTx(t, writer, func(tx boxwatch.Tx) error {
+			s, err := tx.LockShipment(ctx, j.s.ID)
+			if err != nil {
+				return err
+			}
+			s.Tags = []string{"hot", "late"}
+			return tx.UpdateShipment(ctx, s)
+		})
+	})
+	step("container ref numbers (store)", func() {
+		if _, err := writer.SetContainerRefNumbers(ctx, a.ID, j.c.ID, []string{"C-1"}, now); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("container update (store, in a transaction)", func() {
+		c := j.c
+		c.SealNumber = "SEAL1"
+		mustSaveContainer(t, writer, c)
+	})
+	step("container insert (store)", func() {
+		mustSaveContainer(t, writer, newContainer(j.s, "MSCU0000002", now))
+	})
+	step("transport event insert (store)", func() {
+		mustInsertTransportEvent(t, writer, newTransportEvent(j.c, "container.transport.vessel_departed", "CNSHA", at(3*time.Hour)))
+	})
+	step("transport event value (store)", func() {
+		mustInTx(t, writer, func(tx boxwatch.Tx) error {
+			_, err := tx.SetTransportEventValue(ctx, j.c.ID, j.e.Event, j.e.LOCODE, j.e.Timestamp, "changed")
+			return err
+		})
+	})
+	step("tracking request (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE tracking_requests SET status = 'failed' WHERE id = ?", j.tr.ID)
+	})
+	step("shipment (raw SQL)", func() {
+		rawExec(t, writer, `UPDATE shipments SET tags = '["raw"]' WHERE id = ?`, j.s.ID)
+	})
+	step("container (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE containers SET seal_number = 'RAW' WHERE id = ?", j.c.ID)
+	})
+	step("transport event (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE transport_events SET value = 'raw' WHERE id = ?", j.e.ID)
+	})
+	step("transport event delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM transport_events WHERE id = ?", j.e.ID)
+	})
+	step("container delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM containers WHERE number = 'MSCU0000002'")
+	})
+	step("shipment and tracking request delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM transport_events WHERE shipment_id = ?", j.s.ID) // SQLite's foreign keys may not cascade
+		rawExec(t, writer, "DELETE FROM containers WHERE shipment_id = ?", j.s.ID)
+		rawExec(t, writer, "DELETE FROM shipments WHERE id = ?", j.s.ID)
+		rawExec(t, writer, "DELETE FROM tracking_requests WHERE id = ?", j.tr.ID)
+	})
+	if final := view(reader, a.ID, j); !strings.Contains(final, "not found") {
+		t.Errorf("after the deletes the other store answers %s", final)
+	}
+	slices.Sort(delays)
+	t.Logf("%s: another store saw each of %d writes after %v at most (median %v)", b.Name, len(delays), delays[len(delays)-1], delays[len(delays)/2])
+	st := reader.ReadCacheStats()
+	hits, misses := st.Hits, st.Misses
+	t.Logf("reader's cache: %d hits, %d misses", hits, misses)
+	if b.Name == "postgres" && hits == 0 {
+		t.Error("the reader's cache answered no read: the test exercised nothing")
+	}
+	if b.Name == "postgres" && (!st.On || !st.Live || st.Entries == 0) {
+		t.Errorf("the reader's cache is not on, live and filled: %+v", st)
+	}
+	if b.Name == "sqlite" && (hits+misses != 0 || st.On) {
+		t.Errorf("SQLite has no read cache, but it counted %d hits and %d misses", hits, misses)
+	}
+}
+
+// waitLive waits until the stores' read caches answer (their listeners are connected), so a
+// test on PostgreSQL exercises the cache.
+func waitLive(t *testing.T, dbs ...*store.DB) {
+	t.Helper()
+	deadline := time.Now().Add(readCacheDeadline)
+	for _, db := range dbs {
+		for {
+			a := MustCreateAccount(t, db, "probe-"+boxwatch.NewID(base))
+			s := mustCreateShipment(t, db, a.ID, "PROBE"+boxwatch.NewID(base)[:8], base)
+			h0 := db.ReadCacheStats().Hits
+			db.Shipment(ctx, a.ID, s.ID)
+			db.Shipment(ctx, a.ID, s.ID)
+			if db.ReadCacheStats().Hits > h0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the read cache did not start within %v", readCacheDeadline)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// testReadCacheScoping: a cached row answers only its account, and every read returns a copy
+// the caller may change without changing what the next read returns.
+func testReadCacheScoping(t *testing.T, db *store.DB) {
+	acme := MustCreateAccount(t, db, "acme")
+	other := MustCreateAccount(t, db, "other")
+	j := mustCreateJourney(t, db, acme.ID, "RSCOPE0000001")
+	if db.Dialect() == store.Postgres {
+		waitLive(t, db)
+	}
+	mine := view(db, acme.ID, j)
+	for range 2 {
+		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 4 {
+			t.Fatalf("another account reads the journey: %s", got)
+		}
+		if got := view(db, acme.ID, j); got != mine {
+			t.Fatalf("after another account's reads, the owner reads\n%s\nnot\n%s", got, mine)
+		}
+	}
+	s, _ := db.Shipment(ctx, acme.ID, j.s.ID)
+	s.RefNumbers = append(s.RefNumbers, "MUTATED")
+	s.Tags = append(s.Tags[:0:0], "MUTATED")
+	if len(s.Route) > 0 {
+		s.Route[0].LOCODE = "MUTATED"
+	}
+	cs, _ := db.ShipmentContainers(ctx, acme.ID, j.s.ID)
+	cs[0].SealNumber = "MUTATED"
+	es, _ := db.TransportEventsOfContainers(ctx, acme.ID, []string{j.c.ID})
+	es[j.c.ID][0].Value = "MUTATED"
+	tr, _ := db.TrackingRequest(ctx, acme.ID, j.tr.ID)
+	tr.RefNumbers = append(tr.RefNumbers, "MUTATED")
+	if got := view(db, acme.ID, j); got != mine || strings.Contains(got, "MUTATED") {
+		t.Fatalf("a caller's change to what it read reached the next read:\n%s", got)
+	}
+}

@@ -88,10 +88,10 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		if ce != nil {
 			reason, wait = ce.Reason, e.scaled(ce.RetryAfter)
 		}
-		e.log.Info("carrier unavailable", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
+		e.log.Debug("carrier unavailable", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
 		return e.retry(ctx, tr, reason, wait)
 	case errors.As(err, &ce):
-		e.log.Warn("carrier lookup failed", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
+		e.log.Debug("carrier lookup failed", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
 		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, ce.Reason, now)
 		})
@@ -105,9 +105,12 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 	return err
 }
 
-// settle applies an outcome to a request under its row lock, unless it was settled meanwhile.
+// settle applies an outcome to a request under its row lock, unless it was settled meanwhile,
+// and once committed logs the outcome in one line.
 func (e *Engine) settle(ctx context.Context, id string, fn func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error) error {
-	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+	var settled *boxwatch.TrackingRequest
+	err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+		settled = nil
 		tr, err := tx.LockTrackingRequest(ctx, id)
 		if err != nil {
 			return err
@@ -115,8 +118,55 @@ func (e *Engine) settle(ctx context.Context, id string, fn func(tx boxwatch.Tx, 
 		if tr.Status != boxwatch.StatusPending && tr.Status != boxwatch.StatusAwaitingManifest {
 			return nil
 		}
-		return fn(tx, &tr, e.cfg.Clock())
+		was := outcomeOf(tr)
+		if err := fn(tx, &tr, e.cfg.Clock()); err != nil {
+			return err
+		}
+		if outcomeOf(tr) != was {
+			settled = &tr
+		}
+		return nil
 	})
+	if err == nil && settled != nil {
+		e.logOutcome(*settled)
+	}
+	return err
+}
+
+// outcome is what a settled request shows of its lookup; a change of it is logged.
+type outcome struct {
+	status     boxwatch.Status
+	retrying   bool
+	retryCount int
+	reason     string
+}
+
+func outcomeOf(tr boxwatch.TrackingRequest) outcome {
+	o := outcome{status: tr.Status, retrying: tr.IsRetrying, reason: tr.FailedReason}
+	if tr.RetryCount != nil {
+		o.retryCount = *tr.RetryCount
+	}
+	return o
+}
+
+// logOutcome writes the line an operator follows a request by: created, failed with its reason,
+// retrying with its reason and count, or awaiting the carrier's manifest.
+func (e *Engine) logOutcome(tr boxwatch.TrackingRequest) {
+	attrs := []any{"tracking_request_id", tr.ID, "account_id", tr.AccountID, "scac", tr.SCAC, "request_type", tr.RequestType}
+	switch {
+	case tr.Status == boxwatch.StatusCreated:
+		e.log.Info("tracking request succeeded", append(attrs, "shipment_id", tr.ShipmentID)...)
+	case tr.Status == boxwatch.StatusFailed:
+		e.log.Warn("tracking request failed", append(attrs, "reason", tr.FailedReason)...)
+	case tr.IsRetrying:
+		n := 0
+		if tr.RetryCount != nil {
+			n = *tr.RetryCount
+		}
+		e.log.Info("tracking request retrying", append(attrs, "reason", tr.FailedReason, "retry_count", n)...)
+	case tr.Status == boxwatch.StatusAwaitingManifest:
+		e.log.Info("tracking request awaiting manifest", attrs...)
+	}
 }
 
 // retry records a failed attempt and snoozes the job, or fails the request once retries run out.

@@ -37,25 +37,27 @@ func (db leaseDB) counts(ctx context.Context) ([]Count, error) {
 	var state, kind string
 	var n int64
 	var oldest float64
+	// pgx's rows and database/sql's read the same way.
+	var rows interface {
+		Next() bool
+		Scan(...any) error
+		Err() error
+	}
 	if db.pool != nil {
-		rows, err := db.pool.Query(ctx, pg)
+		r, err := db.pool.Query(ctx, pg)
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := rows.Scan(&state, &kind, &n, &oldest); err != nil {
-				return nil, err
-			}
-			scan(state, kind, n, oldest)
+		defer r.Close()
+		rows = r
+	} else {
+		r, err := db.sqlite.QueryContext(ctx, lite)
+		if err != nil {
+			return nil, err
 		}
-		return out, rows.Err()
+		defer r.Close()
+		rows = r
 	}
-	rows, err := db.sqlite.QueryContext(ctx, lite)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	for rows.Next() {
 		if err := rows.Scan(&state, &kind, &n, &oldest); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/internal/promtest"
 	"github.com/boxwatch/boxwatch/queue"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
@@ -102,7 +103,7 @@ func TestLease(t *testing.T) {
 		}
 		got := map[string]float64{}
 		trackingtest.Eventually(t, 10*time.Second, "the run was never counted", func() bool {
-			got = gather(t, reg)
+			got = promtest.Gather(t, reg)
 			return got["boxwatch_job_runs_total kind=slow outcome=completed"] == 1
 		})
 		for key, want := range map[string]float64{
@@ -117,26 +118,6 @@ func TestLease(t *testing.T) {
 			}
 		}
 	})
-}
-
-// gather returns every sample of reg by its name and labels; a histogram by its count.
-func gather(t *testing.T, reg *prometheus.Registry) map[string]float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, f := range families {
-		for _, m := range f.GetMetric() {
-			key := f.GetName()
-			for _, l := range m.GetLabel() {
-				key += " " + l.GetName() + "=" + l.GetValue()
-			}
-			out[key] = m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
-		}
-	}
-	return out
 }
 
 type orderArgs struct{ N int }

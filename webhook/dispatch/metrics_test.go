@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/internal/promtest"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/webhook"
 )
@@ -34,7 +35,7 @@ func TestMetricsCountAttempts(t *testing.T) {
 	} {
 		m.attempted(a.attempt, a.out)
 	}
-	got := gather(t, reg)
+	got := promtest.Gather(t, reg)
 	for key, want := range map[string]float64{
 		"boxwatch_webhook_deliveries_total outcome=succeeded status_class=2xx": 1,
 		"boxwatch_webhook_deliveries_total outcome=failed status_class=5xx":    2,
@@ -51,24 +52,4 @@ func TestMetricsCountAttempts(t *testing.T) {
 			t.Errorf("%s = %v (present %v), want %v", key, v, ok, want)
 		}
 	}
-}
-
-// gather returns every sample of reg by its name and labels; a histogram by its count.
-func gather(t *testing.T, reg *prometheus.Registry) map[string]float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for _, f := range families {
-		for _, m := range f.GetMetric() {
-			key := f.GetName()
-			for _, l := range m.GetLabel() {
-				key += " " + l.GetName() + "=" + l.GetValue()
-			}
-			out[key] = m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
-		}
-	}
-	return out
 }

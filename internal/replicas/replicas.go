@@ -1,7 +1,8 @@
 // Package replicas runs several "boxwatch serve" processes on one PostgreSQL database behind
 // HAProxy, as production would, so that tests can kill and restart them under load. It builds the
 // binary, generates the load balancer's configuration, and stops every process it started when
-// the test ends, failed or not. It must not be imported by the service itself.
+// the test ends, failed or not. With Options.NoBalancer it runs one process, on SQLite too, with
+// no balancer. It must not be imported by the service itself.
 package replicas
 
 import (

@@ -35,13 +35,16 @@ test: deps-check
 	  echo "$(GO) test -race -count=1 -artifacts -outputdir test-output ./..." && \
 	  $(GO) test -race -count=1 -artifacts -outputdir "$(CURDIR)/test-output" ./...
 
-# The long kill test: three replicas behind HAProxy over 100,000 seeded shipments, killed and
-# restarted in turn under a mixed load. BOXWATCH_SOAK_DURATION (10m), BOXWATCH_SOAK_KILLS (4) and
-# BOXWATCH_SOAK_SHIPMENTS (100000) tune it; the figures it logs go in BENCHMARKS.md.
+# The soaks, one after the other: two replicas behind HAProxy over 100,000 seeded shipments on
+# PostgreSQL, killed and restarted in turn under a mixed load (TestSoak), then one node on SQLite
+# under the same load (TestSoakSQLite). BOXWATCH_SOAK_DURATION (10m each), BOXWATCH_SOAK_REPLICAS
+# (2), BOXWATCH_SOAK_KILLS (4) and BOXWATCH_SOAK_SHIPMENTS (100000) tune them; SOAK=TestSoakSQLite
+# runs one. The figures they log go in BENCHMARKS.md.
+SOAK ?= TestSoak|TestSoakSQLite
 soak:
 	scripts/postgres.sh "$(PG_URL)"
 	BOXWATCH_TEST_POSTGRES_URL="$${BOXWATCH_TEST_POSTGRES_URL:-$(PG_URL)}" BOXWATCH_TEST_HAPROXY=$$(scripts/haproxy.sh) BOXWATCH_SOAK=1 \
-	  $(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./internal/replicas
+	  $(GO) test -count=1 -timeout 0 -run '^($(SOAK))$$' -v ./internal/replicas
 
 # go vet and staticcheck over every package, tests included.
 lint:

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/boxwatch/boxwatch/internal/replicas"
 	"github.com/boxwatch/boxwatch/store/storetest"
@@ -40,6 +39,8 @@ type scenario struct {
 	simSpeed        int           // how much faster the simulated world runs: more milestones, and more AIS
 	seedSpread      time.Duration // the seeded shipments' refreshes come due evenly over this
 	flags           []string      // more serve flags
+	// sqlite runs one replica on a SQLite file, with no balancer in front (and no kills).
+	sqlite bool
 }
 
 // TestKillReplica runs three replicas behind HAProxy under a mixed load, kills one with SIGKILL
@@ -54,22 +55,34 @@ func TestKillReplica(t *testing.T) {
 }
 
 func runScenario(t *testing.T, sc scenario) {
-	dsn := storetest.Postgres.DSN(t)
 	ctx := context.Background()
-	c := replicas.Start(t, replicas.Options{Replicas: sc.replicas, DSN: dsn, Flags: append([]string{
+	o := replicas.Options{Replicas: sc.replicas, Flags: append([]string{
 		"--sim-latency", "1s", "--sim-speed", strconv.Itoa(sc.simSpeed), "--refresh-interval", sc.refreshInterval.String(),
 		"--job-timeout", jobTimeout.String(), "--retry-scale", "0.01", "--limit-create", "0", "--limit-default", "0",
-	}, sc.flags...)})
-	db, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
+	}, sc.flags...)}
+	if sc.sqlite {
+		o.DSN, o.NoBalancer = filepath.Join(t.TempDir(), "boxwatch.db"), true
+	} else {
+		o.DSN = storetest.Postgres.DSN(t)
 	}
-	t.Cleanup(func() { db.Close(context.Background()) })
+	c := replicas.Start(t, o)
+	open := func() database {
+		var db database
+		if sc.sqlite {
+			db = openSQLiteFile(t, o.DSN)
+		} else {
+			db = openPostgres(t, o.DSN)
+		}
+		t.Cleanup(db.close)
+		return db
+	}
+	db := open()
 
 	receiver := replicas.NewReceiver(t)
 	webhookID := registerWebhook(t, c, receiver.URL)
+	var seeded time.Time
 	if sc.seed > 0 {
-		seedShipments(t, c, db, sc.seed, sc.seedSpread)
+		seeded = seedShipments(t, c, db, sc.seed, sc.seedSpread)
 	}
 
 	load := &replicas.Load{URL: c.URL, Key: c.Key, CreatesPerSecond: sc.creates, ReadsPerSecond: sc.reads,
@@ -85,7 +98,7 @@ func runScenario(t *testing.T, sc scenario) {
 		stopLoad()
 		<-loadDone
 	}()
-	probe := startProbe(t, c, dsn)
+	probe := startProbe(t, c, open()) // a connection of its own: a pgx.Conn serves one goroutine
 
 	var windows []time.Duration
 	phase := sc.load / time.Duration(sc.kills+1)
@@ -118,10 +131,24 @@ func runScenario(t *testing.T, sc scenario) {
 		t.Errorf("%d notifications not delivered two minutes after the load stopped", undelivered)
 	}
 
+	if sc.seed > 0 {
+		// The copies are real shipments: their refreshes come due and run like any other.
+		refreshed := queryCount(t, db, `SELECT count(*) FROM shipments WHERE bill_of_lading LIKE 'MAEU90%' AND last_succeeded_at > $1`,
+			db.at(seeded))
+		expected := float64(sc.seed) * float64(elapsed) / float64(sc.seedSpread)
+		t.Logf("seeded shipments refreshed during the run: %d (about %.0f came due)", refreshed, expected)
+		if refreshed == 0 && expected >= 20 {
+			t.Errorf("no seeded shipment refreshed, where about %.0f came due", expected)
+		}
+	}
 	acked := load.Acked()
 	counts := checkInvariants(t, c, db, receiver, load, acked, webhookID)
 	ambiguous, committed := load.Resolved()
-	t.Logf("load for %v through HAProxy to %d replicas, %d kill(s) and restart(s):\n%s", elapsed.Round(time.Second),
+	front := "through HAProxy to"
+	if sc.sqlite {
+		front = "straight to"
+	}
+	t.Logf("load for %v %s %d replica(s), %d kill(s) and restart(s):\n%s", elapsed.Round(time.Second), front,
 		sc.replicas, sc.kills, load.Report(elapsed))
 	t.Logf("counts: %d creates acknowledged (201), all readable: %d; %d creates without an answer at first, of which "+
 		"%d had been committed (a retry found the duplicate); tracking requests by status: %s; "+
@@ -143,7 +170,7 @@ func runScenario(t *testing.T, sc scenario) {
 // every job running at that moment (the victim's among them) has been taken up and finished, and
 // none of the tracking requests those jobs were looking up is still pending. Then it starts the
 // victim again and waits until the balancer sends it traffic.
-func killAndRestart(t *testing.T, c *replicas.Cluster, db *pgx.Conn, victim int) time.Duration {
+func killAndRestart(t *testing.T, c *replicas.Cluster, db database, victim int) time.Duration {
 	t.Helper()
 	name := c.Replicas()[victim].Name
 	seen := make([]int, len(c.Replicas())) // each survivor's log lines before the kill
@@ -245,7 +272,7 @@ type counts struct {
 }
 
 // checkInvariants counts what the issue asks and fails the test on any loss or duplicate.
-func checkInvariants(t *testing.T, c *replicas.Cluster, db *pgx.Conn, receiver *replicas.Receiver, load *replicas.Load,
+func checkInvariants(t *testing.T, c *replicas.Cluster, db database, receiver *replicas.Receiver, load *replicas.Load,
 	acked []replicas.Created, webhookID string) counts {
 	t.Helper()
 	var n counts
@@ -290,19 +317,7 @@ func checkInvariants(t *testing.T, c *replicas.Cluster, db *pgx.Conn, receiver *
 		t.Errorf("%d tracking requests of the load in the database, want %d (%d acknowledged + %d committed without an answer)",
 			loadRequests, want, len(acked), committed)
 	}
-	var parts []string
-	rows, err := db.Query(context.Background(), `SELECT status, count(*) FROM tracking_requests GROUP BY status ORDER BY status`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var s string
-		var k int
-		rows.Scan(&s, &k)
-		parts = append(parts, fmt.Sprintf("%s %d", s, k))
-	}
-	rows.Close()
-	n.byStatus = strings.Join(parts, ", ")
+	n.byStatus = strings.Join(queryStrings(t, db, `SELECT status || ' ' || count(*) FROM tracking_requests GROUP BY status ORDER BY status`), ", ")
 	if failed := queryCount(t, db, `SELECT count(*) FROM tracking_requests WHERE status NOT IN ('created', 'tracking_stopped') AND request_number LIKE $1`,
 		fmt.Sprintf("MAEU%03d%%", load.Prefix)); failed > 0 {
 		t.Errorf("%d of the load's tracking requests did not end created or tracking_stopped (%s): the simulator accepts every one", failed, n.byStatus)
@@ -320,13 +335,13 @@ func checkInvariants(t *testing.T, c *replicas.Cluster, db *pgx.Conn, receiver *
 
 	// Every subscribed event has exactly one notification for the webhook, and reached the receiver.
 	n.events = queryCount(t, db, `SELECT count(*) FROM events e JOIN webhooks w ON w.id = $1
-		WHERE e.created_at >= w.created_at AND w.events ? e.name`, webhookID)
+		WHERE e.created_at >= w.created_at AND `+db.subscribed(), webhookID)
 	n.lost = queryCount(t, db, `SELECT count(*) FROM events e JOIN webhooks w ON w.id = $1
-		WHERE e.created_at >= w.created_at AND w.events ? e.name
+		WHERE e.created_at >= w.created_at AND `+db.subscribed()+`
 		AND NOT EXISTS (SELECT 1 FROM webhook_notifications n WHERE n.event_id = e.id AND n.webhook_id = w.id)`, webhookID)
 	n.duplicated = queryCount(t, db, `SELECT count(*) FROM (SELECT event_id FROM webhook_notifications WHERE webhook_id = $1
 		GROUP BY event_id HAVING count(*) > 1) d`, webhookID)
-	ids := queryStrings(t, db, `SELECT id::text FROM webhook_notifications WHERE webhook_id = $1`, webhookID)
+	ids := queryStrings(t, db, `SELECT CAST(id AS TEXT) FROM webhook_notifications WHERE webhook_id = $1`, webhookID)
 	n.notifications = len(ids)
 	got := receiver.WebhookIDs()
 	for _, id := range ids {
@@ -382,30 +397,37 @@ func registerWebhook(t *testing.T, c *replicas.Cluster, url string) string {
 	return doc["data"].(map[string]any)["id"].(string)
 }
 
-func queryCount(t *testing.T, db *pgx.Conn, q string, args ...any) int {
+func queryCount(t *testing.T, db database, q string, args ...any) int {
 	t.Helper()
-	var n int
-	if err := db.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", q, err)
+	list, err := db.query(q, args...)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%s: %v (%d rows)", q, err, len(list))
 	}
-	return n
+	n, ok := list[0].(int64)
+	if !ok {
+		t.Fatalf("%s: a count of type %T", q, list[0])
+	}
+	return int(n)
 }
 
-func queryStrings(t *testing.T, db *pgx.Conn, q string, args ...any) []string {
+func queryStrings(t *testing.T, db database, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(context.Background(), q, args...)
+	list, err := db.query(q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	list, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
+	var strs []string
+	for _, v := range list {
+		if b, ok := v.([]byte); ok {
+			v = string(b)
+		}
+		strs = append(strs, fmt.Sprint(v))
 	}
-	return list
+	return strs
 }
 
 // waitCount polls q until it counts 0 or limit passes, and returns the last count.
-func waitCount(t *testing.T, db *pgx.Conn, limit time.Duration, what string, q string, args ...any) int {
+func waitCount(t *testing.T, db database, limit time.Duration, what string, q string, args ...any) int {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {

@@ -1,7 +1,8 @@
 // Package replicas runs several "boxwatch serve" processes on one PostgreSQL database behind
 // HAProxy, as production would, so that tests can kill and restart them under load. It builds the
 // binary, generates the load balancer's configuration, and stops every process it started when
-// the test ends, failed or not. It must not be imported by the service itself.
+// the test ends, failed or not. With Options.NoBalancer it runs one process, on SQLite too, with
+// no balancer. It must not be imported by the service itself.
 package replicas
 
 import (
@@ -39,6 +40,9 @@ type Options struct {
 	DSN string
 	// Flags are added to every replica's serve command, after the harness's own.
 	Flags []string
+	// NoBalancer, with one replica, leaves HAProxy out: clients talk to the replica itself (a
+	// single node, as on SQLite, which DSN may then name as a file).
+	NoBalancer bool
 }
 
 // Cluster is N replicas on one database behind one HAProxy address.
@@ -76,7 +80,13 @@ func Start(t testing.TB, o Options) *Cluster {
 	if o.Replicas < 1 {
 		t.Fatalf("replicas.Start: %d replicas", o.Replicas)
 	}
-	haproxy := haproxyPath(t)
+	if o.NoBalancer && o.Replicas != 1 {
+		t.Fatalf("replicas.Start: no balancer in front of %d replicas", o.Replicas)
+	}
+	var haproxy string
+	if !o.NoBalancer {
+		haproxy = haproxyPath(t)
+	}
 	c := &Cluster{t: t, bin: Binary(t), dsn: o.DSN, flags: o.Flags, dir: t.TempDir()}
 	t.Cleanup(c.stop)
 
@@ -96,6 +106,10 @@ func Start(t testing.TB, o Options) *Cluster {
 	}
 	for i := range c.replicas {
 		c.Start(i)
+	}
+	if o.NoBalancer {
+		c.URL = "http://" + c.replicas[0].Addr
+		return c
 	}
 	front, stats := ports[2*o.Replicas], ports[2*o.Replicas+1]
 	c.URL, c.statsURL = "http://"+front, "http://"+stats+"/stats;csv"

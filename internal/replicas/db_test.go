@@ -1,0 +1,115 @@
+package replicas_test
+
+import (
+	"context"
+	"database/sql"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "modernc.org/sqlite" // the SQLite soak reads the service's file
+)
+
+// database is the test's own connection to the service's database, PostgreSQL or SQLite: the
+// checks count rows through it, in the few places where the dialects differ through its methods.
+type database interface {
+	query(q string, args ...any) ([]any, error) // the first column of every row
+	// subscribed is a condition: the webhook w subscribes to event e's name.
+	subscribed() string
+	// at is a time as a query argument compared with the service's timestamp columns.
+	at(time.Time) any
+	// refreshLag is how late the oldest due refresh is.
+	refreshLag() time.Duration
+	close()
+}
+
+type postgresDB struct{ conn *pgx.Conn }
+
+func openPostgres(t *testing.T, dsn string) *postgresDB {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &postgresDB{conn}
+}
+
+func (d *postgresDB) query(q string, args ...any) ([]any, error) {
+	rows, err := d.conn.Query(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (any, error) {
+		var v any
+		err := r.Scan(&v)
+		return v, err
+	})
+}
+
+func (d *postgresDB) at(t time.Time) any { return t }
+
+func (d *postgresDB) subscribed() string { return `w.events ? e.name` }
+
+func (d *postgresDB) refreshLag() time.Duration {
+	var secs float64
+	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(next_refresh_at)), 0)
+		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`).Scan(&secs); err != nil {
+		return 0
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+func (d *postgresDB) close() { d.conn.Close(context.Background()) }
+
+// sqliteDB reads the file the service writes; WAL lets it read while the service writes, and its
+// one write (the seeding) waits for the service's writer like any other.
+type sqliteDB struct{ db *sql.DB }
+
+func openSQLiteFile(t *testing.T, path string) *sqliteDB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sqliteDB{db}
+}
+
+// placeholder matches PostgreSQL's $n, which SQLite spells ?n.
+var placeholder = regexp.MustCompile(`\$(\d+)`)
+
+func (d *sqliteDB) query(q string, args ...any) ([]any, error) {
+	rows, err := d.db.Query(placeholder.ReplaceAllString(q, "?$1"), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []any
+	for rows.Next() {
+		var v any
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	return list, rows.Err()
+}
+
+func (d *sqliteDB) at(t time.Time) any { return t.UnixMicro() }
+
+func (d *sqliteDB) subscribed() string {
+	return `EXISTS (SELECT 1 FROM json_each(w.events) j WHERE j.value = e.name)`
+}
+
+// refreshLag reads times as the service stores them, microseconds since the epoch.
+func (d *sqliteDB) refreshLag() time.Duration {
+	now := time.Now().UnixMicro()
+	var oldest sql.NullInt64
+	if err := d.db.QueryRow(`SELECT min(next_refresh_at) FROM shipments WHERE next_refresh_at <= ? AND stopped_at IS NULL`,
+		now).Scan(&oldest); err != nil || !oldest.Valid {
+		return 0
+	}
+	return time.Duration(now-oldest.Int64) * time.Microsecond
+}
+
+func (d *sqliteDB) close() { d.db.Close() }

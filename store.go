@@ -5,17 +5,40 @@ import (
 	"time"
 )
 
-// Store persists accounts, keys and tracking requests. Every method that takes an accountID sees
+// Store is the whole of what the API reads and writes, one narrow interface per resource; each
+// handler and worker takes only the interfaces it uses. Every method that takes an accountID sees
 // only that account's records: another account's ids behave exactly as ids that do not exist.
-// Implementations must pass the conformance suite in store/storetest.
+// Batch reads (ShipmentsByID, ContainersOfShipments and the like) cost one query whatever the
+// number of ids, so a page of a listing costs a constant number of queries; ids that do not exist,
+// are malformed or belong to another account are simply absent from their answer.
+// Implementations must pass the conformance suite in store/storetest, whose checklist names each
+// method by the interface that declares it.
 type Store interface {
+	AccountStore
+	TrackingRequestStore
+	ShipmentStore
+	ContainerStore
+	VesselStore
+	TerminalStore
+	EventStore
+	WebhookStore
+	NotificationStore
+	PartyStore
+	CustomFieldStore
+
+	// Ping reports whether the database answers.
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// AccountStore keeps accounts and their API keys.
+type AccountStore interface {
 	// CreateAccount stores a new account. A taken name returns a KindConflict error.
 	CreateAccount(ctx context.Context, a Account) error
 	// AccountByName returns ErrNotFound when no account has that name.
 	AccountByName(ctx context.Context, name string) (Account, error)
 	// Accounts returns every account, by name.
 	Accounts(ctx context.Context) ([]Account, error)
-
 	// CreateAPIKey stores a key record for an existing account.
 	CreateAPIKey(ctx context.Context, k APIKey) error
 	// APIKey returns the key with that key id and the account it belongs to, or ErrNotFound. It
@@ -26,7 +49,10 @@ type Store interface {
 	APIKeys(ctx context.Context, accountID string) ([]APIKey, error)
 	// RevokeAPIKey deletes a key record, so the key authenticates no more, or returns ErrNotFound.
 	RevokeAPIKey(ctx context.Context, keyID string) error
+}
 
+// TrackingRequestStore keeps the account's tracking requests.
+type TrackingRequestStore interface {
 	// CreateTrackingRequest stores a new request. If the account already has a pending or created
 	// request with the same number and SCAC it returns DuplicateError, also under concurrency.
 	CreateTrackingRequest(ctx context.Context, tr TrackingRequest) error
@@ -37,7 +63,101 @@ type Store interface {
 	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
 	// and of its shipment when it has one, and returns the request updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
+}
 
+// ShipmentStore reads the account's shipments, and labels them.
+type ShipmentStore interface {
+	// Shipment returns one of the account's shipments, or ErrNotFound.
+	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
+	// Shipments returns a page of the account's shipments, newest first, and how many match.
+	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
+	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
+	// nil list is left unchanged) and returns it updated, or ErrNotFound.
+	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
+	// ShipmentsByID returns the account's shipments with the given ids, keyed by id.
+	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]Shipment, error)
+}
+
+// ContainerStore reads the account's containers and their milestones, and labels them.
+type ContainerStore interface {
+	// ShipmentContainers returns the containers of one of the account's shipments by number.
+	ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]Container, error)
+	// ContainersOfShipments returns the containers of the account's shipments with the given ids,
+	// keyed by shipment id, each list by number. A shipment without containers is absent.
+	ContainersOfShipments(ctx context.Context, accountID string, shipmentIDs []string) (map[string][]Container, error)
+	// Container returns one of the account's containers, or ErrNotFound.
+	Container(ctx context.Context, accountID, id string) (Container, error)
+	// Containers returns a page of the account's containers, newest first, and how many there are.
+	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
+	// SetContainerRefNumbers replaces the reference numbers of one of the account's containers and
+	// returns it updated, or ErrNotFound (another account's container included).
+	SetContainerRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (Container, error)
+	// TransportEvents returns a page of a container's milestones, oldest first, and how many
+	// there are; another account's container is ErrNotFound.
+	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)
+	// TransportEvent returns one of the account's transport events, or ErrNotFound.
+	TransportEvent(ctx context.Context, accountID, id string) (TransportEvent, error)
+	// TransportEventsOfContainers returns every milestone of the account's containers with the
+	// given ids, keyed by container id, each list oldest first. A container without milestones is
+	// absent.
+	TransportEventsOfContainers(ctx context.Context, accountID string, containerIDs []string) (map[string][]TransportEvent, error)
+}
+
+// VesselStore reads vessels, shared reference data not scoped to an account.
+type VesselStore interface {
+	// Vessel returns a vessel by id or IMO number, or ErrNotFound. Vessels are shared reference data.
+	Vessel(ctx context.Context, idOrIMO string) (Vessel, error)
+	// VesselsByIMO returns the vessels with the given IMO numbers, keyed by IMO number. Vessels are
+	// shared reference data: this is the one batch read not scoped to an account.
+	VesselsByIMO(ctx context.Context, imos []string) (map[string]Vessel, error)
+}
+
+// TerminalStore reads the terminals carriers reported, shared reference data.
+type TerminalStore interface {
+	// Terminal returns a terminal carriers reported, by id, or ErrNotFound.
+	Terminal(ctx context.Context, id string) (Terminal, error)
+	// TerminalsAtPorts returns the terminals known at each port, keyed by UN/LOCODE, each list by
+	// SMDG code; a port without terminals is absent.
+	TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]Terminal, error)
+}
+
+// EventStore reads the account's logged events, the source of its notifications.
+type EventStore interface {
+	// Event returns one of the account's logged events, or ErrNotFound.
+	Event(ctx context.Context, accountID, id string) (Event, error)
+	// EventsByID returns the account's logged events with the given ids, keyed by id.
+	EventsByID(ctx context.Context, accountID string, ids []string) (map[string]Event, error)
+}
+
+// WebhookStore keeps the account's webhooks.
+type WebhookStore interface {
+	// CreateWebhook stores a new webhook.
+	CreateWebhook(ctx context.Context, w Webhook) error
+	// Webhook returns one of the account's webhooks, or ErrNotFound.
+	Webhook(ctx context.Context, accountID, id string) (Webhook, error)
+	// Webhooks returns a page of the account's webhooks, newest first, and how many there are.
+	Webhooks(ctx context.Context, accountID string, p Page) ([]Webhook, int, error)
+	// UpdateWebhook writes every mutable field of one of the account's webhooks, or ErrNotFound.
+	UpdateWebhook(ctx context.Context, w Webhook) error
+	// DeleteWebhook removes one of the account's webhooks with its notifications, or ErrNotFound.
+	DeleteWebhook(ctx context.Context, accountID, id string) error
+}
+
+// NotificationStore reads the account's webhook notifications and their delivery logs.
+type NotificationStore interface {
+	// Notification returns one of the account's notifications, or ErrNotFound.
+	Notification(ctx context.Context, accountID, id string) (Notification, error)
+	// Notifications returns a page of the account's notifications, newest first, and how many match.
+	Notifications(ctx context.Context, accountID string, f NotificationFilter, p Page) ([]Notification, int, error)
+	// DeliveryAttempts returns a notification's log, oldest first.
+	DeliveryAttempts(ctx context.Context, notificationID string) ([]DeliveryAttempt, error)
+	// DeliveryAttemptsOf returns the logs of the account's notifications with the given ids, keyed
+	// by notification id, each oldest first. A notification never attempted is absent.
+	DeliveryAttemptsOf(ctx context.Context, accountID string, notificationIDs []string) (map[string][]DeliveryAttempt, error)
+}
+
+// PartyStore keeps the account's parties (the customers its shipments are for).
+type PartyStore interface {
 	// CreateParty stores a new party.
 	CreateParty(ctx context.Context, p Party) error
 	// Party returns one of the account's parties, or ErrNotFound.
@@ -47,7 +167,10 @@ type Store interface {
 	// RenameParty changes a party's company name, and the customer name its shipments carry;
 	// it returns the party updated, or ErrNotFound.
 	RenameParty(ctx context.Context, accountID, id, name string, now time.Time) (Party, error)
+}
 
+// CustomFieldStore keeps the account's custom field definitions, their options and the values set on resources.
+type CustomFieldStore interface {
 	// CreateCustomFieldDefinition stores a new definition; a slug the account already uses for
 	// the entity type is a taken error at /data/attributes/api_slug.
 	CreateCustomFieldDefinition(ctx context.Context, d CustomFieldDefinition) error
@@ -79,82 +202,6 @@ type Store interface {
 	CustomFields(ctx context.Context, accountID string, f CustomFieldFilter, p Page) ([]CustomField, int, error)
 	// DeleteCustomField removes one of the account's custom fields, or ErrNotFound.
 	DeleteCustomField(ctx context.Context, accountID, id string) error
-
-	// Terminal returns a terminal carriers reported, by id, or ErrNotFound.
-	Terminal(ctx context.Context, id string) (Terminal, error)
-	// TerminalsAtPorts returns the terminals known at each port, keyed by UN/LOCODE, each list by
-	// SMDG code; a port without terminals is absent.
-	TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]Terminal, error)
-
-	// Shipment returns one of the account's shipments, or ErrNotFound.
-	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
-	// Shipments returns a page of the account's shipments, newest first, and how many match.
-	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
-	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
-	// nil list is left unchanged) and returns it updated, or ErrNotFound.
-	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
-	// ShipmentContainers returns the containers of one of the account's shipments by number.
-	ShipmentContainers(ctx context.Context, accountID, shipmentID string) ([]Container, error)
-	// Container returns one of the account's containers, or ErrNotFound.
-	Container(ctx context.Context, accountID, id string) (Container, error)
-	// Containers returns a page of the account's containers, newest first, and how many there are.
-	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
-	// SetContainerRefNumbers replaces the reference numbers of one of the account's containers and
-	// returns it updated, or ErrNotFound (another account's container included).
-	SetContainerRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (Container, error)
-	// TransportEvents returns a page of a container's milestones, oldest first, and how many
-	// there are; another account's container is ErrNotFound.
-	TransportEvents(ctx context.Context, accountID, containerID string, p Page) ([]TransportEvent, int, error)
-	// Vessel returns a vessel by id or IMO number, or ErrNotFound. Vessels are shared reference data.
-	Vessel(ctx context.Context, idOrIMO string) (Vessel, error)
-
-	// TransportEvent returns one of the account's transport events, or ErrNotFound.
-	TransportEvent(ctx context.Context, accountID, id string) (TransportEvent, error)
-	// Event returns one of the account's logged events, or ErrNotFound.
-	Event(ctx context.Context, accountID, id string) (Event, error)
-
-	// CreateWebhook stores a new webhook.
-	CreateWebhook(ctx context.Context, w Webhook) error
-	// Webhook returns one of the account's webhooks, or ErrNotFound.
-	Webhook(ctx context.Context, accountID, id string) (Webhook, error)
-	// Webhooks returns a page of the account's webhooks, newest first, and how many there are.
-	Webhooks(ctx context.Context, accountID string, p Page) ([]Webhook, int, error)
-	// UpdateWebhook writes every mutable field of one of the account's webhooks, or ErrNotFound.
-	UpdateWebhook(ctx context.Context, w Webhook) error
-	// DeleteWebhook removes one of the account's webhooks with its notifications, or ErrNotFound.
-	DeleteWebhook(ctx context.Context, accountID, id string) error
-	// Notification returns one of the account's notifications, or ErrNotFound.
-	Notification(ctx context.Context, accountID, id string) (Notification, error)
-	// Notifications returns a page of the account's notifications, newest first, and how many match.
-	Notifications(ctx context.Context, accountID string, f NotificationFilter, p Page) ([]Notification, int, error)
-	// DeliveryAttempts returns a notification's log, oldest first.
-	DeliveryAttempts(ctx context.Context, notificationID string) ([]DeliveryAttempt, error)
-
-	// Batch reads: each costs one query whatever the number of ids, so that a page of a listing
-	// costs a constant number of queries. Ids that do not exist, are malformed, or belong to
-	// another account are simply absent from the answer; none of them is an error.
-
-	// ShipmentsByID returns the account's shipments with the given ids, keyed by id.
-	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]Shipment, error)
-	// ContainersOfShipments returns the containers of the account's shipments with the given ids,
-	// keyed by shipment id, each list by number. A shipment without containers is absent.
-	ContainersOfShipments(ctx context.Context, accountID string, shipmentIDs []string) (map[string][]Container, error)
-	// TransportEventsOfContainers returns every milestone of the account's containers with the
-	// given ids, keyed by container id, each list oldest first. A container without milestones is
-	// absent.
-	TransportEventsOfContainers(ctx context.Context, accountID string, containerIDs []string) (map[string][]TransportEvent, error)
-	// VesselsByIMO returns the vessels with the given IMO numbers, keyed by IMO number. Vessels are
-	// shared reference data: this is the one batch read not scoped to an account.
-	VesselsByIMO(ctx context.Context, imos []string) (map[string]Vessel, error)
-	// EventsByID returns the account's logged events with the given ids, keyed by id.
-	EventsByID(ctx context.Context, accountID string, ids []string) (map[string]Event, error)
-	// DeliveryAttemptsOf returns the logs of the account's notifications with the given ids, keyed
-	// by notification id, each oldest first. A notification never attempted is absent.
-	DeliveryAttemptsOf(ctx context.Context, accountID string, notificationIDs []string) (map[string][]DeliveryAttempt, error)
-
-	// Ping reports whether the database answers.
-	Ping(ctx context.Context) error
-	Close() error
 }
 
 // Tx is one transaction on the store: a state change, the events it causes and the jobs it needs

@@ -50,8 +50,9 @@ var (
 	link = regexp.MustCompile(`!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 	// src matches an HTML image's source.
 	src = regexp.MustCompile(`<img\b[^>]*\bsrc="([^"]+)"`)
-	// codeSpan matches inline code, whose brackets are not links.
-	codeSpan = regexp.MustCompile("`+[^`]*`+")
+	// codeSpan matches inline code, whose brackets are not links. It may wrap onto the next line
+	// but never spans a blank one, so a stray backtick cannot hide a paragraph's links.
+	codeSpan = regexp.MustCompile("`+(?:[^`\\n]|\\n[^`\\n])*`+")
 	scheme   = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
 )
 
@@ -77,15 +78,18 @@ func outsideCode(text string) []line {
 	return lines
 }
 
-// prose returns a Markdown file with its fenced code blocks and inline code blanked out, line
-// for line, so that a link whose text wraps onto the next line is still one match.
+// prose returns a Markdown file with its fenced code blocks and inline code (which may wrap onto
+// the next line) blanked out, keeping every line break, so that line numbers stay right and a link
+// whose text wraps is still one match.
 func prose(text string) string {
 	lines := strings.Split(text, "\n")
 	kept := make([]string, len(lines))
 	for _, l := range outsideCode(text) {
-		kept[l.n-1] = codeSpan.ReplaceAllString(l.text, "")
+		kept[l.n-1] = l.text
 	}
-	return strings.Join(kept, "\n")
+	return codeSpan.ReplaceAllStringFunc(strings.Join(kept, "\n"), func(code string) string {
+		return strings.Repeat("\n", strings.Count(code, "\n"))
+	})
 }
 
 // anchors returns the fragment of every heading of a Markdown file, as GitHub derives them: lower

@@ -231,13 +231,7 @@ func handToPostgres(dirs ...string) error {
 // Debian install's.
 func serverPrograms(t testing.TB) string {
 	t.Helper()
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	slices.SortFunc(dirs, func(a, b string) int {
-		va, _ := strconv.Atoi(filepath.Base(filepath.Dir(a)))
-		vb, _ := strconv.Atoi(filepath.Base(filepath.Dir(b)))
-		return vb - va
-	})
-	pgCtl := testenv.Need(t, "pg_ctl", dirs...)
+	pgCtl := testenv.Need(t, "pg_ctl", "/usr/lib/postgresql/*/bin")
 	if real, err := filepath.EvalSymlinks(pgCtl); err == nil {
 		pgCtl = real
 	}

@@ -9,10 +9,12 @@
 package testenv
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,18 +45,24 @@ func Strict() bool {
 }
 
 // Need returns the path of the program name, looked for on PATH and then in each of dirs in turn.
-// When it is in none, Need skips t, or fails it when Strict, naming what to install. name must be
-// one of the prerequisites this package knows, or t fails whatever the mode.
+// A dir may be a glob pattern, whose matches are tried highest version first (numbers compared by
+// value: /usr/lib/postgresql/17/bin before /usr/lib/postgresql/9.6/bin). When the program is in
+// none, Need skips t, or fails it when Strict, naming what to install. name must be one of the
+// prerequisites this package knows, or t fails whatever the mode.
 func Need(t testing.TB, name string, dirs ...string) string {
 	t.Helper()
 	known(t, name)
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	for _, dir := range dirs {
-		p := filepath.Join(dir, name)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
-			return p
+	for _, pattern := range dirs {
+		matches, _ := filepath.Glob(pattern)
+		slices.SortFunc(matches, func(a, b string) int { return compareVersions(b, a) })
+		for _, dir := range matches {
+			p := filepath.Join(dir, name)
+			if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+				return p
+			}
 		}
 	}
 	where := "is not on PATH"
@@ -76,6 +84,35 @@ func Missing(t testing.TB, name, why string) {
 		t.Fatalf("MISSING PREREQUISITE: %s It fails the test because %s is set (make test and .ci/run set it); a bare go test skips it.", msg, StrictEnv)
 	}
 	t.Skipf("SKIPPED, MISSING PREREQUISITE: %s make test and .ci/run fail here instead (they set %s=1).", msg, StrictEnv)
+}
+
+// compareVersions compares a and b as text, except that runs of digits compare by their value.
+func compareVersions(a, b string) int {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da == "" || db == "" {
+			if c := cmp.Compare(a[0], b[0]); c != 0 {
+				return c
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		// Without leading zeros, the longer number is the larger.
+		na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+		if c := cmp.Or(cmp.Compare(len(na), len(nb)), cmp.Compare(na, nb)); c != 0 {
+			return c
+		}
+		a, b = a[len(da):], b[len(db):]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 func known(t testing.TB, name string) {

@@ -57,17 +57,32 @@ func TestNeed(t *testing.T) {
 	})
 }
 
-// A program missing from PATH is found in the folders given, in their order.
+// A program missing from PATH is found in the folders given, in their order, and a pattern's
+// matches are tried highest version first.
 func TestNeedLooksInFolders(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
+	versions := t.TempDir()
 	first, second := t.TempDir(), t.TempDir()
-	for _, dir := range []string{first, second} {
+	for _, dir := range []string{first, second, versions + "/9.6/bin", versions + "/15/bin", versions + "/10/bin"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, "initdb"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := testenv.Need(t, "initdb", t.TempDir(), second, first); got != filepath.Join(second, "initdb") {
-		t.Errorf("Need = %s, want the one in %s", got, second)
+	for _, tc := range []struct {
+		dirs []string
+		want string
+	}{
+		{[]string{t.TempDir(), second, first}, second},
+		{[]string{versions + "/*/bin", first}, versions + "/15/bin"},
+		{[]string{versions + "/1*/bin"}, versions + "/15/bin"},
+		{[]string{versions + "/9*/bin", first}, versions + "/9.6/bin"},
+	} {
+		if got := testenv.Need(t, "initdb", tc.dirs...); got != filepath.Join(tc.want, "initdb") {
+			t.Errorf("Need(%v) = %s, want the one in %s", tc.dirs, got, tc.want)
+		}
 	}
 }
 

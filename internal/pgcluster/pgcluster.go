@@ -285,8 +285,10 @@ func (c *Cluster) serving() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The process id, negated when a single-user server wrote it (initdb's bootstrap does).
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(raw), "\n", 2)[0]))
-	if err != nil || pid <= 0 {
+	pid = max(pid, -pid)
+	if err != nil || pid == 0 {
 		return false, fmt.Errorf("postmaster.pid does not begin with a process id: %q", raw)
 	}
 	if !processExists(pid) {

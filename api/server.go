@@ -161,8 +161,8 @@ func (s *server) wrap(rt route) http.Handler {
 }
 
 // errTooSlow answers a request whose work outlasted Config.RequestTimeout.
-var errTooSlow = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
-	Message: "The request took too long to answer: try again shortly."}
+var errTooSlow = boxwatch.NewSentinel(boxwatch.KindUnavailable, boxwatch.CodeUnavailable,
+	"The request took too long to answer: try again shortly.")
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)

@@ -29,12 +29,7 @@ func TestDocsShowTheTestedConfig(t *testing.T) {
 		t.Errorf("docs/operations.md's HAProxy sample differs from the harness's configuration; the harness generates:\n%s", want)
 	}
 
-	haproxy := os.Getenv(replicas.HAProxyEnv)
-	if haproxy == "" {
-		if haproxy, err = exec.LookPath("haproxy"); err != nil {
-			t.Skip("haproxy is not installed: the configuration's syntax is not checked")
-		}
-	}
+	haproxy := replicas.HAProxy(t)
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	if err := os.WriteFile(cfg, []byte(want), 0o644); err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ var mapParams = []param{{name: "antimeridian", typ: "string", enum: []string{"sp
 
 // handleContainerMap answers the container's map as the journey engine draws it, with its entity
 // tag and how long clients may keep it.
-func handleContainerMap(maps *journey.Engine) handlerFunc {
+func handleContainerMap(journeys *journey.Engine) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		split := false
 		switch v, given := r.URL.Query()["antimeridian"]; {
@@ -36,7 +36,7 @@ func handleContainerMap(maps *journey.Engine) handlerFunc {
 		default:
 			return boxwatch.BadParameter("antimeridian", "antimeridian must be split.")
 		}
-		m, err := maps.ContainerMap(r.Context(), account(r).ID, r.PathValue("id"), split)
+		m, err := journeys.ContainerMap(r.Context(), account(r).ID, r.PathValue("id"), split)
 		if err != nil {
 			return err
 		}

@@ -232,7 +232,7 @@ func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, co
 	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
-func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, maps *journey.Engine, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, journeys *journey.Engine, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), shipmentRelationshipNames...)
 		if err != nil {
@@ -244,7 +244,7 @@ func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRen
 		}
 		var predicted *string
 		if account(r).Has(boxwatch.FeatureMap) {
-			at, ok, err := maps.PredictedArrival(r.Context(), s)
+			at, ok, err := journeys.PredictedArrival(r.Context(), s)
 			if err != nil {
 				return err
 			}

@@ -103,7 +103,7 @@ var futureWithCoordinatesParams = append(futureParams[:len(futureParams):len(fut
 
 // handleFuturePositions answers the sea path from the previous port (or, withCoordinates, from a
 // given point) to the port as positions one minute apart, as the journey engine times them.
-func handleFuturePositions(st boxwatch.Store, ports portRenderer, paths *journey.Engine, withCoordinates bool, base func(*http.Request) string) handlerFunc {
+func handleFuturePositions(st boxwatch.Store, ports portRenderer, journeys *journey.Engine, withCoordinates bool, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		to, err := portParam(ports, q.Get("port_id"), "port_id")
@@ -130,11 +130,12 @@ func handleFuturePositions(st boxwatch.Store, ports portRenderer, paths *journey
 		if err != nil {
 			return err
 		}
-		future, err := paths.FuturePositions(r.Context(), v, start, geo.Point{Lat: to.Latitude, Lon: to.Longitude})
+		future, err := journeys.FuturePositions(r.Context(), v, start, geo.Point{Lat: to.Latitude, Lon: to.Longitude})
 		var noRoute *journey.RouteError
 		if errors.As(err, &noRoute) {
 			return boxwatch.BadParameter("latitude", "No sea route starts there: %v.", noRoute)
-		} else if err != nil {
+		}
+		if err != nil {
 			return err
 		}
 		list := make([]vesselPosition, len(future))
@@ -154,14 +155,8 @@ func portParam(p portRenderer, v, name string) (boxwatch.Port, error) {
 	if v == "" {
 		return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is required.", name)
 	}
-	if p.ports != nil {
-		pt, ok := p.ports.ByID(v)
-		if !ok {
-			pt, ok = p.ports.ByLOCODE(v)
-		}
-		if ok && pt.HasCoordinates {
-			return pt, nil
-		}
+	if pt, ok := p.lookup(v); ok && pt.HasCoordinates {
+		return pt, nil
 	}
 	return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is not a known port.", name)
 }

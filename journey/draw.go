@@ -232,11 +232,12 @@ func (e *Engine) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 		points = nil
 	}
 	if len(points) >= 2 {
-		g, n := lineGeometry(points, split)
+		var g Geometry
 		if !split && !past.Estimated && tr.line != nil {
-			g = Geometry{Type: "LineString", Coordinates: json.RawMessage(tr.line)}
+			g, past.PointCount = Geometry{Type: "LineString", Coordinates: json.RawMessage(tr.line)}, len(points) // drawn once, kept with the track
+		} else {
+			g, past.PointCount = lineGeometry(points, split)
 		}
-		past.PointCount = n
 		out = append(out, Feature{Type: "Feature", Geometry: g, Properties: past})
 	}
 

@@ -43,7 +43,7 @@ func quote(s string) string {
 func TestUnwrapCrossesThePacific(t *testing.T) {
 	for _, golden := range []string{"map_transpacific.geojson", "map_transpacific_split.geojson", "map_sea_leg1.geojson"} {
 		t.Run(golden, func(t *testing.T) {
-			file, err := filepath.Abs("../api/testdata/" + golden)
+			file, err := filepath.Abs("../journey/testdata/" + golden)
 			if err != nil {
 				t.Fatal(err)
 			}

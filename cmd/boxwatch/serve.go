@@ -271,7 +271,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		for scac, c := range configured {
 			carriers[scac] = c
 		}
-		if carriers, err = checkFormats(carriers, configured, registry); err != nil {
+		if carriers, err = carrier.CheckFormats(carriers, configured, registry); err != nil {
 			return err
 		}
 		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())

@@ -26,6 +26,7 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -301,7 +302,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
 		return err
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
+	// Requests sent with auto_detect_vocc_scac are looked up with the lines infer_number ranks.
+	lines, err := infer.New(registry, data.Lessors())
+	if err != nil {
+		return err
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
 	if err != nil {

@@ -20,19 +20,20 @@ run: build
 	./$(BIN) serve --demo
 
 # Every test, with the race detector, after lint. PostgreSQL tests run when BOXWATCH_TEST_POSTGRES_URL is set (make test-postgres sets it).
-# The browser tests are required here: scripts/chromium.sh installs Debian's chromium when missing and
-# BOXWATCH_CHROMIUM names it; their screenshots are kept under test-output/_artifacts.
+# Every other prerequisite is required here: BOXWATCH_TEST_STRICT=1 makes a test that misses a program
+# fail instead of skipping, and the scripts install what is missing first. The browser tests' screenshots
+# are kept under test-output/_artifacts.
 test: deps-check
 	@if [ -z "$$BOXWATCH_TEST_POSTGRES_URL" ]; then \
 	  echo "PostgreSQL tests: skipped (BOXWATCH_TEST_POSTGRES_URL is not set; 'make test-postgres' sets it)"; \
 	else echo "PostgreSQL tests: on"; fi
 	$(MAKE) --no-print-directory lint
-	@# The replica kill test (PostgreSQL only) puts HAProxy in front of the replicas; the browser
-	@# tests need Chromium (scripts/chromium.sh installs it when missing).
-	@if [ -n "$$BOXWATCH_TEST_POSTGRES_URL" ]; then h=$$(scripts/haproxy.sh) || exit 1; export BOXWATCH_TEST_HAPROXY=$$h; fi; \
+	@# initdb and pg_ctl for the private clusters, node and npm (scripts/testtools.sh); HAProxy for
+	@# the replica tests; Chromium for the browser tests.
+	@scripts/testtools.sh && h=$$(scripts/haproxy.sh) && export BOXWATCH_TEST_HAPROXY=$$h BOXWATCH_TEST_STRICT=1 && \
 	  chromium=$$(scripts/chromium.sh) || exit 1; export BOXWATCH_CHROMIUM="$$chromium"; \
 	  rm -rf test-output && mkdir test-output && \
-	  echo "$(GO) test -race -count=1 -artifacts -outputdir test-output ./..." && \
+	  echo "BOXWATCH_TEST_STRICT=1 $(GO) test -race -count=1 -artifacts -outputdir test-output ./..." && \
 	  $(GO) test -race -count=1 -artifacts -outputdir "$(CURDIR)/test-output" ./...
 
 # The soaks, one after the other: two replicas behind HAProxy over 100,000 seeded shipments on
@@ -71,7 +72,7 @@ bench:
 	  $(GO) test -run '^$$' -bench 'BenchmarkReadEveryRoute$$' -benchtime 0.5s -count 1 ./api && \
 	  $(GO) test -run '^$$' -bench Limiter -benchtime 1s -count 3 ./store && \
 	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
-	  $(GO) test -run '^$$' -bench ContainerMap -benchtime 2s -count 3 ./api && \
+	  $(GO) test -run '^$$' -bench ContainerMap -benchtime 2s -count 3 ./journey && \
 	  $(GO) test -run '^$$' -bench HealthyWhile -benchtime 4000x -count 1 ./webhook/dispatch && \
 	  $(GO) test -run '^$$' -bench . -benchtime 300x -count 1 ./tracking && \
 	  $(GO) test -run '^$$' -bench DecodeLine -count 3 ./ais && \

@@ -92,11 +92,36 @@ func BadParameter(param, format string, args ...any) *Error {
 	return &Error{Kind: KindBadRequest, Code: CodeInvalid, Message: fmt.Sprintf(format, args...), Parameter: param}
 }
 
+// A Sentinel is an error value to compare with errors.Is, such as ErrNotFound. It reads as an
+// *Error of its kind, code and message: errors.As (and so AsError and AllErrors) gives a new *Error
+// each time, which the caller owns and may change without changing what the next caller sees. A
+// Sentinel cannot be changed once made.
+type Sentinel struct {
+	err Error
+}
+
+// NewSentinel returns a sentinel of kind k with a machine code and a public message.
+func NewSentinel(k Kind, code, message string) *Sentinel {
+	return &Sentinel{err: Error{Kind: k, Code: code, Message: message}}
+}
+
+func (s *Sentinel) Error() string { return s.err.Error() }
+
+// As sets target, when it is an **Error, to a new *Error with the sentinel's fields.
+func (s *Sentinel) As(target any) bool {
+	p, ok := target.(**Error)
+	if ok {
+		e := s.err
+		*p = &e
+	}
+	return ok
+}
+
 // ErrNotFound is returned by every lookup whose target does not exist or is not the caller's.
-var ErrNotFound = &Error{Kind: KindNotFound, Code: CodeNotFound, Message: "The resource was not found."}
+var ErrNotFound = NewSentinel(KindNotFound, CodeNotFound, "The resource was not found.")
 
 // ErrUnauthorized is returned for a missing, malformed or unknown API key.
-var ErrUnauthorized = &Error{Kind: KindUnauthorized, Code: CodeUnauthorized, Message: "Invalid or missing API token."}
+var ErrUnauthorized = NewSentinel(KindUnauthorized, CodeUnauthorized, "Invalid or missing API token.")
 
 // AsError returns err's *Error, or nil when err is not one (an internal failure).
 func AsError(err error) *Error {

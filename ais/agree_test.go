@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/boxwatch/boxwatch/ais"
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // The real data: the 85,194 lines of test-data/nmea-sample in the npm package aisparser@0.1.2
@@ -27,13 +28,12 @@ var sample struct {
 }
 
 // samplePath returns the path of nmea-sample, fetching it (and the npm decoder) with
-// scripts/aisdata.sh when needed. It skips the test when npm is not installed, the one case
-// where the data cannot be had.
+// scripts/aisdata.sh when needed. Fetching needs npm, and the decoder node (testenv decides what
+// their absence does).
 func samplePath(tb testing.TB) string {
 	tb.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		tb.Skip("npm is not installed: the test needs it to fetch aisparser@0.1.2 and ais-stream-decoder@2.1.2 (scripts/aisdata.sh)")
-	}
+	testenv.Need(tb, "npm")
+	testenv.Need(tb, "node")
 	sample.once.Do(func() {
 		out, err := exec.Command(filepath.Join("..", "scripts", "aisdata.sh")).Output()
 		if err != nil {

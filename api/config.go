@@ -8,7 +8,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
-	"github.com/boxwatch/boxwatch/searoute"
+	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -25,7 +25,8 @@ type Limits struct {
 // DefaultLimits are the reference API's published limits, and a default for everything else.
 var DefaultLimits = Limits{CreateTrackingRequest: 100, InferNumber: 200, Default: 1200, Refresh: 10}
 
-// Config is what the API needs; Store, Tracker, Redeliverer, Limiter and Carriers are required.
+// Config is what the API needs; Store, Tracker, Redeliverer, Limiter, Carriers, Infer and Journey
+// are required.
 type Config struct {
 	Store       boxwatch.Store
 	Tracker     boxwatch.Tracker
@@ -43,7 +44,7 @@ type Config struct {
 	PublicURL string
 	// Metrics receives the request counters; nil disables them.
 	Metrics prometheus.Registerer
-	// Infer answers infer_number; nil builds one from Carriers and the shipped lessor list.
+	// Infer answers infer_number and names the shipping line of tracking requests without one.
 	Infer *infer.Engine
 	// Webhooks is the URL policy for registrations and the trigger; WebhookClient sends the
 	// trigger's sample (nil: webhook.NewClient with the policy).
@@ -53,15 +54,10 @@ type Config struct {
 	// GET /v2/webhooks/ips lists them so that receivers can allow them. Empty, it lists none.
 	WebhookEgressIPs []netip.Addr
 
-	// Positions reads the vessels' stored AIS positions for the map and the vessel endpoints;
-	// nil uses Store when it is a boxwatch.PositionStore.
+	// Journey draws the container maps, predicts arrivals and lays out the vessels' future paths.
+	Journey *journey.Engine
+	// Positions reads the vessels' stored AIS positions for GET /v2/vessels/{id}; nil lists none.
 	Positions boxwatch.PositionStore
-	// Sea routes the map's estimated paths and the predicted arrivals; nil loads data.SeaNetwork.
-	Sea *searoute.Network
-	// NoMapCache draws every map afresh instead of reusing one drawn in the last seconds;
-	// NoTrackCache reads a leg's whole track for every map instead of what is new since the
-	// last. Both are for measuring.
-	NoMapCache, NoTrackCache bool
 
 	// BodyTimeout bounds the time a client has to send a request body, from when the handler
 	// starts; a slower client gets 408. Zero means 10 seconds. The server's own read timeout,

@@ -109,6 +109,7 @@ func serveOn(t testing.TB, db *store.DB, opts ...option) *testServer {
 	for _, o := range opts {
 		o(t, &cfg, db)
 	}
+	withEngines(t, &cfg, db)
 	if cfg.Tracker == nil {
 		if err := tracking.Migrate(context.Background(), db); err != nil {
 			t.Fatal(err)

@@ -1,264 +1,24 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"flag"
-	"fmt"
-	"math"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
-	"github.com/boxwatch/boxwatch/data"
-	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/searoute"
+	"github.com/boxwatch/boxwatch/journey/journeytest"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// settableClock is a clock a test sets to each moment of a journey.
-type settableClock struct{ t atomic.Int64 }
-
-func (c *settableClock) set(t time.Time) { c.t.Store(t.UnixNano()) }
-func (c *settableClock) Now() time.Time  { return time.Unix(0, c.t.Load()).UTC() }
-func withSettable(c *settableClock) option {
-	return func(_ testing.TB, cfg *api.Config, _ *store.DB) { cfg.Clock = c.Now }
-}
-
-// imoNumber makes a valid IMO number from six digits (the seventh is the check digit).
-func imoNumber(six int) string {
-	s := fmt.Sprintf("%06d", six)
-	sum := 0
-	for i := range 6 {
-		sum += int(s[i]-'0') * (7 - i)
-	}
-	return s + fmt.Sprint(sum%10)
-}
-
-var mapT0 = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-
-func day(d float64) time.Time { return mapT0.Add(time.Duration(d * 24 * float64(time.Hour))) }
-
-// journeyVessel is a vessel of a test journey and the AIS it broadcast: positions every five
-// minutes along the sea route between its ports, from departure until upTo (zero: none stored).
-type journeyVessel struct {
-	imo, mmsi  string
-	from, to   string // UN/LOCODEs
-	departed   time.Time
-	knots      float64
-	upTo       time.Time
-	lastOnly   bool // only the latest position is known, no track
-	noPosition bool
-	step       time.Duration // between positions; 0 is five minutes
-}
-
-// sail returns the positions of a vessel leaving from at departed at knots along the sea path.
-func sail(t testing.TB, v journeyVessel) []boxwatch.VesselPosition {
-	t.Helper()
-	a, _ := data.Ports().ByLOCODE(v.from)
-	b, _ := data.Ports().ByLOCODE(v.to)
-	path, err := data.SeaNetwork().Route(geo.Point{Lat: a.Latitude, Lon: a.Longitude}, geo.Point{Lat: b.Latitude, Lon: b.Longitude}, searoute.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []boxwatch.VesselPosition
-	pts := path.Points
-	seg, done := 1, 0.0 // segment index, nm into it
-	speed := v.knots
-	step := v.step
-	if step == 0 {
-		step = 5 * time.Minute
-	}
-	for at := v.departed; at.Before(v.upTo) && seg < len(pts); at = at.Add(step) {
-		p := geo.Intermediate(pts[seg-1], pts[seg], math.Min(1, done/math.Max(geo.DistanceNM(pts[seg-1], pts[seg]), 1e-9)))
-		heading := math.Round(geo.Bearing(pts[seg-1], pts[seg]))
-		out = append(out, boxwatch.VesselPosition{MMSI: v.mmsi, Latitude: p.Lat, Longitude: p.Lon, SpeedKnots: &speed,
-			HeadingDegrees: &heading, Timestamp: at})
-		done += v.knots * step.Hours()
-		for seg < len(pts) && done >= geo.DistanceNM(pts[seg-1], pts[seg]) {
-			done -= geo.DistanceNM(pts[seg-1], pts[seg])
-			seg++
-		}
-	}
-	return out
-}
-
-// mustSeedJourney stores a shipment with route and one container for the account, its vessels
-// and their AIS, and returns the container id.
-func mustSeedJourney(t testing.TB, db *store.DB, accountID, number string, route []boxwatch.RouteStop, stopped time.Time, vessels ...journeyVessel) string {
-	t.Helper()
-	ctx := context.Background()
-	created := mapT0.Add(-72 * time.Hour)
-	var containerID string
-	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
-		tr := boxwatch.TrackingRequest{ID: boxwatch.NameUUID("tr/" + accountID + number), AccountID: accountID, RequestType: boxwatch.RequestBillOfLading,
-			RequestNumber: number, SCAC: "MAEU", RefNumbers: []string{}, ShipmentTags: []string{},
-			Status: boxwatch.StatusPending, CreatedAt: created, UpdatedAt: created}
-		if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
-			return err
-		}
-		s := boxwatch.Shipment{ID: boxwatch.NameUUID("s/" + accountID + number), AccountID: accountID, TrackingRequestID: tr.ID, SCAC: "MAEU",
-			BillOfLading: number, RefNumbers: []string{}, Tags: []string{}, CreatedAt: created, UpdatedAt: created.Add(time.Hour),
-			Route: route, StoppedAt: stopped}
-		if !stopped.IsZero() {
-			s.StoppedReason = boxwatch.StopAllContainersTerminated
-		}
-		if err := tx.InsertShipment(ctx, s); err != nil {
-			return err
-		}
-		tr.Status, tr.ShipmentID = boxwatch.StatusCreated, s.ID
-		if err := tx.SaveTrackingRequestState(ctx, tr); err != nil {
-			return err
-		}
-		c := boxwatch.Container{ID: boxwatch.NameUUID("c/" + accountID + number), AccountID: accountID, ShipmentID: s.ID,
-			Number: "MSKU" + number[len(number)-7:], CurrentStatus: boxwatch.ContainerOnShip, CreatedAt: created, UpdatedAt: created}
-		containerID = c.ID
-		if err := tx.SaveContainer(ctx, c); err != nil {
-			return err
-		}
-		for _, v := range vessels {
-			if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(v.imo), IMO: v.imo, Name: "VESSEL " + v.imo}, created); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vessels {
-		if v.mmsi == "" {
-			continue
-		}
-		if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: v.mmsi, IMO: v.imo}}, created); err != nil {
-			t.Fatal(err)
-		}
-		if v.noPosition {
-			continue
-		}
-		ps := sail(t, v)
-		if len(ps) == 0 {
-			continue
-		}
-		if !v.lastOnly {
-			if _, err := db.SavePositions(ctx, ps); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := db.SaveLastPositions(ctx, ps[len(ps)-1:]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return containerID
-}
-
-// stop is a route stop for the tests.
-func stop(seq int, locode, role string, eta, ata, etd, atd time.Time, inIMO, outIMO string) boxwatch.RouteStop {
-	return boxwatch.RouteStop{Sequence: seq, LOCODE: locode, Role: role, ETA: eta, ATA: ata, ETD: etd, ATD: atd,
-		InboundVesselIMO: inIMO, OutboundVesselIMO: outIMO, InboundVoyage: voyageOf(inIMO), OutboundVoyage: voyageOf(outIMO)}
-}
-
-func voyageOf(imo string) string {
-	if imo == "" {
-		return ""
-	}
-	return "V" + imo[:3] + "W"
-}
-
-// mapStage is a moment of a journey: its route as then known, its vessels, and the time.
-type mapStage struct {
-	name    string
-	now     time.Time
-	route   func(a, b string) []boxwatch.RouteStop
-	vessels func(a, b string) []journeyVessel
-	stopped time.Time
-	split   bool
-}
-
-// The three-port journey Shanghai → Singapore (TS1) → Rotterdam, on vessel a then vessel b.
 var z time.Time
 
-func asiaEurope(polATD, tsATA, tsATD, podATA time.Time) func(a, b string) []boxwatch.RouteStop {
-	return func(a, b string) []boxwatch.RouteStop {
-		return []boxwatch.RouteStop{
-			stop(1, "CNSHA", boxwatch.RolePOL, z, z, day(1), polATD, "", a),
-			stop(2, "SGSIN", boxwatch.RoleTS, day(6.5), tsATA, day(9), tsATD, a, b),
-			stop(3, "NLRTM", boxwatch.RolePOD, day(29), podATA, z, z, b, ""),
-		}
-	}
-}
-
-func asiaEuropeVessels(upToA, upToB time.Time) func(a, b string) []journeyVessel {
-	return func(a, b string) []journeyVessel {
-		vs := []journeyVessel{{imo: a, mmsi: "2" + a[:7] + "1", from: "CNSHA", to: "SGSIN", departed: day(1), knots: 18, upTo: upToA}}
-		return append(vs, journeyVessel{imo: b, mmsi: "2" + b[:7] + "2", from: "SGSIN", to: "NLRTM", departed: day(9), knots: 17.5, upTo: upToB})
-	}
-}
-
-var mapStages = []mapStage{
-	{name: "booked", now: day(0), route: asiaEurope(z, z, z, z), vessels: asiaEuropeVessels(z, z)},
-	{name: "sea_leg1", now: day(3.5), route: asiaEurope(day(1), z, z, z), vessels: asiaEuropeVessels(day(3.5), z)},
-	{name: "transshipment", now: day(7.5), route: asiaEurope(day(1), day(6.3), z, z), vessels: asiaEuropeVessels(day(6.3), z)},
-	{name: "sea_last_leg", now: day(18), route: asiaEurope(day(1), day(6.3), day(9), z), vessels: asiaEuropeVessels(day(6.3), day(18))},
-	{name: "arrived", now: day(29.5), route: asiaEurope(day(1), day(6.3), day(9), day(29.2)), vessels: asiaEuropeVessels(day(6.3), day(29.2))},
-	{name: "complete", now: day(36), route: asiaEurope(day(1), day(6.3), day(9), day(29.2)), vessels: asiaEuropeVessels(day(6.3), day(29.2)), stopped: day(35)},
-	{name: "transpacific", now: day(8), route: transpacific, vessels: transpacificVessels},
-	{name: "transpacific_split", now: day(8), route: transpacific, vessels: transpacificVessels, split: true},
-}
-
-// Shanghai to Los Angeles: at sea east of the antimeridian, with the path sailed crossing it.
-func transpacific(a, _ string) []boxwatch.RouteStop {
-	return []boxwatch.RouteStop{
-		stop(1, "CNSHA", boxwatch.RolePOL, z, z, day(1), day(1), "", a),
-		stop(2, "USLAX", boxwatch.RolePOD, day(13), z, z, z, a, ""),
-	}
-}
-
-func transpacificVessels(a, _ string) []journeyVessel {
-	return []journeyVessel{{imo: a, mmsi: "3" + a[:7] + "1", from: "CNSHA", to: "USLAX", departed: day(1), knots: 19, upTo: day(8)}}
-}
-
-func TestContainerMapStages(t *testing.T) {
-	t.Parallel()
-	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
-		clock := &settableClock{}
-		ts := newTestServer(t, b, withSettable(clock))
-		acme := mustAccountID(t, ts.db, "acme")
-		for i, st := range mapStages {
-			t.Run(st.name, func(t *testing.T) {
-				a, bb := imoNumber(930000+10*i), imoNumber(930001+10*i)
-				number := fmt.Sprintf("MAP%09d", i)
-				id := mustSeedJourney(t, ts.db, acme, number, st.route(a, bb), st.stopped, st.vessels(a, bb)...)
-				clock.set(st.now)
-				path := "/v2/containers/" + id + "/map_geojson"
-				if st.split {
-					path += "?antimeridian=split"
-				}
-				r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
-				if ct := r.header.Get("Content-Type"); ct != "application/json" {
-					t.Errorf("Content-Type %q", ct)
-				}
-				checkMap(t, r.raw)
-				golden(t, "map_"+st.name+".geojson", r.raw)
-				want := "private, max-age=900"
-				if !st.stopped.IsZero() {
-					want = "private, max-age=31536000, immutable" // the journey has ended
-				}
-				if cc := r.header.Get("Cache-Control"); cc != want || r.header.Get("ETag") == "" {
-					t.Errorf("Cache-Control %q, want %q; ETag %q", cc, want, r.header.Get("ETag"))
-				}
-			})
-		}
-	})
+// withSettable makes the API, and the journey engine withEngines builds for it, read the time
+// from clock.
+func withSettable(c *journeytest.Clock) option {
+	return func(_ testing.TB, cfg *api.Config, _ *store.DB) { cfg.Clock = c.Now }
 }
 
 func mustAccountID(t testing.TB, db *store.DB, name string) string {
@@ -270,190 +30,172 @@ func mustAccountID(t testing.TB, db *store.DB, name string) string {
 	return a.ID
 }
 
-// golden compares an answer, indented, with testdata/name; -update rewrites the file.
-func golden(t *testing.T, name string, raw []byte) {
-	t.Helper()
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	out.WriteByte('\n')
-	file := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test ./api -run %s -update)", err, t.Name())
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("%s differs from the answer:\n%s", file, firstDiff(string(want), out.String()))
-	}
-}
+// TestContainerMapRules checks the map, the predicted arrival a shipment shows and the vessel
+// routing endpoints as HTTP answers them: feature gating, parameters, entity tags and cache
+// lifetimes, the JSON:API rendering of positions. What the journey engine draws is tested in
+// package journey.
+func TestContainerMapRules(t *testing.T) {
+	t.Parallel()
+	day, imo := journeytest.Day, journeytest.IMO
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		clock := &journeytest.Clock{}
+		clock.Set(day(3.5))
+		ts := newTestServer(t, b, withSettable(clock), func(_ testing.TB, c *api.Config, _ *store.DB) { c.Limits.Refresh = 10 })
+		acme := mustAccountID(t, ts.db, "acme")
+		a, bb := imo(940000), imo(940001)
+		live := journeytest.MustSeed(t, ts.db, acme, "RULE000000001", journeytest.AsiaEurope(day(1), z, z, z)(a, bb), z,
+			journeytest.AsiaEuropeVessels(day(3.5), z)(a, bb)...)
+		c, d := imo(940010), imo(940011)
+		ended := journeytest.MustSeed(t, ts.db, acme, "RULE000000005", journeytest.AsiaEurope(day(1), day(2), day(2.5), day(3))(c, d), day(3.2))
+		g, h := imo(940030), imo(940031)
+		lastLeg := journeytest.MustSeed(t, ts.db, acme, "RULE000000006", journeytest.AsiaEurope(day(1), day(2), day(2.5), z)(g, h), z,
+			journeytest.Vessel{IMO: h, MMSI: "5" + h[:7] + "1", From: "SGSIN", To: "NLRTM", Departed: day(2.5), Knots: 17.5, UpTo: day(3.5)})
+		path := func(id string) string { return "/v2/containers/" + id + "/map_geojson" }
 
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range min(len(wl), len(gl)) {
-		if wl[i] != gl[i] {
-			return fmt.Sprintf("line %d:\n want %s\n got  %s", i+1, wl[i], gl[i])
-		}
-	}
-	return fmt.Sprintf("lengths differ: %d lines, want %d", len(gl), len(wl))
-}
-
-type mapDoc struct {
-	Type     string `json:"type"`
-	Features []struct {
-		Type     string `json:"type"`
-		Geometry struct {
-			Type        string          `json:"type"`
-			Coordinates json.RawMessage `json:"coordinates"`
-		} `json:"geometry"`
-		Properties map[string]any `json:"properties"`
-	} `json:"features"`
-}
-
-// checkMap fails the test unless raw is a valid RFC 7946 FeatureCollection that keeps every rule
-// of the map: known feature types in route order, lines of two positions or more with their
-// point_count, positions in range, at most one current vessel and one partial leg starting at
-// it, and no estimated line over land.
-func checkMap(t *testing.T, raw []byte) mapDoc {
-	t.Helper()
-	var doc mapDoc
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("not a map: %v", err)
-	}
-	if doc.Type != "FeatureCollection" || doc.Features == nil {
-		t.Fatalf("type %q, features %v", doc.Type, doc.Features)
-	}
-	var current []float64
-	counts := map[string]int{}
-	lastSeq, fullStarted := 0, false
-	for i, f := range doc.Features {
-		ft, _ := f.Properties["feature_type"].(string)
-		counts[ft]++
-		where := fmt.Sprintf("feature %d (%s)", i, ft)
-		if f.Type != "Feature" {
-			t.Errorf("%s: type %q", where, f.Type)
-		}
-		seq, ok := f.Properties["ports_sequence"].(float64)
-		if !ok || seq < 1 {
-			t.Errorf("%s: ports_sequence %v", where, f.Properties["ports_sequence"])
-		}
-		if ft == "estimated_full_legs" {
-			if !fullStarted {
-				lastSeq, fullStarted = 0, true
+		t.Run("ErrForbidden", func(t *testing.T) {
+			ts.do(t, "GET", path(live), ts.globex, "").wantError(t, 403, "forbidden", "", "")
+		})
+		t.Run("ErrNotFoundOtherAccount", func(t *testing.T) {
+			other := mustKey(t, ts.db, "initech", boxwatch.Features...)
+			ts.do(t, "GET", path(live), other, "").wantError(t, 404, "not_found", "", "")
+			ts.do(t, "GET", path("00000000-0000-0000-0000-000000000000"), ts.acme, "").wantError(t, 404, "not_found", "", "")
+			ts.do(t, "GET", path("'; DROP TABLE containers; --"), ts.acme, "").want(t, 404)
+		})
+		t.Run("ErrBadParameter", func(t *testing.T) {
+			ts.do(t, "GET", path(live)+"?zoom=3", ts.acme, "").wantError(t, 400, "invalid", "", "zoom")
+			ts.do(t, "GET", path(live)+"?antimeridian=wrap", ts.acme, "").wantError(t, 400, "invalid", "", "antimeridian")
+			ts.do(t, "GET", path(live)+"?antimeridian=split&antimeridian=split", ts.acme, "").want(t, 400)
+			ts.do(t, "GET", path(live)+"?antimeridian=%zz", ts.acme, "").want(t, 400)
+		})
+		t.Run("GeoJSON", func(t *testing.T) {
+			for _, q := range []string{"", "?antimeridian=split"} {
+				r := ts.do(t, "GET", path(live)+q, ts.acme, "").want(t, 200)
+				if ct := r.header.Get("Content-Type"); ct != "application/json" || r.body["type"] != "FeatureCollection" {
+					t.Errorf("%s: Content-Type %q, body %.80s", q, ct, r.raw)
+				}
 			}
-		} else if fullStarted {
-			t.Errorf("%s after the estimated full legs", where)
-		}
-		if int(seq) < lastSeq {
-			t.Errorf("%s: ports_sequence %v after %d", where, seq, lastSeq)
-		}
-		lastSeq = int(seq)
-		var lines [][][]float64
-		switch f.Geometry.Type {
-		case "Point":
-			var p []float64
-			if err := json.Unmarshal(f.Geometry.Coordinates, &p); err != nil {
-				t.Fatalf("%s: %v", where, err)
+		})
+		t.Run("ETag", func(t *testing.T) {
+			r := ts.do(t, "GET", path(live), ts.acme, "").want(t, 200)
+			tag := r.header.Get("ETag")
+			if tag == "" || r.header.Get("Cache-Control") != "private, max-age=900" {
+				t.Fatalf("ETag %q, Cache-Control %q", tag, r.header.Get("Cache-Control"))
 			}
-			checkPosition(t, where, p)
-			if ft != "port" && ft != "current_vessel" {
-				t.Errorf("%s is a Point", where)
+			for _, h := range []string{tag, "W/" + tag, `"x", ` + tag, "*"} {
+				if nm := ts.do(t, "GET", path(live), ts.acme, "", "If-None-Match", h); nm.status != 304 || len(nm.raw) != 0 {
+					t.Errorf("If-None-Match %s: %d %s", h, nm.status, nm.raw)
+				}
 			}
-			if ft == "current_vessel" {
-				current = p
+			for _, h := range []string{`"other"`, "garbage", `"unterminated`} {
+				ts.do(t, "GET", path(live), ts.acme, "", "If-None-Match", h).want(t, 200)
 			}
-			continue
-		case "LineString":
-			var l [][]float64
-			if err := json.Unmarshal(f.Geometry.Coordinates, &l); err != nil {
-				t.Fatalf("%s: %v", where, err)
+			end := ts.do(t, "GET", path(ended), ts.acme, "").want(t, 200)
+			if cc := end.header.Get("Cache-Control"); cc != "private, max-age=31536000, immutable" {
+				t.Errorf("ended journey: Cache-Control %q", cc)
 			}
-			lines = [][][]float64{l}
-		case "MultiLineString":
-			if err := json.Unmarshal(f.Geometry.Coordinates, &lines); err != nil {
-				t.Fatalf("%s: %v", where, err)
+		})
+		t.Run("PredictedArrivalOnShipment", func(t *testing.T) {
+			var predicted any
+			doc := ts.do(t, "GET", path(lastLeg), ts.acme, "").want(t, 200)
+			for _, f := range get(doc.body, "features").([]any) {
+				if p := f.(map[string]any)["properties"].(map[string]any); p["feature_type"] == "current_vessel" {
+					predicted = p["predicted_arrival_at"]
+				}
 			}
-		default:
-			t.Fatalf("%s: geometry %q", where, f.Geometry.Type)
-		}
-		n := 0
-		for _, l := range lines {
-			if len(l) < 2 {
-				t.Errorf("%s: a line of %d positions", where, len(l))
+			sid := boxwatch.NameUUID("s/" + acme + "RULE000000006")
+			r := ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200)
+			if got := get(r.body, "data", "attributes", "pod_predicted_arrival_at"); predicted == nil || got != predicted {
+				t.Errorf("shipment pod_predicted_arrival_at %v, the map says %v", got, predicted)
 			}
-			for _, p := range l {
-				checkPosition(t, where, p)
+			// On the first leg there is none; nor for an account without the map feature.
+			r = ts.do(t, "GET", "/v2/shipments/"+boxwatch.NameUUID("s/"+acme+"RULE000000001"), ts.acme, "").want(t, 200)
+			if got, ok := get(r.body, "data", "attributes").(map[string]any)["pod_predicted_arrival_at"]; ok {
+				t.Errorf("a prediction on the first leg: %v", got)
 			}
-			n += len(l)
-		}
-		if pc, _ := f.Properties["point_count"].(float64); int(pc) != n {
-			t.Errorf("%s: point_count %v, %d positions", where, f.Properties["point_count"], n)
-		}
-		switch ft {
-		case "estimated_partial_leg":
-			if current == nil || lines[0][0][0] != current[0] || lines[0][0][1] != current[1] {
-				t.Errorf("%s starts at %v, the vessel is at %v", where, lines[0][0], current)
+			plain := storetest.MustCreateAccount(t, ts.db, "plain")
+			journeytest.MustSeed(t, ts.db, plain.ID, "RULE000000007", journeytest.AsiaEurope(day(1), day(2), day(2.5), z)(g, h), z)
+			r = ts.do(t, "GET", "/v2/shipments/"+boxwatch.NameUUID("s/"+plain.ID+"RULE000000007"), mustKey(t, ts.db, "plain"), "").want(t, 200)
+			if got, ok := get(r.body, "data", "attributes").(map[string]any)["pod_predicted_arrival_at"]; ok {
+				t.Errorf("a prediction without the map feature: %v", got)
 			}
-			checkSea(t, where, lines)
-		case "estimated_full_legs":
-			checkSea(t, where, lines)
-		case "past_vessel_locations":
-			if f.Properties["estimated"] == true {
-				checkSea(t, where, lines)
+		})
+		t.Run("Refresh", func(t *testing.T) {
+			r := ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.globex, "").want(t, 403)
+			if e := get(r.body, "errors", 0).(map[string]any); e["code"] != "forbidden" || e["title"] != "API access not enabled" ||
+				e["detail"] != "This API endpoint is not enabled for your account. Please contact support@terminal49.com" {
+				t.Errorf("refresh without the feature: %s", r.raw)
 			}
-		default:
-			t.Errorf("%s is a line", where)
-		}
-	}
-	if counts["current_vessel"] > 1 || counts["estimated_partial_leg"] > counts["current_vessel"] {
-		t.Errorf("feature counts %v", counts)
-	}
-	return doc
-}
-
-func checkPosition(t *testing.T, where string, p []float64) {
-	t.Helper()
-	if len(p) != 2 || p[0] < -180 || p[0] > 180 || p[1] < -90 || p[1] > 90 {
-		t.Errorf("%s: position %v", where, p)
-	}
-}
-
-// checkSea fails the test if a line crosses land, as the sea router's own tests judge it: every
-// segment clear but for one at each end within searoute.CoastKM of a quay on land.
-func checkSea(t *testing.T, where string, lines [][][]float64) {
-	t.Helper()
-	l := data.Land()
-	var pts []geo.Point
-	for _, line := range lines {
-		for i, p := range line {
-			if i > 0 && p[0] == line[i-1][0] && p[1] == line[i-1][1] {
-				t.Errorf("%s: position %v twice in a row", where, p)
+			ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", mustKey(t, ts.db, "initech", boxwatch.Features...), "").want(t, 404)
+			// A shipment whose tracking stopped stays stopped: refresh schedules nothing.
+			ts.do(t, "PATCH", "/v2/containers/"+ended+"/refresh", ts.acme, "").want(t, 200)
+			stopped, err := ts.db.Shipment(t.Context(), acme, boxwatch.NameUUID("s/"+acme+"RULE000000005"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			pts = append(pts, geo.Point{Lon: p[0], Lat: p[1]})
-		}
-	}
-	for i := 1; i < len(pts); i++ {
-		a, b := pts[i-1], pts[i]
-		if math.Abs(a.Lon) == 180 && math.Abs(b.Lon) == 180 && a.Lat == b.Lat {
-			continue // the cut at the antimeridian
-		}
-		if searoute.Clear(l, a, b) {
-			continue
-		}
-		coast := (i == 1 && l.Contains(a)) || (i == len(pts)-1 && l.Contains(b))
-		if coast && geo.DistanceKM(a, b) <= searoute.CoastKM+0.05 {
-			continue
-		}
-		t.Errorf("%s: segment %d from %v to %v crosses land", where, i, a, b)
-	}
+			if !stopped.NextRefreshAt.IsZero() {
+				t.Errorf("a stopped shipment is due at %v", stopped.NextRefreshAt)
+			}
+			for i := range 9 {
+				r := ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.acme, "").want(t, 200)
+				if r.body["message"] != "Started refresh for Shipping line, Terminal, Rail" {
+					t.Fatalf("refresh %d: %s", i, r.raw)
+				}
+			}
+			r = ts.do(t, "PATCH", "/v2/containers/"+live+"/refresh", ts.acme, "")
+			r.wantError(t, 429, "rate_limited", "", "")
+			if r.header.Get("Retry-After") == "" || !strings.Contains(string(r.raw), "You've hit the refresh limit") {
+				t.Errorf("429 without Retry-After or message: %v %s", r.header, r.raw)
+			}
+			s, err := ts.db.Shipment(t.Context(), acme, boxwatch.NameUUID("s/"+acme+"RULE000000001"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if since := time.Since(s.NextRefreshAt); since < 0 || since > time.Minute { // the engine keeps real time
+				t.Errorf("next refresh %v, want now", s.NextRefreshAt)
+			}
+		})
+		t.Run("VesselPositions", func(t *testing.T) {
+			base := "/v2/vessels/" + a
+			r := ts.do(t, "GET", base, ts.acme, "").want(t, 200)
+			if p, ok := get(r.body, "data", "attributes").(map[string]any)["positions"]; !ok || p != nil {
+				t.Errorf("positions without show_positions: %v (present %v), want null", p, ok)
+			}
+			r = ts.do(t, "GET", base+"?show_positions[to_timestamp]=2026-03-03T00:00:00Z", ts.acme, "").want(t, 200)
+			list := get(r.body, "data", "attributes", "positions").([]any)
+			if want := 24 * 12; len(list) != want+1 { // from departure at day 1 to day 2, both ends included
+				t.Errorf("%d positions, want %d", len(list), want+1)
+			}
+			ts.do(t, "GET", base+"?show_positions[from_timestamp]=2026-03-02T00:00:00Z", ts.globex, "").wantError(t, 403, "forbidden", "", "")
+			ts.do(t, "GET", base+"?show_positions[from_timestamp]=yesterday", ts.acme, "").wantError(t, 400, "invalid", "", "show_positions[from_timestamp]")
+			ts.do(t, "GET", base+"?show_positions[from_timestamp]=2026-03-03T00:00:00Z&show_positions[to_timestamp]=2026-03-02T00:00:00Z", ts.acme, "").want(t, 400)
+		})
+		t.Run("FuturePositions", func(t *testing.T) {
+			base := "/v2/vessels/" + a + "/future_positions"
+			r := ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA", ts.acme, "").want(t, 200)
+			list := get(r.body, "data", "attributes", "positions").([]any)
+			// About 2,200 nm at 18 knots: a position a minute for about five days.
+			if len(list) < 6000 || len(list) > 9000 {
+				t.Errorf("%d positions", len(list))
+			}
+			t0, _ := time.Parse(time.RFC3339, list[0].(map[string]any)["timestamp"].(string))
+			t1, _ := time.Parse(time.RFC3339, list[1].(map[string]any)["timestamp"].(string))
+			if t1.Sub(t0) != time.Minute || list[0].(map[string]any)["estimated"] != true {
+				t.Errorf("first positions %v, %v", list[0], list[1])
+			}
+			wc := "/v2/vessels/" + a + "/future_positions_with_coordinates?port_id=SGSIN&previous_port_id=CNSHA"
+			r = ts.do(t, "GET", wc+"&latitude=10&longitude=110", ts.acme, "").want(t, 200)
+			first := get(r.body, "data", "attributes", "positions").([]any)[0].(map[string]any)
+			if first["latitude"] != 10.0 || first["longitude"] != 110.0 {
+				t.Errorf("starts at %v", first)
+			}
+			ts.do(t, "GET", wc+"&latitude=48.8566&longitude=2.3522", ts.acme, "").wantError(t, 400, "invalid", "", "latitude") // Paris
+			ts.do(t, "GET", base+"?port_id=SGSIN", ts.acme, "").wantError(t, 400, "invalid", "", "previous_port_id")
+			ts.do(t, "GET", base+"?port_id=XXXXX&previous_port_id=CNSHA", ts.acme, "").wantError(t, 400, "invalid", "", "port_id")
+			ts.do(t, "GET", wc+"&latitude=91&longitude=0", ts.acme, "").wantError(t, 400, "invalid", "", "latitude")
+			ts.do(t, "GET", wc+"&latitude=NaN&longitude=0", ts.acme, "").want(t, 400)
+			ts.do(t, "GET", wc+"&latitude=10", ts.acme, "").wantError(t, 400, "invalid", "", "longitude")
+			ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA", ts.globex, "").wantError(t, 403, "forbidden", "", "")
+			ts.do(t, "GET", "/v2/vessels/9999999/future_positions?port_id=SGSIN&previous_port_id=CNSHA", ts.acme, "").want(t, 404)
+		})
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/journey/journeytest"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
@@ -127,9 +128,10 @@ func readDeployments(b *testing.B) map[string]*readDeployment {
 		acme := storetest.MustCreateAccount(b, db, "acme", boxwatch.Features...)
 		var number, containerID, vessel string
 		for i := range 20 {
-			a, v := imoNumber(960000+2*i), imoNumber(960001+2*i)
+			a, v := journeytest.IMO(960000+2*i), journeytest.IMO(960001+2*i)
 			number, vessel = fmt.Sprintf("READ%09d", i), a
-			containerID = mustSeedJourney(b, db, acme.ID, number, asiaEurope(day(1), z, z, z)(a, v), z, asiaEuropeVessels(day(3.5), z)(a, v)...)
+			containerID = journeytest.MustSeed(b, db, acme.ID, number, journeytest.AsiaEurope(journeytest.Day(1), z, z, z)(a, v), z,
+				journeytest.AsiaEuropeVessels(journeytest.Day(3.5), z)(a, v)...)
 		}
 		trID, shipmentID := boxwatch.NameUUID("tr/"+acme.ID+number), boxwatch.NameUUID("s/"+acme.ID+number)
 		ts := serveOn(b, db, production)

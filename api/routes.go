@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/journey"
 )
 
 // route is one endpoint: its method and path, its rules, its handler, and what the OpenAPI document
@@ -103,7 +104,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketDefault, params: []param{paramInclude(shipmentRelationshipNames...)},
 			status: http.StatusOK, resp: shipmentDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleShipmentGet(st, carriers, ports, s.maps, s.baseURL),
+			handler: handleShipmentGet(st, carriers, ports, s.cfg.Journey, s.baseURL),
 		},
 		{
 			method: "PATCH", path: "/v2/shipments/{id}", tag: "Shipments",
@@ -246,9 +247,9 @@ func (s *server) routes() []route {
 				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
 				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
 			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,
-			status: http.StatusOK, resp: featureCollection{},
+			status: http.StatusOK, resp: journey.FeatureCollection{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleContainerMap(st, s.maps, s.mapCache, now),
+			handler: handleContainerMap(s.cfg.Journey),
 		},
 		{
 			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
@@ -278,7 +279,7 @@ func (s *server) routes() []route {
 			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureParams,
 			status: http.StatusOK, resp: vesselDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleFuturePositions(st, s.maps, false, s.baseURL),
+			handler: handleFuturePositions(st, ports, s.cfg.Journey, false, s.baseURL),
 		},
 		{
 			method: "GET", path: "/v2/vessels/{id}/future_positions_with_coordinates", tag: "Vessels",
@@ -287,7 +288,7 @@ func (s *server) routes() []route {
 			auth:    true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureWithCoordinatesParams,
 			status: http.StatusOK, resp: vesselDocument{},
 			errors:  []int{400, 401, 404, 429},
-			handler: handleFuturePositions(st, s.maps, true, s.baseURL),
+			handler: handleFuturePositions(st, ports, s.cfg.Journey, true, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/webhooks", tag: "Webhooks",

@@ -1,7 +1,7 @@
 // Package api serves boxwatch's HTTP API: the Terminal49-compatible /v2 endpoints, health checks
 // and the OpenAPI document. It speaks JSON:API, authenticates API keys, scopes every query to the
-// caller's account and enforces rate limits. It holds no state of its own beyond caches: data goes
-// through boxwatch.Store.
+// caller's account and enforces rate limits. It holds no state of its own: data goes through
+// boxwatch.Store, maps and predictions through the journey engine, both handed to it by the binary.
 package api
 
 import (
@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
-	"github.com/boxwatch/boxwatch/data"
-	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
@@ -26,15 +24,13 @@ type server struct {
 	cfg     Config
 	log     *slog.Logger
 	metrics *metrics
-	// maps draws container maps; mapCache keeps those drawn recently (nil: none kept).
-	maps     *mapper
-	mapCache *mapCache
 }
 
 // NewHandler returns the API's handler.
 func NewHandler(cfg Config) (http.Handler, error) {
-	if cfg.Store == nil || cfg.Tracker == nil || cfg.Redeliverer == nil || cfg.Limiter == nil || cfg.Carriers == nil {
-		return nil, fmt.Errorf("api: Store, Tracker, Redeliverer, Limiter and Carriers are required")
+	if cfg.Store == nil || cfg.Tracker == nil || cfg.Redeliverer == nil || cfg.Limiter == nil || cfg.Carriers == nil ||
+		cfg.Infer == nil || cfg.Journey == nil {
+		return nil, fmt.Errorf("api: Store, Tracker, Redeliverer, Limiter, Carriers, Infer and Journey are required")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -42,21 +38,8 @@ func NewHandler(cfg Config) (http.Handler, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = boxwatch.SystemClock
 	}
-	if cfg.Infer == nil {
-		engine, err := infer.New(cfg.Carriers, data.Lessors())
-		if err != nil {
-			return nil, err
-		}
-		cfg.Infer = engine
-	}
 	if cfg.WebhookClient == nil {
 		cfg.WebhookClient = webhook.NewClient(cfg.Webhooks)
-	}
-	if cfg.Positions == nil {
-		cfg.Positions, _ = cfg.Store.(boxwatch.PositionStore)
-	}
-	if cfg.Sea == nil {
-		cfg.Sea = data.SeaNetwork()
 	}
 	cfg.PublicURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if cfg.BodyTimeout <= 0 {
@@ -66,14 +49,6 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		cfg.RequestTimeout = 30 * time.Second
 	}
 	s := &server{cfg: cfg, log: cfg.Logger}
-	s.maps = &mapper{st: cfg.Store, positions: cfg.Positions, ports: portRenderer{ports: cfg.Ports}, sea: cfg.Sea,
-		now: cfg.Clock, log: cfg.Logger, routes: newRouteCache(4096)}
-	if !cfg.NoTrackCache {
-		s.maps.tracks = newTrackCache(2048) // legs; one at sea keeps its raw track, some 40 KB a week
-	}
-	if !cfg.NoMapCache {
-		s.mapCache = newMapCache(10_000)
-	}
 	m, err := newMetrics(cfg.Metrics)
 	if err != nil {
 		return nil, err
@@ -161,8 +136,8 @@ func (s *server) wrap(rt route) http.Handler {
 }
 
 // errTooSlow answers a request whose work outlasted Config.RequestTimeout.
-var errTooSlow = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
-	Message: "The request took too long to answer: try again shortly."}
+var errTooSlow = boxwatch.NewSentinel(boxwatch.KindUnavailable, boxwatch.CodeUnavailable,
+	"The request took too long to answer: try again shortly.")
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ri := requestInfoOf(r)

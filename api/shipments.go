@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/journey"
 )
 
 type shipmentAttributes struct {
@@ -231,7 +232,7 @@ func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, co
 	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
-func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, m *mapper, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, journeys *journey.Engine, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), shipmentRelationshipNames...)
 		if err != nil {
@@ -243,8 +244,12 @@ func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRen
 		}
 		var predicted *string
 		if account(r).Has(boxwatch.FeatureMap) {
-			if predicted, err = m.podArrival(r.Context(), s); err != nil {
+			at, ok, err := journeys.PredictedArrival(r.Context(), s)
+			if err != nil {
 				return err
+			}
+			if ok {
+				predicted = optTime(at)
 			}
 		}
 		return writeShipment(w, r, st, carriers, p, base, s, inc, predicted)

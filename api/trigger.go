@@ -69,10 +69,19 @@ func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Clie
 			return err
 		}
 		if err := webhook.CheckURL(r.Context(), t.URL, policy); err != nil {
-			for _, e := range boxwatch.AllErrors(err) {
-				e.Pointer = "/url"
+			// CheckURL points into a webhook's attributes; this body has the URL at its top. The
+			// errors are CheckURL's: answer with copies.
+			errs := boxwatch.AllErrors(err)
+			if len(errs) == 0 {
+				return err
 			}
-			return err
+			moved := make(boxwatch.Errors, len(errs))
+			for i, e := range errs {
+				c := *e
+				c.Pointer = "/url"
+				moved[i] = &c
+			}
+			return moved
 		}
 		secret := t.Secret
 		if secret == "" {

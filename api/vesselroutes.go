@@ -2,19 +2,19 @@ package api
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
-	"github.com/boxwatch/boxwatch/eta"
 	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/searoute"
+	"github.com/boxwatch/boxwatch/journey"
 )
 
 // The vessel routing endpoints: a vessel's stored positions, and the positions it would pass on
-// its way to a port.
+// its way to a port, which the journey engine lays out.
 
 type vesselPosition struct {
 	Latitude  float64  `json:"latitude"`
@@ -29,11 +29,6 @@ const (
 	showPositionsDefault = 7 * 24 * time.Hour
 	// maxShownPositions bounds one answer: a month at one position every five minutes is 8,640.
 	maxShownPositions = 20_000
-	// maxFuturePositions bounds a future path: 60 days at one position a minute.
-	maxFuturePositions = 60 * 24 * 60
-	// fallbackKnots is the speed a future path is timed at when the vessel's own is unknown or
-	// too slow to time one by: a container ship's usual service speed.
-	fallbackKnots = 16.0
 )
 
 var vesselGetParams = []param{
@@ -107,20 +102,19 @@ var futureWithCoordinatesParams = append(futureParams[:len(futureParams):len(fut
 	param{name: "longitude", typ: "number", doc: "Required: where the path starts, -180 to 180."})
 
 // handleFuturePositions answers the sea path from the previous port (or, withCoordinates, from a
-// given point) to the port as positions one minute apart, timed from now at the speed the vessel
-// made good over its recent track.
-func handleFuturePositions(st boxwatch.Store, m *mapper, withCoordinates bool, base func(*http.Request) string) handlerFunc {
+// given point) to the port as positions one minute apart, as the journey engine times them.
+func handleFuturePositions(st boxwatch.Store, ports portRenderer, journeys *journey.Engine, withCoordinates bool, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
-		to, err := portParam(m.ports, q.Get("port_id"), "port_id")
+		to, err := portParam(ports, q.Get("port_id"), "port_id")
 		if err != nil {
 			return err
 		}
-		prev, err := portParam(m.ports, q.Get("previous_port_id"), "previous_port_id")
+		prev, err := portParam(ports, q.Get("previous_port_id"), "previous_port_id")
 		if err != nil {
 			return err
 		}
-		start := portPoint(prev)
+		start := geo.Point{Lat: prev.Latitude, Lon: prev.Longitude}
 		if withCoordinates {
 			lat, err := coordinateParam(q.Get("latitude"), "latitude", 90)
 			if err != nil {
@@ -136,30 +130,20 @@ func handleFuturePositions(st boxwatch.Store, m *mapper, withCoordinates bool, b
 		if err != nil {
 			return err
 		}
-		path, err := m.sea.Route(start, portPoint(to), searoute.Options{})
+		future, err := journeys.FuturePositions(r.Context(), v, start, geo.Point{Lat: to.Latitude, Lon: to.Longitude})
+		var noRoute *journey.RouteError
+		if errors.As(err, &noRoute) {
+			return boxwatch.BadParameter("latitude", "No sea route starts there: %v.", noRoute)
+		}
 		if err != nil {
-			return boxwatch.BadParameter("latitude", "No sea route starts there: %v.", err)
+			return err
 		}
-		knots := fallbackKnots
-		now := m.now()
-		if m.positions != nil && v.MMSI != "" {
-			until := now
-			if p := v.Position; p != nil && p.Timestamp.After(until) {
-				until = p.Timestamp
-			}
-			recent, err := m.positions.VesselPositions(r.Context(), v.MMSI, until.Add(-eta.Window), until.Add(time.Second), maxShownPositions)
-			if err != nil {
-				return err
-			}
-			if k, ok := eta.Speed(recent); ok && k >= eta.MinKnots {
-				knots = k
-			}
-		}
-		if p := v.Position; p != nil && p.Timestamp.After(now) {
-			now = p.Timestamp // the vessel's clock is ahead of ours, as in the demo's simulated world
+		list := make([]vesselPosition, len(future))
+		for i, p := range future {
+			list[i] = vesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.Heading,
+				Timestamp: p.Time.UTC().Format(boxwatch.TimeFormat), Estimated: true}
 		}
 		res := vesselOut(v)
-		list := futurePath(startAt(path.Points, start), knots, now.Truncate(time.Minute))
 		res.Attributes.Positions = &list
 		res.Links.Self = r.URL.Path
 		writeResource(w, http.StatusOK, base(r)+r.URL.RequestURI(), res, nil)
@@ -167,46 +151,12 @@ func handleFuturePositions(st boxwatch.Store, m *mapper, withCoordinates bool, b
 	}
 }
 
-// futurePath places positions one minute apart along a path sailed at knots from start.
-func futurePath(points []geo.Point, knots float64, start time.Time) []vesselPosition {
-	step := knots / 60 // nm a minute
-	out := []vesselPosition{}
-	along, seg := 0.0, 1
-	for i := 0; i < maxFuturePositions && seg < len(points); i++ {
-		a, b := points[seg-1], points[seg]
-		d := geo.DistanceNM(a, b)
-		p := b
-		if d > 0 {
-			p = geo.Intermediate(a, b, math.Min(1, along/d))
-		}
-		heading := math.Round(geo.Bearing(a, b))
-		out = append(out, vesselPosition{Latitude: round6(p.Lat), Longitude: round6(wrapLon(p.Lon)), Heading: &heading,
-			Timestamp: start.Add(time.Duration(i) * time.Minute).UTC().Format(boxwatch.TimeFormat), Estimated: true})
-		along += step
-		for seg < len(points) && along >= geo.DistanceNM(points[seg-1], points[seg]) {
-			along -= geo.DistanceNM(points[seg-1], points[seg])
-			seg++
-		}
-	}
-	if end := points[len(points)-1]; len(out) < maxFuturePositions {
-		out = append(out, vesselPosition{Latitude: round6(end.Lat), Longitude: round6(wrapLon(end.Lon)),
-			Timestamp: start.Add(time.Duration(len(out)) * time.Minute).UTC().Format(boxwatch.TimeFormat), Estimated: true})
-	}
-	return out
-}
-
 func portParam(p portRenderer, v, name string) (boxwatch.Port, error) {
 	if v == "" {
 		return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is required.", name)
 	}
-	if p.ports != nil {
-		pt, ok := p.ports.ByID(v)
-		if !ok {
-			pt, ok = p.ports.ByLOCODE(v)
-		}
-		if ok && pt.HasCoordinates {
-			return pt, nil
-		}
+	if pt, ok := p.lookup(v); ok && pt.HasCoordinates {
+		return pt, nil
 	}
 	return boxwatch.Port{}, boxwatch.BadParameter(name, "%s is not a known port.", name)
 }

@@ -204,9 +204,6 @@ func TestTrackingToContainer(t *testing.T) {
 
 		t.Run("Map", func(t *testing.T) {
 			fc, err := c.ContainerMap(ctx, box.ID)
-			if client.IsRouteNotFound(err) {
-				t.Skip("GET /v2/containers/{id}/map_geojson: this server has no such route yet (the map endpoint is built elsewhere)")
-			}
 			if err != nil || !json.Valid(fc) {
 				t.Fatalf("ContainerMap = %s, %v", fc, err)
 			}

@@ -13,6 +13,9 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/journey"
+	"github.com/boxwatch/boxwatch/journey/journeytest"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -41,6 +44,9 @@ func startServer(t *testing.T, b storetest.Backend) *server {
 	}
 	stack := trackingtest.Start(t, db, trackingtest.Options{Webhooks: policy, Renderer: api.NewRenderer(db, cfg.Carriers, cfg.Ports)})
 	cfg.Tracker, cfg.Redeliverer = stack.Engine, stack.Deliveries
+	if err := withEngines(&cfg, db); err != nil {
+		t.Fatal(err)
+	}
 	h, err := api.NewHandler(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +54,21 @@ func startServer(t *testing.T, b storetest.Backend) *server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &server{URL: srv.URL, db: db, key: mustKey(t, db, "acme", boxwatch.Features...), keyB: mustKey(t, db, "globex")}
+}
+
+// withEngines gives cfg what serve builds beside the store: number inference over the shipped
+// lessor list, the journey engine over db and db's stored positions.
+func withEngines(cfg *api.Config, db *store.DB) error {
+	inferEngine, err := infer.New(cfg.Carriers, data.Lessors())
+	if err != nil {
+		return err
+	}
+	journeys, err := journey.New(journeytest.Config(db, nil))
+	if err != nil {
+		return err
+	}
+	cfg.Infer, cfg.Journey, cfg.Positions = inferEngine, journeys, db
+	return nil
 }
 
 func mustKey(t testing.TB, db *store.DB, name string, features ...boxwatch.Feature) string {
@@ -86,8 +107,12 @@ func exampleServer() (url, key string, stop func()) {
 	if err != nil {
 		panic(err)
 	}
-	h, err := api.NewHandler(api.Config{Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(),
-		Carriers: data.Carriers(), Ports: data.Ports(), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	cfg := api.Config{Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(),
+		Carriers: data.Carriers(), Ports: data.Ports(), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	if err := withEngines(&cfg, db); err != nil {
+		panic(err)
+	}
+	h, err := api.NewHandler(cfg)
 	if err != nil {
 		panic(err)
 	}

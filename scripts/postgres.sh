@@ -12,9 +12,7 @@ if answers; then exit 0; fi
 case "$host" in 127.0.0.1|localhost|::1) ;; *) echo "PostgreSQL at $host:$port does not answer" >&2; exit 1;; esac
 
 if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
-  echo "installing PostgreSQL from Debian's packages" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+  "$(dirname "$0")/apt-install.sh" postgresql
 fi
 version=$(ls /etc/postgresql | sort -V | tail -n 1)
 conf="/etc/postgresql/$version/main"

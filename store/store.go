@@ -249,13 +249,13 @@ var errNoRows = errors.New("no rows")
 
 // errBadValue is a value the database refused as data, which only the request can have brought:
 // validation at the API's edge should have caught it first.
-var errBadValue = &boxwatch.Error{Kind: boxwatch.KindBadRequest, Code: boxwatch.CodeInvalid,
-	Message: "The request holds a value the database cannot store or compare."}
+var errBadValue = boxwatch.NewSentinel(boxwatch.KindBadRequest, boxwatch.CodeInvalid,
+	"The request holds a value the database cannot store or compare.")
 
 // errUnavailable is a database that cannot be reached, is shutting down or is too busy to answer:
 // the same request may succeed in a moment.
-var errUnavailable = &boxwatch.Error{Kind: boxwatch.KindUnavailable, Code: boxwatch.CodeUnavailable,
-	Message: "The database is unavailable: try again shortly."}
+var errUnavailable = boxwatch.NewSentinel(boxwatch.KindUnavailable, boxwatch.CodeUnavailable,
+	"The database is unavailable: try again shortly.")
 
 // unavailableError is errUnavailable with the driver error behind it: callers see a KindUnavailable
 // *boxwatch.Error, logs see the cause, and errors.Is still finds it (a context's deadline, say).

@@ -5,17 +5,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // runGeo runs a script against the app's geo.js in Node, which the browser tests do not reach on
-// their own: the antimeridian only matters for journeys that cross it. Without Node the test is
-// skipped (go build and the API need none).
+// their own: the antimeridian only matters for journeys that cross it. go build and the API need
+// no Node; these tests do (testenv decides what its absence does).
 func runGeo(t *testing.T, script string, out any) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
+	node := testenv.Need(t, "node")
 	geo, err := filepath.Abs("app/js/geo.js")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // basePath is where the test carriers serve their API, as the simulator does: one root per SCAC.
@@ -133,35 +134,28 @@ func splitPages(t *testing.T, data []byte, n int) [][]byte {
 	return pages
 }
 
-// sharedSample finds the sample response of the shared DCSA reference by walking up from the
-// package directory to one holding shared/reference/dcsa.
-func sharedSample() (data []byte, problem string) {
+// mustSharedSample returns the sample response of the shared DCSA reference, found by walking up
+// from the package directory to one holding shared/reference/dcsa.
+func mustSharedSample(t *testing.T) []byte {
+	t.Helper()
+	const ref = "shared/reference/dcsa"
 	dir, err := os.Getwd()
 	if err != nil {
-		return nil, err.Error()
+		t.Fatal(err)
 	}
 	for {
-		ref := filepath.Join(dir, "shared", "reference", "dcsa")
-		if info, err := os.Stat(ref); err == nil && info.IsDir() {
-			data, err := os.ReadFile(filepath.Join(ref, "tnt-220-response-sample.json"))
-			if err != nil {
-				return nil, err.Error()
-			}
-			return data, ""
+		if info, err := os.Stat(filepath.Join(dir, ref)); err == nil && info.IsDir() {
+			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return nil, "the shared DCSA reference (shared/reference/dcsa) is absent from every directory above the package"
+			testenv.Missing(t, ref, "is in no folder above the package")
 		}
 		dir = parent
 	}
-}
-
-func mustSharedSample(t *testing.T) []byte {
-	t.Helper()
-	data, problem := sharedSample()
-	if problem != "" {
-		t.Skip(problem)
+	data, err := os.ReadFile(filepath.Join(dir, ref, "tnt-220-response-sample.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return data
 }

@@ -49,6 +49,10 @@ func TestServeConfigValidate(t *testing.T) {
 		"ShortAISRetention": {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
 		"OKEgressIPs":       {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"203.0.113.7", "2001:db8::1"} }, ""},
 		"EgressNotAnIP":     {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"egress.example.com"} }, "--webhook-egress-ips"},
+		"OKNoCaches":        {func(c *serveConfig) { c.mapCacheBytes, c.routeCacheBytes, c.trackCacheBytes = 0, 0, 0 }, ""},
+		"NegativeMaps":      {func(c *serveConfig) { c.mapCacheBytes = -1 }, "--map-cache-bytes"},
+		"NegativeRoutes":    {func(c *serveConfig) { c.routeCacheBytes = -1 }, "--route-cache-bytes"},
+		"NegativeTracks":    {func(c *serveConfig) { c.trackCacheBytes = -1 }, "--track-cache-bytes"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := defaultServeConfig()
@@ -76,7 +80,8 @@ func TestServeConfigSources(t *testing.T) {
 	env := map[string]string{"BOXWATCH_WORKERS": "3", "BOXWATCH_SIM_SPEED": "50", "BOXWATCH_DB": "env.db",
 		"BOXWATCH_WEBHOOK_EGRESS_IPS": "203.0.113.7,203.0.113.8",
 		"BOXWATCH_AIS":                "tcp://127.0.0.1:5631, udp://127.0.0.1:10110",
-		"BOXWATCH_BODY_TIMEOUT":       "3s", "BOXWATCH_HEADER_TIMEOUT": "4s"}
+		"BOXWATCH_BODY_TIMEOUT":       "3s", "BOXWATCH_HEADER_TIMEOUT": "4s",
+		"BOXWATCH_MAP_CACHE_BYTES": "1048576"}
 	cfg, err := parseServeConfig([]string{"--workers", "7", "--demo"}, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +93,9 @@ func TestServeConfigSources(t *testing.T) {
 	}
 	if cfg.bodyTimeout != 3*time.Second || cfg.headerTimeout != 4*time.Second {
 		t.Fatalf("body timeout %v (want 3s), header timeout %v (want 4s), from the environment", cfg.bodyTimeout, cfg.headerTimeout)
+	}
+	if cfg.mapCacheBytes != 1<<20 || cfg.trackCacheBytes != def.trackCacheBytes {
+		t.Fatalf("map cache %d bytes (want 1 MiB, the environment), track cache %d (want the default)", cfg.mapCacheBytes, cfg.trackCacheBytes)
 	}
 	if got := egressIPs(cfg.webhookEgressIPs); len(got) != 2 || got[1].String() != "203.0.113.8" {
 		t.Fatalf("egress addresses from the environment: %v", got)

@@ -29,9 +29,6 @@ func runMap(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	fc, err := c.ContainerMap(ctx, box.ID)
-	if client.IsRouteNotFound(err) {
-		return exitError{exitNoMapEndpoint, "this boxwatch service has no map endpoint (GET /v2/containers/{id}/map_geojson); it needs a newer version"}
-	}
 	if client.StatusOf(err) == 403 {
 		return fmt.Errorf("the account may not use the map: %w", apiError(err))
 	}

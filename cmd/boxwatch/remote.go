@@ -21,7 +21,6 @@ import (
 const (
 	exitTrackingFailed = 3 // track: the tracking request failed; the reason is printed
 	exitNeedsCarrier   = 4 // track: the carrier or number type needs a choice and stdin is no terminal
-	exitNoMapEndpoint  = 5 // map: the server has no map endpoint yet
 )
 
 // exitError ends the program with its own exit code.

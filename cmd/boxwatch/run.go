@@ -47,7 +47,7 @@ Client commands (talk to a running service; --url, default http://127.0.0.1:8080
 an environment variable: --admin-addr as BOXWATCH_ADMIN_ADDR, --db as BOXWATCH_DB, --url as
 BOXWATCH_URL, --key as BOXWATCH_KEY, and so on. Run "boxwatch COMMAND --help" for a command's flags.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 the tracking request failed, 4 the carrier needs a
-choice and there is no terminal to ask on, 5 the service has no map endpoint.
+choice and there is no terminal to ask on.
 `
 
 // run is the whole program; main only calls it, so tests can run it in process.

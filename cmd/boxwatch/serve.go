@@ -27,6 +27,7 @@ import (
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -60,6 +61,8 @@ type serveConfig struct {
 	requestTimeout                           time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
+	mapCacheBytes, routeCacheBytes           int64
+	trackCacheBytes                          int64
 }
 
 // sourceList is a repeatable flag; a comma-separated value (as from the environment) adds each.
@@ -85,6 +88,7 @@ func defaultServeConfig() serveConfig {
 		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention, readCache: true,
+		mapCacheBytes: journey.DefaultMapCacheBytes, routeCacheBytes: journey.DefaultRouteCacheBytes, trackCacheBytes: journey.DefaultTrackCacheBytes,
 	}
 }
 
@@ -133,6 +137,14 @@ func (c serveConfig) validate() error {
 		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
 	case c.aisRetention < time.Hour:
 		return usagef("--ais-retention must be at least 1h, got %v", c.aisRetention)
+	}
+	for _, b := range []struct {
+		flag string
+		v    int64
+	}{{"map-cache-bytes", c.mapCacheBytes}, {"route-cache-bytes", c.routeCacheBytes}, {"track-cache-bytes", c.trackCacheBytes}} {
+		if b.v < 0 {
+			return usagef("--%s must be 0 (no cache) or more, got %d", b.flag, b.v)
+		}
 	}
 	for _, ip := range c.webhookEgressIPs {
 		if _, err := netip.ParseAddr(ip); err != nil {
@@ -197,6 +209,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
 	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept")
+	fs.Int64Var(&cfg.mapCacheBytes, "map-cache-bytes", cfg.mapCacheBytes, "bytes of container maps drawn kept for reuse (0: none)")
+	fs.Int64Var(&cfg.routeCacheBytes, "route-cache-bytes", cfg.routeCacheBytes, "bytes of sea routes kept for the maps and predicted arrivals (0: none)")
+	fs.Int64Var(&cfg.trackCacheBytes, "track-cache-bytes", cfg.trackCacheBytes, "bytes of vessel tracks kept for the maps and predicted arrivals (0: none, every map reads its tracks whole)")
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
 		return cfg, err
@@ -238,12 +253,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := tracking.Migrate(ctx, db); err != nil {
 		return err
 	}
-	ports := data.Ports()
+	ports, sea := data.Ports(), data.SeaNetwork()
 	carriers := configured
 	if cfg.sim {
 		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: data.Fleet(),
 			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim"),
-			Dialect: sim.Dialect{Version: cfg.simDCSAVersion}, Router: seaRouter(data.SeaNetwork())})
+			Dialect: sim.Dialect{Version: cfg.simDCSAVersion}, Router: seaRouter(sea)})
 		if err != nil {
 			return err
 		}
@@ -302,20 +317,28 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
 		return err
 	}
-	// Requests sent with auto_detect_vocc_scac are looked up with the lines infer_number ranks.
-	lines, err := infer.New(registry, data.Lessors())
+	// infer_number's engine; requests sent with auto_detect_vocc_scac are looked up with the lines it ranks.
+	inferEngine, err := infer.New(registry, data.Lessors())
 	if err != nil {
 		return err
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Logger: log.With("component", "tracking"),
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
 	if err != nil {
 		return err
 	}
 
+	journeys, err := journey.New(journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: ports, Sea: sea,
+		Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
+		TrackCacheBytes: cfg.trackCacheBytes})
+	if err != nil {
+		return err
+	}
+	reg.MustRegister(admin.CacheCollector(journeys.CacheStats()...))
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
+		Infer: inferEngine, Journey: journeys, Positions: db,
 		Webhooks: policy, WebhookClient: webhookClient, WebhookEgressIPs: egressIPs(cfg.webhookEgressIPs),
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg, BodyTimeout: cfg.bodyTimeout, RequestTimeout: cfg.requestTimeout,
 	})

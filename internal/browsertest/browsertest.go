@@ -2,10 +2,11 @@
 // at a phone or a desktop viewport, fails the test on console errors and uncaught exceptions, saves
 // screenshots as test artifacts and runs the axe-core accessibility checks in the page.
 //
-// The browser is Debian's chromium, found through BOXWATCH_CHROMIUM or at /usr/bin/chromium. When
-// BOXWATCH_CHROMIUM is set (make test and .ci/run set it from scripts/chromium.sh) the browser is
-// required and a missing one fails the test; otherwise a test without a browser is skipped with a
-// message saying how to get one. The package never downloads a browser.
+// The browser is Debian's chromium, found through BOXWATCH_CHROMIUM (make test and .ci/run set it
+// from scripts/chromium.sh), on PATH or at /usr/bin/chromium. A BOXWATCH_CHROMIUM that names no
+// program fails the test; no browser at all skips it in a bare go test, saying how to get one, and
+// fails it under make test and .ci/run (see internal/testenv). The package never downloads a
+// browser.
 package browsertest
 
 import (
@@ -28,6 +29,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // EnvChromium names the environment variable holding the Chromium binary's path. Setting it makes
@@ -37,11 +40,11 @@ const EnvChromium = "BOXWATCH_CHROMIUM"
 // Timeout bounds every browser action and every wait of a Page unless a wait says otherwise.
 const Timeout = 30 * time.Second
 
-// chromiumNames are where chromium is looked for when EnvChromium is unset: Debian's path, then PATH.
-var chromiumNames = []string{"/usr/bin/chromium", "chromium"}
+// chromiumDirs are where chromium is looked for after PATH: Debian's folder.
+var chromiumDirs = []string{"/usr/bin"}
 
-// chromium returns the browser binary for t, failing t when EnvChromium names none that runs and
-// skipping it when the variable is unset and no chromium is installed.
+// chromium returns the browser binary for t: EnvChromium's, failing t when it names none that
+// runs; else chromium from PATH or chromiumDirs, which testenv.Need looks for.
 func chromium(t testing.TB) string {
 	t.Helper()
 	if path := os.Getenv(EnvChromium); path != "" {
@@ -50,14 +53,7 @@ func chromium(t testing.TB) string {
 		}
 		return path
 	}
-	for _, name := range chromiumNames {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	t.Skipf("SKIPPING BROWSER TEST %s: no chromium found. Run scripts/chromium.sh (or make test, which "+
-		"requires the browser) or set %s to a Chromium binary.", t.Name(), EnvChromium)
-	return ""
+	return testenv.Need(t, "chromium", chromiumDirs...)
 }
 
 // flags are Chromium's switches for tests: headless, sandbox off (the tests may run as root in a

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // shared is the one browser of this package's tests, started by the first test that asks.
@@ -117,19 +119,22 @@ func (r *skipRecorder) Skipf(format string, args ...any) {
 	r.TB.SkipNow()
 }
 
-// TestNoChromium: without a browser, a test is skipped loudly, unless EnvChromium asks for one.
+// TestNoChromium: without a browser, a bare go test skips the test, saying how to get one
+// (internal/testenv's own tests cover the failure under make test).
 func TestNoChromium(t *testing.T) {
 	t.Setenv(EnvChromium, "")
-	saved := chromiumNames
-	chromiumNames = []string{"/nonexistent/chromium"}
-	defer func() { chromiumNames = saved }()
+	t.Setenv(testenv.StrictEnv, "")
+	t.Setenv("PATH", t.TempDir())
+	saved := chromiumDirs
+	chromiumDirs = nil
+	defer func() { chromiumDirs = saved }()
 	rec := &skipRecorder{}
 	t.Run("Skipped", func(t *testing.T) {
 		rec.TB = t
 		Start(rec)
 		t.Error("Start returned without a browser")
 	})
-	if !strings.Contains(rec.reason, "SKIPPING BROWSER TEST") || !strings.Contains(rec.reason, "scripts/chromium.sh") {
+	if !strings.Contains(rec.reason, "SKIPPED, MISSING PREREQUISITE") || !strings.Contains(rec.reason, "scripts/chromium.sh") {
 		t.Errorf("skip message %q", rec.reason)
 	}
 }

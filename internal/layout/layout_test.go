@@ -1,6 +1,7 @@
 // Package layout checks the import rules that keep the architecture readable: the domain imports
 // only the standard library, only the store and the queue reach a database driver or River's
-// drivers and migrator, and only the binary wires the HTTP API in.
+// drivers and migrator, only the binary wires the HTTP API in, the API holds HTTP only and the
+// journey engine none.
 package layout
 
 import (
@@ -127,5 +128,46 @@ func TestWorkersDoNotImportTheStore(t *testing.T) {
 				t.Errorf("%s imports the store package: it must depend on the domain's interfaces", p.ImportPath)
 			}
 		}
+	}
+}
+
+// The HTTP package is HTTP only: geometry, predictions, caches and data sets live in their own
+// packages, which cmd/boxwatch builds and hands to it. It may call the journey engine's exported
+// API, never a package beneath it.
+func TestAPIIsHTTPOnly(t *testing.T) {
+	forbidden := []string{module + "/data", module + "/searoute", module + "/cache", module + "/geo/land"}
+	found := false
+	for _, p := range packages(t) {
+		if p.ImportPath != module+"/api" {
+			continue
+		}
+		found = true
+		for _, imp := range p.Imports {
+			if slices.Contains(forbidden, imp) || strings.HasPrefix(imp, module+"/journey/") {
+				t.Errorf("the api package imports %s: it must be handed what it needs, built by cmd/boxwatch", imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the api package was not listed")
+	}
+}
+
+// The journey engine knows nothing of HTTP, and reads the store through the domain's interfaces.
+func TestJourneyEngineIsNoHandler(t *testing.T) {
+	found := false
+	for _, p := range packages(t) {
+		if p.ImportPath != module+"/journey" {
+			continue
+		}
+		found = true
+		for _, imp := range p.Imports {
+			if imp == "net/http" || strings.HasPrefix(imp, "net/http/") || imp == module+"/api" || imp == module+"/store" {
+				t.Errorf("the journey engine imports %s: it must not speak HTTP nor depend on the store package", imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the journey package was not listed")
 	}
 }

@@ -1,15 +1,20 @@
-// Package pgcluster starts a private PostgreSQL cluster for a test: its own data folder in the
-// test's temporary directory, its own port on loopback and its own socket folder, so a test may stop,
-// crash and restart it without touching any shared server. It is for tests only.
+// Package pgcluster starts a private PostgreSQL cluster for a test: its own data folder in a
+// temporary folder of its own, its own port on loopback and its own socket folder, so a test may
+// stop, crash and restart it without touching any shared server. It is for tests only.
 //
 // It drives the server with its own programs (initdb, pg_ctl, createdb) found on PATH or under
 // /usr/lib/postgresql/*/bin, and imports no database driver: only the store and the queue may.
-// Without the programs Start skips the test. PostgreSQL refuses to run as root, so when the test
-// runs as root every server command runs as the "postgres" OS user (through runuser) and the
-// test's folder is handed to that user.
+// Without the programs Start skips the test, or fails it under make test (see internal/testenv).
+// PostgreSQL refuses to run as root, so when the test runs as root every server command runs as
+// the "postgres" OS user (through runuser) and the cluster's folder is handed to that user.
+//
+// A test process killed from outside leaves its servers running, since PostgreSQL has no
+// parent-death option: Start first stops and removes the clusters of test processes that are
+// gone, and nothing else.
 package pgcluster
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -19,7 +24,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // Cluster is one private PostgreSQL server. Its methods fail the test on error.
@@ -41,21 +49,42 @@ const (
 )
 
 // Start creates a cluster with trust authentication for the user "postgres" and starts it on a
-// free port of 127.0.0.1. It is stopped (immediately) and removed when the test ends. Start
-// skips the test when no PostgreSQL server binaries are installed.
+// free port of 127.0.0.1. It is stopped (immediately) and removed when the test ends. Without
+// PostgreSQL's server programs, testenv.Need decides: a skip, or a failure under make test.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
-	bin := findBin()
-	if bin == "" {
-		t.Skip("pgcluster: no PostgreSQL server binaries (initdb, pg_ctl) on PATH or under /usr/lib/postgresql/*/bin; install postgresql to run this test")
+	return start(t, os.Getpid())
+}
+
+// dirPrefix begins the name of every cluster's folder in the temporary directory; the id of the
+// test process that made it follows, then a dash.
+const dirPrefix = "boxwatch-pgcluster-"
+
+// start is Start for a cluster whose folder names owner as the test process it belongs to.
+func start(t testing.TB, owner int) *Cluster {
+	t.Helper()
+	bin := serverPrograms(t)
+	asUser, err := serverUser()
+	if err != nil {
+		t.Fatalf("pgcluster: %v", err)
 	}
-	root := t.TempDir()
-	c := &Cluster{bin: bin, dataDir: filepath.Join(root, "data"), sockDir: filepath.Join(root, "sock"), logFile: filepath.Join(root, "server.log")}
+	sweep(t, bin, asUser)
+	root, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(owner)+"-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(root); err != nil {
+			t.Errorf("pgcluster: %v", err)
+		}
+	})
+	c := &Cluster{bin: bin, dataDir: filepath.Join(root, "data"), sockDir: filepath.Join(root, "sock"),
+		logFile: filepath.Join(root, "server.log"), asUser: asUser}
 	if err := os.Mkdir(c.sockDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if os.Geteuid() == 0 {
-		if err := c.runAsPostgres(root); err != nil {
+	if len(asUser) > 0 {
+		if err := handToPostgres(root, c.sockDir); err != nil {
 			t.Fatalf("pgcluster: running as root: %v", err)
 		}
 	}
@@ -166,55 +195,123 @@ func (c *Cluster) command(name string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// runAsPostgres hands root, the test's folder, to the postgres OS user, lets that user reach
-// it, and makes every server command run as that user.
-func (c *Cluster) runAsPostgres(root string) error {
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		return fmt.Errorf("initdb refuses to run as root and there is no postgres user to run it as: %w", err)
+// serverUser returns the command prefix that runs a server command as the postgres OS user when
+// the test runs as root, which initdb and pg_ctl refuse; nil otherwise.
+func serverUser() ([]string, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	if _, err := user.Lookup("postgres"); err != nil {
+		return nil, fmt.Errorf("initdb refuses to run as root and there is no postgres user to run it as: %w", err)
 	}
 	runuser, err := exec.LookPath("runuser")
 	if err != nil {
-		return fmt.Errorf("initdb refuses to run as root and runuser is missing: %w", err)
+		return nil, fmt.Errorf("initdb refuses to run as root and runuser is missing: %w", err)
+	}
+	return []string{runuser, "-u", "postgres", "--"}, nil
+}
+
+// handToPostgres gives the folders to the postgres OS user.
+func handToPostgres(dirs ...string) error {
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return err
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	for _, p := range []string{root, c.sockDir} {
-		if err := os.Chown(p, uid, gid); err != nil {
+	for _, d := range dirs {
+		if err := os.Chown(d, uid, gid); err != nil {
 			return err
 		}
 	}
-	// t.TempDir makes two folders private to root (0700), the test's and this call's: let others
-	// pass through the first; the second, root, is the postgres user's now.
-	if err := os.Chmod(filepath.Dir(root), 0o711); err != nil {
-		return err
-	}
-	c.asUser = []string{runuser, "-u", "postgres", "--"}
 	return nil
 }
 
-// findBin returns the folder of initdb and pg_ctl: PATH first, then the newest Debian install.
-func findBin() string {
-	if p, err := exec.LookPath("pg_ctl"); err == nil {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			p = real
-		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "initdb")); err == nil {
-			return filepath.Dir(p)
-		}
+// serverPrograms returns the folder of initdb and pg_ctl: pg_ctl's on PATH, else the newest
+// Debian install's.
+func serverPrograms(t testing.TB) string {
+	t.Helper()
+	pgCtl := testenv.Need(t, "pg_ctl", "/usr/lib/postgresql/*/bin")
+	if real, err := filepath.EvalSymlinks(pgCtl); err == nil {
+		pgCtl = real
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	slices.SortFunc(dirs, func(a, b string) int {
-		va, _ := strconv.Atoi(filepath.Base(filepath.Dir(a)))
-		vb, _ := strconv.Atoi(filepath.Base(filepath.Dir(b)))
-		return vb - va
-	})
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
-			return d
-		}
+	bin := filepath.Dir(pgCtl)
+	if _, err := os.Stat(filepath.Join(bin, "initdb")); err != nil {
+		testenv.Missing(t, "initdb", "is not beside "+pgCtl)
 	}
-	return ""
+	return bin
+}
+
+// sweep stops and removes the clusters that test processes killed from outside left behind: the
+// folders under this package's name whose test process is gone. It stops a server only when the
+// process its postmaster.pid names works in that folder's data (its current directory), so a
+// recycled process id is never signalled, and it touches no server outside these folders (the
+// shared one on 5432 included). What it cannot clean is logged and left.
+func sweep(t testing.TB, bin string, asUser []string) {
+	t.Helper()
+	roots, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, root := range roots {
+		owner, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(root), dirPrefix), "-", 2)[0])
+		if err != nil || owner <= 0 || processExists(owner) {
+			continue
+		}
+		c := &Cluster{bin: bin, dataDir: filepath.Join(root, "data"), asUser: asUser}
+		switch serving, err := c.serving(); {
+		case err != nil:
+			t.Logf("pgcluster: leaving %s, whose test process %d is gone: %v", root, owner, err)
+			continue
+		case serving:
+			if err := c.stop(Immediate); err != nil {
+				t.Logf("pgcluster: leaving %s, whose test process %d is gone: %v", root, owner, err)
+				continue
+			}
+		}
+		if err := os.RemoveAll(root); err != nil {
+			t.Logf("pgcluster: %v", err)
+			continue
+		}
+		t.Logf("pgcluster: removed %s, the cluster of test process %d, which is gone", root, owner)
+	}
+}
+
+// serving reports whether the cluster's server runs: its postmaster.pid names a process whose
+// current directory is the data folder. It is an error when that process exists but works
+// elsewhere, or cannot be inspected.
+func (c *Cluster) serving() (bool, error) {
+	raw, err := os.ReadFile(filepath.Join(c.dataDir, "postmaster.pid"))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// The process id, negated when a single-user server wrote it (initdb's bootstrap does).
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(raw), "\n", 2)[0]))
+	pid = max(pid, -pid)
+	if err != nil || pid == 0 {
+		return false, fmt.Errorf("postmaster.pid does not begin with a process id: %q", raw)
+	}
+	if !processExists(pid) {
+		return false, nil
+	}
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err != nil {
+		return false, fmt.Errorf("process %d of postmaster.pid: %v", pid, err)
+	}
+	data, err := filepath.EvalSymlinks(c.dataDir)
+	if err != nil {
+		return false, err
+	}
+	if cwd != data {
+		return false, fmt.Errorf("process %d of postmaster.pid works in %s, not here", pid, cwd)
+	}
+	return true, nil
+}
+
+// processExists reports whether a process has the id pid.
+func processExists(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // freePort returns a TCP port of 127.0.0.1 nobody listens on right now.

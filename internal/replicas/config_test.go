@@ -10,31 +10,26 @@ import (
 	"github.com/boxwatch/boxwatch/internal/replicas"
 )
 
-// TestREADMEShowsTheTestedConfig keeps the README's HAProxy sample equal to what the harness
-// generates, and has HAProxy check it when it is installed.
-func TestREADMEShowsTheTestedConfig(t *testing.T) {
+// TestDocsShowTheTestedConfig keeps the HAProxy sample of docs/operations.md equal to what the
+// harness generates, and has HAProxy check it when it is installed.
+func TestDocsShowTheTestedConfig(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "```haproxy\n")
+	_, block, ok := strings.Cut(string(doc), "```haproxy\n")
 	block, _, closed := strings.Cut(block, "```")
 	if !ok || !closed {
-		t.Fatal("README.md has no ```haproxy block")
+		t.Fatal("docs/operations.md has no ```haproxy block")
 	}
 	want := replicas.HAProxyConfig("0.0.0.0:8080", "127.0.0.1:8404",
 		[]string{"r0 10.0.0.11:8080", "r1 10.0.0.12:8080", "r2 10.0.0.13:8080"})
 	if block != want {
-		t.Errorf("README.md's HAProxy sample differs from the harness's configuration; the harness generates:\n%s", want)
+		t.Errorf("docs/operations.md's HAProxy sample differs from the harness's configuration; the harness generates:\n%s", want)
 	}
 
-	haproxy := os.Getenv(replicas.HAProxyEnv)
-	if haproxy == "" {
-		if haproxy, err = exec.LookPath("haproxy"); err != nil {
-			t.Skip("haproxy is not installed: the configuration's syntax is not checked")
-		}
-	}
+	haproxy := replicas.HAProxy(t)
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	if err := os.WriteFile(cfg, []byte(want), 0o644); err != nil {
 		t.Fatal(err)

@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/boxwatch/boxwatch/internal/testenv"
 )
 
 // HAProxyEnv names the variable that may hold the path of the haproxy binary (make test sets it
@@ -85,7 +87,7 @@ func Start(t testing.TB, o Options) *Cluster {
 	}
 	var haproxy string
 	if !o.NoBalancer {
-		haproxy = haproxyPath(t)
+		haproxy = HAProxy(t)
 	}
 	c := &Cluster{t: t, bin: Binary(t), dsn: o.DSN, flags: o.Flags, dir: t.TempDir()}
 	t.Cleanup(c.stop)
@@ -342,17 +344,14 @@ backend boxwatch
     default-server inter 1s fastinter 250ms downinter 500ms fall 3 rise 2 observe layer4 error-limit 1 on-error fastinter
 %s`
 
-// haproxyPath finds haproxy, skipping the test with a hint when it is not installed.
-func haproxyPath(t testing.TB) string {
+// HAProxy returns the path of haproxy: HAProxyEnv's value, else the one on PATH. Without one,
+// testenv.Need decides: a skip, or a failure under make test.
+func HAProxy(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv(HAProxyEnv); p != "" {
 		return p
 	}
-	p, err := exec.LookPath("haproxy")
-	if err != nil {
-		t.Skip("haproxy is not installed: scripts/haproxy.sh installs it (make test does)")
-	}
-	return p
+	return testenv.Need(t, "haproxy")
 }
 
 // freePorts returns n distinct loopback addresses nothing listens on now.

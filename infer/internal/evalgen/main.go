@@ -1,7 +1,10 @@
 // Command evalgen writes the labelled evaluation set of package infer (testdata/eval.csv) from
 // public facts: owner prefixes from the BIC-based table of Source A, bill-of-lading formats and
-// examples published by Vizion and Terminal49, ISO 6346 check digits, leasing companies' prefixes
-// and bare numbers that several formats fit. SOURCES.md, next to this file, lists the sources.
+// examples published by Vizion and Terminal49, the numbers of the shipments Terminal49's examples
+// show tracked, ISO 6346 check digits, leasing companies' prefixes and bare numbers that several
+// formats fit. Each row says whether its number is printed in a source (published) or drawn by
+// the generator from a source's formats and prefixes (generated). SOURCES.md, next to this file,
+// lists the sources.
 //
 // The labels never come from the engine or from the registry it reads: the facts are transcribed
 // here on their own, and the check digits are computed by an independent implementation anchored
@@ -66,42 +69,57 @@ type item struct {
 
 const unknown = "unknown"
 
-func write(w io.Writer, items []item) error {
+// row is an item of the set with its origin: "published" when the number is printed in its
+// source, "generated" when the generator drew it from a source's formats or prefixes (the same
+// facts the registry encodes).
+type row struct {
+	item
+	origin string
+}
+
+func write(w io.Writer, rows []row) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"number", "type", "carrier", "knowable", "valid", "source"})
-	for _, it := range items {
-		cw.Write([]string{it.number, it.kind, it.carrier, strconv.FormatBool(it.knowable), it.valid, it.source})
+	cw.Write([]string{"number", "type", "carrier", "knowable", "valid", "source", "origin"})
+	for _, r := range rows {
+		cw.Write([]string{r.number, r.kind, r.carrier, strconv.FormatBool(r.knowable), r.valid, r.source, r.origin})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// set collects items, dropping any number already present once normalised.
+// set collects rows, dropping any number already present once normalised.
 type set struct {
-	rng   *rand.Rand
-	seen  map[string]bool
-	items []item
+	rng  *rand.Rand
+	seen map[string]bool
+	rows []row
 }
 
-func (s *set) add(it item) {
-	key := normalise(it.number)
+// add adds a generated number.
+func (s *set) add(it item) { s.put(row{it, "generated"}) }
+
+// addPublished adds a number printed in its source.
+func (s *set) addPublished(it item) { s.put(row{it, "published"}) }
+
+func (s *set) put(r row) {
+	key := normalise(r.number)
 	if s.seen[key] {
 		return
 	}
 	s.seen[key] = true
-	s.items = append(s.items, it)
+	s.rows = append(s.rows, r)
 }
 
 func normalise(n string) string {
 	return strings.ToUpper(strings.NewReplacer(" ", "", "-", "", ".", "", "/", "").Replace(n))
 }
 
-func generate() []item {
+func generate() []row {
 	s := &set{rng: rand.New(rand.NewPCG(6346, 2026)), seen: map[string]bool{}}
 
-	// Published examples, verbatim.
-	for _, ex := range publishedExamples {
-		s.add(ex)
+	// Published numbers, verbatim: the sources' examples, then the numbers of the shipments
+	// Terminal49's examples show tracked.
+	for _, ex := range append(publishedExamples, trackedExamples...) {
+		s.addPublished(ex)
 	}
 
 	// Containers of carriers' own prefixes: two valid numbers per prefix.
@@ -180,7 +198,7 @@ func generate() []item {
 	for range 5 {
 		s.add(item{letters(s.rng, 3) + digits(s.rng, 6), "booking", "MAEU", false, "", "peers-4.4"})
 	}
-	return s.items
+	return s.rows
 }
 
 // container draws a serial for prefix and returns the number with its check digit.

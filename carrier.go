@@ -14,8 +14,9 @@ type CarrierReference struct {
 }
 
 // Carrier looks shipments up with one shipping line (or a simulation of one). A refresh is a
-// Lookup by the shipment's own reference (its bill of lading when known): carriers' tracking APIs
-// answer the whole current picture to every query.
+// Lookup by the number the customer gave, of the type they gave it as: carriers' tracking APIs
+// answer the whole current picture to every query, but a line need not answer a number of one
+// type by another (a container's bill of lading may fit none of the line's formats).
 //
 // Lookup returns a *CarrierError for every failure the carrier causes: not knowing the number
 // (Reason "not_found"), being unreachable or overloaded (Temporary), or answering something that
@@ -35,7 +36,16 @@ const (
 	ReasonDuplicate               = "duplicate"
 	ReasonExpired                 = "expired"
 	ReasonInternalProcessingError = "internal_processing_error"
+	ReasonBookingCancelled        = "booking_cancelled"
+	ReasonSCACAutoDetectFailed    = "scac_auto_detect_failed"
 )
+
+// LineRanker ranks the shipping lines likely to know a number, by primary SCAC, the most likely
+// first; a number no line is likely to know has none. The tracking engine asks the lines in that
+// order when a request leaves its line to be detected.
+type LineRanker interface {
+	Lines(number string) []string
+}
 
 // CarrierError is a failure caused by the carrier, with the failed_reason it leads to.
 type CarrierError struct {
@@ -68,6 +78,9 @@ type CarrierShipment struct {
 	Booking   string
 	Calls     []TransportCall
 	Equipment []CarrierEquipment
+	// BookingCancelledAt is when the carrier cancelled the booking, as its latest word on the
+	// booking says; zero while the booking stands.
+	BookingCancelledAt time.Time `json:",omitzero"`
 	// Events are every event the carrier reported, oldest eventDateTime first.
 	Events []CarrierEvent
 	// Unreadable are the records of the answer that could not be read and were left out; the

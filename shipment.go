@@ -26,9 +26,11 @@ type Shipment struct {
 	// Route lists the ports of the ocean journey in order: the port of lading first, the port
 	// of discharge last, transshipment ports between.
 	Route []RouteStop
-	// Reference is what refreshes look up.
+	// Reference is what refreshes look up: the request's own type and number.
 	Reference CarrierReference
 
+	// LastAttemptedAt is the last lookup with the carrier, LastSucceededAt the last one it
+	// answered.
 	LastAttemptedAt time.Time
 	LastSucceededAt time.Time
 	// StoppedAt is set once tracking stopped, with StoppedReason saying why.
@@ -46,7 +48,10 @@ type Shipment struct {
 const (
 	StopAllContainersTerminated = "all_containers_terminated"
 	StopPastArrivalWindow       = "past_arrival_window"
+	StopPastFullOutWindow       = "past_full_out_window"
+	StopNoUpdatesAtLine         = "no_updates_at_line"
 	StopCancelledByUser         = "cancelled_by_user"
+	StopBookingCancelled        = "booking_cancelled"
 )
 
 // Route roles of a stop.
@@ -146,12 +151,18 @@ type Container struct {
 	AvailableForPickup                          *bool
 	// What the terminal at the port of discharge last said: the last free day, holds, fees,
 	// where the box stands, and when it said so. Zero or empty while unknown.
-	PickupLFD            time.Time
-	Holds                []TerminalHold
-	Fees                 []TerminalFee
-	LocationAtTerminal   string
-	TerminalCheckedAt    time.Time
-	CreatedAt, UpdatedAt time.Time
+	PickupLFD          time.Time
+	Holds              []TerminalHold
+	Fees               []TerminalFee
+	LocationAtTerminal string
+	TerminalCheckedAt  time.Time
+	// ShipmentLastTrackingRequestAt is the last lookup of the container's shipment with the
+	// carrier, answered or not; PODLastTrackingRequestAt the last of those that asked for its
+	// data at the port of discharge (from a day before the vessel's arrival until the box left).
+	// Zero until the first such lookup.
+	ShipmentLastTrackingRequestAt time.Time
+	PODLastTrackingRequestAt      time.Time
+	CreatedAt, UpdatedAt          time.Time
 }
 
 // TransportEvent is a milestone of a container (container.transport.*), as shown by

@@ -218,8 +218,9 @@ type Tx interface {
 	// LockTrackingRequest returns a request by id, whatever its account, or ErrNotFound.
 	LockTrackingRequest(ctx context.Context, id string) (TrackingRequest, error)
 	// SaveTrackingRequestState writes a request's lifecycle fields (status, failed_reason,
-	// is_retrying, retry_count, shipment link, updated_at). Reaching pending or created again may
-	// collide with a live duplicate: that is DuplicateError.
+	// is_retrying, retry_count, shipment link, updated_at) and its SCAC, which detection sets.
+	// Reaching pending or created again, or a detected SCAC, may collide with a live duplicate:
+	// that is DuplicateError.
 	SaveTrackingRequestState(ctx context.Context, tr TrackingRequest) error
 
 	// InsertShipment stores a new shipment.
@@ -232,8 +233,13 @@ type Tx interface {
 	LockAccountShipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// ShipmentContainers returns a shipment's containers by number, unlocked.
 	ShipmentContainers(ctx context.Context, shipmentID string) ([]Container, error)
-	// SaveContainer inserts a container or writes every mutable field of an existing one.
+	// SaveContainer inserts a container or writes every mutable field of an existing one, except
+	// the times RecordLookup keeps.
 	SaveContainer(ctx context.Context, c Container) error
+	// RecordLookup records a lookup of a shipment with its carrier at at on each of its
+	// containers: ShipmentLastTrackingRequestAt, and with pod PODLastTrackingRequestAt too, on
+	// the containers not yet picked up at the port of discharge.
+	RecordLookup(ctx context.Context, shipmentID string, at time.Time, pod bool) error
 	// InsertTransportEvent stores a milestone unless one with the same container, event and
 	// place exists; it reports whether it stored it.
 	InsertTransportEvent(ctx context.Context, e TransportEvent) (bool, error)

@@ -28,7 +28,8 @@ type TrackingRequest struct {
 	AccountID     string
 	RequestType   RequestType
 	RequestNumber string
-	// SCAC is the primary SCAC of the shipping line, even when the request named an alternative one.
+	// SCAC is the primary SCAC of the shipping line, even when the request named an alternative
+	// one; empty while the line of a request sent to be detected is not known yet.
 	SCAC         string
 	RefNumbers   []string
 	ShipmentTags []string
@@ -62,8 +63,11 @@ type NewTrackingRequest struct {
 	RequestType   RequestType
 	RequestNumber string
 	SCAC          string
-	RefNumbers    []string
-	ShipmentTags  []string
+	// AutoDetect leaves the line to the lookup when SCAC is empty (auto_detect_vocc_scac): the
+	// lines likely to know the number are asked in turn.
+	AutoDetect   bool
+	RefNumbers   []string
+	ShipmentTags []string
 	// CustomerID is the party the shipment is for, "" for none; the caller checks it is the account's.
 	CustomerID string
 }
@@ -101,8 +105,9 @@ func NormalizeContainerNumber(s string) string {
 
 // Validate normalises the request number (trimmed, upper-case, and for a container number without
 // spaces and dashes) and the SCAC (resolved to the line's
-// primary SCAC), and checks every attribute against the carrier registry. It returns Errors listing
-// every problem found.
+// primary SCAC), and checks every attribute against the carrier registry. An empty SCAC is valid
+// with AutoDetect: the number is then checked as any real line's would be. It returns Errors
+// listing every problem found.
 func (n *NewTrackingRequest) Validate(c *Carriers) error {
 	var errs Errors
 	n.RequestNumber = UpperASCII(strings.TrimSpace(n.RequestNumber))
@@ -128,6 +133,7 @@ func (n *NewTrackingRequest) Validate(c *Carriers) error {
 	}
 
 	switch {
+	case n.SCAC == "" && n.AutoDetect:
 	case n.SCAC == "":
 		errs = append(errs, Invalid(attrPointer+"scac", CodeBlank, "Scac can't be blank"))
 	case !known:
@@ -212,8 +218,13 @@ func validateStrings(attr string, vals []string, maxCount, maxLen int) *Error {
 	return nil
 }
 
-// DuplicateError is the error for a request whose number and SCAC are already being tracked.
+// DuplicateError is the error for a request whose number and SCAC are already being tracked; an
+// empty scac is a request whose line is being detected.
 func DuplicateError(number, scac string) *Error {
+	if scac == "" {
+		return Invalid(attrPointer+"request_number", CodeDuplicate,
+			"Request number '%s' already exists in a pending tracking_request whose scac is being detected", number)
+	}
 	return Invalid(attrPointer+"request_number", CodeDuplicate,
 		"Request number '%s' with scac '%s' already exists in a tracking_request with a pending or created status", number, scac)
 }

@@ -66,3 +66,38 @@ func TestValidateNormalizesContainerNumbers(t *testing.T) {
 		t.Errorf("NormalizeContainerNumber = %q", got)
 	}
 }
+
+// A request sent to have its line detected may leave the SCAC empty; its number is checked as any
+// real line's would be.
+func TestValidateAutoDetect(t *testing.T) {
+	carriers, err := boxwatch.LoadCarriers(strings.NewReader(`{"shipping_lines":[
+		{"scac":"MSCU","name":"MSC","tracking_support":{"bill_of_lading":true,"container":true}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, typ, number, scac string
+		autoDetect              bool
+		want                    string // the normalised number, "" when invalid
+		wantSCAC                string
+	}{
+		{"OK container", "container", "mscu 123456-6", "", true, "MSCU1234566", ""},
+		{"OK bill", "bill_of_lading", "MEDUAB123458", "", true, "MEDUAB123458", ""},
+		{"OK a given scac stands", "bill_of_lading", "MEDUAB123458", "MSCU", true, "MEDUAB123458", "MSCU"},
+		{"ErrCheckDigit", "container", "MSCU1234567", "", true, "", ""},
+		{"ErrNumber", "bill_of_lading", "MEDU/1", "", true, "", ""},
+		{"ErrBlankWithoutAutoDetect", "bill_of_lading", "MEDUAB123458", "", false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := boxwatch.NewTrackingRequest{RequestType: boxwatch.RequestType(tt.typ), RequestNumber: tt.number, SCAC: tt.scac, AutoDetect: tt.autoDetect}
+			err := n.Validate(carriers)
+			if (err == nil) != (tt.want != "") {
+				t.Fatalf("err = %v, want valid %v", err, tt.want != "")
+			}
+			if err == nil && (n.RequestNumber != tt.want || n.SCAC != tt.wantSCAC) {
+				t.Errorf("normalised to %q with scac %q, want %q with %q", n.RequestNumber, n.SCAC, tt.want, tt.wantSCAC)
+			}
+		})
+	}
+}

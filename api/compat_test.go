@@ -399,36 +399,58 @@ func TestContainerUpdate(t *testing.T) {
 	})
 }
 
+// TestAutoDetectSCAC: with auto_detect_vocc_scac and no scac the request is created at once,
+// pending with scac null, whatever the number, as the reference does; the lookup then settles
+// the line (or fails with scac_auto_detect_failed). Two of them for one number are duplicates.
 func TestAutoDetectSCAC(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t, storetest.SQLite)
-	create := func(number, scac string) response {
-		attrs := `"request_type":"container","request_number":"` + number + `","auto_detect_vocc_scac":true`
+	create := func(ts *testServer, typ, number, scac string) response {
+		attrs := `"request_type":"` + typ + `","request_number":"` + number + `","auto_detect_vocc_scac":true`
 		if scac != "" {
 			attrs += `,"scac":"` + scac + `"`
 		}
 		return ts.do(t, "POST", "/v2/tracking_requests", ts.acme, `{"data":{"type":"tracking_request","attributes":{`+attrs+`}}}`)
 	}
-	// A line's own container prefix is auto-selected, as infer_number decides.
-	r := create("MSCU 000006-0", "").want(t, 201)
-	if get(r.body, "data", "attributes", "scac") != "MSCU" || get(r.body, "data", "attributes", "request_number") != "MSCU0000060" {
-		t.Fatalf("auto-detected: %s", r.raw)
+	// Requests stay pending here: the engine runs no lookups.
+	ts := newTestServer(t, storetest.SQLite)
+	for _, number := range []string{"MSCU 000006-0", "TGHU 000001-3"} { // an MSC box; a leased one, whose line infer_number cannot tell
+		r := create(ts, "container", number, "").want(t, 201)
+		if a := get(r.body, "data", "attributes"); get(a, "scac") != nil || get(a, "status") != "pending" || get(a, "request_number") != boxwatch.NormalizeContainerNumber(number) {
+			t.Fatalf("%s: %s, want pending with scac null", number, r.raw)
+		}
 	}
-	// A given scac stands.
-	r = create("MSCU0000060", "MAEU").want(t, 201)
-	if get(r.body, "data", "attributes", "scac") != "MAEU" {
+	create(ts, "container", "MSCU0000060", "").wantError(t, 422, "duplicate", "/data/attributes/request_number", "")
+	// A given scac stands, beside a request whose line is being detected.
+	if r := create(ts, "container", "MSCU0000060", "MAEU").want(t, 201); get(r.body, "data", "attributes", "scac") != "MAEU" {
 		t.Fatalf("given scac: %s", r.raw)
 	}
-	// A leased container is never auto-selected: the answer lists what infer_number would.
-	e := create("TGHU 000000-5", "").wantError(t, 422, "blank", "/data/attributes/scac", "")
-	if d, _ := e["detail"].(string); !strings.Contains(d, "Candidates:") {
-		t.Errorf("detail %q lists no candidates", d)
-	}
-	create("!!!", "").wantError(t, 422, "invalid", "/data/attributes/request_number", "")
-	create(strings.Repeat("A", 500), "").wantError(t, 422, "", "/data/attributes/request_number", "")
+	create(ts, "bill_of_lading", "!!!", "").wantError(t, 422, "invalid", "/data/attributes/request_number", "")
+	create(ts, "container", "MSCU0000061", "").wantError(t, 422, "invalid", "/data/attributes/request_number", "")
+	create(ts, "container", strings.Repeat("A", 500), "").wantError(t, 422, "", "/data/attributes/request_number", "")
 	// false, as before, needs the scac.
 	ts.do(t, "POST", "/v2/tracking_requests", ts.acme, createBody("container", "MSCU0000060", "", `"auto_detect_vocc_scac":false`)).
 		wantError(t, 422, "blank", "/data/attributes/scac", "")
+
+	// With the engine running, the lookup settles the line, or fails to.
+	ts = newTestServer(t, storetest.SQLite, tracked)
+	for _, tc := range []struct {
+		typ, number, scac, status, reason string
+	}{
+		{"bill_of_lading", "MEDUAB123453", "MSCU", "created", ""},
+		{"container", "TGHU0000013", "", "failed", boxwatch.ReasonSCACAutoDetectFailed},
+	} {
+		id := get(create(ts, tc.typ, tc.number, "").want(t, 201).body, "data", "id").(string)
+		var a any
+		trackingtest.Eventually(t, 20*time.Second, tc.number+" still pending", func() bool {
+			a = get(ts.do(t, "GET", "/v2/tracking_requests/"+id, ts.acme, "").want(t, 200).body, "data", "attributes")
+			return get(a, "status") != "pending"
+		})
+		scac, _ := get(a, "scac").(string)
+		reason, _ := get(a, "failed_reason").(string)
+		if get(a, "status") != tc.status || scac != tc.scac || reason != tc.reason {
+			t.Errorf("%s: %v, want %s with scac %q and failed_reason %q", tc.number, a, tc.status, tc.scac, tc.reason)
+		}
+	}
 }
 
 func TestWebhookIPs(t *testing.T) {

@@ -108,6 +108,7 @@ func (p portRenderer) containerOut(c boxwatch.Container, pod boxwatch.RouteStop,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
 		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: p.tz(podLOCODE),
+		ShipmentLastTrackingRequestAt: optTime(c.ShipmentLastTrackingRequestAt), PODLastTrackingRequestAt: optTime(c.PODLastTrackingRequestAt),
 		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
 	}
 	for _, h := range c.Holds {

@@ -44,7 +44,7 @@ func (s *server) routes() []route {
 			auth: true, bucket: bucketCreate, body: trackingRequestCreateBody{},
 			status: http.StatusCreated, resp: trackingRequestDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
-			handler: handleTrackingRequestCreate(st, tracker, carriers, s.cfg.Infer, now, s.baseURL),
+			handler: handleTrackingRequestCreate(st, tracker, carriers, now, s.baseURL),
 		},
 		{
 			method: "POST", path: "/v2/tracking_requests/infer_number", tag: "Tracking Requests",

@@ -56,6 +56,13 @@ func TestShipmentsAndContainers(t *testing.T) {
 		if get(r.body, "data", "attributes", "current_status") != "on_ship" || get(r.body, "data", "relationships", "shipment", "data", "id") != sid {
 			t.Fatalf("container: %s", r.raw)
 		}
+		// The shipment was looked up when it was created; at sea, nothing was asked at the port of
+		// discharge yet.
+		if get(r.body, "data", "attributes", "shipment_last_tracking_request_at") != get(attrs, "line_tracking_last_attempted_at") ||
+			get(r.body, "data", "attributes", "pod_last_tracking_request_at") != nil {
+			t.Errorf("container lookups: shipment %v (attempted %v), pod %v", get(r.body, "data", "attributes", "shipment_last_tracking_request_at"),
+				get(attrs, "line_tracking_last_attempted_at"), get(r.body, "data", "attributes", "pod_last_tracking_request_at"))
+		}
 		r = ts.do(t, "GET", "/v2/containers/"+cid+"/transport_events?include=location,vessel", ts.acme, "").want(t, 200)
 		events := r.body["data"].([]any)
 		var names []string

@@ -1,24 +1,19 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
-	"github.com/boxwatch/boxwatch/infer"
 )
-
-// attrPointer is where a tracking request's attributes are, for errors about them.
-const attrPointer = "/data/attributes/"
 
 // trackingRequestAttributes is the wire form of a tracking request.
 type trackingRequestAttributes struct {
 	RequestNumber string   `json:"request_number"`
 	RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-	SCAC          string   `json:"scac"`
+	SCAC          *string  `json:"scac" doc:"Null while the line of a request sent with auto_detect_vocc_scac is being detected."`
 	RefNumbers    []string `json:"ref_numbers"`
 	ShipmentTags  []string `json:"shipment_tags"`
 	Tags          []string `json:"tags" doc:"The same list as shipment_tags, under the reference's name."`
@@ -57,7 +52,7 @@ func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
 		Attributes: trackingRequestAttributes{
 			RequestNumber: tr.RequestNumber,
 			RequestType:   string(tr.RequestType),
-			SCAC:          tr.SCAC,
+			SCAC:          optString(tr.SCAC),
 			RefNumbers:    nonNil(tr.RefNumbers),
 			ShipmentTags:  nonNil(tr.ShipmentTags),
 			Tags:          nonNil(tr.ShipmentTags),
@@ -105,7 +100,7 @@ type trackingRequestCreateBody struct {
 				Shipment   []stagedBody `json:"shipment,omitempty"`
 				Containers []stagedBody `json:"containers,omitempty"`
 			} `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
-			AutoDetect bool `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
+			AutoDetect bool `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the request is created with scac null and the lookup detects the line: the lines infer_number ranks for the number are asked in turn, and the first that knows it becomes the request's scac; when none does, the request fails with scac_auto_detect_failed."`
 		} `json:"attributes"`
 	} `json:"data"`
 }
@@ -156,37 +151,7 @@ func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, au
 	return n, autoDetect, staged, nil
 }
 
-// detectSCAC fills in the shipping line of a request sent with auto_detect_vocc_scac and no scac,
-// as infer_number decides it; a number it does not auto-select is refused with the candidates.
-func detectSCAC(engine *infer.Engine, n *boxwatch.NewTrackingRequest) error {
-	if strings.TrimSpace(n.SCAC) != "" || strings.TrimSpace(n.RequestNumber) == "" {
-		return nil // a given scac stands; a blank number is Validate's to report
-	}
-	res, err := engine.Infer(n.RequestNumber)
-	if err != nil {
-		msg := "The number cannot be read."
-		if e := boxwatch.AsError(err); e != nil {
-			msg = e.Message
-		}
-		return boxwatch.Invalid(attrPointer+"request_number", boxwatch.CodeInvalid, "%s", msg)
-	}
-	if pred := res.ShippingLine; pred.Decision == infer.AutoSelect && pred.Selected != nil {
-		n.SCAC = pred.Selected.SCAC
-		return nil
-	}
-	var names []string
-	for _, c := range res.ShippingLine.Candidates {
-		names = append(names, fmt.Sprintf("%s (%.2f)", c.SCAC, c.Confidence))
-	}
-	candidates := "none"
-	if len(names) > 0 {
-		candidates = strings.Join(names, ", ")
-	}
-	return boxwatch.Invalid(attrPointer+"scac", boxwatch.CodeBlank,
-		"The shipping line of '%s' cannot be detected with confidence: send scac. Candidates: %s.", n.RequestNumber, candidates)
-}
-
-func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -200,11 +165,9 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		if err != nil {
 			return err
 		}
-		if autoDetect {
-			if err := detectSCAC(engine, &n); err != nil {
-				return err
-			}
-		}
+		// Without a scac, auto-detection leaves the line to the lookup: never a 422 for a number
+		// whose line is uncertain.
+		n.AutoDetect = autoDetect
 		if err := n.Validate(carriers); err != nil {
 			return err
 		}

@@ -29,3 +29,18 @@ func ExampleEngine_Infer() {
 	// TGHU1234567: container, no_prediction
 	// HAMA71223610: bill_of_lading, no_prediction ONEY=0.308 HDMU=0.308 SMLM=0.308
 }
+
+func ExampleEngine_Lines() {
+	engine, err := infer.New(data.Carriers(), data.Lessors())
+	if err != nil {
+		panic(err)
+	}
+	for _, number := range []string{"MAEU123456789", "HAMA71223610", "TGHU1234567", "!!"} {
+		fmt.Println(number, engine.Lines(number))
+	}
+	// Output:
+	// MAEU123456789 [MAEU]
+	// HAMA71223610 [ONEY HDMU SMLM]
+	// TGHU1234567 []
+	// !! []
+}

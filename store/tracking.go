@@ -56,13 +56,14 @@ func (tx *txn) LockTrackingRequest(ctx context.Context, id string) (boxwatch.Tra
 }
 
 // SaveTrackingRequestState writes the lifecycle fields of a request: status, failed_reason,
-// is_retrying, retry_count, the shipment link and updated_at. Reaching pending or created again
-// may collide with a live duplicate: that is DuplicateError.
+// is_retrying, retry_count, the shipment link and updated_at, and the SCAC detection sets.
+// Reaching pending or created again, or a detected SCAC, may collide with a live duplicate: that
+// is DuplicateError.
 func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	tx.evict(trackingRequestKey(strings.ToLower(tr.ID)))
-	_, err := tx.c.exec(ctx, `UPDATE tracking_requests SET status = ?, failed_reason = ?, is_retrying = ?, retry_count = ?,
+	_, err := tx.c.exec(ctx, `UPDATE tracking_requests SET scac = ?, status = ?, failed_reason = ?, is_retrying = ?, retry_count = ?,
 		shipment_id = ?, updated_at = ? WHERE id = ?`,
-		string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount, nullIfEmpty(tr.ShipmentID), tx.db.ts(tr.UpdatedAt), tr.ID)
+		tr.SCAC, string(tr.Status), nullIfEmpty(tr.FailedReason), tr.IsRetrying, tr.RetryCount, nullIfEmpty(tr.ShipmentID), tx.db.ts(tr.UpdatedAt), tr.ID)
 	if err := tx.db.internal("save tracking request", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return boxwatch.DuplicateError(tr.RequestNumber, tr.SCAC)
@@ -273,7 +274,8 @@ func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]str
 
 const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
-	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers`
+	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers,
+	shipment_last_tracking_request_at, pod_last_tracking_request_at`
 
 func scanContainer(r row) (boxwatch.Container, error) {
 	var c boxwatch.Container
@@ -281,7 +283,8 @@ func scanContainer(r row) (boxwatch.Container, error) {
 		&c.CurrentStatus, nullTimeCol{&c.EmptyOutAt}, nullTimeCol{&c.FullInAt}, nullTimeCol{&c.LoadedAt}, nullTimeCol{&c.DepartedAt},
 		nullTimeCol{&c.PODArrivedAt}, nullTimeCol{&c.PODDischargedAt}, nullTimeCol{&c.PODFullOutAt}, nullTimeCol{&c.EmptyTerminatedAt},
 		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, nullTimeCol{&c.PickupLFD}, jsonCol{&c.Holds},
-		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt}, listCol{&c.RefNumbers})
+		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt}, listCol{&c.RefNumbers},
+		nullTimeCol{&c.ShipmentLastTrackingRequestAt}, nullTimeCol{&c.PODLastTrackingRequestAt})
 	if len(c.RefNumbers) == 0 {
 		c.RefNumbers = nil
 	}
@@ -296,7 +299,8 @@ func scanContainer(r row) (boxwatch.Container, error) {
 }
 
 // SaveContainer inserts a container or updates the one with its id. An update keeps the stored
-// ref_numbers: they belong to the account (SetContainerRefNumbers), not to the carrier's answer.
+// ref_numbers, which belong to the account (SetContainerRefNumbers), not to the carrier's answer,
+// and the lookup times, which RecordLookup keeps.
 func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	db := tx.db
 	holds, err := jsonArg(nonNilSlice(c.Holds))
@@ -308,7 +312,7 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 		return err
 	}
 	tx.evict(containerKey(strings.ToLower(c.ID)), shipmentContainersKey(strings.ToLower(c.ShipmentID)))
-	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
 		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
@@ -320,8 +324,33 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
 		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
 		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt),
-		listArg(c.RefNumbers))
+		listArg(c.RefNumbers), db.nullTime(c.ShipmentLastTrackingRequestAt), db.nullTime(c.PODLastTrackingRequestAt))
 	return db.internal("save container", err)
+}
+
+// RecordLookup sets the lookup times of a shipment's containers: the shipment's on every one, and
+// with pod the port of discharge's on those without a full-out time.
+func (tx *txn) RecordLookup(ctx context.Context, shipmentID string, at time.Time, pod bool) error {
+	db := tx.db
+	rs, err := tx.c.query(ctx, `UPDATE containers SET shipment_last_tracking_request_at = ?,
+		pod_last_tracking_request_at = CASE WHEN ? AND pod_full_out_at IS NULL THEN ? ELSE pod_last_tracking_request_at END
+		WHERE shipment_id = ? RETURNING id`, db.ts(at), pod, db.ts(at), shipmentID)
+	if err != nil {
+		return db.internal("record lookup", err)
+	}
+	ids, err := collect(rs, func(r row) (string, error) {
+		var id string
+		return id, r.Scan(nullString{&id})
+	})
+	if err != nil {
+		return db.internal("record lookup", err)
+	}
+	keys := []string{shipmentContainersKey(strings.ToLower(shipmentID))}
+	for _, id := range ids {
+		keys = append(keys, containerKey(strings.ToLower(id)))
+	}
+	tx.evict(keys...)
+	return nil
 }
 
 // nonNilSlice stores an empty list as [], not null.

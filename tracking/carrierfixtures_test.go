@@ -25,6 +25,10 @@ func TestCarrierFixtures(t *testing.T) {
 	bill := func(n string) boxwatch.CarrierReference {
 		return boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: n, SCAC: "BXWT"}
 	}
+	booking := func(n string) boxwatch.CarrierReference {
+		return boxwatch.CarrierReference{Type: boxwatch.RequestBookingNumber, Number: n, SCAC: "BXWT"}
+	}
+	cancelledBox := "MSKU1234565: empty_out@CNSHA"
 	for _, tc := range []struct {
 		name, file, version string
 		ref                 boxwatch.CarrierReference
@@ -34,6 +38,7 @@ func TestCarrierFixtures(t *testing.T) {
 		events              int
 		unreadable          []string // a piece of each skipped record's reason
 		booking             string
+		cancelled           string // RFC 3339, empty while the booking stands
 	}{
 		{name: "MaerskWrapped", file: "maersk-wrapped.json", ref: bill("BL2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{directBox}, events: 8, booking: "BK2401"},
@@ -73,6 +78,10 @@ func TestCarrierFixtures(t *testing.T) {
 			podETA: "2025-04-03T10:00:00Z", containers: []string{directBox}, events: 8, booking: "BK2401"},
 		{name: "TNT30Beta", file: "tnt30-beta.json", version: dcsa.Version30, ref: bill("BL2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{directBox}, events: 8, booking: "BK2401"},
+		{name: "BookingCancelled", file: "booking-cancelled.json", ref: booking("BK2401"), route: direct,
+			podETA: "2025-04-03T10:00:00Z", containers: []string{cancelledBox}, events: 7, booking: "BK2401", cancelled: "2025-02-26T03:00:00Z"},
+		{name: "BookingCancelledTNT30", file: "booking-cancelled-tnt30.json", version: dcsa.Version30, ref: booking("BK2401"), route: direct,
+			podETA: "2025-04-03T10:00:00Z", containers: []string{cancelledBox}, events: 7, booking: "BK2401", cancelled: "2025-02-26T03:00:00Z"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := lookupFixture(t, tc.file, tc.version, tc.ref)
@@ -103,6 +112,9 @@ func TestCarrierFixtures(t *testing.T) {
 			}
 			if cs.Booking != tc.booking {
 				t.Errorf("booking %q, want %q", cs.Booking, tc.booking)
+			}
+			if got := describeTime(cs.BookingCancelledAt); got != tc.cancelled {
+				t.Errorf("booking cancelled at %s, want %s", got, tc.cancelled)
 			}
 		})
 	}

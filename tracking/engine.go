@@ -37,8 +37,11 @@ type Config struct {
 	// Carriers maps a primary SCAC to the carrier (real or simulated) that answers for it.
 	// Requests for a SCAC without one fail with shipping_line_unreachable.
 	Carriers map[string]boxwatch.Carrier
-	Clock    boxwatch.Clock
-	Logger   *slog.Logger
+	// Lines ranks the lines a request without SCAC (auto_detect_vocc_scac) is looked up with;
+	// without it such requests fail with scac_auto_detect_failed.
+	Lines  boxwatch.LineRanker
+	Clock  boxwatch.Clock
+	Logger *slog.Logger
 	// RetryScale multiplies every retry and backoff delay (tests use a small value); default 1.
 	RetryScale float64
 	// RefreshInterval is how often a tracked shipment is looked up again; default DefaultRefreshInterval.
@@ -57,7 +60,8 @@ type Config struct {
 	// answer to one commits (AIS ingest's Wake: the vessels of active legs may have changed); nil
 	// calls nothing.
 	RoutesChanged func()
-	// Metrics receives the job queue's metrics; nil registers none.
+	// Metrics receives the job queue's metrics and the engine's own (boxwatch_refresh_failures_total);
+	// nil registers none.
 	Metrics prometheus.Registerer
 }
 
@@ -74,7 +78,14 @@ type Engine struct {
 	cfg   Config
 	log   *slog.Logger
 	queue *queue.Queue
+	// refreshFailures counts the refreshes carriers did not answer; nil without Metrics.
+	refreshFailures *prometheus.CounterVec
 }
+
+// refreshFailureReasons are the reason label's values: the failed_reason each failure would give
+// a lookup.
+var refreshFailureReasons = []string{boxwatch.ReasonNotFound, boxwatch.ReasonInvalidNumber, boxwatch.ReasonUnreachable,
+	boxwatch.ReasonUnrecognizedResponse, boxwatch.ReasonDataUnavailable, boxwatch.ReasonInternalProcessingError}
 
 // Job kinds.
 const (
@@ -140,6 +151,20 @@ func New(cfg Config) (*Engine, error) {
 		cfg.RoutesChanged = func() {}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
+	if cfg.Metrics != nil {
+		e.refreshFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxwatch_refresh_failures_total",
+			Help: "Refreshes of tracked shipments their carrier did not answer, by SCAC and reason (the failed_reason a lookup would get). A shipment whose refreshes fail for 56 days stops with no_updates_at_line.",
+		}, []string{"scac", "reason"})
+		if err := cfg.Metrics.Register(e.refreshFailures); err != nil {
+			return nil, fmt.Errorf("tracking: %w", err)
+		}
+		for scac := range cfg.Carriers {
+			for _, reason := range refreshFailureReasons {
+				e.refreshFailures.WithLabelValues(scac, reason)
+			}
+		}
+	}
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lookupWorker{e: e})
@@ -242,9 +267,11 @@ func (e *Engine) RefreshNow(ctx context.Context, accountID, shipmentID string) e
 	})
 }
 
-// stop ends tracking of a shipment for reason, inside tx.
+// stop ends tracking of a shipment for reason, inside tx, and logs it once tx commits.
 func (e *Engine) stop(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, reason string, now time.Time) error {
 	s.StoppedAt, s.StoppedReason, s.NextRefreshAt, s.UpdatedAt = now, reason, time.Time{}, now
+	id, scac := s.ID, s.SCAC
+	tx.AfterCommit(func() { e.log.Info("tracking stopped", "shipment_id", id, "scac", scac, "reason", reason) })
 	if err := tx.UpdateShipment(ctx, *s); err != nil {
 		return err
 	}

@@ -94,8 +94,8 @@ func count(names []string, name string) int {
 
 // containerNumber returns a valid ISO 6346 number of prefix whose last four characters are tail.
 func containerNumber(t *testing.T, prefix, tail string) string {
-	for serial := 0; serial < 100; serial++ {
-		body := fmt.Sprintf("%s%02d%s", prefix, serial, tail[:3])
+	for serial := 0; serial < 1000; serial++ {
+		body := fmt.Sprintf("%s%03d%s", prefix, serial, tail[:3])
 		if d, _ := boxwatch.ContainerCheckDigit(body); string('0'+d) == tail[3:] {
 			return body + tail[3:]
 		}
@@ -144,12 +144,12 @@ func TestUnknownNumbers(t *testing.T) {
 		if tr := f.settled(t, bl.ID); tr.Status != boxwatch.StatusAwaitingManifest || tr.FailedReason != "" {
 			t.Fatalf("unknown bill: %+v", tr)
 		}
-		// Daily checks go on until the manifest window (seven days, scaled) closes.
+		// Daily checks go on until the manifest window (seven days, scaled) closes: expired.
 		clock.Advance(7 * 24 * time.Hour)
 		trackingtest.Eventually(t, 20*time.Second, "awaiting_manifest never failed", func() bool {
 			return f.get(t, bl.ID).Status == boxwatch.StatusFailed
 		})
-		if tr := f.get(t, bl.ID); tr.FailedReason != boxwatch.ReasonNotFound {
+		if tr := f.get(t, bl.ID); tr.FailedReason != boxwatch.ReasonExpired {
 			t.Fatalf("after the window: %+v", tr)
 		}
 		names := f.events(t)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,8 +27,16 @@ const (
 	manifestCheck  = 24 * time.Hour
 	manifestWindow = 7 * 24 * time.Hour
 	// arrivalWindow is how long after arrival a shipment stays tracked if its empties are not
-	// all returned.
+	// all returned (past_arrival_window), fullOutWindow how long after its last box was picked
+	// up (past_full_out_window), and stallWindow how long its refreshes may fail
+	// (no_updates_at_line): the reference's 56 and 28 days after arrival and pickup, and 56 days
+	// without an update from the carrier.
 	arrivalWindow = 56 * 24 * time.Hour
+	fullOutWindow = 28 * 24 * time.Hour
+	stallWindow   = 56 * 24 * time.Hour
+	// arrivalSoon is how close to the vessel's arrival at the port of discharge refreshes come
+	// faster and ask for the data there.
+	arrivalSoon = 24 * time.Hour
 )
 
 // backoff is the delay before retry n (from 1), doubling from firstRetry, with ±10 % jitter so
@@ -43,8 +52,9 @@ type lookupWorker struct {
 	e *Engine
 }
 
-// Work looks a tracking request up with its carrier and records the outcome. The carrier is
-// called outside any transaction; the outcome is written in one.
+// Work looks a tracking request up with its carrier, or with the lines likely to know its number
+// when it names none, and records the outcome. Carriers are called outside any transaction; the
+// outcome is written in one.
 func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) error {
 	e := w.e
 	var tr boxwatch.TrackingRequest
@@ -60,14 +70,21 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 	if tr.Status != boxwatch.StatusPending && tr.Status != boxwatch.StatusAwaitingManifest {
 		return nil // already settled: this is a repeated run
 	}
-	carrier, ok := e.cfg.Carriers[tr.SCAC]
-	if !ok {
-		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
-			return e.fail(ctx, tx, tr, boxwatch.ReasonUnreachable, now)
-		})
+	scac := tr.SCAC
+	var cs boxwatch.CarrierShipment
+	var err error
+	if scac == "" {
+		scac, cs, err = e.detect(ctx, tr)
+	} else {
+		carrier, ok := e.cfg.Carriers[scac]
+		if !ok {
+			return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+				return e.fail(ctx, tx, tr, boxwatch.ReasonUnreachable, now)
+			})
+		}
+		e.log.Debug("carrier lookup started", "tracking_request_id", tr.ID, "scac", scac)
+		cs, err = carrier.Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: scac})
 	}
-	e.log.Debug("carrier lookup started", "tracking_request_id", tr.ID, "scac", tr.SCAC)
-	cs, err := carrier.Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: tr.SCAC})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return river.JobSnooze(0) // shutting down: pick it up again at the next start
 	}
@@ -75,11 +92,31 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 	// job's own context has expired.
 	ctx, cancel := writeContext(ctx)
 	defer cancel()
+	err = e.record(ctx, job, tr, scac, cs, err)
+	if dup := boxwatch.AsError(err); dup != nil && dup.Code == boxwatch.CodeDuplicate && tr.SCAC == "" {
+		// The line detected is one the account already tracks the number with.
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			tr.SCAC = scac
+			return e.fail(ctx, tx, tr, boxwatch.ReasonDuplicate, now)
+		})
+	}
+	return err
+}
+
+// record writes the outcome of a lookup of tr with the line of scac (its own, or the one
+// detection settled on): the carrier's answer, or its failure.
+func (e *Engine) record(ctx context.Context, job *river.Job[lookupArgs], tr boxwatch.TrackingRequest, scac string, cs boxwatch.CarrierShipment, err error) error {
+	settle := func(fn func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error) error {
+		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			tr.SCAC = scac
+			return fn(tx, tr, now)
+		})
+	}
 	var ce *boxwatch.CarrierError
 	switch {
 	case err == nil:
-		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
-			return e.succeed(ctx, tx, tr, cs, now)
+		return settle(func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+			return e.answered(ctx, tx, tr, cs, now)
 		})
 	case errors.As(err, &ce) && ce.Reason == boxwatch.ReasonNotFound:
 		return e.notFound(ctx, tr)
@@ -88,11 +125,11 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		if ce != nil {
 			reason, wait = ce.Reason, e.scaled(ce.RetryAfter)
 		}
-		e.log.Debug("carrier unavailable", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
+		e.log.Debug("carrier unavailable", "tracking_request_id", tr.ID, "scac", scac, "error", err.Error())
 		return e.retry(ctx, tr, reason, wait)
 	case errors.As(err, &ce):
-		e.log.Debug("carrier lookup failed", "tracking_request_id", tr.ID, "scac", tr.SCAC, "error", err.Error())
-		return e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
+		e.log.Debug("carrier lookup failed", "tracking_request_id", tr.ID, "scac", scac, "error", err.Error())
+		return settle(func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 			return e.fail(ctx, tx, tr, ce.Reason, now)
 		})
 	}
@@ -103,6 +140,63 @@ func (w *lookupWorker) Work(ctx context.Context, job *river.Job[lookupArgs]) err
 		})
 	}
 	return err
+}
+
+// maxDetectLines bounds how many lines one detection asks, so that it fits in one job.
+const maxDetectLines = 5
+
+// detect finds the line of a request that names none. The lines the ranker names for its number
+// that track numbers of its type and have a carrier are asked in turn, at most maxDetectLines;
+// the first that claims the number (answers it, or says its data is gone) is the request's line,
+// and its answer the lookup's. A line that does not know the number, refuses it or cannot be
+// read does not claim it. When none claims it, the error is temporary if a line could not be
+// asked (unreachable), so that detection is retried as a lookup is, and otherwise a carrier error
+// with the reason scac_auto_detect_failed. boxwatch's own errors end it.
+func (e *Engine) detect(ctx context.Context, tr boxwatch.TrackingRequest) (scac string, cs boxwatch.CarrierShipment, err error) {
+	var unsure *boxwatch.CarrierError
+	for _, scac := range e.candidates(tr) {
+		e.log.Debug("detecting the line", "tracking_request_id", tr.ID, "scac", scac)
+		cs, err := e.cfg.Carriers[scac].Lookup(ctx, boxwatch.CarrierReference{Type: tr.RequestType, Number: tr.RequestNumber, SCAC: scac})
+		var ce *boxwatch.CarrierError
+		switch {
+		case err == nil, errors.As(err, &ce) && ce.Reason == boxwatch.ReasonDataUnavailable:
+			return scac, cs, err
+		case ctx.Err() != nil:
+			return "", cs, ctx.Err()
+		case ce != nil && ce.Temporary, errors.Is(err, context.DeadlineExceeded):
+			if unsure == nil {
+				unsure = &boxwatch.CarrierError{Reason: boxwatch.ReasonUnreachable, Temporary: true, Err: err}
+				if ce != nil {
+					unsure.Reason, unsure.RetryAfter = ce.Reason, ce.RetryAfter
+				}
+			}
+		case ce == nil:
+			return "", cs, err
+		}
+	}
+	if unsure != nil {
+		return "", boxwatch.CarrierShipment{}, unsure
+	}
+	return "", boxwatch.CarrierShipment{}, &boxwatch.CarrierError{Reason: boxwatch.ReasonSCACAutoDetectFailed,
+		Err: fmt.Errorf("no line claims %s %s", tr.RequestType, tr.RequestNumber)}
+}
+
+// candidates are the lines detection asks for tr, by primary SCAC, most likely first.
+func (e *Engine) candidates(tr boxwatch.TrackingRequest) []string {
+	if e.cfg.Lines == nil {
+		return nil
+	}
+	var out []string
+	for _, scac := range e.cfg.Lines.Lines(tr.RequestNumber) {
+		line, ok := e.cfg.Registry.BySCAC(scac)
+		if !ok || !line.Support.Supports(tr.RequestType) || e.cfg.Carriers[line.SCAC] == nil || slices.Contains(out, line.SCAC) {
+			continue
+		}
+		if out = append(out, line.SCAC); len(out) == maxDetectLines {
+			break
+		}
+	}
+	return out
 }
 
 // settle applies an outcome to a request under its row lock, unless it was settled meanwhile,
@@ -190,16 +284,20 @@ func (e *Engine) retry(ctx context.Context, tr boxwatch.TrackingRequest, reason 
 	return river.JobSnooze(wait)
 }
 
-// notFound handles a number the carrier does not know: a container fails at once; a bill or
-// booking waits for the carrier's manifest, checked daily, until the window closes.
+// notFound handles a number the carrier does not know: a container fails at once (not_found); a
+// bill or booking waits for the carrier's manifest, checked daily, until the window closes
+// (expired).
 func (e *Engine) notFound(ctx context.Context, tr boxwatch.TrackingRequest) error {
 	wait := false
 	err := e.settle(ctx, tr.ID, func(tx boxwatch.Tx, tr *boxwatch.TrackingRequest, now time.Time) error {
 		// A test line has no manifest to wait for: its unknown numbers fail at once, as the
 		// reference API's test numbers do.
 		line, _ := e.cfg.Registry.BySCAC(tr.SCAC)
-		if tr.RequestType == boxwatch.RequestContainer || line.TestLine || now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow) {
+		switch {
+		case tr.RequestType == boxwatch.RequestContainer || line.TestLine:
 			return e.fail(ctx, tx, tr, boxwatch.ReasonNotFound, now)
+		case now.Sub(tr.CreatedAt) >= e.scaled(manifestWindow):
+			return e.fail(ctx, tx, tr, boxwatch.ReasonExpired, now)
 		}
 		wait = true
 		if tr.Status == boxwatch.StatusAwaitingManifest {
@@ -234,7 +332,18 @@ func (e *Engine) requestEvent(ctx context.Context, tx boxwatch.Tx, tr boxwatch.T
 	return err
 }
 
-// succeed creates the shipment of a request from the carrier's answer.
+// answered records a carrier's answer to a request's lookup: a cancelled booking fails it
+// (booking_cancelled), any other answer is its shipment.
+func (e *Engine) answered(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
+	if !cs.BookingCancelledAt.IsZero() {
+		return e.fail(ctx, tx, tr, boxwatch.ReasonBookingCancelled, now)
+	}
+	return e.succeed(ctx, tx, tr, cs, now)
+}
+
+// succeed creates the shipment of a request from the carrier's answer. Its refreshes ask by the
+// request's own type and number: a line need not answer a container's or a booking's number by
+// the bill of lading it reports for it.
 func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.TrackingRequest, cs boxwatch.CarrierShipment, now time.Time) error {
 	s := boxwatch.Shipment{
 		ID: boxwatch.NewID(now), AccountID: tr.AccountID, TrackingRequestID: tr.ID, SCAC: tr.SCAC,
@@ -247,10 +356,6 @@ func (e *Engine) succeed(ctx context.Context, tx boxwatch.Tx, tr *boxwatch.Track
 		s.BillOfLading = firstNonEmpty(s.BillOfLading, tr.RequestNumber)
 	case boxwatch.RequestBookingNumber:
 		s.Booking = firstNonEmpty(s.Booking, tr.RequestNumber)
-	}
-	if s.BillOfLading != "" {
-		// Refreshes ask by the bill of lading: every carrier answers it with the whole shipment.
-		s.Reference = boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: s.BillOfLading, SCAC: tr.SCAC}
 	}
 	s.NormalizedNumber = e.normalize(tr.SCAC, firstNonEmpty(s.BillOfLading, s.Booking))
 	if err := tx.InsertShipment(ctx, s); err != nil {
@@ -375,7 +480,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		byNumber[c.Number] = c
 	}
 	facts := deriveContainers(cs, route)
-	allReturned := len(facts) > 0
+	boxes := make([]boxwatch.Container, 0, len(facts))
 	for _, f := range facts {
 		c, existed := byNumber[f.number]
 		if !existed {
@@ -389,7 +494,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 				return err
 			}
 		}
-		allReturned = allReturned && c.CurrentStatus == boxwatch.ContainerEmptyReturned
+		boxes = append(boxes, c)
 		switch {
 		case !existed && !initial:
 			if err := event("container.created", "container_created_event", boxwatch.NewID(now), c.ID, "cc:"+c.ID, nil); err != nil {
@@ -431,25 +536,59 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 	}
 
+	if err := tx.RecordLookup(ctx, s.ID, now, atPOD(*s, now)); err != nil {
+		return err
+	}
 	s.Snapshot, s.LastAttemptedAt, s.LastSucceededAt, s.UpdatedAt = cs, now, now, now
 	s.NextRefreshAt = now.Add(e.refreshDelay(*s, now))
-	switch {
-	case allReturned:
-		return e.stop(ctx, tx, s, boxwatch.StopAllContainersTerminated, now)
-	case hasPOD && !newPOD.ATA.IsZero() && now.Sub(newPOD.ATA) > e.scaled(arrivalWindow):
-		return e.stop(ctx, tx, s, boxwatch.StopPastArrivalWindow, now)
+	if reason := e.ended(*s, cs, boxes, now); reason != "" {
+		return e.stop(ctx, tx, s, reason, now)
 	}
 	tx.AfterCommit(e.cfg.RoutesChanged)
 	return tx.UpdateShipment(ctx, *s)
 }
 
+// ended returns why tracking of a shipment ends with the carrier's answer cs about its boxes,
+// "" while it goes on: the booking was cancelled; every empty is returned; the last box was
+// picked up, or the vessel arrived, longer ago than the window after which the rest of the
+// journey no longer comes.
+func (e *Engine) ended(s boxwatch.Shipment, cs boxwatch.CarrierShipment, boxes []boxwatch.Container, now time.Time) string {
+	allReturned, allOut, lastOut := len(boxes) > 0, len(boxes) > 0, time.Time{}
+	for _, c := range boxes {
+		allReturned = allReturned && c.CurrentStatus == boxwatch.ContainerEmptyReturned
+		allOut = allOut && !c.PODFullOutAt.IsZero()
+		if c.PODFullOutAt.After(lastOut) {
+			lastOut = c.PODFullOutAt
+		}
+	}
+	pod, hasPOD := s.POD()
+	switch {
+	case !cs.BookingCancelledAt.IsZero():
+		return boxwatch.StopBookingCancelled
+	case allReturned:
+		return boxwatch.StopAllContainersTerminated
+	case allOut && now.Sub(lastOut) > e.scaled(fullOutWindow):
+		return boxwatch.StopPastFullOutWindow
+	case hasPOD && !pod.ATA.IsZero() && now.Sub(pod.ATA) > e.scaled(arrivalWindow):
+		return boxwatch.StopPastArrivalWindow
+	}
+	return ""
+}
+
 // refreshDelay is the time to the next refresh: the interval, a quarter of it within a day of
 // arrival, when carriers' updates come fastest.
 func (e *Engine) refreshDelay(s boxwatch.Shipment, now time.Time) time.Duration {
-	if pod, ok := s.POD(); ok && pod.ATA.IsZero() && !pod.ETA.IsZero() && pod.ETA.Sub(now) < 24*time.Hour {
+	if pod, ok := s.POD(); ok && pod.ATA.IsZero() && !pod.ETA.IsZero() && pod.ETA.Sub(now) < arrivalSoon {
 		return e.cfg.RefreshInterval / 4
 	}
 	return e.cfg.RefreshInterval
+}
+
+// atPOD reports whether a lookup of s at now asks for its data at the port of discharge: once
+// its vessel has arrived there, or will within a day.
+func atPOD(s boxwatch.Shipment, now time.Time) bool {
+	pod, ok := s.POD()
+	return ok && (!pod.ATA.IsZero() || !pod.ETA.IsZero() && pod.ETA.Sub(now) < arrivalSoon)
 }
 
 // EstimatedArrival is the data of a shipment.estimated.arrival event (an estimated_event).
@@ -552,7 +691,8 @@ type refreshWorker struct {
 	e *Engine
 }
 
-// Work looks a tracked shipment up again and records what changed.
+// Work looks a tracked shipment up again, by the request's own number, and records what changed
+// or why the carrier did not answer.
 func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) error {
 	e := w.e
 	var s boxwatch.Shipment
@@ -569,7 +709,7 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) e
 		return nil
 	}
 	var cs boxwatch.CarrierShipment
-	err := errors.New("no carrier answers for " + s.SCAC)
+	err := errNoCarrier
 	if carrier, ok := e.cfg.Carriers[s.SCAC]; ok {
 		cs, err = carrier.Lookup(ctx, s.Reference)
 	}
@@ -587,17 +727,52 @@ func (w *refreshWorker) Work(ctx context.Context, job *river.Job[refreshArgs]) e
 		if err == nil {
 			return e.apply(ctx, tx, &s, cs, now, false)
 		}
-		e.log.Info("refresh failed", "shipment_id", s.ID, "scac", s.SCAC, "error", err.Error())
-		// Keep what is known; try again sooner when the carrier is only briefly away.
-		delay := e.cfg.RefreshInterval
-		var ce *boxwatch.CarrierError
-		if errors.As(err, &ce) && ce.Temporary {
-			delay = min(delay, max(e.backoff(3), e.scaled(ce.RetryAfter)))
-		}
-		s.LastAttemptedAt, s.NextRefreshAt, s.UpdatedAt = now, now.Add(delay), now
-		return tx.UpdateShipment(ctx, s)
+		return e.refreshFailed(ctx, tx, &s, err, now)
 	})
 }
+
+// refreshFailed records a refresh the carrier did not answer. The shipment keeps what is known
+// and when the carrier last answered; the failure is logged and counted by SCAC and reason once
+// tx commits. Refreshes failing for the stall window (from the last answer) stop tracking with
+// no_updates_at_line; until then the next one comes after the interval, sooner when the carrier
+// is only briefly away.
+func (e *Engine) refreshFailed(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, err error, now time.Time) error {
+	reason, delay := boxwatch.ReasonInternalProcessingError, e.cfg.RefreshInterval
+	var ce *boxwatch.CarrierError
+	switch {
+	case errors.As(err, &ce):
+		reason = ce.Reason
+		if ce.Temporary {
+			delay = min(delay, max(e.backoff(3), e.scaled(ce.RetryAfter)))
+		}
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, errNoCarrier):
+		reason = boxwatch.ReasonUnreachable
+	}
+	answered := s.LastSucceededAt
+	if answered.IsZero() {
+		answered = s.CreatedAt
+	}
+	id, scac, ref := s.ID, s.SCAC, s.Reference
+	tx.AfterCommit(func() {
+		e.log.Warn("refresh failed", "shipment_id", id, "scac", scac, "request_type", ref.Type, "request_number", ref.Number,
+			"reason", reason, "last_succeeded_at", answered, "error", err.Error())
+		if e.refreshFailures != nil {
+			e.refreshFailures.WithLabelValues(scac, reason).Inc()
+		}
+	})
+	if err := tx.RecordLookup(ctx, s.ID, now, atPOD(*s, now)); err != nil {
+		return err
+	}
+	s.LastAttemptedAt, s.UpdatedAt = now, now
+	if now.Sub(answered) >= e.scaled(stallWindow) {
+		return e.stop(ctx, tx, s, boxwatch.StopNoUpdatesAtLine, now)
+	}
+	s.NextRefreshAt = now.Add(delay)
+	return tx.UpdateShipment(ctx, *s)
+}
+
+// errNoCarrier is the failure of a refresh of a line no carrier answers for.
+var errNoCarrier = errors.New("no carrier answers for the line")
 
 type scheduleWorker struct {
 	river.WorkerDefaults[scheduleArgs]

@@ -238,7 +238,9 @@ var referenceParams = map[boxwatch.RequestType]string{
 // Lookup reads every page of events the carrier has for ref and maps them to a shipment. Carrier
 // failures are *boxwatch.CarrierError:
 //
-//   - no events, 404 or 410: not_found;
+//   - no events, or 404: not_found;
+//   - 410 Gone, the carrier no longer serving what it had (made private, or past its retention):
+//     data_unavailable, not temporary;
 //   - 422, the carrier refusing the number: invalid_number;
 //   - 400, the carrier refusing the request itself: shipping_line_unreachable, not temporary,
 //     wrapping ErrConfiguration, since the number is not at fault but the adapter's
@@ -478,8 +480,10 @@ func describe(resp *http.Response, what string) error {
 func (c *Client) statusError(resp *http.Response, what string) error {
 	cause := describe(resp, what)
 	switch code := resp.StatusCode; {
-	case code == http.StatusNotFound || code == http.StatusGone:
+	case code == http.StatusNotFound:
 		return &boxwatch.CarrierError{Reason: boxwatch.ReasonNotFound, Err: cause}
+	case code == http.StatusGone:
+		return &boxwatch.CarrierError{Reason: boxwatch.ReasonDataUnavailable, Err: cause}
 	case code == http.StatusBadRequest:
 		return &boxwatch.CarrierError{Reason: boxwatch.ReasonUnreachable, Err: fmt.Errorf("%w: %w", ErrConfiguration, cause)}
 	case code == http.StatusUnprocessableEntity:

@@ -2,6 +2,7 @@ package dcsa
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -206,6 +207,7 @@ func TestLookupMapsStatuses(t *testing.T) {
 		{name: "NotFoundOnEmptyArray", status: 200, body: "[ ]\n", reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOnNoContent", status: 204, reason: boxwatch.ReasonNotFound},
 		{name: "NotFoundOn404", status: 404, body: `{"statusCode": 404}`, reason: boxwatch.ReasonNotFound},
+		{name: "DataUnavailableOn410", status: 410, body: `{"statusCode": 410}`, reason: boxwatch.ReasonDataUnavailable},
 		{name: "ConfigurationErrorOn400", status: 400, body: `{"errors": [{"message": "API-Version"}]}`, reason: boxwatch.ReasonUnreachable},
 		{name: "InvalidNumberOn422", status: 422, body: `{"errors": [{"message": "pattern"}]}`, reason: boxwatch.ReasonInvalidNumber},
 		{name: "UnreachableOn401WithoutOAuth2", status: 401, reason: boxwatch.ReasonUnreachable},
@@ -606,4 +608,62 @@ func mapSlice[T, U any](s []T, f func(T) U) []U {
 		out[i] = f(v)
 	}
 	return out
+}
+
+// TestLookupBookingCancelled: a cancelled booking is a shipment event (CANC on the booking), in
+// Track & Trace 2.2 as DCSA's reference implementation writes it and in 3.0; a later word on the
+// booking reinstates it.
+func TestLookupBookingCancelled(t *testing.T) {
+	cancelled := time.Date(2025, 2, 26, 3, 0, 0, 0, time.UTC)
+	// reinstate appends a confirmation made after the cancellation to a 2.2 answer.
+	reinstate := func(t *testing.T, body []byte) []byte {
+		var records []json.RawMessage
+		if err := json.Unmarshal(body, &records); err != nil {
+			t.Fatal(err)
+		}
+		records = append(records, json.RawMessage(`{"eventID": "s-4", "eventType": "SHIPMENT", "eventClassifierCode": "ACT",
+			"eventCreatedDateTime": "2025-02-28T09:00:00Z", "eventDateTime": "2025-02-28T09:00:00Z",
+			"shipmentEventTypeCode": "CONF", "documentTypeCode": "BKG", "documentID": "BK2401"}`))
+		out, err := json.Marshal(records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, file, version string
+		edit                func(*testing.T, []byte) []byte
+		want                time.Time
+	}{
+		{name: "Version22", file: "fixtures/booking-cancelled.json", want: cancelled},
+		{name: "Version30", file: "fixtures/booking-cancelled-tnt30.json", version: Version30, want: cancelled},
+		{name: "ReinstatedVersion22", file: "fixtures/booking-cancelled.json", edit: reinstate},
+		{name: "NeverCancelled", file: "journey.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := readTestdata(t, tc.file)
+			if tc.edit != nil {
+				body = tc.edit(t, body)
+			}
+			path := basePath + "/v2/events"
+			if tc.version == Version30 {
+				path = basePath + "/v3/events"
+			}
+			c := (&carrier{respond: func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != path {
+					http.NotFound(w, r)
+					return
+				}
+				w.Write(body)
+			}}).start(t)
+			client := mustNew(t, Config{BaseURL: c.base(), Version: tc.version})
+			s, err := client.Lookup(t.Context(), ref(boxwatch.RequestBookingNumber, "BK2401"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !s.BookingCancelledAt.Equal(tc.want) {
+				t.Errorf("booking cancelled at %v, want %v", s.BookingCancelledAt, tc.want)
+			}
+		})
+	}
 }

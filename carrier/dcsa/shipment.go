@@ -14,13 +14,15 @@ import (
 // disagree, the newer wins (see newer): for an event repeated under the same eventID and type,
 // for a planned, estimated or actual time of a call, and for the details of a call, a container
 // or a document reference. A container lookup keeps only the box's current cycle (see
-// currentCycle).
+// currentCycle). The booking is cancelled when the carrier's latest word on it is a cancellation
+// (see bookingCancelled).
 func shipment(ref boxwatch.CarrierReference, events []event, retracted []string) boxwatch.CarrierShipment {
 	events = latest(events, retracted)
 	if ref.Type == boxwatch.RequestContainer {
 		events = currentCycle(strings.ToUpper(ref.Number), events)
 	}
 	var s boxwatch.CarrierShipment
+	s.BookingCancelledAt = bookingCancelled(events)
 	calls := map[string]*call{}
 	equipment := map[string]*boxwatch.CarrierEquipment{}
 	for _, e := range events {
@@ -150,6 +152,27 @@ func currentCycle(container string, events []event) []event {
 		}
 	}
 	return kept
+}
+
+// codeCancelled is the shipment event of a cancelled booking: not in Track & Trace 2.2's list,
+// but in DCSA's reference implementation of 2.2 (cancelled by the shipper) and back in 3.0.
+const codeCancelled = "CANC"
+
+// bookingCancelled returns when the booking was cancelled: the time of the latest actual shipment
+// event about the booking (BKG, or the booking request CBR) when that is a cancellation, zero
+// otherwise. A later word on the booking (confirmed again) reinstates it.
+func bookingCancelled(events []event) time.Time {
+	var last *event
+	for i, e := range events {
+		if e.EventType == boxwatch.EventShipment && e.EventClassifierCode == boxwatch.ClassifierActual &&
+			(e.DocumentTypeCode == "BKG" || e.DocumentTypeCode == "CBR") && (last == nil || !e.at.Before(last.at)) {
+			last = &events[i]
+		}
+	}
+	if last == nil || last.ShipmentEventTypeCode != codeCancelled {
+		return time.Time{}
+	}
+	return last.at
 }
 
 // bookings are the carrier booking references an event names.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -201,21 +202,43 @@ func mustTime(t testing.TB, s string) time.Time {
 	return at
 }
 
-// numberWithDigit returns the i-th test bill of lading number ending in digit; its last two
-// digits never repeat, so it never ends in 0000 or 9999.
+// markers end the numbers the simulator answers otherwise than by their last digit.
+var markers = []string{"0000", "9999", "4100", "5030", "7710", "7720", "7730", "7740"}
+
+// marked reports whether number ends in one of the markers.
+func marked(number string) bool {
+	return slices.ContainsFunc(markers, func(m string) bool { return strings.HasSuffix(number, m) })
+}
+
+// numberWithDigit returns the i-th test bill of lading number ending in digit; its next to last
+// digit is never 0, so for the first hundred it never ends in a marker.
 func numberWithDigit(i, digit int) string { return fmt.Sprintf("%07d%d%d", 1000+i*37, 1+i%8, digit) }
 
 // containerWithDigit returns a valid container number of the owner prefix ending in digit, but
-// not in 0000 or 9999.
+// not in a marker.
 func containerWithDigit(t testing.TB, prefix string, seed, digit int) string {
 	t.Helper()
 	for serial := seed; serial < seed+1000; serial++ {
 		s := fmt.Sprintf("%s%06d", prefix, serial%1000000)
 		number := fmt.Sprintf("%s%d", s, digit)
-		if d, _ := boxwatch.ContainerCheckDigit(s); int(d) == digit && !strings.HasSuffix(number, "0000") && !strings.HasSuffix(number, "9999") {
+		if d, _ := boxwatch.ContainerCheckDigit(s); int(d) == digit && !marked(number) {
 			return number
 		}
 	}
 	t.Fatalf("no container number of %s ends in %d", prefix, digit)
+	return ""
+}
+
+// containerEnding returns a valid container number of the owner prefix ending in tail (four
+// digits, the last one a check digit).
+func containerEnding(t testing.TB, prefix, tail string) string {
+	t.Helper()
+	for serial := range 1000 {
+		body := fmt.Sprintf("%s%03d%s", prefix, serial, tail[:3])
+		if d, _ := boxwatch.ContainerCheckDigit(body); string(rune('0'+d)) == tail[3:] {
+			return body + tail[3:]
+		}
+	}
+	t.Fatalf("no container number of %s ends in %s", prefix, tail)
 	return ""
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -125,7 +127,49 @@ func (w *world) newJourney(line boxwatch.ShippingLine, number string) *journey {
 	j.route(w, d, s)
 	j.schedule(d)
 	j.lookup = j.stage(stageDigit(number))
+	j.depart(number)
 	return j
+}
+
+// Offsets of the first lookup of the journeys that never end: past the windows after which a
+// tracker gives them up (28 days after the last pickup, 56 after arrival).
+const (
+	unreturnedFor = 30 * day
+	abandonedFor  = 60 * day
+)
+
+// depart reshapes the journey of a number with a marker of a journey that does not end with its
+// empties returned, and places its first lookup: a booking cancelled (between its confirmation
+// and its first empty pickup; the vessel sails without its boxes), empties never returned, or
+// boxes never picked up.
+func (j *journey) depart(number string) {
+	pod := j.pod()
+	switch {
+	case j.booking != "" && (strings.HasSuffix(number, cancelledMarker) || strings.HasSuffix(number, cancelsMarker)):
+		firstOut, _ := j.bounds("EQUIPMENT", "GTOT", 0)
+		cancel := j.confirmed + (firstOut-j.confirmed)/2
+		j.drop(func(m move) bool { return m.family != "TRANSPORT" && m.actual >= cancel })
+		j.ship("CANC", "BKG", j.booking, cancel)
+		if strings.HasSuffix(number, cancelledMarker) {
+			j.lookup = cancel + margin
+		} else {
+			j.lookup = j.confirmed + margin + (cancel-j.confirmed-2*margin)/2
+		}
+	case strings.HasSuffix(number, unreturnedMarker):
+		_, pickedUp := j.bounds("EQUIPMENT", "GTOT", pod)
+		j.drop(func(m move) bool { return m.family == "EQUIPMENT" && m.code == "GTIN" && m.call == pod+1 })
+		j.lookup = pickedUp + unreturnedFor
+	case strings.HasSuffix(number, abandonedMarker):
+		j.drop(func(m move) bool {
+			return m.family == "EQUIPMENT" && (m.call == pod && m.code == "GTOT" || m.call == pod+1)
+		})
+		j.lookup = j.find("TRANSPORT", "ARRI", pod, -1).actual + abandonedFor
+	}
+}
+
+// drop removes the moves gone says never happen.
+func (j *journey) drop(gone func(move) bool) {
+	j.moves = slices.DeleteFunc(j.moves, gone)
 }
 
 // route chooses the ports, vessels and voyages, and lays out the transport calls: the empty

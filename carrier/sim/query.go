@@ -72,8 +72,9 @@ func (e badRequest) Error() string { return string(e) }
 func badf(format string, args ...any) error { return badRequest(fmt.Sprintf(format, args...)) }
 
 var (
-	eventTypes     = []string{"SHIPMENT", "TRANSPORT", "EQUIPMENT"}
-	shipmentCodes  = []string{"RECE", "DRFT", "PENA", "PENU", "REJE", "APPR", "ISSU", "SURR", "SUBM", "VOID", "CONF", "REQS", "CMPL", "HOLD", "RELS"}
+	eventTypes = []string{"SHIPMENT", "TRANSPORT", "EQUIPMENT"}
+	// Track & Trace 2.2's list and CANC, the cancelled booking of DCSA's reference implementation.
+	shipmentCodes  = []string{"RECE", "DRFT", "PENA", "PENU", "REJE", "APPR", "ISSU", "SURR", "SUBM", "VOID", "CONF", "REQS", "CMPL", "HOLD", "RELS", "CANC"}
 	transportCodes = []string{"ARRI", "DEPA"}
 	equipmentCodes = []string{"LOAD", "DISC", "GTIN", "GTOT", "STUF", "STRP", "PICK", "DROP", "INSP", "RSEA", "RMVD"}
 	documentTypes  = []string{"CBR", "BKG", "SHI", "SRM", "TRD", "ARN", "VGM", "CAS", "CUS", "DGD", "OOG"}

@@ -75,6 +75,15 @@ type Options struct {
 //   - A number ending in 0000 is unknown: the answer is an empty list.
 //   - A number ending in 9999 gets 503 with Retry-After on its first two lookups, then a journey
 //     placed by the digit before the 9999.
+//   - A number ending in 4100 gets 410 Gone: its data is no longer served.
+//   - A number ending in 5030 is answered at its first lookup, placed by the digit before the
+//     5030; every later lookup gets 503 with Retry-After.
+//   - A bill or booking ending in 7710 is a booking cancelled (shipment event CANC) before its
+//     first lookup, before any empty was picked up; one ending in 7720 is looked up while booked
+//     and cancelled a few hours later.
+//   - A number ending in 7730 was picked up at the port of discharge 30 days before its first
+//     lookup, and its empties are never returned; one ending in 7740 arrived there 60 days
+//     before, and its boxes are never picked up.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
 //     0 booked, empty not yet picked up; 1 full at the port of lading, the vessel leaves within 12
 //     hours; 2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct
@@ -106,8 +115,25 @@ type Network struct {
 	broadcast *broadcaster   // the AIS feed, once StartAIS was called
 }
 
-// retryMarker ends the numbers whose first lookups find the carrier unreachable.
-const retryMarker = "9999"
+// Markers end the numbers whose answers or journeys depart from the usual (see Network). Each
+// ends in 0 or 9, digits that numbers generated for load tests and benchmarks do not end in.
+const (
+	// retryMarker: the first lookups find the carrier unreachable.
+	retryMarker = "9999"
+	// goneMarker: the carrier no longer serves the number's data (410 Gone).
+	goneMarker = "4100"
+	// silentMarker: the first lookup is answered, every later one finds the carrier unreachable.
+	silentMarker = "5030"
+	// cancelledMarker and cancelsMarker: the booking was cancelled before the first lookup, or is
+	// a few hours after it.
+	cancelledMarker = "7710"
+	cancelsMarker   = "7720"
+	// unreturnedMarker: the boxes were picked up 30 days before the first lookup and their
+	// empties are never returned; abandonedMarker: the vessel arrived 60 days before it and the
+	// boxes are never picked up.
+	unreturnedMarker = "7730"
+	abandonedMarker  = "7740"
+)
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.
 const unreachableAttempts = 2
@@ -256,8 +282,12 @@ func (n *Network) BaseURL(scac string) (url string, ok bool) {
 // ServeHTTP implements http.Handler.
 func (n *Network) ServeHTTP(w http.ResponseWriter, r *http.Request) { n.mux.ServeHTTP(w, r) }
 
-// errUnreachable is the answer to the first lookups of a number ending in 9999.
-var errUnreachable = errors.New("carrier unreachable")
+// errUnreachable is the answer to the first lookups of a number ending in 9999, and to the later
+// ones of a number ending in 5030; errGone to every lookup of a number ending in 4100.
+var (
+	errUnreachable = errors.New("carrier unreachable")
+	errGone        = errors.New("data gone")
+)
 
 func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 	scac := strings.ToUpper(r.PathValue("scac"))
@@ -289,6 +319,9 @@ func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errUnreachable):
 		w.Header().Set("Retry-After", fmt.Sprint(int(math.Ceil(n.retryAfter.Seconds()))))
 		n.fail(w, r, http.StatusServiceUnavailable, "serviceUnavailable", "the carrier's system is unavailable; try again later")
+		return
+	case errors.Is(err, errGone):
+		n.fail(w, r, http.StatusGone, "gone", "the shipment's data is no longer available")
 		return
 	case err != nil:
 		n.log.Error("sim: state", "scac", line.SCAC, "err", err)
@@ -328,7 +361,8 @@ func (n *Network) serveEvents(w http.ResponseWriter, r *http.Request) {
 
 // lookup returns the events that answer q, sorted, with q's world pinned (Anchor and AsOf set)
 // for the page links. It returns errUnreachable for the first lookups of a number ending in
-// 9999, and the State's errors.
+// 9999 and the later ones of a number ending in 5030, errGone for a number ending in 4100, and
+// the State's errors.
 func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *query) ([]event, error) {
 	number := cmp.Or(q.Bill, q.Booking, q.Equipment)
 	if q.Bill != "" && q.Booking != "" && q.Bill != q.Booking {
@@ -341,14 +375,18 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 	if number == q.Equipment && !byContainer {
 		return nil, nil // no container has that number
 	}
+	if strings.HasSuffix(number, goneMarker) {
+		return nil, errGone
+	}
 	key := line.SCAC + "/" + number
 	if q.AsOf.IsZero() {
-		if strings.HasSuffix(number, retryMarker) {
+		retry, silent := strings.HasSuffix(number, retryMarker), strings.HasSuffix(number, silentMarker)
+		if retry || silent {
 			attempt, err := n.state.Increment(ctx, key)
 			if err != nil {
 				return nil, err
 			}
-			if attempt <= unreachableAttempts {
+			if retry && attempt <= unreachableAttempts || silent && attempt > 1 {
 				return nil, errUnreachable
 			}
 		}

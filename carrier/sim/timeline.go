@@ -121,11 +121,13 @@ func (j *journey) bounds(family, code string, c int) (first, last time.Duration)
 
 // stageDigit is the digit that places a number's first lookup: its last character when that is
 // a digit, else the last digit in it; a number without digits is at sea, as 3. A trailing 9999
-// only marks the unreachable attempts, so the digit before it counts: the retry example of the
-// demo stays a live journey.
+// or 5030 only marks how the carrier answers, so the digit before it counts: the retry example
+// of the demo stays a live journey.
 func stageDigit(number string) int {
-	if len(number) > len(retryMarker) {
-		number = strings.TrimSuffix(number, retryMarker)
+	for _, marker := range []string{retryMarker, silentMarker} {
+		if len(number) > len(marker) {
+			number = strings.TrimSuffix(number, marker)
+		}
 	}
 	for i := len(number) - 1; i >= 0; i-- {
 		if c := number[i]; c >= '0' && c <= '9' {

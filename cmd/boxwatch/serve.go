@@ -287,7 +287,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		for scac, c := range configured {
 			carriers[scac] = c
 		}
-		if carriers, err = checkFormats(carriers, configured, registry); err != nil {
+		if carriers, err = carrier.CheckFormats(carriers, configured, registry); err != nil {
 			return err
 		}
 		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
@@ -317,17 +317,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
 		return err
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Logger: log.With("component", "tracking"),
+	// infer_number's engine; requests sent with auto_detect_vocc_scac are looked up with the lines it ranks.
+	inferEngine, err := infer.New(registry, data.Lessors())
+	if err != nil {
+		return err
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
 	if err != nil {
 		return err
 	}
 
-	inferEngine, err := infer.New(registry, data.Lessors())
-	if err != nil {
-		return err
-	}
 	journeys, err := journey.New(journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: ports, Sea: sea,
 		Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
 		TrackCacheBytes: cfg.trackCacheBytes})

@@ -498,3 +498,69 @@ func testEvents(t *testing.T, db *store.DB) {
 		})
 	}
 }
+
+// testRecordLookup: a lookup sets the shipment's lookup time on each of its containers, and with
+// pod the port of discharge's on those not picked up there; saving a container keeps both.
+func testRecordLookup(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	other := mustCreateShipment(t, db, a.ID, "MEDUFR030803", base)
+	waiting := mustSaveContainer(t, db, newContainer(s, "MSCU1", base))
+	gone := newContainer(s, "MSCU2", base)
+	gone.PODFullOutAt = at(time.Hour)
+	mustSaveContainer(t, db, gone)
+	untouched := mustSaveContainer(t, db, newContainer(other, "MSCU3", base))
+	// Read once, so that a read cache holds the rows RecordLookup then writes.
+	if _, err := db.ShipmentContainers(ctx, a.ID, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Container(ctx, a.ID, waiting.ID); err != nil {
+		t.Fatal(err)
+	}
+	record := func(at time.Time, pod bool) {
+		t.Helper()
+		mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.RecordLookup(ctx, s.ID, at, pod) })
+	}
+	times := func(id string) (shipment, pod time.Time) {
+		t.Helper()
+		c, err := db.Container(ctx, a.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.ShipmentLastTrackingRequestAt, c.PODLastTrackingRequestAt
+	}
+	tests := []struct {
+		name                  string
+		at                    time.Time
+		pod                   bool
+		waitingPOD, otherTime time.Time
+	}{
+		{"AtSea", at(2 * time.Hour), false, time.Time{}, time.Time{}},
+		{"AtPOD", at(3 * time.Hour), true, at(3 * time.Hour), time.Time{}},
+		{"AfterPOD", at(4 * time.Hour), false, at(3 * time.Hour), time.Time{}},
+	}
+	for _, tt := range tests {
+		record(tt.at, tt.pod)
+		for _, c := range []struct {
+			id                string
+			shipment, podTime time.Time
+		}{{waiting.ID, tt.at, tt.waitingPOD}, {gone.ID, tt.at, time.Time{}}, {untouched.ID, time.Time{}, time.Time{}}} {
+			if shipment, pod := times(c.id); !shipment.Equal(c.shipment) || !pod.Equal(c.podTime) {
+				t.Errorf("%s: container %s has lookups %v / %v, want %v / %v", tt.name, c.id, shipment, pod, c.shipment, c.podTime)
+			}
+		}
+	}
+	list, err := db.ShipmentContainers(ctx, a.ID, s.ID)
+	if err != nil || len(list) != 2 || !list[0].ShipmentLastTrackingRequestAt.Equal(at(4*time.Hour)) {
+		t.Fatalf("listed after the lookups: %+v, %v", list, err)
+	}
+	// A carrier's answer saved afterwards leaves the lookup times as they are.
+	waiting.CurrentStatus, waiting.UpdatedAt = boxwatch.ContainerOnShip, at(5*time.Hour)
+	mustSaveContainer(t, db, waiting)
+	if shipment, pod := times(waiting.ID); !shipment.Equal(at(4*time.Hour)) || !pod.Equal(at(3*time.Hour)) {
+		t.Errorf("after SaveContainer: lookups %v / %v", shipment, pod)
+	}
+	// A shipment without containers records nothing and fails nothing.
+	empty := mustCreateShipment(t, db, a.ID, "MEDUFR030804", base)
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.RecordLookup(ctx, empty.ID, at(6*time.Hour), true) })
+}

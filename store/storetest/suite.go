@@ -44,6 +44,8 @@ var conformance = []struct {
 	{"TrackingRequestFilters", withDB(testTrackingRequestFilters), []string{"TrackingRequestStore.TrackingRequests"}},
 	{"TrackingRequestRefNumbers", withDB(testTrackingRequestRefNumbers), []string{"TrackingRequestStore.SetTrackingRequestRefNumbers"}},
 	{"TxTrackingRequests", withDB(testTxTrackingRequests), []string{"Tx.CreateTrackingRequest", "Tx.LockTrackingRequest", "Tx.SaveTrackingRequestState"}},
+	{"TrackingRequestAutoDetect", withDB(testTrackingRequestAutoDetect), []string{"TrackingRequestStore.CreateTrackingRequest", "TrackingRequestStore.TrackingRequest",
+		"TrackingRequestStore.TrackingRequests", "Tx.SaveTrackingRequestState"}},
 
 	// parties.go
 	{"Parties", withDB(testParties), []string{"PartyStore.CreateParty", "PartyStore.Party", "PartyStore.Parties"}},
@@ -69,6 +71,7 @@ var conformance = []struct {
 	{"DueShipments", withDB(testDueShipments), []string{"WorkStore.DueShipments"}},
 	{"ContainerRefNumbers", withDB(testContainerRefNumbers), []string{"ContainerStore.SetContainerRefNumbers", "Tx.SaveContainer", "ContainerStore.Container"}},
 	{"Containers", withDB(testContainers), []string{"Tx.SaveContainer", "Tx.ShipmentContainers", "ContainerStore.ShipmentContainers", "ContainerStore.Container", "ContainerStore.Containers"}},
+	{"RecordLookup", withDB(testRecordLookup), []string{"Tx.RecordLookup", "Tx.SaveContainer", "ContainerStore.Container", "ContainerStore.ShipmentContainers"}},
 	{"TransportEvents", withDB(testTransportEvents), []string{"Tx.InsertTransportEvent", "Tx.TransportEventByKey", "ContainerStore.TransportEvents", "ContainerStore.TransportEvent"}},
 	{"Vessels", withDB(testVessels), []string{"Tx.SaveVessel", "VesselStore.Vessel"}},
 	{"Events", withDB(testEvents), []string{"Tx.AppendEvent", "EventStore.Event", "DB.Events"}},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -260,5 +261,55 @@ func testTxTrackingRequests(t *testing.T, db *store.DB) {
 
 	if _, total, _ := db.TrackingRequests(ctx, a.ID, boxwatch.TrackingRequestFilter{}, boxwatch.Page{Number: 1, Size: 10}); total != 0 {
 		t.Fatalf("another account sees %d requests, want 0", total)
+	}
+}
+
+// testTrackingRequestAutoDetect: a request whose line is to be detected is stored without a
+// SCAC; two of them for one number are duplicates, but not one beside a request naming its line.
+// Detection writes the SCAC, which may then collide with a live request of that line.
+func testTrackingRequestAutoDetect(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	detecting := mustCreateTR(t, db, newTR(a.ID, "MEDUFR030802", "", base))
+	got, err := db.TrackingRequest(ctx, a.ID, detecting.ID)
+	if err != nil || got.SCAC != "" || got.Status != boxwatch.StatusPending {
+		t.Fatalf("stored without a SCAC: %+v, %v", got, err)
+	}
+	err = db.CreateTrackingRequest(ctx, newTR(a.ID, "MEDUFR030802", "", base))
+	wantDuplicate(t, "a second request detecting the same number", err)
+	if e := boxwatch.AsError(err); e != nil && !strings.Contains(e.Message, "being detected") {
+		t.Errorf("duplicate message %q does not say the line is being detected", e.Message)
+	}
+	named := mustCreateTR(t, db, newTR(a.ID, "MEDUFR030802", "MAEU", base))
+
+	detect := func(id, scac string, status boxwatch.Status) error {
+		return db.InTx(ctx, func(tx boxwatch.Tx) error {
+			tr, err := tx.LockTrackingRequest(ctx, id)
+			if err != nil {
+				return err
+			}
+			tr.SCAC, tr.Status, tr.UpdatedAt = scac, status, base.Add(time.Hour)
+			return tx.SaveTrackingRequestState(ctx, tr)
+		})
+	}
+	// Detected as the line a live request already names: a duplicate, and nothing is written.
+	wantDuplicate(t, "detecting the line of a live request", detect(detecting.ID, named.SCAC, boxwatch.StatusPending))
+	if got, _ := db.TrackingRequest(ctx, a.ID, detecting.ID); got.SCAC != "" {
+		t.Fatalf("after the collision the SCAC is %q, want none", got.SCAC)
+	}
+	// Failed, the request keeps the line it was detected as.
+	if err := detect(detecting.ID, named.SCAC, boxwatch.StatusFailed); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.TrackingRequest(ctx, a.ID, detecting.ID); got.SCAC != named.SCAC || got.Status != boxwatch.StatusFailed {
+		t.Fatalf("failed after detection: %+v", got)
+	}
+	// Another number detected as MSCU is stored as such and found by the SCAC filter.
+	other := mustCreateTR(t, db, newTR(a.ID, "MEDUAB123458", "", base.Add(time.Minute)))
+	if err := detect(other.ID, "MSCU", boxwatch.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	list, _, err := db.TrackingRequests(ctx, a.ID, boxwatch.TrackingRequestFilter{SCAC: "MSCU"}, boxwatch.Page{Number: 1, Size: 10})
+	if err != nil || len(list) != 1 || list[0].ID != other.ID {
+		t.Fatalf("filtered by the detected SCAC: %v, %v", ids(list), err)
 	}
 }

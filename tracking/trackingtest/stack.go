@@ -11,10 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -53,6 +56,9 @@ type Options struct {
 	SimLatency time.Duration
 	// SimDialect is how the simulated carriers answer; the zero value is DCSA 2.2 by the spec.
 	SimDialect sim.Dialect
+	// CheckFormats makes the simulated lines refuse bills and bookings that fit none of their
+	// formats, as they do in the demo (carrier.CheckFormats).
+	CheckFormats bool
 	// RetryScale defaults to 0.0001: a day of backoff becomes under 9 seconds.
 	RetryScale float64
 	// RefreshInterval defaults to an hour.
@@ -67,6 +73,8 @@ type Options struct {
 	JobTimeout    time.Duration
 	ScheduleEvery time.Duration
 	Logger        *slog.Logger
+	// Metrics receives the engine's metrics; nil registers none.
+	Metrics prometheus.Registerer
 }
 
 // Stack is a running engine and webhook dispatcher with their simulated carriers.
@@ -132,12 +140,21 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.CheckFormats {
+		if carriers, err = carrier.CheckFormats(carriers, nil, registry); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines, err := infer.New(registry, data.Lessors())
+	if err != nil {
+		t.Fatal(err)
+	}
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: o.Renderer, Client: webhook.NewClient(o.Webhooks),
 		Timeout: o.Webhooks.Timeout, RetryScale: o.RetryScale, Clock: clock, Logger: o.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Clock: clock, Logger: o.Logger,
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
 		Notified: deliveries.Wake})
 	if err != nil {

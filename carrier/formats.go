@@ -1,4 +1,4 @@
-package main
+package carrier
 
 import (
 	"context"
@@ -32,8 +32,11 @@ func (c formatChecked) Lookup(ctx context.Context, ref boxwatch.CarrierReference
 	return c.Carrier.Lookup(ctx, ref)
 }
 
-// checkFormats wraps the simulated carriers (those not in configured) in formatChecked.
-func checkFormats(carriers, configured map[string]boxwatch.Carrier, registry *boxwatch.Carriers) (map[string]boxwatch.Carrier, error) {
+// CheckFormats wraps the carriers that are not in configured (the simulated ones) so that, like
+// a real line, they refuse a bill of lading or booking that fits none of the line's formats as
+// infer_number knows them (registry's), with invalid_number. Numbers of the other types, and the
+// configured carriers, go through as they are.
+func CheckFormats(carriers, configured map[string]boxwatch.Carrier, registry *boxwatch.Carriers) (map[string]boxwatch.Carrier, error) {
 	formats, err := infer.New(registry, data.Lessors())
 	if err != nil {
 		return nil, err

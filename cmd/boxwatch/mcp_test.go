@@ -8,6 +8,8 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,12 +35,12 @@ func (k withKey) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // mcpHTTP connects the Go SDK's client to the MCP server at url/mcp with key, sent as Bearer.
-func mcpHTTP(t *testing.T, url, key string) *mcp.ClientSession {
+func mcpHTTP(t testing.TB, url, key string) *mcp.ClientSession {
 	t.Helper()
 	return mcpHTTPScheme(t, url, "Bearer", key)
 }
 
-func mcpHTTPScheme(t *testing.T, url, scheme, key string) *mcp.ClientSession {
+func mcpHTTPScheme(t testing.TB, url, scheme, key string) *mcp.ClientSession {
 	t.Helper()
 	tr := &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: withKey{scheme, key}}, MaxRetries: -1}
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "boxwatch-test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
@@ -51,7 +53,7 @@ func mcpHTTPScheme(t *testing.T, url, scheme, key string) *mcp.ClientSession {
 
 // mcpStdio runs "boxwatch mcp" in process on pipes for its stdin and stdout, pointed at url with
 // key as a desktop assistant would start it, and connects the Go SDK's client to it.
-func mcpStdio(t *testing.T, url, key string) *mcp.ClientSession {
+func mcpStdio(t testing.TB, url, key string) *mcp.ClientSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -224,6 +226,20 @@ func TestMCPListsTerminal49sToolsPromptsAndResources(t *testing.T) {
 			if !mapsEqual(params, want) {
 				t.Errorf("tools and their parameters:\n got %v\nwant %v", params, want)
 			}
+			// The documentation describes every tool; the README names each.
+			doc, err := os.ReadFile("../../docs/mcp.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			readme, err := os.ReadFile("../../README.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name := range want {
+				if !regexp.MustCompile(`(?m)^### ` + name + `( \(boxwatch\))?$`).Match(doc) || !bytes.Contains(readme, []byte("`"+name+"`")) {
+					t.Errorf("docs/mcp.md has no section for %s, or the README does not name it", name)
+				}
+			}
 
 			prompts, err := s.ListPrompts(ctx, nil)
 			if err != nil {
@@ -328,7 +344,7 @@ func startDemoWorld(t *testing.T, dsn string) demoWorld {
 }
 
 // settle polls a tracking request until its lookup is over.
-func settle(t *testing.T, c *client.Client, id string) client.TrackingRequest {
+func settle(t testing.TB, c *client.Client, id string) client.TrackingRequest {
 	t.Helper()
 	var tr client.TrackingRequest
 	trackingtest.Eventually(t, 60*time.Second, "the lookup did not end", func() bool {
@@ -520,6 +536,23 @@ func TestMCPAnswersAsTheAPIDoes(t *testing.T) {
 			}
 			if !strings.Contains(summary, "→") {
 				t.Errorf("summary %q", summary)
+			}
+
+			// Every leg of a discharged container was sailed, each by a vessel the API names.
+			dis := w.atTerminal.Containers[0]
+			got = assistant.Route{}
+			same(t, both, "get_container_route", map[string]any{"id": dis.ID}, &got)
+			for i, l := range got.Legs {
+				if l.Status != "sailed" || l.Vessel == nil || l.Vessel.IMO == nil {
+					t.Fatalf("leg %d of a discharged container: %+v", i, l)
+				}
+				v, err := w.rest.Vessel(ctx, *l.Vessel.IMO)
+				if err != nil || *l.Vessel.Name != v.Name {
+					t.Errorf("leg %d: vessel %+v, the API %+v %v", i, l.Vessel, v, err)
+				}
+			}
+			if len(got.Legs) == 0 {
+				t.Error("a discharged container has no route")
 			}
 		})
 
@@ -1103,4 +1136,41 @@ func TestMCPCostsWhatTheRESTCallsCost(t *testing.T) {
 			t.Errorf("the REST API after MCP spent the minute's read: %v", err)
 		}
 	})
+}
+
+// BenchmarkGetContainer compares get_container over MCP, at /mcp and through boxwatch mcp, with
+// the REST call behind it (GET /v2/containers/{id}?include=shipment), on one demo server.
+func BenchmarkGetContainer(b *testing.B) {
+	ctx := context.Background()
+	url, key := demoServer(b, b.TempDir()+"/boxwatch.db", "--sim-speed", "1", "--limit-default", "0", "--log-level", "error")
+	rest, err := client.New(url, key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := rest.CreateTrackingRequest(ctx, client.NewTrackingRequest{RequestType: client.BillOfLading, RequestNumber: "MAEU123456712", SCAC: "MAEU"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := rest.Shipment(ctx, settle(b, rest, tr.ID).ShipmentID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := s.Containers[0].ID
+	b.Run("REST", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := rest.Container(ctx, id, "shipment"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for name, session := range map[string]*mcp.ClientSession{"MCP-HTTP": mcpHTTP(b, url, key), "MCP-stdio": mcpStdio(b, url, key)} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_container", Arguments: map[string]any{"id": id}})
+				if err != nil || res.IsError {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	}
 }

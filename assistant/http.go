@@ -35,9 +35,17 @@ func Handler(api http.Handler, opts Options) http.Handler {
 		return client.New(inProcessURL, key, client.WithHTTPClient(hc))
 	}
 	server := New(connect, opts)
+	// The SDK's guard against DNS rebinding refuses a request reaching a loopback listener under
+	// another host name, which is what a reverse proxy on the same machine sends. It protects
+	// servers that trust whoever reaches them; every call here carries an API key, which a page
+	// rebound to the address does not have. Bodies are bounded as the API bounds its own.
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger,
+			DisableLocalhostProtection: true, MaxRequestBodyBytes: maxBody})
 }
+
+// maxBody bounds a request to /mcp, as the API bounds a request body.
+const maxBody = 1 << 20
 
 // apiKey reads the key of an Authorization header, "Bearer KEY" or "Token KEY" as the API takes it.
 func apiKey(header string) (string, bool) {

@@ -99,11 +99,15 @@ func trackContainer(ctx context.Context, c *client.Client, in trackIn) (Tracked,
 
 func trackedSummary(t Tracked) string {
 	tr := t.TrackingRequest
+	line := tr.SCAC
+	if line == "" {
+		line = "its line being detected"
+	}
 	var b strings.Builder
 	if t.Created {
-		fmt.Fprintf(&b, "Tracking request %s created for %s (%s, %s): %s.", tr.ID, tr.RequestNumber, tr.RequestType, tr.SCAC, tr.Status)
+		fmt.Fprintf(&b, "Tracking request %s created for %s (%s, %s): %s.", tr.ID, tr.RequestNumber, tr.RequestType, line, tr.Status)
 	} else {
-		fmt.Fprintf(&b, "%s is tracked already (request %s, %s, %s): %s.", tr.RequestNumber, tr.ID, tr.RequestType, tr.SCAC, tr.Status)
+		fmt.Fprintf(&b, "%s is tracked already (request %s, %s, %s): %s.", tr.RequestNumber, tr.ID, tr.RequestType, line, tr.Status)
 	}
 	switch {
 	case t.Shipment != nil:

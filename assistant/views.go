@@ -116,7 +116,8 @@ type Shipment struct {
 	StoppedReason    *string  `json:"tracking_stopped_reason"`
 	LastSucceededAt  *string  `json:"line_tracking_last_succeeded_at" jsonschema:"when the carrier last answered, UTC"`
 	CreatedAt        string   `json:"created_at"`
-	ContainerNumbers []string `json:"container_numbers" jsonschema:"the numbers of the shipment's containers, when the answer included them"`
+	ContainerCount   int      `json:"container_count"`
+	ContainerNumbers []string `json:"container_numbers" jsonschema:"the numbers of the shipment's containers; empty in a container's shipment, whose containers are not read"`
 }
 
 // ShipmentDetails is a shipment with its containers in full, when the tool was asked for them.
@@ -147,7 +148,8 @@ func shipmentView(s client.Shipment) Shipment {
 		PODETA: placeTime(s.PODETAAt, s.PODTimezone), PODOriginalETA: placeTime(s.PODOriginalETAAt, s.PODTimezone),
 		PODATA: placeTime(s.PODATAAt, s.PODTimezone), PODPredictedETA: placeTime(s.PODPredictedArrivalAt, s.PODTimezone),
 		TrackingStopped: s.LineTrackingStoppedAt != nil, StoppedReason: s.LineTrackingStoppedReason,
-		LastSucceededAt: utcOf(s.LineTrackingLastSucceededAt), CreatedAt: utc(s.CreatedAt), ContainerNumbers: []string{},
+		LastSucceededAt: utcOf(s.LineTrackingLastSucceededAt), CreatedAt: utc(s.CreatedAt),
+		ContainerCount: len(s.ContainerIDs), ContainerNumbers: []string{},
 	}
 	for _, c := range s.Containers {
 		v.ContainerNumbers = append(v.ContainerNumbers, c.Number)

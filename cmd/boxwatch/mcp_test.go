@@ -236,7 +236,7 @@ func TestMCPListsTerminal49sToolsPromptsAndResources(t *testing.T) {
 				t.Fatal(err)
 			}
 			for name := range want {
-				if !regexp.MustCompile(`(?m)^### ` + name + `( \(boxwatch\))?$`).Match(doc) || !bytes.Contains(readme, []byte("`"+name+"`")) {
+				if !regexp.MustCompile(`(?m)^### `+name+`( \(boxwatch\))?$`).Match(doc) || !bytes.Contains(readme, []byte("`"+name+"`")) {
 					t.Errorf("docs/mcp.md has no section for %s, or the README does not name it", name)
 				}
 			}
@@ -841,6 +841,27 @@ func TestMCPAnswersAsTheAPIDoes(t *testing.T) {
 					t.Errorf("%q: %d %+v %v", auth, res.StatusCode, doc, err)
 				}
 			}
+			// Behind a reverse proxy on the same machine the request names the public host; an
+			// oversized body is refused before it is read whole.
+			for _, tt := range []struct {
+				body   string
+				status int
+			}{{body, http.StatusOK}, {`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`, http.StatusRequestEntityTooLarge}} {
+				req, _ := http.NewRequest("POST", w.url+"/mcp", strings.NewReader(tt.body))
+				req.Host = "track.example.com"
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Authorization", "Bearer "+w.key)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != tt.status || tt.status == http.StatusOK && !strings.Contains(string(raw), "search_container") {
+					t.Errorf("a %d-byte request through a proxy: %d %.200s", len(tt.body), res.StatusCode, raw)
+				}
+			}
 			if _, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 				&mcp.StreamableClientTransport{Endpoint: w.url + "/mcp", MaxRetries: -1}, nil); err == nil {
 				t.Error("an MCP client without a key connected")
@@ -964,7 +985,7 @@ func checkShipment(t *testing.T, got assistant.Shipment, want client.Shipment) {
 	if got.ID != want.ID || !equalPtr(got.BillOfLadingNumber, want.BillOfLadingNumber) || got.ShippingLine.SCAC != want.ShippingLineSCAC ||
 		got.ShippingLine.Name != want.ShippingLineName || !equalPtr(got.PortOfLading.LOCODE, want.PortOfLadingLOCODE) ||
 		!equalPtr(got.PortOfDischarge.Name, want.PortOfDischargeName) || !equalPtr(got.PODVessel.Name, want.PODVesselName) ||
-		got.TrackingStopped != (want.LineTrackingStoppedAt != nil) {
+		got.TrackingStopped != (want.LineTrackingStoppedAt != nil) || got.ContainerCount != len(want.ContainerIDs) || got.ContainerCount == 0 {
 		t.Errorf("shipment %+v, the API %+v", got, want)
 	}
 	wantTime(t, "ETD", got.POLETD, want.POLETDAt, want.POLTimezone)

@@ -20,8 +20,8 @@ func addTools(s *mcp.Server, connect Connect) {
 			"the other tools take.",
 		InputSchema: inputSchema[searchIn](nil)}, searchContainer)
 
-	// POST /v2/tracking_requests/infer_number (when the type or line is not given), POST /v2/tracking_requests, and
-	// GET /v2/tracking_requests when the number is tracked already.
+	// POST /v2/tracking_requests/infer_number when the number type is not given, POST /v2/tracking_requests,
+	// GET /v2/tracking_requests when the number is tracked already, and GET /v2/shipments/{id} once it has a shipment.
 	tool(s, connect, &mcp.Tool{Name: "track_container",
 		Annotations: &mcp.ToolAnnotations{Title: "Track a container", IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(true)},
 		Description: "Start tracking a container, bill of lading or booking number with its shipping line. The number type and " +

@@ -895,7 +895,7 @@ func TestMCPAnswersAsTheAPIDoes(t *testing.T) {
 					{"list_tracking_requests", map[string]any{"status": "succeeded"}, "status"},
 					{"track_container", map[string]any{}, "number is required"},
 					{"track_container", map[string]any{"number": "MAEU123456784", "containerNumber": "MSCU1234566"}, "differ"},
-					{"track_container", map[string]any{"number": "ZZ", "numberType": "bill_of_lading"}, "scac"},
+					{"track_container", map[string]any{"number": "MSCU1234567", "numberType": "container", "scac": "MSCU"}, "request_number"},
 					{"track_container", map[string]any{"number": "MAEU123456784", "numberType": "parcel"}, "numberType"},
 					{"track_container", map[string]any{"number": "MAEU123456784", "scac": "NOPE", "numberType": "bill_of_lading"}, "NOPE"},
 					{"infer_number", map[string]any{"number": strings.Repeat("9", 41)}, "40"},

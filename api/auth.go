@@ -32,3 +32,20 @@ func (s *server) authenticate(r *http.Request) (boxwatch.Account, error) {
 	}
 	return acct, nil
 }
+
+// authenticated serves h to callers with a valid API key, and answers the others as every
+// authenticated route does. It takes no rate-limit token: what h does in the API's name is
+// charged there.
+func (s *server) authenticated(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := requestInfoOf(r)
+		ri.route = r.URL.Path
+		a, err := s.authenticate(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ri.account = a
+		h.ServeHTTP(w, r)
+	})
+}

@@ -68,6 +68,12 @@ type Config struct {
 	// instead of piling up. Zero means 30 seconds.
 	RequestTimeout time.Duration
 
+	// MCP, when set, makes the handler served at /mcp to callers with a valid API key (others
+	// get 401). It is given the API's own handler, which the MCP tools call in process with the
+	// caller's key, so that a tool call is authorised, scoped to the account and rate-limited as
+	// the REST calls behind it are.
+	MCP func(api http.Handler) http.Handler
+
 	// testRoutes join the route table in tests only (see export_test.go).
 	testRoutes []route
 }

@@ -66,7 +66,11 @@ func NewHandler(cfg Config) (http.Handler, error) {
 		}
 		mux.Handle(rt.method+" "+rt.path, s.wrap(rt))
 	}
-	return s.observe(s.fallback(mux, fixed)), nil
+	h := s.observe(s.fallback(mux, fixed))
+	if cfg.MCP != nil {
+		mux.Handle("/mcp", s.authenticated(cfg.MCP(h)))
+	}
+	return h, nil
 }
 
 type ctxKey int

@@ -164,11 +164,52 @@ func TestTrackingToContainer(t *testing.T) {
 		if _, err := c.ContainerByNumber(ctx, "ZZZU0000000"); !client.IsNotFound(err) {
 			t.Fatalf("ContainerByNumber of an unknown box: %v, want 404", err)
 		}
-		if got, err := c.Container(ctx, box.ID); err != nil || got.Number != box.Number || got.CurrentStatus == "" {
+		if got, err := c.Container(ctx, box.ID); err != nil || got.Number != box.Number || got.CurrentStatus == "" ||
+			got.Shipment != nil || got.TransportEvents != nil {
 			t.Fatalf("Container = %+v, %v", got, err)
 		}
 		if page, err := c.Containers(ctx, client.Page{Number: 1, Size: 1}); err != nil || page.Total != len(sh.Containers) || len(page.Items) != 1 {
 			t.Fatalf("Containers = %+v, %v", page, err)
+		}
+		with, err := c.Container(ctx, box.ID, "shipment", "transport_events")
+		if err != nil || with.Shipment == nil || with.Shipment.ID != sh.ID || with.Shipment.Number() != sh.Number() ||
+			with.Shipment.PODTimezone == nil || len(with.TransportEvents) == 0 {
+			t.Fatalf("Container with its shipment and events = %+v, %v", with, err)
+		}
+		if page, err := c.Containers(ctx, client.Page{Size: 1}, "shipment"); err != nil || page.Items[0].Shipment == nil || page.Items[0].Shipment.ID != sh.ID {
+			t.Fatalf("Containers with their shipments = %+v, %v", page, err)
+		}
+		_, err = c.Container(ctx, box.ID, "cargo")
+		wantAPIError(t, "an include the API does not know", err, 400, "invalid")
+
+		matches, err := c.Search(ctx, "3456784")
+		if err != nil || len(matches) < 2 || matches[0].Type != client.MatchShipment || matches[0].ID != sh.ID ||
+			!slices.ContainsFunc(matches, func(m client.Match) bool { return m.Type == client.MatchTrackingRequest && m.ID == tr.ID }) {
+			t.Fatalf("Search = %+v, %v", matches, err)
+		}
+		if matches, err := c.Search(ctx, box.Number); err != nil || !slices.ContainsFunc(matches, func(m client.Match) bool {
+			return m.Type == client.MatchContainer && m.ID == box.ID && m.ShipmentID != nil && *m.ShipmentID == sh.ID
+		}) {
+			t.Fatalf("Search(container) = %+v, %v", matches, err)
+		}
+		_, err = c.Search(ctx, "")
+		wantAPIError(t, "an empty search", err, 400, "invalid")
+
+		// A second request for the number is a duplicate; the live one is found.
+		_, err = c.CreateTrackingRequest(ctx, client.NewTrackingRequest{RequestType: client.BillOfLading, RequestNumber: "MAEU123456784", SCAC: "MAEU"})
+		wantAPIError(t, "a duplicate", err, 422, "duplicate")
+		for _, scac := range []string{"MAEU", ""} {
+			if live, err := c.LiveTrackingRequest(ctx, "maeu123456784", scac); err != nil || live.ID != tr.ID {
+				t.Fatalf("LiveTrackingRequest(%q) = %+v, %v", scac, live, err)
+			}
+		}
+		if _, err := c.LiveTrackingRequest(ctx, "MAEU999999999", ""); !client.IsNotFound(err) {
+			t.Fatalf("LiveTrackingRequest of a number never tracked: %v", err)
+		}
+		// Without a SCAC the service picks the line, as InferNumber does.
+		auto, err := c.CreateTrackingRequest(ctx, client.NewTrackingRequest{RequestType: in.RequestType(), RequestNumber: "MAEU123456785", AutoDetect: true})
+		if err != nil || auto.SCAC != "MAEU" || auto.RequestType != client.BillOfLading {
+			t.Fatalf("CreateTrackingRequest detecting the line = %+v, %v", auto, err)
 		}
 		events, err := c.TransportEvents(ctx, box.ID)
 		if err != nil || len(events) == 0 {
@@ -226,6 +267,27 @@ func TestShippingLines(t *testing.T) {
 	msc, err := c.ShippingLine(ctx, "MEDU")
 	if err != nil || msc.SCAC != "MSCU" || !slices.Contains(msc.AlternativeSCACs, "MEDU") {
 		t.Fatalf("ShippingLine(MEDU) = %+v, %v", msc, err)
+	}
+	for search, want := range map[string]string{"medu": "MSCU", "Mediterranean": "MSCU", "": ""} {
+		found, err := c.FindShippingLines(ctx, search)
+		if err != nil || want != "" && (len(found) != 1 || found[0].SCAC != want) || want == "" && len(found) != len(lines) {
+			t.Fatalf("FindShippingLines(%q) = %+v, %v", search, found, err)
+		}
+	}
+	cats, err := c.WebhookEvents(ctx)
+	if err != nil || len(cats) < 3 || !slices.ContainsFunc(cats[0].Events, func(e client.EventInfo) bool {
+		return e.Name == "tracking_request.succeeded" && e.Emitted && e.Description != ""
+	}) {
+		t.Fatalf("WebhookEvents = %+v, %v", cats, err)
+	}
+}
+
+func TestInferenceRequestType(t *testing.T) {
+	for numberType, want := range map[string]string{"container": client.ContainerType, "bill_of_lading": client.BillOfLading,
+		"booking": client.BookingNumber, "": "", "parcel": ""} {
+		if got := (client.Inference{NumberType: numberType}).RequestType(); got != want {
+			t.Errorf("%q: %q, want %q", numberType, got, want)
+		}
 	}
 }
 

@@ -35,11 +35,23 @@ type Shipment struct {
 	PODETAAt              *time.Time `json:"pod_eta_at"`
 	PODOriginalETAAt      *time.Time `json:"pod_original_eta_at"`
 	PODATAAt              *time.Time `json:"pod_ata_at"`
+	// LineTrackingLastSucceededAt is when the carrier last answered a lookup.
+	LineTrackingLastSucceededAt *time.Time `json:"line_tracking_last_succeeded_at"`
 	// LineTrackingStoppedAt is set once the shipment is no longer refreshed, with the reason.
 	LineTrackingStoppedAt     *time.Time `json:"line_tracking_stopped_at"`
 	LineTrackingStoppedReason *string    `json:"line_tracking_stopped_reason"`
 	CreatedAt                 time.Time  `json:"created_at"`
 	UpdatedAt                 time.Time  `json:"updated_at"`
+	// Time zones of the port of lading and of discharge (IANA names), which their times are local to.
+	POLTimezone *string `json:"pol_timezone"`
+	PODTimezone *string `json:"pod_timezone"`
+	// PODPredictedArrivalAt is the service's own prediction of the arrival at the port of
+	// discharge while the vessel sails the last leg; Shipment gives it to accounts with the map
+	// feature.
+	PODPredictedArrivalAt *time.Time `json:"pod_predicted_arrival_at,omitempty"`
+	CustomerName          *string    `json:"customer_name"`
+	// PODTerminalID is the terminal at the port of discharge, "" when the carrier names none.
+	PODTerminalID string `json:"pod_terminal_id,omitempty"`
 	// ContainerIDs are the shipment's containers; Containers holds them in full, as the API
 	// includes them with every shipment this client fetches.
 	ContainerIDs []string    `json:"container_ids"`
@@ -61,6 +73,7 @@ type Container struct {
 	ID                 string     `json:"id"`
 	Number             string     `json:"number"`
 	SealNumber         *string    `json:"seal_number"`
+	RefNumbers         []string   `json:"ref_numbers"`
 	EquipmentType      *string    `json:"equipment_type"`
 	EquipmentLength    *int       `json:"equipment_length"`
 	EquipmentHeight    *string    `json:"equipment_height"`
@@ -86,6 +99,22 @@ type Container struct {
 	CreatedAt             time.Time      `json:"created_at"`
 	UpdatedAt             time.Time      `json:"updated_at"`
 	ShipmentID            string         `json:"shipment_id"`
+	// PODTerminalID is the terminal at the port of discharge, "" when the carrier names none.
+	PODTerminalID string `json:"pod_terminal_id,omitempty"`
+	// Shipment, PODTerminal and TransportEvents are filled when the call asked the service to
+	// include them (Container and Containers take the names of what to include).
+	Shipment        *Shipment        `json:"shipment,omitempty"`
+	PODTerminal     *Terminal        `json:"pod_terminal,omitempty"`
+	TransportEvents []TransportEvent `json:"transport_events,omitempty"`
+}
+
+// Terminal is a container terminal at a port, as carriers name it.
+type Terminal struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	SMDGCode *string `json:"smdg_code"`
+	City     *string `json:"city"`
+	Country  *string `json:"country"`
 }
 
 // TerminalHold is a hold on a container at its terminal ("customs", status "hold" or "pending").
@@ -108,12 +137,58 @@ func (c Container) HasTerminalData() bool {
 		c.LocationAtPODTerminal != nil || len(c.HoldsAtPODTerminal) > 0 || len(c.FeesAtPODTerminal) > 0
 }
 
-func containerOf(r resource, c *Container) { c.ID, c.ShipmentID = r.ID, r.one("shipment") }
+func containerOf(r resource, c *Container) {
+	c.ID, c.ShipmentID, c.PODTerminalID = r.ID, r.one("shipment"), r.one("pod_terminal")
+}
+
+// containerWith fills a container's id and relationships, and what the document includes of
+// them: its shipment, its terminal and its transport events.
+func containerWith(d document) func(resource, *Container) {
+	return func(r resource, c *Container) {
+		containerOf(r, c)
+		if sr, ok := d.included("shipment", c.ShipmentID); ok {
+			var s Shipment
+			if json.Unmarshal(sr.Attributes, &s) == nil {
+				s.ID, s.ContainerIDs, s.Containers = sr.ID, sr.many("containers"), []Container{}
+				s.PODTerminalID = sr.one("pod_terminal")
+				c.Shipment = &s
+			}
+		}
+		if tr, ok := d.included("terminal", c.PODTerminalID); ok {
+			var t Terminal
+			if json.Unmarshal(tr.Attributes, &t) == nil {
+				t.ID = tr.ID
+				c.PODTerminal = &t
+			}
+		}
+		for _, id := range r.many("transport_events") {
+			if er, ok := d.included("transport_event", id); ok {
+				var e TransportEvent
+				if json.Unmarshal(er.Attributes, &e) == nil {
+					e.ID = er.ID
+					c.TransportEvents = append(c.TransportEvents, e)
+				}
+			}
+		}
+	}
+}
+
+// includeQuery asks the service to include the named relationships; none asks for nothing.
+func includeQuery(q url.Values, include []string) url.Values {
+	if len(include) > 0 {
+		if q == nil {
+			q = url.Values{}
+		}
+		q.Set("include", strings.Join(include, ","))
+	}
+	return q
+}
 
 // shipmentOf fills a shipment's id and containers from its resource and the document's included.
 func shipmentOf(d document) func(resource, *Shipment) {
 	return func(r resource, s *Shipment) {
 		s.ID, s.ContainerIDs, s.Containers = r.ID, r.many("containers"), []Container{}
+		s.PODTerminalID = r.one("pod_terminal")
 		for _, id := range s.ContainerIDs {
 			if cr, ok := d.included("container", id); ok {
 				var c Container
@@ -172,27 +247,29 @@ func (c *Client) Shipment(ctx context.Context, id string) (Shipment, error) {
 	return s, err
 }
 
-// Container returns one of the account's containers.
-func (c *Client) Container(ctx context.Context, id string) (Container, error) {
+// Container returns one of the account's containers, with the relationships named in include
+// ("shipment", "pod_terminal", "transport_events") filled in; the service refuses other names.
+func (c *Client) Container(ctx context.Context, id string, include ...string) (Container, error) {
 	path := "/v2/containers/" + escape(id)
-	d, err := c.get(ctx, path, nil)
+	d, err := c.get(ctx, path, includeQuery(nil, include))
 	if err != nil {
 		return Container{}, err
 	}
 	var ct Container
 	r, err := decodeOne(http.MethodGet, path, d, "container", &ct)
-	containerOf(r, &ct)
+	containerWith(d)(r, &ct)
 	return ct, err
 }
 
-// Containers returns a page of the account's containers, newest first.
-func (c *Client) Containers(ctx context.Context, p Page) (List[Container], error) {
+// Containers returns a page of the account's containers, newest first, with the relationships
+// named in include filled in, as Container does.
+func (c *Client) Containers(ctx context.Context, p Page, include ...string) (List[Container], error) {
 	const path = "/v2/containers"
-	d, err := c.get(ctx, path, p.values(nil))
+	d, err := c.get(ctx, path, p.values(includeQuery(nil, include)))
 	if err != nil {
 		return List[Container]{}, err
 	}
-	items, err := decodeList(http.MethodGet, path, d, "container", containerOf)
+	items, err := decodeList(http.MethodGet, path, d, "container", containerWith(d))
 	return listOf(d, items), err
 }
 
@@ -296,8 +373,18 @@ func shippingLineOf(r resource, l *ShippingLine) { l.ID = r.ID }
 
 // ShippingLines returns every shipping line the service knows.
 func (c *Client) ShippingLines(ctx context.Context) ([]ShippingLine, error) {
+	return c.FindShippingLines(ctx, "")
+}
+
+// FindShippingLines returns the shipping lines whose name contains search or one of whose SCACs
+// is search, ignoring case, as the service matches them; an empty search returns every line.
+func (c *Client) FindShippingLines(ctx context.Context, search string) ([]ShippingLine, error) {
 	const path = "/v2/shipping_lines"
-	d, err := c.get(ctx, path, nil)
+	var q url.Values
+	if search != "" {
+		q = url.Values{"search": {search}}
+	}
+	d, err := c.get(ctx, path, q)
 	if err != nil {
 		return nil, err
 	}

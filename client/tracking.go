@@ -58,7 +58,10 @@ type NewTrackingRequest struct {
 	RequestType   string `json:"request_type"`
 	RequestNumber string `json:"request_number"`
 	// SCAC is the shipping line's SCAC or one of its alternative SCACs.
-	SCAC         string   `json:"scac"`
+	SCAC string `json:"scac,omitempty"`
+	// AutoDetect, with no SCAC, leaves the shipping line to the service, which picks it from the
+	// number as InferNumber does (auto_detect_vocc_scac).
+	AutoDetect   bool     `json:"auto_detect_vocc_scac,omitempty"`
 	RefNumbers   []string `json:"ref_numbers,omitempty"`
 	ShipmentTags []string `json:"shipment_tags,omitempty"`
 }
@@ -98,12 +101,19 @@ type TrackingRequestQuery struct {
 	Status, SCAC, RequestNumber string
 	// Q matches part of the number or of a reference number.
 	Q string
+	// Filters are further query parameters, sent as given, such as
+	// "filter[created_at][start]": "2025-01-01T00:00:00Z". The service refuses (400) a parameter
+	// it does not know, naming it.
+	Filters map[string]string
 	Page
 }
 
 // TrackingRequests returns a page of the account's tracking requests, newest first.
 func (c *Client) TrackingRequests(ctx context.Context, q TrackingRequestQuery) (List[TrackingRequest], error) {
 	v := url.Values{}
+	for name, val := range q.Filters {
+		v.Set(name, val)
+	}
 	for name, val := range map[string]string{"filter[status]": q.Status, "filter[scac]": q.SCAC,
 		"filter[request_number]": q.RequestNumber, "q": q.Q} {
 		if val != "" {
@@ -117,6 +127,23 @@ func (c *Client) TrackingRequests(ctx context.Context, q TrackingRequestQuery) (
 	}
 	items, err := decodeList(http.MethodGet, path, d, "tracking_request", trackingRequestOf)
 	return listOf(d, items), err
+}
+
+// LiveTrackingRequest returns the account's request for number that is still live (pending,
+// awaiting its manifest or created): the one that makes a new request for the same number a
+// duplicate. With scac empty, any line's. None is an *Error with status 404.
+func (c *Client) LiveTrackingRequest(ctx context.Context, number, scac string) (TrackingRequest, error) {
+	list, err := c.TrackingRequests(ctx, TrackingRequestQuery{RequestNumber: number, SCAC: scac, Page: Page{Size: 100}})
+	if err != nil {
+		return TrackingRequest{}, err
+	}
+	for _, tr := range list.Items {
+		if tr.Status == StatusPending || tr.Status == StatusCreated || tr.Status == StatusAwaitingManifest {
+			return tr, nil
+		}
+	}
+	return TrackingRequest{}, &Error{Method: http.MethodGet, Path: "/v2/tracking_requests", StatusCode: http.StatusNotFound,
+		Errors: []ErrorObject{{Status: "404", Title: "Not Found", Code: "not_found", Detail: "No live tracking request of this account is for " + number + "."}}}
 }
 
 // Inference decisions.
@@ -144,6 +171,18 @@ type Inference struct {
 		Selected   *Candidate  `json:"selected"`
 		Candidates []Candidate `json:"candidates"`
 	} `json:"shipping_line"`
+}
+
+// RequestType is the tracking request type of the number's type ("booking" is a
+// BookingNumber request), or "" when the service could not tell.
+func (in Inference) RequestType() string {
+	switch in.NumberType {
+	case BillOfLading, ContainerType:
+		return in.NumberType
+	case "booking":
+		return BookingNumber
+	}
+	return ""
 }
 
 // Candidate is a shipping line that may have issued a number, with the probability that it did.

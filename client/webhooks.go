@@ -100,6 +100,31 @@ func (c *Client) Webhooks(ctx context.Context) ([]Webhook, error) {
 	})
 }
 
+// EventCategory is a group of the events a webhook may subscribe to.
+type EventCategory struct {
+	ID     string      `json:"id"`
+	Name   string      `json:"name"`
+	Events []EventInfo `json:"events"`
+}
+
+// EventInfo is an event a webhook may subscribe to, and what it means.
+type EventInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Emitted reports whether the service sends the event today (a boxwatch extension).
+	Emitted bool `json:"emitted"`
+}
+
+// WebhookEvents returns the catalogue of events, by category.
+func (c *Client) WebhookEvents(ctx context.Context) ([]EventCategory, error) {
+	const path = "/v2/webhooks/events"
+	d, err := c.get(ctx, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return decodeList(http.MethodGet, path, d, "webhook_event_category", func(r resource, ec *EventCategory) { ec.ID = r.ID })
+}
+
 // DeleteWebhook removes a webhook and its notifications.
 func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
 	_, err := c.do(ctx, http.MethodDelete, "/v2/webhooks/"+escape(id), nil, nil)

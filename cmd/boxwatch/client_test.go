@@ -22,7 +22,7 @@ import (
 
 // demoServer runs "serve --demo" in process on port 0 with a fast simulated world and returns
 // its URL, key and database; it stops when the test ends.
-func demoServer(t *testing.T, dsn string, args ...string) (url, key string) {
+func demoServer(t testing.TB, dsn string, args ...string) (url, key string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()

@@ -42,6 +42,7 @@ Client commands (talk to a running service; --url, default http://127.0.0.1:8080
   boxwatch container NUMBER|ID
   boxwatch map CONTAINER_NUMBER|ID [-o FILE]
   boxwatch webhooks list | add URL --event NAME... | rm ID | deliveries [WEBHOOK_ID] | redeliver ID
+  boxwatch mcp                            (MCP tools on stdin/stdout for a desktop assistant; docs/mcp.md)
 
 --db is a SQLite file (default boxwatch.db) or a postgres:// URL. Every flag can also be set with
 an environment variable: --admin-addr as BOXWATCH_ADMIN_ADDR, --db as BOXWATCH_DB, --url as
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runMap(ctx, rest, getenv, stdin, stdout, stderr)
 	case "webhooks":
 		return runWebhooks(ctx, rest, getenv, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, rest, getenv, stdin, stdout, stderr)
 	case "ais":
 		return runAIS(ctx, rest, getenv, stdin, stdout, stderr)
 	case "route":

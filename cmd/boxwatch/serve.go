@@ -21,6 +21,7 @@ import (
 	"github.com/boxwatch/boxwatch/admin"
 	"github.com/boxwatch/boxwatch/ais/ingest"
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/assistant"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
@@ -341,6 +342,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Infer: inferEngine, Journey: journeys, Positions: db,
 		Webhooks: policy, WebhookClient: webhookClient, WebhookEgressIPs: egressIPs(cfg.webhookEgressIPs),
 		Limits: cfg.limits, PublicURL: cfg.publicURL, Metrics: reg, BodyTimeout: cfg.bodyTimeout, RequestTimeout: cfg.requestTimeout,
+		MCP: func(api http.Handler) http.Handler {
+			return assistant.Handler(api, assistant.Options{Version: mcpVersion(), Logger: log.With("component", "mcp")})
+		},
 	})
 	if err != nil {
 		return err

@@ -98,7 +98,7 @@ func TestServeLeavesNoGoroutine(t *testing.T) {
 }
 
 // readDemo reads serve --demo's output up to the key and returns the API's URL and the key.
-func readDemo(t *testing.T, r io.Reader) (url, key string) {
+func readDemo(t testing.TB, r io.Reader) (url, key string) {
 	t.Helper()
 	sc := bufio.NewScanner(r)
 	for sc.Scan() && key == "" {

@@ -63,8 +63,8 @@ func runTrack(ctx context.Context, args []string, getenv func(string) string, st
 			return apiError(err)
 		}
 		// Already tracked: follow the live request instead.
-		if tr, err = liveRequest(ctx, c, number, scac); err != nil {
-			return err
+		if tr, err = c.LiveTrackingRequest(ctx, number, scac); err != nil {
+			return apiError(err)
 		}
 		r.progressf("%s %s is already tracked (request %s); following it\n", scac, boxwatch.UpperASCII(number), tr.ID)
 	} else {
@@ -98,13 +98,7 @@ func (r *remote) chooseCarrier(ctx context.Context, c *client.Client, number, sc
 		return "", "", apiError(err)
 	}
 	if typ == "" {
-		switch in.NumberType {
-		case client.BillOfLading, client.ContainerType:
-			typ = in.NumberType
-		case "booking":
-			typ = client.BookingNumber
-		}
-		if typ == "" {
+		if typ = in.RequestType(); typ == "" {
 			if typ, err = r.ask("What kind of number is "+number+"?", requestTypes, requestTypes, false); err != nil {
 				return "", "", err
 			}
@@ -200,20 +194,6 @@ func (r *remote) askLine(prompt string) (string, error) {
 		return "", usagef("no answer given")
 	}
 	return line, nil
-}
-
-// liveRequest finds the pending or created request that made a new one a duplicate.
-func liveRequest(ctx context.Context, c *client.Client, number, scac string) (client.TrackingRequest, error) {
-	list, err := c.TrackingRequests(ctx, client.TrackingRequestQuery{RequestNumber: boxwatch.UpperASCII(number), SCAC: scac, Page: client.Page{Size: 100}})
-	if err != nil {
-		return client.TrackingRequest{}, apiError(err)
-	}
-	for _, tr := range list.Items {
-		if tr.Status == client.StatusPending || tr.Status == client.StatusCreated || tr.Status == client.StatusAwaitingManifest {
-			return tr, nil
-		}
-	}
-	return client.TrackingRequest{}, errors.New("the service calls the request a duplicate but lists no live request for it")
 }
 
 // follow polls the request until its lookup is over, the carrier has no manifest yet, or the

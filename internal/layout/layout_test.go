@@ -1,7 +1,7 @@
 // Package layout checks the import rules that keep the architecture readable: the domain imports
 // only the standard library, only the store and the queue reach a database driver or River's
-// drivers and migrator, only the binary wires the HTTP API in, the API holds HTTP only and the
-// journey engine none.
+// drivers and migrator, only the binary wires the HTTP API in, the API holds HTTP only, the
+// journey engine none, and the MCP server is a client of the API.
 package layout
 
 import (
@@ -169,5 +169,26 @@ func TestJourneyEngineIsNoHandler(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the journey package was not listed")
+	}
+}
+
+// The MCP server is a client of the API: its tools call the REST endpoints through the Go client
+// (in process or over the network), so it imports no package of the server, not even the domain,
+// and holds no second copy of a rule.
+func TestAssistantIsAClientOfTheAPI(t *testing.T) {
+	found := false
+	for _, p := range packages(t) {
+		if p.ImportPath != module+"/assistant" {
+			continue
+		}
+		found = true
+		for _, imp := range p.Imports {
+			if (imp == module || strings.HasPrefix(imp, module+"/")) && imp != module+"/client" {
+				t.Errorf("the assistant package imports %s: it may import only the Go client of the module", imp)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the assistant package was not listed")
 	}
 }

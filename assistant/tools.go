@@ -25,8 +25,9 @@ func addTools(s *mcp.Server, connect Connect) {
 	tool(s, connect, &mcp.Tool{Name: "track_container",
 		Annotations: &mcp.ToolAnnotations{Title: "Track a container", IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(true)},
 		Description: "Start tracking a container, bill of lading or booking number with its shipping line. The number type and " +
-			"the line are inferred from the number when not given (as infer_number does); a line that cannot be inferred with " +
-			"confidence is refused with the candidates, to ask the user. Creates the tracking request and returns its state; " +
+			"the line are inferred from the number when not given: the type as infer_number does, the line by the lookup itself, " +
+			"which asks the likely lines in turn (scac stays null until one claims the number; the request fails with " +
+			"scac_auto_detect_failed when none does). Creates the tracking request and returns its state; " +
 			"the lookup with the carrier follows within minutes (poll list_tracking_requests or get_shipment_details). A number " +
 			"already tracked returns its live request instead of a second one.",
 		InputSchema: inputSchema[trackIn](func(p map[string]*jsonschema.Schema) {

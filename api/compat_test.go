@@ -12,6 +12,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -705,7 +706,7 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 		c.Webhooks = webhook.Policy{AllowPrivate: true, Timeout: 300 * time.Millisecond}
 		// At full scale, so that tracking goes on for days after arrival.
 		stack := trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks, RetryScale: 1,
-			RefreshInterval: time.Hour, Renderer: api.NewRenderer(db, c.Carriers, c.Ports)})
+			RefreshInterval: time.Hour, Renderer: jsonapi.NewNotificationRenderer(db, c.Carriers, c.Ports)})
 		c.Tracker, c.Redeliverer, c.Clock = stack.Engine, stack.Deliveries, clock.Now
 	}
 	ts := newTestServer(t, storetest.SQLite, voyage)

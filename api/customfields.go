@@ -6,157 +6,14 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // Custom fields: definitions with their options, and the values set on shipments, containers and
 // tracking requests, reached by id or under the resource by the definition's API slug.
-
-type definitionAttributes struct {
-	EntityType    string              `json:"entity_type" enum:"Shipment,Container,TrackingRequest"`
-	APISlug       string              `json:"api_slug"`
-	DisplayName   string              `json:"display_name"`
-	Description   *string             `json:"description" doc:"Null: boxwatch keeps a display name, not a description."`
-	DataType      string              `json:"data_type" enum:"short_text,number,date,datetime,boolean,enum,enum_multi,reference"`
-	ReferenceType *string             `json:"reference_type" doc:"party for a reference field, null otherwise."`
-	Validation    *map[string]float64 `json:"validation" doc:"max_length for short_text; min and max for number; null when none."`
-	DefaultFormat *string             `json:"default_format"`
-	DefaultValue  json.RawMessage     `json:"default_value" doc:"A value of the data type, or null."`
-	CreatedAt     string              `json:"created_at" format:"date-time"`
-	UpdatedAt     string              `json:"updated_at" format:"date-time"`
-}
-
-type definitionResource struct {
-	ID         string               `json:"id" format:"uuid"`
-	Type       string               `json:"type" enum:"custom_field_definition"`
-	Attributes definitionAttributes `json:"attributes"`
-	Links      resourceLinks        `json:"links"`
-}
-
-type definitionDocument = document[definitionResource]
-type definitionListDocument = document[[]definitionResource]
-
-func definitionOut(d boxwatch.CustomFieldDefinition) definitionResource {
-	var validation *map[string]float64
-	if d.Validation != nil {
-		validation = &d.Validation
-	}
-	return definitionResource{ID: d.ID, Type: "custom_field_definition", Attributes: definitionAttributes{
-		EntityType: d.EntityType, APISlug: d.APISlug, DisplayName: d.DisplayName, DataType: d.DataType,
-		ReferenceType: optString(d.ReferenceType), Validation: validation, DefaultFormat: optString(d.DefaultFormat),
-		DefaultValue: rawOrNull(d.DefaultValue), CreatedAt: d.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: d.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
-	}, Links: resourceLinks{Self: "/v2/custom_field_definitions/" + d.ID}}
-}
-
-func rawOrNull(v json.RawMessage) json.RawMessage {
-	if len(v) == 0 {
-		return json.RawMessage("null")
-	}
-	return v
-}
-
-type optionAttributes struct {
-	Label     string `json:"label"`
-	Value     string `json:"value"`
-	Position  *int   `json:"position"`
-	CreatedAt string `json:"created_at" format:"date-time"`
-	UpdatedAt string `json:"updated_at" format:"date-time"`
-}
-
-type optionRelationships struct {
-	Definition toOne `json:"custom_field_definition"`
-}
-
-type optionResource struct {
-	ID            string              `json:"id" format:"uuid"`
-	Type          string              `json:"type" enum:"custom_field_option"`
-	Attributes    optionAttributes    `json:"attributes"`
-	Relationships optionRelationships `json:"relationships"`
-	Links         resourceLinks       `json:"links"`
-}
-
-type optionDocument = document[optionResource]
-type optionListDocument = document[[]optionResource]
-
-func optionOut(o boxwatch.CustomFieldOption) optionResource {
-	return optionResource{ID: o.ID, Type: "custom_field_option", Attributes: optionAttributes{Label: o.Label, Value: o.Value, Position: o.Position,
-		CreatedAt: o.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(boxwatch.TimeFormat)},
-		Relationships: optionRelationships{Definition: linkTo(o.DefinitionID, "custom_field_definition")},
-		Links:         resourceLinks{Self: "/v2/custom_field_definitions/" + o.DefinitionID + "/options/" + o.ID}}
-}
-
-type customFieldAttributes struct {
-	APISlug      string          `json:"api_slug"`
-	Value        json.RawMessage `json:"value" doc:"A value of the definition's data type."`
-	DisplayValue *string         `json:"display_value" doc:"The value as text: an option's label for enums."`
-	CreatedAt    string          `json:"created_at" format:"date-time"`
-	UpdatedAt    string          `json:"updated_at" format:"date-time"`
-}
-
-type customFieldRelationships struct {
-	Entity     toOne `json:"entity"`
-	Definition toOne `json:"definition"`
-}
-
-type customFieldResource struct {
-	ID            string                   `json:"id" format:"uuid"`
-	Type          string                   `json:"type" enum:"custom_field"`
-	Attributes    customFieldAttributes    `json:"attributes"`
-	Relationships customFieldRelationships `json:"relationships"`
-	Links         resourceLinks            `json:"links"`
-}
-
-type customFieldDocument = document[customFieldResource]
-type customFieldListDocument = document[[]customFieldResource]
-
-func customFieldOut(f boxwatch.CustomField, options []boxwatch.CustomFieldOption) customFieldResource {
-	return customFieldResource{ID: f.ID, Type: "custom_field", Attributes: customFieldAttributes{
-		APISlug: f.APISlug, Value: rawOrNull(f.Value), DisplayValue: displayValue(f.Value, options),
-		CreatedAt: f.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: f.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
-	}, Relationships: customFieldRelationships{Entity: linkTo(f.EntityID, boxwatch.EntityTypes[f.EntityType]),
-		Definition: linkTo(f.DefinitionID, "custom_field_definition")},
-		Links: resourceLinks{Self: "/v2/custom_fields/" + f.ID}}
-}
-
-// displayValue writes a value as text: an option's label for an option value, labels joined by
-// ", " for a list, the text or number itself otherwise.
-func displayValue(raw json.RawMessage, options []boxwatch.CustomFieldOption) *string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil || v == nil {
-		return nil
-	}
-	label := func(s string) string {
-		for _, o := range options {
-			if o.Value == s {
-				return o.Label
-			}
-		}
-		return s
-	}
-	var s string
-	switch v := v.(type) {
-	case string:
-		s = label(v)
-	case []any:
-		var parts []string
-		for _, item := range v {
-			if str, ok := item.(string); ok {
-				parts = append(parts, label(str))
-			}
-		}
-		s = strings.Join(parts, ", ")
-	case bool:
-		s = strconv.FormatBool(v)
-	case float64:
-		s = strconv.FormatFloat(v, 'f', -1, 64)
-	default:
-		return nil
-	}
-	return &s
-}
 
 // plainJSON turns the decoder's json.Number values into float64, as the domain reads values.
 func plainJSON(v any) (any, error) {
@@ -183,9 +40,9 @@ func plainJSON(v any) (any, error) {
 // definitionBody documents the create and update body of a definition.
 type definitionBody struct {
 	Data struct {
-		Type       string               `json:"type" enum:"custom_field_definition"`
-		ID         string               `json:"id,omitempty" format:"uuid"`
-		Attributes definitionAttributes `json:"attributes"`
+		Type       string                       `json:"type" enum:"custom_field_definition"`
+		ID         string                       `json:"id,omitempty" format:"uuid"`
+		Attributes jsonapi.DefinitionAttributes `json:"attributes"`
 	} `json:"data"`
 }
 
@@ -295,7 +152,7 @@ func handleDefinitionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*ht
 		if err := st.CreateCustomFieldDefinition(r.Context(), d); err != nil {
 			return err
 		}
-		res := definitionOut(d)
+		res := jsonapi.Definition(d)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
@@ -310,8 +167,8 @@ var definitionListParams = []param{
 }
 
 func handleDefinitionList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[definitionResource], error) {
-		var lp listPage[definitionResource]
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.DefinitionResource], error) {
+		var lp listPage[jsonapi.DefinitionResource]
 		q := r.URL.Query()
 		f := boxwatch.CustomFieldDefinitionFilter{EntityType: q.Get("filter[entity_type]"), DataType: q.Get("filter[data_type]"),
 			DisplayName: strings.TrimSpace(q.Get("filter[display_name]"))}
@@ -328,9 +185,9 @@ func handleDefinitionList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]definitionResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.DefinitionResource, len(list)), []any{}, total
 		for i, d := range list {
-			lp.data[i] = definitionOut(d)
+			lp.data[i] = jsonapi.Definition(d)
 		}
 		return lp, nil
 	})
@@ -342,7 +199,7 @@ func handleDefinitionGet(st boxwatch.Store, base func(*http.Request) string) han
 		if err != nil {
 			return err
 		}
-		res := definitionOut(d)
+		res := jsonapi.Definition(d)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
@@ -374,7 +231,7 @@ func handleDefinitionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*ht
 		if err := st.UpdateCustomFieldDefinition(r.Context(), d); err != nil {
 			return err
 		}
-		res := definitionOut(d)
+		res := jsonapi.Definition(d)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
@@ -479,7 +336,7 @@ func handleOptionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.R
 		if err := st.CreateCustomFieldOption(r.Context(), o); err != nil {
 			return err
 		}
-		res := optionOut(o)
+		res := jsonapi.Option(o)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
@@ -496,11 +353,11 @@ func handleOptionList(st boxwatch.Store, base func(*http.Request) string) handle
 		if err != nil {
 			return err
 		}
-		data := make([]optionResource, len(list))
+		data := make([]jsonapi.OptionResource, len(list))
 		for i, o := range list {
-			data[i] = optionOut(o)
+			data[i] = jsonapi.Option(o)
 		}
-		writeJSON(w, http.StatusOK, optionListDocument{Data: data, Links: &links{Self: base(r) + r.URL.Path}})
+		writeJSON(w, http.StatusOK, jsonapi.OptionListDocument{Data: data, Links: &jsonapi.Links{Self: base(r) + r.URL.Path}})
 		return nil
 	}
 }
@@ -511,7 +368,7 @@ func handleOptionGet(st boxwatch.Store, base func(*http.Request) string) handler
 		if err != nil {
 			return err
 		}
-		res := optionOut(o)
+		res := jsonapi.Option(o)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
@@ -534,7 +391,7 @@ func handleOptionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.R
 		if err := st.UpdateCustomFieldOption(r.Context(), o); err != nil {
 			return err
 		}
-		res := optionOut(o)
+		res := jsonapi.Option(o)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
@@ -560,7 +417,7 @@ type customFieldBody struct {
 			Value   any    `json:"value" doc:"A value of the definition's data type."`
 		} `json:"attributes"`
 		Relationships struct {
-			Entity toOne `json:"entity" doc:"The shipment, container or tracking request; POST /v2/custom_fields only."`
+			Entity jsonapi.ToOne `json:"entity" doc:"The shipment, container or tracking request; POST /v2/custom_fields only."`
 		} `json:"relationships,omitempty"`
 	} `json:"data"`
 }
@@ -684,7 +541,7 @@ func definitionBySlug(r *http.Request, st boxwatch.Store, entityType, slug, poin
 }
 
 func writeCustomField(w http.ResponseWriter, r *http.Request, status int, base func(*http.Request) string, f boxwatch.CustomField, options []boxwatch.CustomFieldOption) {
-	res := customFieldOut(f, options)
+	res := jsonapi.CustomField(f, options)
 	if status == http.StatusCreated {
 		w.Header().Set("Location", base(r)+res.Links.Self)
 	}
@@ -740,8 +597,8 @@ var customFieldListParams = []param{
 
 // handleCustomFieldList serves GET /v2/custom_fields (entityType "") and GET /v2/{resources}/{id}/custom_fields.
 func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType string) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[customFieldResource], error) {
-		var lp listPage[customFieldResource]
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.CustomFieldResource], error) {
+		var lp listPage[jsonapi.CustomFieldResource]
 		q := r.URL.Query()
 		f := boxwatch.CustomFieldFilter{EntityType: q.Get("filter[entity_type]"), EntityID: q.Get("filter[entity_id]"), DefinitionID: q.Get("filter[definition_id]")}
 		if entityType != "" {
@@ -756,7 +613,7 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]customFieldResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.CustomFieldResource, len(list)), []any{}, total
 		options := map[string][]boxwatch.CustomFieldOption{}
 		for i, cf := range list {
 			if _, ok := options[cf.DefinitionID]; !ok {
@@ -764,7 +621,7 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 					return lp, err
 				}
 			}
-			lp.data[i] = customFieldOut(cf, options[cf.DefinitionID])
+			lp.data[i] = jsonapi.CustomField(cf, options[cf.DefinitionID])
 		}
 		return lp, nil
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 type inferResource struct {
@@ -13,7 +14,7 @@ type inferResource struct {
 	Attributes infer.Result `json:"attributes"`
 }
 
-type inferDocument = document[inferResource]
+type inferDocument = jsonapi.Document[inferResource]
 
 // inferBody documents the request: a plain JSON object, not a JSON:API document.
 type inferBody struct {

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // MediaType is the JSON:API media type every response carries.
@@ -22,52 +23,6 @@ const MediaType = "application/vnd.api+json"
 
 // MaxBodyBytes bounds a request body; larger bodies get 413.
 const MaxBodyBytes = 1 << 20
-
-// document is a JSON:API top-level document with primary data of type T.
-type document[T any] struct {
-	Data     T      `json:"data"`
-	Included []any  `json:"included,omitempty"`
-	Links    *links `json:"links,omitempty"`
-	Meta     *meta  `json:"meta,omitempty"`
-}
-
-// links are absolute URLs; members that do not apply are omitted.
-type links struct {
-	Self    string `json:"self" format:"uri"`
-	Current string `json:"current,omitempty" format:"uri"`
-	First   string `json:"first,omitempty" format:"uri"`
-	Prev    string `json:"prev,omitempty" format:"uri"`
-	Next    string `json:"next,omitempty" format:"uri"`
-	Last    string `json:"last,omitempty" format:"uri"`
-}
-
-type meta struct {
-	Size       int        `json:"size" doc:"Records on this page."`
-	Total      int        `json:"total" doc:"Records matching the request, on every page."`
-	Pagination pagination `json:"pagination"`
-}
-
-type pagination struct {
-	Current int  `json:"current"`
-	Next    *int `json:"next,omitempty"`
-	Last    int  `json:"last"`
-	Records int  `json:"records"`
-}
-
-// resourceLinks holds a resource's own relative link.
-type resourceLinks struct {
-	Self string `json:"self"`
-}
-
-type resourceIdentifier struct {
-	ID   string `json:"id" format:"uuid"`
-	Type string `json:"type"`
-}
-
-// toOne is a to-one relationship; Data is null when nothing is linked.
-type toOne struct {
-	Data *resourceIdentifier `json:"data"`
-}
 
 // errorDocument is the body of every error response.
 type errorDocument struct {
@@ -119,7 +74,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status
 
 // writeResource answers one resource with its absolute self link and what include added.
 func writeResource[R any](w http.ResponseWriter, status int, self string, res R, included []any) {
-	writeJSON(w, status, document[R]{Data: res, Included: included, Links: &links{Self: self}})
+	writeJSON(w, status, jsonapi.Document[R]{Data: res, Included: included, Links: &jsonapi.Links{Self: self}})
 }
 
 // unavailableRetryAfter is the wait, in seconds, every 503 asks for unless it knows better: about

@@ -4,23 +4,8 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
-
-type partyAttributes struct {
-	CompanyName string `json:"company_name"`
-	CreatedAt   string `json:"created_at" format:"date-time"`
-	UpdatedAt   string `json:"updated_at" format:"date-time"`
-}
-
-type partyResource struct {
-	ID         string          `json:"id" format:"uuid"`
-	Type       string          `json:"type" enum:"party"`
-	Attributes partyAttributes `json:"attributes"`
-	Links      resourceLinks   `json:"links"`
-}
-
-type partyDocument = document[partyResource]
-type partyListDocument = document[[]partyResource]
 
 // partyBody documents the create and update body.
 type partyBody struct {
@@ -31,12 +16,6 @@ type partyBody struct {
 			CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
 		} `json:"attributes"`
 	} `json:"data"`
-}
-
-func partyOut(p boxwatch.Party) partyResource {
-	return partyResource{ID: p.ID, Type: "party", Attributes: partyAttributes{CompanyName: p.CompanyName,
-		CreatedAt: p.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: p.UpdatedAt.UTC().Format(boxwatch.TimeFormat)},
-		Links: resourceLinks{Self: "/v2/parties/" + p.ID}}
 }
 
 // decodeParty reads the company name of a create (id "") or update body.
@@ -74,7 +53,7 @@ func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 		if err := st.CreateParty(r.Context(), p); err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
@@ -82,15 +61,15 @@ func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 }
 
 func handlePartyList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[partyResource], error) {
-		var lp listPage[partyResource]
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.PartyResource], error) {
+		var lp listPage[jsonapi.PartyResource]
 		list, total, err := st.Parties(r.Context(), account(r).ID, page)
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]partyResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.PartyResource, len(list)), []any{}, total
 		for i, p := range list {
-			lp.data[i] = partyOut(p)
+			lp.data[i] = jsonapi.Party(p)
 		}
 		return lp, nil
 	})
@@ -102,7 +81,7 @@ func handlePartyGet(st boxwatch.Store, base func(*http.Request) string) handlerF
 		if err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
@@ -126,7 +105,7 @@ func handlePartyUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 		if err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

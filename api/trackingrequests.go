@@ -9,77 +9,13 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/infer"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // attrPointer is where a tracking request's attributes are, for errors about them.
 const attrPointer = "/data/attributes/"
 
-// trackingRequestAttributes is the wire form of a tracking request.
-type trackingRequestAttributes struct {
-	RequestNumber string   `json:"request_number"`
-	RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-	SCAC          string   `json:"scac"`
-	RefNumbers    []string `json:"ref_numbers"`
-	ShipmentTags  []string `json:"shipment_tags"`
-	Tags          []string `json:"tags" doc:"The same list as shipment_tags, under the reference's name."`
-	Status        string   `json:"status" enum:"pending,awaiting_manifest,created,failed,tracking_stopped"`
-	FailedReason  *string  `json:"failed_reason" doc:"Why the request failed or is failing; null otherwise."`
-	IsRetrying    bool     `json:"is_retrying"`
-	RetryCount    *int     `json:"retry_count" doc:"Lookup retries so far; null before the first retry."`
-	CreatedAt     string   `json:"created_at" format:"date-time"`
-	UpdatedAt     string   `json:"updated_at" format:"date-time"`
-}
-
-type trackingRequestRelationships struct {
-	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
-	Customer      toOne `json:"customer" doc:"The party the shipment is for (set on create); null when none."`
-}
-
-// trackingRequestRelationshipNames are the tracking request relationships the reference API
-// defines, every one of which include accepts. tracked_object is included whether named or not.
-var trackingRequestRelationshipNames = []string{"tracked_object", "customer"}
-
-type trackingRequestResource struct {
-	ID            string                       `json:"id" format:"uuid"`
-	Type          string                       `json:"type" enum:"tracking_request"`
-	Attributes    trackingRequestAttributes    `json:"attributes"`
-	Relationships trackingRequestRelationships `json:"relationships"`
-	Links         resourceLinks                `json:"links"`
-}
-
-type trackingRequestDocument = document[trackingRequestResource]
-type trackingRequestListDocument = document[[]trackingRequestResource]
-
-func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
-	res := trackingRequestResource{
-		ID:   tr.ID,
-		Type: "tracking_request",
-		Attributes: trackingRequestAttributes{
-			RequestNumber: tr.RequestNumber,
-			RequestType:   string(tr.RequestType),
-			SCAC:          tr.SCAC,
-			RefNumbers:    nonNil(tr.RefNumbers),
-			ShipmentTags:  nonNil(tr.ShipmentTags),
-			Tags:          nonNil(tr.ShipmentTags),
-			Status:        string(tr.Status),
-			IsRetrying:    tr.IsRetrying,
-			RetryCount:    tr.RetryCount,
-			CreatedAt:     tr.CreatedAt.UTC().Format(boxwatch.TimeFormat),
-			UpdatedAt:     tr.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
-		},
-		Links: resourceLinks{Self: "/v2/tracking_requests/" + tr.ID},
-	}
-	if tr.FailedReason != "" {
-		reason := tr.FailedReason
-		res.Attributes.FailedReason = &reason
-	}
-	res.Relationships.Customer = linkTo(tr.CustomerID, "party")
-	if tr.ShipmentID != "" {
-		res.Relationships.TrackedObject.Data = &resourceIdentifier{ID: tr.ShipmentID, Type: "shipment"}
-	}
-	return res
-}
-
+// nonNil turns a list left out into an empty one.
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -93,7 +29,7 @@ type trackingRequestCreateBody struct {
 	Data struct {
 		Type          string `json:"type" enum:"tracking_request"`
 		Relationships struct {
-			Customer toOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
+			Customer jsonapi.ToOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
 		} `json:"relationships,omitempty"`
 		Attributes struct {
 			RequestType         string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
@@ -226,7 +162,7 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
@@ -234,7 +170,7 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 }
 
 // trackedObjects renders the shipments of requests, each once, for include=tracked_object.
-func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, trs []boxwatch.TrackingRequest) ([]any, error) {
+func trackedObjects(r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, trs []boxwatch.TrackingRequest) ([]any, error) {
 	acct := account(r).ID
 	ids := idsOf(trs, func(tr boxwatch.TrackingRequest) string { return tr.ShipmentID })
 	shipments, err := st.ShipmentsByID(r.Context(), acct, ids)
@@ -248,34 +184,34 @@ func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carri
 	included := []any{}
 	for _, id := range ids {
 		if s, ok := shipments[id]; ok {
-			included = append(included, p.shipmentOut(s, carriers, containers[id]))
+			included = append(included, rd.Shipment(s, containers[id]))
 		}
 	}
 	return included, nil
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestGet(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		// The reference API includes tracked_object by default, here as in the list.
-		if _, err := includes(r.URL.Query(), trackingRequestRelationshipNames...); err != nil {
+		if _, err := includes(r.URL.Query(), jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return err
 		}
 		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		included, err := trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr})
+		included, err := trackedObjects(r, st, rd, []boxwatch.TrackingRequest{tr})
 		if err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
 
 var trackingRequestListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude(trackingRequestRelationshipNames...),
+	paramPageNumber, paramPageSize, paramInclude(jsonapi.TrackingRequestRelationshipNames...),
 	{name: "filter[status]", typ: "string", doc: "Only requests with this status.", enum: []string{"pending", "awaiting_manifest", "created", "failed", "tracking_stopped"}},
 	{name: "filter[scac]", typ: "string", doc: "Only requests for this shipping line (any of its SCACs)."},
 	{name: "filter[request_number]", typ: "string", doc: "Only requests for this number (compared after normalising)."},
@@ -326,28 +262,28 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[trackingRequestResource], error) {
-		var lp listPage[trackingRequestResource]
+func handleTrackingRequestList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TrackingRequestResource], error) {
+		var lp listPage[jsonapi.TrackingRequestResource]
 		q := r.URL.Query()
-		f, err := trackingRequestFilter(q, carriers)
+		f, err := trackingRequestFilter(q, rd.Carriers)
 		if err != nil {
 			return lp, err
 		}
 		// The reference API includes tracked_object in lists by default; include may name it too.
-		if _, err := includes(q, trackingRequestRelationshipNames...); err != nil {
+		if _, err := includes(q, jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
 		if err != nil {
 			return lp, err
 		}
-		if lp.included, err = trackedObjects(r, st, carriers, p, list); err != nil {
+		if lp.included, err = trackedObjects(r, st, rd, list); err != nil {
 			return lp, err
 		}
-		lp.data, lp.total = make([]trackingRequestResource, len(list)), total
+		lp.data, lp.total = make([]jsonapi.TrackingRequestResource, len(list)), total
 		for i, tr := range list {
-			lp.data[i] = trackingRequestOut(tr)
+			lp.data[i] = jsonapi.TrackingRequest(tr)
 		}
 		return lp, nil
 	})
@@ -425,7 +361,7 @@ func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base fun
 		if err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
@@ -58,7 +59,7 @@ func decodeTrigger(body []byte) (triggerBody, error) {
 	return t, nil
 }
 
-func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Client, now boxwatch.Clock) handlerFunc {
+func handleWebhookTrigger(rd jsonapi.Renderer, policy webhook.Policy, client *http.Client, now boxwatch.Clock) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -81,7 +82,7 @@ func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Clie
 			}
 		}
 		at := now()
-		doc := rd.Example(t.Event, at)
+		doc := rd.ExampleNotification(t.Event, at)
 		payload := mustJSON(doc)
 		ex := webhook.Deliver(r.Context(), client, webhook.Request{URL: t.URL, Secret: secret, NotificationID: doc.Data.ID, Body: payload, Now: at})
 		res := triggerResult{URL: t.URL, Succeeded: ex.Outcome == webhook.Succeeded, Error: optString(ex.Err),

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 type vesselAttributes struct {
@@ -21,13 +22,13 @@ type vesselAttributes struct {
 }
 
 type vesselResource struct {
-	ID         string           `json:"id" format:"uuid"`
-	Type       string           `json:"type" enum:"vessel"`
-	Attributes vesselAttributes `json:"attributes"`
-	Links      resourceLinks    `json:"links"`
+	ID         string                `json:"id" format:"uuid"`
+	Type       string                `json:"type" enum:"vessel"`
+	Attributes vesselAttributes      `json:"attributes"`
+	Links      jsonapi.ResourceLinks `json:"links"`
 }
 
-type vesselDocument = document[vesselResource]
+type vesselDocument = jsonapi.Document[vesselResource]
 
 func vesselOut(v boxwatch.Vessel) vesselResource {
 	a := vesselAttributes{Name: v.Name, IMO: v.IMO, MMSI: optString(v.MMSI)}
@@ -36,7 +37,7 @@ func vesselOut(v boxwatch.Vessel) vesselResource {
 		a.Latitude, a.Longitude, a.NauticalSpeedKnots, a.NavigationalHeadingDegrees = &lat, &lon, p.SpeedKnots, p.HeadingDegrees
 		a.PositionTimestamp = optTime(p.Timestamp)
 	}
-	return vesselResource{ID: v.ID, Type: "vessel", Attributes: a, Links: resourceLinks{Self: "/v2/vessels/" + v.ID}}
+	return vesselResource{ID: v.ID, Type: "vessel", Attributes: a, Links: jsonapi.ResourceLinks{Self: "/v2/vessels/" + v.ID}}
 }
 
 func handleVesselGet(st boxwatch.Store, positions boxwatch.PositionStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {

@@ -13,6 +13,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -39,7 +40,7 @@ func startServer(t *testing.T, b storetest.Backend) *server {
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Webhooks: policy,
 		Limits: api.Limits{CreateTrackingRequest: 1 << 20, InferNumber: 1 << 20, Default: 1 << 20},
 	}
-	stack := trackingtest.Start(t, db, trackingtest.Options{Webhooks: policy, Renderer: api.NewRenderer(db, cfg.Carriers, cfg.Ports)})
+	stack := trackingtest.Start(t, db, trackingtest.Options{Webhooks: policy, Renderer: jsonapi.NewNotificationRenderer(db, cfg.Carriers, cfg.Ports)})
 	cfg.Tracker, cfg.Redeliverer = stack.Engine, stack.Deliveries
 	h, err := api.NewHandler(cfg)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/sim"
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -291,7 +292,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	renderer := api.NewRenderer(db, registry, ports)
+	renderer := jsonapi.NewNotificationRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
 		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
 		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks"), Metrics: reg})

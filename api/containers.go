@@ -7,6 +7,80 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// containerRoutes are the container endpoints, the map included.
+func (s *server) containerRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "GET", path: "/v2/containers", tag: "Containers",
+			summary: "List containers",
+			doc:     "Returns the account's containers, newest first, one page at a time; filter[number] finds a container by its number.",
+			auth:    true, bucket: bucketDefault, params: containerListParams,
+			status: http.StatusOK, resp: jsonapi.ContainerListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleContainerList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Get a container",
+			doc:     "Returns one container with its status and milestone times.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.ContainerRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerGet(st, rd, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Update a container",
+			doc: "Replaces the container's ref_numbers (a list, possibly empty); other attributes come from the carrier " +
+				"and cannot be set. A carrier's refresh keeps them.",
+			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, rd, now, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/containers", tag: "Containers",
+			summary: "Edit a container",
+			doc: "The reference's form of PATCH /v2/containers/{id}: the same update, the container named by data.id " +
+				"(required) instead of the path.",
+			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, rd, now, s.baseURL, true),
+		},
+		{
+			method: "PATCH", path: "/v2/containers/{id}/refresh", tag: "Containers",
+			summary: "Refresh a container now",
+			doc: "Schedules an immediate lookup of the container's shipment with its shipping line (a shipment whose tracking " +
+				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON). " +
+				"An account without the map feature gets the reference's 403, titled \"API access not enabled\".",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh, forbidden: errRefreshNotEnabled,
+			status: http.StatusOK, resp: refreshAnswer{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerRefresh(st, tracker),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}/map_geojson", tag: "Containers",
+			summary: "Get the container's map as GeoJSON",
+			doc: "Returns the container's journey as a GeoJSON FeatureCollection (RFC 7946, [longitude, latitude]), features " +
+				"in route order: each port (feature_type port, labelled POL, TS1…, POD), and after a port the leg that left it " +
+				"if it has started: the vessel's position while at sea (current_vessel), the path sailed from stored AIS " +
+				"positions (past_vessel_locations) and the routed path from the vessel to the next port " +
+				"(estimated_partial_leg); then the routed paths of the legs not started (estimated_full_legs). " +
+				"boxwatch additions: a past path drawn by the sea router because no AIS position of the leg is stored has " +
+				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
+				"predicted_arrival_at (that distance at the speed made good over the last 12 hours of track, null below 2 knots). " +
+				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
+				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,
+			status: http.StatusOK, resp: featureCollection{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerMap(st, s.maps, s.mapCache, now),
+		},
+	}
+}
+
 var containerListParams = []param{
 	paramPageNumber, paramPageSize, paramInclude(jsonapi.ContainerRelationshipNames...),
 	{name: "filter[number]", typ: "string", doc: "Only the container with this number; spaces and dashes are ignored (MSCU 123456-6)."},

@@ -12,6 +12,199 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// definitionRoutes are the custom field definition endpoints, their options included.
+func (s *server) definitionRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "POST", path: "/v2/custom_field_definitions", tag: "Custom Fields",
+			summary: "Create a custom field definition",
+			doc: "Defines a custom field of shipments, containers or tracking requests: its api_slug (unique per entity type), " +
+				"display name and data type. Values are checked by type: short_text (validation.max_length, at most 255), number " +
+				"(validation.min, max), date (YYYY-MM-DD), datetime (ISO 8601), boolean, enum and enum_multi (option values), reference " +
+				"(a party's id, reference_type party).",
+			auth: true, bucket: bucketDefault, body: definitionBody{},
+			status: http.StatusCreated, resp: jsonapi.DefinitionDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleDefinitionCreate(st, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/custom_field_definitions", tag: "Custom Fields",
+			summary: "List custom field definitions", doc: "Returns the account's definitions, newest first.",
+			auth: true, bucket: bucketDefault, params: definitionListParams,
+			status: http.StatusOK, resp: jsonapi.DefinitionListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleDefinitionList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/custom_field_definitions/{id}", tag: "Custom Fields",
+			summary: "Get a custom field definition", doc: "Returns one definition.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.DefinitionDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleDefinitionGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/custom_field_definitions/{id}", tag: "Custom Fields",
+			summary: "Update a custom field definition",
+			doc:     "Changes display_name, validation, default_format or default_value; entity_type, api_slug and data_type are fixed. Stored values are not checked again.",
+			auth:    true, bucket: bucketDefault, body: definitionBody{},
+			status: http.StatusOK, resp: jsonapi.DefinitionDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleDefinitionUpdate(st, now, s.baseURL),
+		},
+		{
+			method: "DELETE", path: "/v2/custom_field_definitions/{id}", tag: "Custom Fields",
+			summary: "Delete a custom field definition", doc: "Removes the definition with its options and values. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleDefinitionDelete(st),
+		},
+		{
+			method: "POST", path: "/v2/custom_field_definitions/{id}/options", tag: "Custom Fields",
+			summary: "Add an option to an enum definition", doc: "Adds a choice (label and value, value unique in the definition) to an enum or enum_multi definition.",
+			auth: true, bucket: bucketDefault, body: optionBody{},
+			status: http.StatusCreated, resp: jsonapi.OptionDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleOptionCreate(st, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/custom_field_definitions/{id}/options", tag: "Custom Fields",
+			summary: "List a definition's options", doc: "Returns every option by position (those without last), then oldest first. Not paginated.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.OptionListDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleOptionList(st, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/custom_field_definitions/{id}/options/{option_id}", tag: "Custom Fields",
+			summary: "Get an option", doc: "Returns one option of a definition.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.OptionDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleOptionGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/custom_field_definitions/{id}/options/{option_id}", tag: "Custom Fields",
+			summary: "Update an option", doc: "Changes an option's label, value or position. Values that chose the old value keep it.",
+			auth: true, bucket: bucketDefault, body: optionBody{},
+			status: http.StatusOK, resp: jsonapi.OptionDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleOptionUpdate(st, now, s.baseURL),
+		},
+		{
+			method: "DELETE", path: "/v2/custom_field_definitions/{id}/options/{option_id}", tag: "Custom Fields",
+			summary: "Delete an option", doc: "Removes an option. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleOptionDelete(st),
+		},
+	}
+}
+
+// customFieldRoutes are the custom field endpoints, those under each resource that has them
+// (entityCustomFieldRoutes) included.
+func (s *server) customFieldRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return append([]route{
+		{
+			method: "POST", path: "/v2/custom_fields", tag: "Custom Fields",
+			summary: "Set a custom field",
+			doc: "Sets the value of the definition api_slug names on the resource relationships.entity names (a shipment, container " +
+				"or tracking_request of the account); a value already set is replaced.",
+			auth: true, bucket: bucketDefault, body: customFieldBody{},
+			status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleCustomFieldCreate(st, now, s.baseURL, ""),
+		},
+		{
+			method: "GET", path: "/v2/custom_fields", tag: "Custom Fields",
+			summary: "List custom fields", doc: "Returns the account's custom field values, newest first.",
+			auth: true, bucket: bucketDefault, params: customFieldListParams,
+			status: http.StatusOK, resp: jsonapi.CustomFieldListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleCustomFieldList(st, s.listLinks, ""),
+		},
+		{
+			method: "GET", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Get a custom field", doc: "Returns one custom field value.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleCustomFieldGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Change a custom field's value", doc: "Replaces the value, checked against the definition.",
+			auth: true, bucket: bucketDefault, body: customFieldBody{},
+			status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleCustomFieldUpdate(st, now, s.baseURL, ""),
+		},
+		{
+			method: "DELETE", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Delete a custom field", doc: "Clears the value. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleCustomFieldDelete(st, ""),
+		},
+	}, s.entityCustomFieldRoutes()...)
+}
+
+// entityCustomFieldRoutes are the custom field routes under each resource that has them: the same
+// four endpoints for shipments, containers and tracking requests.
+func (s *server) entityCustomFieldRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	var out []route
+	for _, e := range []struct{ resources, entity, name string }{
+		{"shipments", boxwatch.EntityShipment, "shipment"},
+		{"containers", boxwatch.EntityContainer, "container"},
+		{"tracking_requests", boxwatch.EntityTrackingRequest, "tracking request"},
+	} {
+		base := "/v2/" + e.resources + "/{id}/custom_fields"
+		out = append(out,
+			route{
+				method: "GET", path: base, tag: "Custom Fields",
+				summary: "List a " + e.name + "'s custom fields", doc: "Returns the custom field values of one " + e.name + ", newest first.",
+				auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+				status: http.StatusOK, resp: jsonapi.CustomFieldListDocument{},
+				errors:  []int{400, 401, 404, 429},
+				handler: handleCustomFieldList(st, s.listLinks, e.entity),
+			},
+			route{
+				method: "POST", path: base, tag: "Custom Fields",
+				summary: "Set a " + e.name + "'s custom field",
+				doc:     "Sets the value of the " + e.entity + " definition api_slug names on the " + e.name + "; a value already set is replaced.",
+				auth:    true, bucket: bucketDefault, body: customFieldBody{},
+				status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
+				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+				handler: handleCustomFieldCreate(st, now, s.baseURL, e.entity),
+			},
+			route{
+				method: "PATCH", path: base + "/{api_slug}", tag: "Custom Fields",
+				summary: "Change a " + e.name + "'s custom field",
+				doc:     "Sets the value of the definition the path's api_slug names, replacing any value.",
+				auth:    true, bucket: bucketDefault, body: customFieldBody{},
+				status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+				handler: handleCustomFieldUpdate(st, now, s.baseURL, e.entity),
+			},
+			route{
+				method: "DELETE", path: base + "/{api_slug}", tag: "Custom Fields",
+				summary: "Clear a " + e.name + "'s custom field", doc: "Removes the value of the definition the path's api_slug names. Answers 204.",
+				auth: true, bucket: bucketDefault,
+				status:  http.StatusNoContent,
+				errors:  []int{400, 401, 404, 429},
+				handler: handleCustomFieldDelete(st, e.entity),
+			},
+		)
+	}
+	return out
+}
+
 // Custom fields: definitions with their options, and the values set on shipments, containers and
 // tracking requests, reached by id or under the resource by the definition's API slug.
 

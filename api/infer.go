@@ -8,6 +8,25 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// inferRoutes are the number inference endpoint.
+func (s *server) inferRoutes() []route {
+	now := s.cfg.Clock
+	return []route{
+		{
+			method: "POST", path: "/v2/tracking_requests/infer_number", tag: "Tracking Requests",
+			summary: "Infer the number type and shipping line of a number",
+			doc: "Tells whether a number is a container, bill of lading or booking number, checks it, and ranks " +
+				"the shipping lines that may have issued it. decision is auto_select from a confidence of 0.95, " +
+				"needs_confirmation from 0.70, no_prediction below. Leased containers and bare numbers several " +
+				"lines could have issued are never auto-selected. The body is plain JSON: {\"number\": \"...\"}.",
+			auth: true, bucket: bucketInfer, body: inferBody{},
+			status: http.StatusOK, resp: inferDocument{},
+			errors:  []int{400, 401, 413, 415, 422, 429},
+			handler: handleInferNumber(s.cfg.Infer, now),
+		},
+	}
+}
+
 type inferResource struct {
 	ID         string       `json:"id" format:"uuid"`
 	Type       string       `json:"type" enum:"infer_number_results"`

@@ -8,6 +8,46 @@ import (
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
+// notificationRoutes are the webhook notification endpoints.
+func (s *server) notificationRoutes(rd jsonapi.Renderer, nr *jsonapi.NotificationRenderer) []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "GET", path: "/v2/webhook_notifications", tag: "Webhooks",
+			summary: "List webhook notifications", doc: "Returns the account's notifications, newest first.",
+			auth: true, bucket: bucketDefault, params: notificationListParams,
+			status: http.StatusOK, resp: jsonapi.NotificationListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationList(st, nr, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/examples", tag: "Webhooks",
+			summary: "Get a sample notification", doc: "Returns a sample payload of an event: data is a list holding one notification.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "event", typ: "string", doc: "Required: an event name."}},
+			status: http.StatusOK, resp: jsonapi.NotificationListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationExample(rd, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/{id}", tag: "Webhooks",
+			summary: "Get a webhook notification",
+			doc:     "Returns one notification with its delivery status; include=webhook_notification_logs adds each attempt.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook", "webhook_notification_logs")},
+			status: http.StatusOK, resp: jsonapi.NotificationDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleNotificationGet(st, nr, s.baseURL),
+		},
+		{
+			method: "POST", path: "/v2/webhook_notifications/{id}/redeliver", tag: "Webhooks",
+			summary: "Redeliver a notification", doc: "Sends the notification again, with the same id and body. The webhook must be active.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusAccepted, resp: jsonapi.NotificationDocument{},
+			errors:  []int{400, 401, 404, 409, 429},
+			handler: handleNotificationRedeliver(s.cfg.Redeliverer, st, s.baseURL),
+		},
+	}
+}
+
 func handleNotificationExample(rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		name := r.URL.Query().Get("event")

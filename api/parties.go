@@ -7,6 +7,46 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// partyRoutes are the party endpoints.
+func (s *server) partyRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "POST", path: "/v2/parties", tag: "Parties",
+			summary: "Create a party",
+			doc:     "Stores a customer of the account. A tracking request names it in relationships.customer; its shipment then shows customer_name.",
+			auth:    true, bucket: bucketDefault, body: partyBody{},
+			status: http.StatusCreated, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handlePartyCreate(st, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/parties", tag: "Parties",
+			summary: "List parties", doc: "Returns the account's parties, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+			status: http.StatusOK, resp: jsonapi.PartyListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handlePartyList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/parties/{id}", tag: "Parties",
+			summary: "Get a party", doc: "Returns one party.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handlePartyGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/parties/{id}", tag: "Parties",
+			summary: "Rename a party", doc: "Changes the company name; the shipments of the party show the new name.",
+			auth: true, bucket: bucketDefault, body: partyBody{},
+			status: http.StatusOK, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handlePartyUpdate(st, now, s.baseURL),
+		},
+	}
+}
+
 // partyBody documents the create and update body.
 type partyBody struct {
 	Data struct {

@@ -8,6 +8,24 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// searchRoutes are the search endpoint.
+func (s *server) searchRoutes(rd jsonapi.Renderer) []route {
+	st := s.cfg.Store
+	return []route{
+		{
+			method: "GET", path: "/v2/search", tag: "Search",
+			summary: "Search shipments, containers and tracking requests",
+			doc: "Finds the account's shipments, containers (type cargo) and tracking requests whose bill of lading, booking, container, " +
+				"request or reference number contains query (case-insensitive; spaces and dashes in container numbers are ignored). " +
+				"At most 25 of each kind, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "query", typ: "string", doc: "Required: a number or part of one; at most 100 characters."}},
+			status: http.StatusOK, resp: jsonapi.SearchDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleSearch(st, rd),
+		},
+	}
+}
+
 // searchLimit is how many matches of each kind one search returns, newest first.
 const searchLimit = 25
 

@@ -11,6 +11,62 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// shipmentRoutes are the shipment endpoints.
+func (s *server) shipmentRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "GET", path: "/v2/shipments", tag: "Shipments",
+			summary: "List shipments",
+			doc:     "Returns the account's shipments, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: shipmentListParams,
+			status: http.StatusOK, resp: jsonapi.ShipmentListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleShipmentList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Get a shipment",
+			doc: "Returns one shipment: its route, times and containers. ETAs live here, not on containers. " +
+				"boxwatch addition, for accounts with the map feature: pod_predicted_arrival_at while the vessel sails the last leg " +
+				"(the map's predicted_arrival_at), absent otherwise.",
+			auth: true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.ShipmentRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentGet(st, rd, s.maps, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Update a shipment",
+			doc: "Replaces the shipment's ref_numbers, tags, or both; a list left out is kept. Other attributes come from the carrier " +
+				"and cannot be set.",
+			auth: true, bucket: bucketDefault, body: shipmentUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleShipmentUpdate(st, rd, now, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",
+			summary: "Stop tracking a shipment",
+			doc:     "Stops refreshing the shipment (line_tracking_stopped_reason cancelled_by_user). Stopping a stopped shipment changes nothing.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentTracking(tracker, st, rd, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/resume_tracking", tag: "Shipments",
+			summary: "Resume tracking a shipment",
+			doc: "Refreshes a stopped shipment again, starting now. Fails with 422 duplicate if the account meanwhile " +
+				"tracks the same number in another pending or created request.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 422, 429},
+			handler: handleShipmentTracking(tracker, st, rd, s.baseURL, true),
+		},
+	}
+}
+
 var shipmentListParams = []param{
 	paramPageNumber, paramPageSize, paramInclude(jsonapi.ShipmentRelationshipNames...),
 	{name: "filter[tracking_stopped]", typ: "string", enum: []string{"true", "false"}, doc: "Only shipments whose tracking has (true) or has not (false) stopped."},

@@ -8,6 +8,32 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// shippingLineRoutes are the shipping line endpoints.
+func (s *server) shippingLineRoutes() []route {
+	carriers := s.cfg.Carriers
+	return []route{
+		{
+			method: "GET", path: "/v2/shipping_lines", tag: "Shipping Lines",
+			summary: "List shipping lines",
+			doc: "Returns every shipping line boxwatch knows and which number types each can be tracked by. Not paginated. " +
+				"search keeps the lines whose name or short name contains it, or that use it as a SCAC.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "search", typ: "string", doc: "Part of a line's name, or one of its SCACs; at most 100 characters."}},
+			status: http.StatusOK, resp: jsonapi.ShippingLineListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleShippingLineList(carriers, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/shipping_lines/{id}", tag: "Shipping Lines",
+			summary: "Get a shipping line",
+			doc:     "Returns one shipping line by its id or by any of its SCACs.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShippingLineDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShippingLineGet(carriers, s.baseURL),
+		},
+	}
+}
+
 func handleShippingLineList(carriers *boxwatch.Carriers, base func(*http.Request) string) handlerFunc {
 	all := carriers.All()
 	return func(w http.ResponseWriter, r *http.Request) error {

@@ -12,6 +12,52 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// trackingRequestRoutes are the tracking request endpoints.
+func (s *server) trackingRequestRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
+			summary: "Create a tracking request",
+			doc: "Starts tracking a bill of lading, booking or container number with a shipping line. " +
+				"The request is answered at once with status pending; the lookup with the carrier follows. " +
+				"A number and SCAC that already have a pending or created request in the account are a duplicate.",
+			auth: true, bucket: bucketCreate, body: trackingRequestCreateBody{},
+			status: http.StatusCreated, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleTrackingRequestCreate(st, tracker, s.cfg.Carriers, s.cfg.Infer, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/tracking_requests", tag: "Tracking Requests",
+			summary: "List tracking requests",
+			doc:     "Returns the account's tracking requests, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: trackingRequestListParams,
+			status: http.StatusOK, resp: jsonapi.TrackingRequestListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleTrackingRequestList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
+			summary: "Get a tracking request",
+			doc:     "Returns one tracking request with its shipment (tracked_object) included, as the list does; poll it to follow the lookup, or register a webhook.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.TrackingRequestRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTrackingRequestGet(st, rd, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
+			summary: "Update a tracking request",
+			doc: "Replaces the reference numbers of a tracking request. ref_numbers takes a list; " +
+				"ref_number (the reference API's form) takes one value and replaces the list with it.",
+			auth: true, bucket: bucketDefault, body: trackingRequestUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleTrackingRequestUpdate(st, now, s.baseURL),
+		},
+	}
+}
+
 // attrPointer is where a tracking request's attributes are, for errors about them.
 const attrPointer = "/data/attributes/"
 

@@ -7,6 +7,22 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// transportEventRoutes are the endpoint listing a container's milestones.
+func (s *server) transportEventRoutes(rd jsonapi.Renderer) []route {
+	st := s.cfg.Store
+	return []route{
+		{
+			method: "GET", path: "/v2/containers/{id}/transport_events", tag: "Containers",
+			summary: "List a container's transport events",
+			doc:     "Returns the container's milestones (container.transport.*), oldest first.",
+			auth:    true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize, paramInclude(jsonapi.TransportEventRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.TransportEventListDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTransportEvents(st, rd, s.listLinks),
+		},
+	}
+}
+
 func handleTransportEvents(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TransportEventResource], error) {
 		var lp listPage[jsonapi.TransportEventResource]

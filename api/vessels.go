@@ -7,6 +7,43 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
+// vesselRoutes are the vessel endpoints, the estimated paths included.
+func (s *server) vesselRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "GET", path: "/v2/vessels/{id}", tag: "Vessels",
+			summary: "Get a vessel",
+			doc: "Returns a vessel by its id or IMO number. With show_positions[from_timestamp] or show_positions[to_timestamp] " +
+				"(accounts with the map feature) it adds positions[], its stored AIS positions in that window, oldest first, at most 20,000.",
+			auth: true, bucket: bucketDefault, params: vesselGetParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 403, 404, 429},
+			handler: handleVesselGet(st, s.cfg.Positions, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions", tag: "Vessels",
+			summary: "Get the vessel's estimated path between two ports",
+			doc: "Returns the vessel with positions[]: the sea route from previous_port_id to port_id as positions one minute " +
+				"apart (estimated: true), timed from now at the speed the vessel made good over its last 12 hours of track " +
+				"(16 knots when that is unknown or under 2 knots), at most 60 days of them.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleFuturePositions(st, s.maps, false, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/vessels/{id}/future_positions_with_coordinates", tag: "Vessels",
+			summary: "Get the vessel's estimated path from a point to a port",
+			doc:     "As future_positions, from latitude and longitude (where the vessel is) instead of the previous port.",
+			auth:    true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureWithCoordinatesParams,
+			status: http.StatusOK, resp: vesselDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleFuturePositions(st, s.maps, true, s.baseURL),
+		},
+	}
+}
+
 type vesselAttributes struct {
 	Name                       string   `json:"name"`
 	IMO                        string   `json:"imo"`

@@ -12,6 +12,94 @@ import (
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
+// webhookRoutes are the webhook endpoints, the sample trigger included.
+func (s *server) webhookRoutes(rd jsonapi.Renderer) []route {
+	st, now, policy := s.cfg.Store, s.cfg.Clock, s.cfg.Webhooks
+	return []route{
+		{
+			method: "POST", path: "/v2/webhooks", tag: "Webhooks",
+			summary: "Register a webhook",
+			doc: "Subscribes a URL to events. The URL must be https and resolve to public addresses (checked again at every " +
+				"delivery). The secret that signs deliveries is generated and returned.",
+			auth: true, bucket: bucketDefault, body: webhookBody{},
+			status: http.StatusCreated, resp: jsonapi.WebhookDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleWebhookCreate(st, policy, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/webhooks", tag: "Webhooks",
+			summary: "List webhooks", doc: "Returns the account's webhooks, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+			status: http.StatusOK, resp: jsonapi.WebhookListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/events", tag: "Webhooks",
+			summary: "List the events webhooks can subscribe to", doc: "Every event name with a description, grouped by category.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: eventCategoryListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookEvents(),
+		},
+		{
+			method: "POST", path: "/v2/webhooks/trigger", tag: "Webhooks",
+			summary: "Send a sample delivery now",
+			doc: "Sends one sample notification of an event to a URL and returns the request sent and the response seen. " +
+				"The body is plain JSON: {\"url\", \"event\", \"secret\"}.",
+			auth: true, bucket: bucketDefault, body: triggerBody{},
+			status: http.StatusOK, resp: triggerResult{},
+			errors:  []int{400, 401, 413, 415, 422, 429},
+			handler: handleWebhookTrigger(rd, policy, s.cfg.WebhookClient, now),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/ips", tag: "Webhooks",
+			summary: "List the addresses webhooks are sent from",
+			doc: "The operator's list of the addresses deliveries leave from (serve --webhook-egress-ips), for receivers that allow " +
+				"callers by address; empty when the operator gave none. Plain JSON, as the reference answers it.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: webhookIPs{},
+			errors:  []int{400, 401, 429},
+			handler: handleWebhookIPs(s.cfg.WebhookEgressIPs, now),
+		},
+		{
+			method: "GET", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Get a webhook", doc: "Returns one webhook with its secret.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.WebhookDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleWebhookGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Update a webhook",
+			doc:     "Changes url, active, events or headers. Setting active to true clears a deactivation.",
+			auth:    true, bucket: bucketDefault, body: webhookBody{},
+			status: http.StatusOK, resp: jsonapi.WebhookDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleWebhookUpdate(st, policy, now, s.baseURL),
+		},
+		{
+			method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks",
+			summary: "Delete a webhook", doc: "Removes the webhook and its notifications. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleWebhookDelete(st),
+		},
+		{
+			method: "POST", path: "/v2/webhooks/{id}/redeliver", tag: "Webhooks",
+			summary: "Redeliver failed notifications since a time",
+			doc: "Queues every failed notification of the webhook created at or after since for delivery again, with " +
+				"their original ids: recovery after an outage. The webhook must be active.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "since", typ: "string", format: "date-time", doc: "Required."}},
+			status: http.StatusAccepted, resp: redeliveredDocument{},
+			errors:  []int{400, 401, 404, 409, 429},
+			handler: handleWebhookRedeliver(s.cfg.Redeliverer),
+		},
+	}
+}
+
 // webhookBody documents the create and update bodies.
 type webhookBody struct {
 	Data struct {

@@ -86,7 +86,13 @@ var containerListParams = []param{
 	{name: "filter[number]", typ: "string", doc: "Only the container with this number; spaces and dashes are ignored (MSCU 123456-6)."},
 }
 
-func handleContainerList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+// containerStores reads containers with their milestones, and their shipments.
+type containerStores interface {
+	boxwatch.ContainerStore
+	boxwatch.ShipmentStore
+}
+
+func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ContainerResource], error) {
 		var lp listPage[jsonapi.ContainerResource]
 		q := r.URL.Query()
@@ -129,7 +135,7 @@ func handleContainerList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageL
 	})
 }
 
-func handleContainerGet(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+func handleContainerGet(st containerStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), jsonapi.ContainerRelationshipNames...)
 		if err != nil {
@@ -144,7 +150,7 @@ func handleContainerGet(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.
 }
 
 // writeContainer answers 200 with the container document, inc naming the relationships to include.
-func writeContainer(w http.ResponseWriter, r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
+func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, rd jsonapi.Renderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
 	acct := account(r).ID
 	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
 	if err != nil {
@@ -224,7 +230,7 @@ func decodeContainerUpdate(doc any, id string) ([]string, error) {
 
 // handleContainerUpdate replaces a container's reference numbers, the container named by the path
 // or, with idInBody, by data.id.
-func handleContainerUpdate(st boxwatch.Store, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string, idInBody bool) handlerFunc {
+func handleContainerUpdate(st containerStores, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string, idInBody bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		if !idInBody {

@@ -303,8 +303,27 @@ func decodeDefinition(body []byte, d *boxwatch.CustomFieldDefinition, id string)
 	return nil, false, nil
 }
 
+// valueStores reads what checking a custom field value needs (its definition and options, and
+// the parties reference values name) and stores definitions and values.
+type valueStores interface {
+	boxwatch.CustomFieldStore
+	boxwatch.PartyStore
+}
+
+// entityFieldStores reads custom fields and the resources they are set on.
+type entityFieldStores interface {
+	boxwatch.CustomFieldStore
+	trackedStores
+}
+
+// fieldStores reads and sets custom fields, checking their values.
+type fieldStores interface {
+	entityFieldStores
+	boxwatch.PartyStore
+}
+
 // checkDefault checks a definition's default value against its type and options.
-func checkDefault(r *http.Request, st boxwatch.Store, d *boxwatch.CustomFieldDefinition, v any) error {
+func checkDefault(r *http.Request, st valueStores, d *boxwatch.CustomFieldDefinition, v any) error {
 	if v == nil {
 		d.DefaultValue = json.RawMessage("null")
 		return nil
@@ -317,14 +336,14 @@ func checkDefault(r *http.Request, st boxwatch.Store, d *boxwatch.CustomFieldDef
 	return err
 }
 
-func partyExists(r *http.Request, st boxwatch.Store) func(string) bool {
+func partyExists(r *http.Request, st boxwatch.PartyStore) func(string) bool {
 	return func(id string) bool {
 		_, err := st.Party(r.Context(), account(r).ID, id)
 		return err == nil
 	}
 }
 
-func handleDefinitionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleDefinitionCreate(st valueStores, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -359,7 +378,7 @@ var definitionListParams = []param{
 	{name: "filter[display_name]", typ: "string", doc: "Only definitions whose display name contains this text; at most 100 characters."},
 }
 
-func handleDefinitionList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+func handleDefinitionList(st boxwatch.CustomFieldStore, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.DefinitionResource], error) {
 		var lp listPage[jsonapi.DefinitionResource]
 		q := r.URL.Query()
@@ -386,7 +405,7 @@ func handleDefinitionList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
 	})
 }
 
-func handleDefinitionGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleDefinitionGet(st boxwatch.CustomFieldStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -398,7 +417,7 @@ func handleDefinitionGet(st boxwatch.Store, base func(*http.Request) string) han
 	}
 }
 
-func handleDefinitionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleDefinitionUpdate(st valueStores, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -430,7 +449,7 @@ func handleDefinitionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*ht
 	}
 }
 
-func handleDefinitionDelete(st boxwatch.Store) handlerFunc {
+func handleDefinitionDelete(st boxwatch.CustomFieldStore) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := st.DeleteCustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id")); err != nil {
 			return err
@@ -500,7 +519,7 @@ func decodeOption(body []byte, o *boxwatch.CustomFieldOption, id string) error {
 }
 
 // enumDefinition returns the account's definition of the path if it takes options.
-func enumDefinition(r *http.Request, st boxwatch.Store) (boxwatch.CustomFieldDefinition, error) {
+func enumDefinition(r *http.Request, st boxwatch.CustomFieldStore) (boxwatch.CustomFieldDefinition, error) {
 	d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
 	if err != nil {
 		return d, err
@@ -511,7 +530,7 @@ func enumDefinition(r *http.Request, st boxwatch.Store) (boxwatch.CustomFieldDef
 	return d, nil
 }
 
-func handleOptionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleOptionCreate(st boxwatch.CustomFieldStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		d, err := enumDefinition(r, st)
 		if err != nil {
@@ -536,7 +555,7 @@ func handleOptionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.R
 	}
 }
 
-func handleOptionList(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleOptionList(st boxwatch.CustomFieldStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -555,7 +574,7 @@ func handleOptionList(st boxwatch.Store, base func(*http.Request) string) handle
 	}
 }
 
-func handleOptionGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleOptionGet(st boxwatch.CustomFieldStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		o, err := st.CustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id"))
 		if err != nil {
@@ -567,7 +586,7 @@ func handleOptionGet(st boxwatch.Store, base func(*http.Request) string) handler
 	}
 }
 
-func handleOptionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleOptionUpdate(st boxwatch.CustomFieldStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		o, err := st.CustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id"))
 		if err != nil {
@@ -590,7 +609,7 @@ func handleOptionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.R
 	}
 }
 
-func handleOptionDelete(st boxwatch.Store) handlerFunc {
+func handleOptionDelete(st boxwatch.CustomFieldStore) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := st.DeleteCustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id")); err != nil {
 			return err
@@ -692,7 +711,7 @@ func takeEntity(doc any) (entityType, id string, err error) {
 }
 
 // entityExists tells whether the account has the resource a custom field is set on.
-func entityExists(r *http.Request, st boxwatch.Store, entityType, id string) error {
+func entityExists(r *http.Request, st trackedStores, entityType, id string) error {
 	acct := account(r).ID
 	var err error
 	switch entityType {
@@ -709,7 +728,7 @@ func entityExists(r *http.Request, st boxwatch.Store, entityType, id string) err
 }
 
 // setCustomField checks a value against its definition and stores it on the resource.
-func setCustomField(r *http.Request, st boxwatch.Store, now boxwatch.Clock, d boxwatch.CustomFieldDefinition, entityID string, v any) (boxwatch.CustomField, []boxwatch.CustomFieldOption, error) {
+func setCustomField(r *http.Request, st valueStores, now boxwatch.Clock, d boxwatch.CustomFieldDefinition, entityID string, v any) (boxwatch.CustomField, []boxwatch.CustomFieldOption, error) {
 	options, err := st.CustomFieldOptions(r.Context(), d.AccountID, d.ID)
 	if err != nil {
 		return boxwatch.CustomField{}, nil, err
@@ -725,7 +744,7 @@ func setCustomField(r *http.Request, st boxwatch.Store, now boxwatch.Clock, d bo
 }
 
 // definitionBySlug finds the definition a body or path names; an unknown slug is a 422 at its pointer.
-func definitionBySlug(r *http.Request, st boxwatch.Store, entityType, slug, pointer string) (boxwatch.CustomFieldDefinition, error) {
+func definitionBySlug(r *http.Request, st boxwatch.CustomFieldStore, entityType, slug, pointer string) (boxwatch.CustomFieldDefinition, error) {
 	d, err := st.CustomFieldDefinitionBySlug(r.Context(), account(r).ID, entityType, slug)
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) && pointer != "" {
 		return d, boxwatch.Invalid(pointer, boxwatch.CodeNotFound, "No %s custom field is called '%s'.", entityType, slug)
@@ -743,7 +762,7 @@ func writeCustomField(w http.ResponseWriter, r *http.Request, status int, base f
 
 // handleCustomFieldCreate serves POST /v2/custom_fields (entityType "": the body names the
 // resource) and POST /v2/{resources}/{id}/custom_fields.
-func handleCustomFieldCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
+func handleCustomFieldCreate(st fieldStores, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		entityID := r.PathValue("id")
 		if entityType != "" {
@@ -789,7 +808,7 @@ var customFieldListParams = []param{
 }
 
 // handleCustomFieldList serves GET /v2/custom_fields (entityType "") and GET /v2/{resources}/{id}/custom_fields.
-func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType string) handlerFunc {
+func handleCustomFieldList(st entityFieldStores, pageLinks pageLinker, entityType string) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.CustomFieldResource], error) {
 		var lp listPage[jsonapi.CustomFieldResource]
 		q := r.URL.Query()
@@ -822,16 +841,11 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 
 // customFieldOfPath finds the field a path names: /v2/custom_fields/{id}, or
 // /v2/{resources}/{id}/custom_fields/{api_slug} when entityType is set.
-func customFieldOfPath(r *http.Request, st boxwatch.Store, entityType string) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
-	acct := account(r).ID
+func customFieldOfPath(r *http.Request, st entityFieldStores, entityType string) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
 	if entityType == "" {
-		f, err := st.CustomField(r.Context(), acct, r.PathValue("id"))
-		if err != nil {
-			return f, boxwatch.CustomFieldDefinition{}, err
-		}
-		d, err := st.CustomFieldDefinition(r.Context(), acct, f.DefinitionID)
-		return f, d, err
+		return customFieldByID(r, st)
 	}
+	acct := account(r).ID
 	if err := entityExists(r, st, entityType, r.PathValue("id")); err != nil {
 		return boxwatch.CustomField{}, boxwatch.CustomFieldDefinition{}, err
 	}
@@ -849,9 +863,20 @@ func customFieldOfPath(r *http.Request, st boxwatch.Store, entityType string) (b
 	return list[0], d, nil
 }
 
-func handleCustomFieldGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+// customFieldByID finds the field /v2/custom_fields/{id} names, with its definition.
+func customFieldByID(r *http.Request, st boxwatch.CustomFieldStore) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
+	acct := account(r).ID
+	f, err := st.CustomField(r.Context(), acct, r.PathValue("id"))
+	if err != nil {
+		return f, boxwatch.CustomFieldDefinition{}, err
+	}
+	d, err := st.CustomFieldDefinition(r.Context(), acct, f.DefinitionID)
+	return f, d, err
+}
+
+func handleCustomFieldGet(st boxwatch.CustomFieldStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		f, d, err := customFieldOfPath(r, st, "")
+		f, d, err := customFieldByID(r, st)
 		if err != nil {
 			return err
 		}
@@ -866,7 +891,7 @@ func handleCustomFieldGet(st boxwatch.Store, base func(*http.Request) string) ha
 
 // handleCustomFieldUpdate replaces a field's value; under a resource's path, a definition the
 // resource has no value of yet gets one, as the reference's upsert by slug does.
-func handleCustomFieldUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
+func handleCustomFieldUpdate(st fieldStores, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, d, err := customFieldOfPath(r, st, entityType)
 		if err != nil && !(entityType != "" && d.ID != "" && boxwatch.IsKind(err, boxwatch.KindNotFound)) {
@@ -889,7 +914,7 @@ func handleCustomFieldUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*h
 	}
 }
 
-func handleCustomFieldDelete(st boxwatch.Store, entityType string) handlerFunc {
+func handleCustomFieldDelete(st entityFieldStores, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, _, err := customFieldOfPath(r, st, entityType)
 		if err != nil {
@@ -977,7 +1002,7 @@ func decodeStaged(attrs object) ([]stagedInput, error) {
 }
 
 // resolveStaged finds the definitions staged values name and checks each value against its own.
-func resolveStaged(r *http.Request, st boxwatch.Store, in []stagedInput) ([]boxwatch.StagedCustomField, error) {
+func resolveStaged(r *http.Request, st valueStores, in []stagedInput) ([]boxwatch.StagedCustomField, error) {
 	var out []boxwatch.StagedCustomField
 	for _, s := range in {
 		d, err := definitionBySlug(r, st, s.entityType, s.slug, s.pointer+"/api_slug")

@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"time"
-
-	"github.com/boxwatch/boxwatch"
 )
 
 // metaRoutes are the endpoints that need no API key: the OpenAPI document and the health checks.
@@ -45,7 +43,12 @@ func handleHealthz() handlerFunc {
 	}
 }
 
-func handleReadyz(st boxwatch.Store) handlerFunc {
+// pinger tells whether the database answers.
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+func handleReadyz(st pinger) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()

@@ -69,10 +69,22 @@ var notificationListParams = []param{
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
 }
 
+// notificationEventStores reads notifications with their delivery logs and the events they report.
+type notificationEventStores interface {
+	boxwatch.NotificationStore
+	boxwatch.EventStore
+}
+
+// notificationStores also reads the webhooks of notifications, for include=webhook.
+type notificationStores interface {
+	notificationEventStores
+	boxwatch.WebhookStore
+}
+
 // renderNotifications renders notifications with their events and, when withLogs, their delivery
 // logs, which it also returns as included resources. It reads each kind of related row once for
 // the whole list.
-func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, withLogs bool) ([]jsonapi.NotificationResource, []any, error) {
+func renderNotifications(r *http.Request, st notificationEventStores, list []boxwatch.Notification, withLogs bool) ([]jsonapi.NotificationResource, []any, error) {
 	acct := account(r).ID
 	events, err := st.EventsByID(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.EventID }))
 	if err != nil {
@@ -96,7 +108,7 @@ func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Not
 
 // includeWebhooks adds the webhooks of notifications, each once: a read per webhook, and a page
 // of notifications names few.
-func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, included []any) ([]any, error) {
+func includeWebhooks(r *http.Request, st boxwatch.WebhookStore, list []boxwatch.Notification, included []any) ([]any, error) {
 	for _, id := range idsOf(list, func(n boxwatch.Notification) string { return n.WebhookID }) {
 		w, err := st.Webhook(r.Context(), account(r).ID, id)
 		if boxwatch.IsKind(err, boxwatch.KindNotFound) {
@@ -110,7 +122,7 @@ func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notific
 	return included, nil
 }
 
-func handleNotificationList(st boxwatch.Store, nr *jsonapi.NotificationRenderer, pageLinks pageLinker) handlerFunc {
+func handleNotificationList(st notificationStores, nr *jsonapi.NotificationRenderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.NotificationResource], error) {
 		var lp listPage[jsonapi.NotificationResource]
 		q := r.URL.Query()
@@ -141,7 +153,7 @@ func handleNotificationList(st boxwatch.Store, nr *jsonapi.NotificationRenderer,
 	})
 }
 
-func handleNotificationGet(st boxwatch.Store, nr *jsonapi.NotificationRenderer, base func(*http.Request) string) handlerFunc {
+func handleNotificationGet(st notificationStores, nr *jsonapi.NotificationRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "reference_object", "webhook", "webhook_notification_logs")
 		if err != nil {
@@ -171,7 +183,7 @@ func handleNotificationGet(st boxwatch.Store, nr *jsonapi.NotificationRenderer, 
 	}
 }
 
-func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st notificationEventStores, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		n, err := deliveries.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {

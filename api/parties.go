@@ -78,7 +78,7 @@ func decodeParty(body []byte, id string) (string, error) {
 	return boxwatch.NormalizeCompanyName(name)
 }
 
-func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handlePartyCreate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -100,7 +100,7 @@ func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 	}
 }
 
-func handlePartyList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+func handlePartyList(st boxwatch.PartyStore, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.PartyResource], error) {
 		var lp listPage[jsonapi.PartyResource]
 		list, total, err := st.Parties(r.Context(), account(r).ID, page)
@@ -115,7 +115,7 @@ func handlePartyList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
 	})
 }
 
-func handlePartyGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handlePartyGet(st boxwatch.PartyStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := st.Party(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -127,7 +127,7 @@ func handlePartyGet(st boxwatch.Store, base func(*http.Request) string) handlerF
 	}
 }
 
-func handlePartyUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handlePartyUpdate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		if _, err := st.Party(r.Context(), acct, id); err != nil {

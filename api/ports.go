@@ -43,7 +43,7 @@ func (s *server) portRoutes(rd jsonapi.Renderer) []route {
 	}
 }
 
-func handlePortGet(st boxwatch.Store, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handlePortGet(st boxwatch.TerminalStore, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		pt, ok := p.lookup(r.PathValue("id"))
 		if !ok {
@@ -59,7 +59,7 @@ func handlePortGet(st boxwatch.Store, p portRenderer, base func(*http.Request) s
 	}
 }
 
-func handleTerminalGet(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+func handleTerminalGet(st boxwatch.TerminalStore, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		t, err := st.Terminal(r.Context(), r.PathValue("id"))
 		if err != nil {

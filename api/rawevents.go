@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
@@ -24,7 +23,7 @@ func (s *server) rawEventRoutes(rd jsonapi.Renderer) []route {
 	}
 }
 
-func handleRawEvents(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+func handleRawEvents(st containerStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		acct := account(r).ID
 		c, err := st.Container(r.Context(), acct, r.PathValue("id"))

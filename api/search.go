@@ -29,7 +29,7 @@ func (s *server) searchRoutes(rd jsonapi.Renderer) []route {
 // searchLimit is how many matches of each kind one search returns, newest first.
 const searchLimit = 25
 
-func handleSearch(st boxwatch.Store, rd jsonapi.Renderer) handlerFunc {
+func handleSearch(st trackedStores, rd jsonapi.Renderer) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		query := strings.TrimSpace(r.URL.Query().Get("query"))
 		switch {

@@ -75,7 +75,20 @@ var shipmentListParams = []param{
 		"of a reference number, or of one of the shipment's container numbers (spaces and dashes in a container number are ignored). At most 100 characters."},
 }
 
-func handleShipmentList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+// shipmentDocumentStores reads what a shipment document shows besides the shipment: its
+// containers with their milestones, and the terminals of the ports it includes.
+type shipmentDocumentStores interface {
+	boxwatch.ContainerStore
+	boxwatch.TerminalStore
+}
+
+// shipmentStores reads shipments and what their documents show.
+type shipmentStores interface {
+	boxwatch.ShipmentStore
+	shipmentDocumentStores
+}
+
+func handleShipmentList(st shipmentStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ShipmentResource], error) {
 		var lp listPage[jsonapi.ShipmentResource]
 		q := r.URL.Query()
@@ -120,7 +133,7 @@ func handleShipmentList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLi
 }
 
 // writeShipment answers one shipment with what include asks for.
-func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
+func writeShipment(w http.ResponseWriter, r *http.Request, st shipmentDocumentStores, rd jsonapi.Renderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
 	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
 	if err != nil {
 		return err
@@ -141,14 +154,14 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, rd
 
 // containerEvents reads the milestones of containers a shipment includes, so that an included
 // container lists its transport_events as GET /v2/containers/{id} does.
-func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, containers []boxwatch.Container) (map[string][]boxwatch.TransportEvent, error) {
+func containerEvents(r *http.Request, st boxwatch.ContainerStore, inc map[string]bool, containers []boxwatch.Container) (map[string][]boxwatch.TransportEvent, error) {
 	if !inc["containers"] || len(containers) == 0 {
 		return nil, nil
 	}
 	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
-func handleShipmentGet(st boxwatch.Store, rd jsonapi.Renderer, m *mapper, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, m *mapper, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), jsonapi.ShipmentRelationshipNames...)
 		if err != nil {
@@ -170,7 +183,7 @@ func handleShipmentGet(st boxwatch.Store, rd jsonapi.Renderer, m *mapper, base f
 
 // handleShipmentTracking stops or resumes tracking; the body, if any, is ignored as the
 // reference API does.
-func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string, resume bool) handlerFunc {
+func handleShipmentTracking(tracker boxwatch.Tracker, st shipmentDocumentStores, rd jsonapi.Renderer, base func(*http.Request) string, resume bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		change := tracker.StopTracking
 		if resume {
@@ -235,7 +248,7 @@ func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err erro
 	return refs, tags, nil
 }
 
-func handleShipmentUpdate(st boxwatch.Store, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleShipmentUpdate(st shipmentStores, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		// An id the caller cannot see is a 404 whatever the body holds.

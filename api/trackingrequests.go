@@ -168,7 +168,7 @@ func detectSCAC(engine *infer.Engine, n *boxwatch.NewTrackingRequest) error {
 		"The shipping line of '%s' cannot be detected with confidence: send scac. Candidates: %s.", n.RequestNumber, candidates)
 }
 
-func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestCreate(st valueStores, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, engine *infer.Engine, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -215,8 +215,16 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 	}
 }
 
+// trackedStores reads tracking requests and the shipments and containers they track: what a
+// tracking request includes, what a search finds, and what custom fields are set on.
+type trackedStores interface {
+	boxwatch.TrackingRequestStore
+	boxwatch.ShipmentStore
+	boxwatch.ContainerStore
+}
+
 // trackedObjects renders the shipments of requests, each once, for include=tracked_object.
-func trackedObjects(r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, trs []boxwatch.TrackingRequest) ([]any, error) {
+func trackedObjects(r *http.Request, st trackedStores, rd jsonapi.Renderer, trs []boxwatch.TrackingRequest) ([]any, error) {
 	acct := account(r).ID
 	ids := idsOf(trs, func(tr boxwatch.TrackingRequest) string { return tr.ShipmentID })
 	shipments, err := st.ShipmentsByID(r.Context(), acct, ids)
@@ -236,7 +244,7 @@ func trackedObjects(r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, trs
 	return included, nil
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestGet(st trackedStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		// The reference API includes tracked_object by default, here as in the list.
 		if _, err := includes(r.URL.Query(), jsonapi.TrackingRequestRelationshipNames...); err != nil {
@@ -308,7 +316,7 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+func handleTrackingRequestList(st trackedStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TrackingRequestResource], error) {
 		var lp listPage[jsonapi.TrackingRequestResource]
 		q := r.URL.Query()
@@ -387,7 +395,7 @@ func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
 	return nonNil(refs), boxwatch.ValidateRefNumbers(refs)
 }
 
-func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestUpdate(st boxwatch.TrackingRequestStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := r.PathValue("id")
 		acct := account(r).ID

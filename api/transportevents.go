@@ -23,7 +23,15 @@ func (s *server) transportEventRoutes(rd jsonapi.Renderer) []route {
 	}
 }
 
-func handleTransportEvents(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+// transportEventStores reads a container's milestones with what they include: the container and
+// its shipment, vessels, and the terminals of ports.
+type transportEventStores interface {
+	containerStores
+	boxwatch.VesselStore
+	boxwatch.TerminalStore
+}
+
+func handleTransportEvents(st transportEventStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TransportEventResource], error) {
 		var lp listPage[jsonapi.TransportEventResource]
 		inc, err := includes(r.URL.Query(), jsonapi.TransportEventRelationshipNames...)
@@ -69,7 +77,7 @@ func handleTransportEvents(st boxwatch.Store, rd jsonapi.Renderer, pageLinks pag
 }
 
 // eventOwners renders the container and shipment of a container's events, as include asks.
-func eventOwners(r *http.Request, st boxwatch.Store, rd jsonapi.Renderer, inc map[string]bool, containerID string) ([]any, error) {
+func eventOwners(r *http.Request, st containerStores, rd jsonapi.Renderer, inc map[string]bool, containerID string) ([]any, error) {
 	acct := account(r).ID
 	c, err := st.Container(r.Context(), acct, containerID)
 	if err != nil {

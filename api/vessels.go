@@ -77,7 +77,7 @@ func vesselOut(v boxwatch.Vessel) vesselResource {
 	return vesselResource{ID: v.ID, Type: "vessel", Attributes: a, Links: jsonapi.ResourceLinks{Self: "/v2/vessels/" + v.ID}}
 }
 
-func handleVesselGet(st boxwatch.Store, positions boxwatch.PositionStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleVesselGet(st boxwatch.VesselStore, positions boxwatch.PositionStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		from, to, show, err := showPositions(r, now())
 		if err != nil {

@@ -239,7 +239,7 @@ func (c webhookChanges) apply(ctx context.Context, w *boxwatch.Webhook, policy w
 	return nil
 }
 
-func handleWebhookCreate(st boxwatch.Store, policy webhook.Policy, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleWebhookCreate(st boxwatch.WebhookStore, policy webhook.Policy, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -269,7 +269,7 @@ func handleWebhookCreate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 	}
 }
 
-func handleWebhookUpdate(st boxwatch.Store, policy webhook.Policy, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleWebhookUpdate(st boxwatch.WebhookStore, policy webhook.Policy, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		hook, err := st.Webhook(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -296,7 +296,7 @@ func handleWebhookUpdate(st boxwatch.Store, policy webhook.Policy, now boxwatch.
 	}
 }
 
-func handleWebhookGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleWebhookGet(st boxwatch.WebhookStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		hook, err := st.Webhook(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -308,7 +308,7 @@ func handleWebhookGet(st boxwatch.Store, base func(*http.Request) string) handle
 	}
 }
 
-func handleWebhookList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
+func handleWebhookList(st boxwatch.WebhookStore, pageLinks pageLinker) handlerFunc {
 	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.WebhookResource], error) {
 		list, total, err := st.Webhooks(r.Context(), account(r).ID, page)
 		if err != nil {
@@ -322,7 +322,7 @@ func handleWebhookList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
 	})
 }
 
-func handleWebhookDelete(st boxwatch.Store) handlerFunc {
+func handleWebhookDelete(st boxwatch.WebhookStore) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := st.DeleteWebhook(r.Context(), account(r).ID, r.PathValue("id")); err != nil {
 			return err

@@ -478,7 +478,7 @@ func (s *servers) close() {
 // startDemo makes sure the demo account exists with every feature, prints a fresh key for it and
 // revokes the keys earlier starts printed, so restarts do not pile up live keys: the demo
 // account holds one key, the last one printed.
-func startDemo(ctx context.Context, db boxwatch.Store, apiURL string, stdout io.Writer) error {
+func startDemo(ctx context.Context, db boxwatch.AccountStore, apiURL string, stdout io.Writer) error {
 	a, err := db.AccountByName(ctx, "demo")
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
 		a, err = createAccount(ctx, db, "demo", boxwatch.Features)

@@ -49,6 +49,7 @@ func (s *server) routes() []route {
 		s.notificationRoutes(rd, nr),
 		s.partyRoutes(),
 		s.definitionRoutes(),
+		s.optionRoutes(),
 		s.customFieldRoutes(),
 		s.shippingLineRoutes(),
 		s.metaRoutes(),

@@ -44,7 +44,7 @@ func (s *server) containerRoutes(rd jsonapi.Renderer) []route {
 			summary: "Edit a container",
 			doc: "The reference's form of PATCH /v2/containers/{id}: the same update, the container named by data.id " +
 				"(required) instead of the path.",
-			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			auth: true, bucket: bucketDefault, body: containerEditBody{},
 			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleContainerUpdate(st, rd, now, s.baseURL, true),
@@ -174,58 +174,55 @@ func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, 
 	return nil
 }
 
-// containerUpdateBody documents the update body.
+// containerUpdateBody is the body of PATCH /v2/containers/{id}.
 type containerUpdateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"container"`
-		ID         string `json:"id,omitempty" format:"uuid" doc:"The container's id: required by PATCH /v2/containers, optional with the id in the path."`
-		Attributes struct {
-			RefNumbers []string `json:"ref_numbers" doc:"Replaces the reference numbers."`
-		} `json:"attributes"`
+		Type       string              `json:"type" enum:"container"`
+		ID         string              `json:"id,omitempty" format:"uuid"`
+		Attributes containerRefNumbers `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// containerBodyID returns the data.id of an update sent to PATCH /v2/containers, which names the
-// container in the body rather than in the path.
-func containerBodyID(doc any) (string, error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	if data == nil {
-		// Not a document with a resource object: resourceObject says what is wrong with it.
-		_, err := resourceObject(doc, "container", "-")
-		return "", err
-	}
-	switch id, ok := data["id"].(string); {
-	case data["id"] == nil:
-		return "", boxwatch.Invalid("/data/id", boxwatch.CodeBlank, "data.id can't be blank: it names the container to edit.")
-	case !ok || !boxwatch.IsUUID(id):
-		return "", boxwatch.Invalid("/data/id", boxwatch.CodeInvalid, "data.id must be a container's id.")
-	default:
-		return id, nil
-	}
+// containerEditBody is the body of PATCH /v2/containers: the update of PATCH
+// /v2/containers/{id}, the container named by data.id instead of the path.
+type containerEditBody struct {
+	Data struct {
+		Type       string              `json:"type" enum:"container"`
+		ID         string              `json:"id" format:"uuid" blank:"data.id can't be blank: it names the container to edit." invalid:"data.id must be a container's id." doc:"The container's id."`
+		Attributes containerRefNumbers `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
 }
 
-// decodeContainerUpdate reads the reference numbers a container update replaces.
-func decodeContainerUpdate(doc any, id string) ([]string, error) {
-	attrs, err := resourceObject(doc, "container", id)
-	if err != nil {
-		return nil, err
+// containerRefNumbers are what an update sets of a container: its reference numbers.
+type containerRefNumbers struct {
+	RefNumbers []string `json:"ref_numbers" blank:"Send ref_numbers (a list, possibly empty) to replace the reference numbers." doc:"Replaces the reference numbers."`
+}
+
+// decodeContainerUpdate reads the reference numbers an update replaces, and the id of the
+// container it edits: id, the path's, or, when id is "", data.id.
+func decodeContainerUpdate(body []byte, id string) (string, []string, error) {
+	var a containerRefNumbers
+	if id == "" {
+		b, err := decodeBody[containerEditBody](body, "")
+		if err != nil {
+			return "", nil, err
+		}
+		id, a = b.Data.ID, b.Data.Attributes
+	} else {
+		b, err := decodeBody[containerUpdateBody](body, id)
+		if err != nil {
+			return "", nil, err
+		}
+		a = b.Data.Attributes
 	}
-	if err := attrs.only("ref_numbers"); err != nil {
-		return nil, err
+	if err := boxwatch.ValidateRefNumbers(a.RefNumbers); err != nil {
+		return "", nil, err
 	}
-	refs, ok, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
-	}
-	refs = nonNil(refs)
-	if err := boxwatch.ValidateRefNumbers(refs); err != nil {
-		return nil, err
-	}
-	return refs, nil
+	return id, a.RefNumbers, nil
 }
 
 // handleContainerUpdate replaces a container's reference numbers, the container named by the path
@@ -243,16 +240,7 @@ func handleContainerUpdate(st containerStores, rd jsonapi.Renderer, now boxwatch
 		if err != nil {
 			return err
 		}
-		doc, err := parseJSON(body)
-		if err != nil {
-			return err
-		}
-		if idInBody {
-			if id, err = containerBodyID(doc); err != nil {
-				return err
-			}
-		}
-		refs, err := decodeContainerUpdate(doc, id)
+		id, refs, err := decodeContainerUpdate(body, id)
 		if err != nil {
 			return err
 		}

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"encoding/json"
-	"math"
 	"net/http"
 	"strings"
 
@@ -24,7 +22,7 @@ func (s *server) customFieldRoutes() []route {
 			summary: "Set a custom field",
 			doc: "Sets the value of the definition api_slug names on the resource relationships.entity names (a shipment, container " +
 				"or tracking_request of the account); a value already set is replaced.",
-			auth: true, bucket: bucketDefault, body: customFieldBody{},
+			auth: true, bucket: bucketDefault, body: customFieldCreateBody{},
 			status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
 			handler: handleCustomFieldCreate(st, now, s.baseURL, ""),
@@ -48,7 +46,7 @@ func (s *server) customFieldRoutes() []route {
 		{
 			method: "PATCH", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
 			summary: "Change a custom field's value", doc: "Replaces the value, checked against the definition.",
-			auth: true, bucket: bucketDefault, body: customFieldBody{},
+			auth: true, bucket: bucketDefault, body: customFieldValueBody{},
 			status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleCustomFieldUpdate(st, now, s.baseURL, ""),
@@ -88,7 +86,7 @@ func (s *server) entityCustomFieldRoutes() []route {
 				method: "POST", path: base, tag: "Custom Fields",
 				summary: "Set a " + e.name + "'s custom field",
 				doc:     "Sets the value of the " + e.entity + " definition api_slug names on the " + e.name + "; a value already set is replaced.",
-				auth:    true, bucket: bucketDefault, body: customFieldBody{},
+				auth:    true, bucket: bucketDefault, body: customFieldSetBody{},
 				status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
 				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 				handler: handleCustomFieldCreate(st, now, s.baseURL, e.entity),
@@ -97,7 +95,7 @@ func (s *server) entityCustomFieldRoutes() []route {
 				method: "PATCH", path: base + "/{api_slug}", tag: "Custom Fields",
 				summary: "Change a " + e.name + "'s custom field",
 				doc:     "Sets the value of the definition the path's api_slug names, replacing any value.",
-				auth:    true, bucket: bucketDefault, body: customFieldBody{},
+				auth:    true, bucket: bucketDefault, body: customFieldValueBody{},
 				status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
 				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 				handler: handleCustomFieldUpdate(st, now, s.baseURL, e.entity),
@@ -134,28 +132,7 @@ type fieldStores interface {
 	boxwatch.PartyStore
 }
 
-// plainJSON turns the decoder's json.Number values into float64, as the domain reads values.
-func plainJSON(v any) (any, error) {
-	switch v := v.(type) {
-	case json.Number:
-		f, err := v.Float64()
-		if err != nil || math.IsInf(f, 0) {
-			return nil, boxwatch.Invalid("/data/attributes/value", boxwatch.CodeInvalid, "The number is out of range.")
-		}
-		return f, nil
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			var err error
-			if out[i], err = plainJSON(item); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return v, nil
-}
-
+// partyExists tells whether the account has a party, for reference values.
 func partyExists(r *http.Request, st boxwatch.PartyStore) func(string) bool {
 	return func(id string) bool {
 		_, err := st.Party(r.Context(), account(r).ID, id)
@@ -163,19 +140,92 @@ func partyExists(r *http.Request, st boxwatch.PartyStore) func(string) bool {
 	}
 }
 
-// customFieldBody documents a custom field's create body; under a resource's path the
-// relationships member is left out, and an update sends the value only.
-type customFieldBody struct {
+// customFieldCreateBody is the body of POST /v2/custom_fields, which names the resource the
+// value is set on.
+type customFieldCreateBody struct {
+	Data struct {
+		Type          string              `json:"type" enum:"custom_field"`
+		Relationships entityRelationships `json:"relationships"`
+		Attributes    customFieldSetting  `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
+}
+
+// customFieldSetBody is the body of POST /v2/{resources}/{id}/custom_fields.
+type customFieldSetBody struct {
+	Data struct {
+		Type       string             `json:"type" enum:"custom_field"`
+		Attributes customFieldSetting `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
+}
+
+// customFieldSetting names a definition and gives its value.
+type customFieldSetting struct {
+	APISlug string `json:"api_slug" minLength:"1" blank:"api_slug can't be blank: it names the definition." doc:"The definition's API slug."`
+	Value   any    `json:"value" blank:"value can't be blank; delete the custom field to clear it." doc:"A value of the definition's data type."`
+}
+
+// customFieldValueBody is the body of PATCH /v2/custom_fields/{id} and of PATCH
+// /v2/{resources}/{id}/custom_fields/{api_slug}: the new value.
+type customFieldValueBody struct {
 	Data struct {
 		Type       string `json:"type" enum:"custom_field"`
 		Attributes struct {
-			APISlug string `json:"api_slug,omitempty" doc:"The definition's API slug; on create only."`
-			Value   any    `json:"value" doc:"A value of the definition's data type."`
+			Value any `json:"value" blank:"value can't be blank; delete the custom field to clear it." doc:"A value of the definition's data type."`
 		} `json:"attributes"`
-		Relationships struct {
-			Entity jsonapi.ToOne `json:"entity" doc:"The shipment, container or tracking request; POST /v2/custom_fields only."`
-		} `json:"relationships,omitempty"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
+}
+
+// entityRelationships names the resource a custom field is set on.
+type entityRelationships struct {
+	Entity entityLink `json:"entity" doc:"The shipment, container or tracking request."`
+	// entityType and id are what Entity names, entityType as boxwatch.EntityTypes keys it.
+	entityType, id string
+}
+
+// entityLink names a shipment, container or tracking request.
+type entityLink struct {
+	Data entityIdentifier `json:"data"`
+}
+
+type entityIdentifier struct {
+	Type string `json:"type" enum:"shipment,container,tracking_request"`
+	ID   string `json:"id" format:"uuid"`
+}
+
+func (entityLink) ignoresOtherMembers()       {}
+func (entityIdentifier) ignoresOtherMembers() {}
+
+// decodeMember reads relationships.entity, which is required.
+func (e *entityRelationships) decodeMember(raw any, _ bool, pointer string) error {
+	rels, ok := raw.(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer, boxwatch.CodeBlank, "relationships.entity names the shipment, container or tracking request.")
+	}
+	for k := range rels {
+		if k != "entity" {
+			return boxwatch.Invalid(pointer+"/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the entity relationship can be set.")
+		}
+	}
+	ident, _ := rels["entity"].(map[string]any)
+	ident, _ = ident["data"].(map[string]any)
+	typ, _ := ident["type"].(string)
+	e.id, _ = ident["id"].(string)
+	for name, jsonType := range boxwatch.EntityTypes {
+		if jsonType == typ {
+			e.entityType = name
+		}
+	}
+	if e.entityType == "" {
+		return boxwatch.Invalid(pointer+"/entity/data/type", boxwatch.CodeInvalid, "The entity is a shipment, container or tracking_request.")
+	}
+	e.Entity.Data = entityIdentifier{Type: typ, ID: e.id}
+	return nil
 }
 
 // customFieldInput is what a custom field body says.
@@ -187,71 +237,18 @@ type customFieldInput struct {
 // decodeCustomField reads a custom field body. withSlug: the body names the definition
 // (create); withEntity: it names the resource in relationships.entity (POST /v2/custom_fields).
 func decodeCustomField(body []byte, withSlug, withEntity bool) (customFieldInput, error) {
-	var in customFieldInput
-	doc, err := parseJSON(body)
-	if err != nil {
-		return in, err
+	switch {
+	case withEntity:
+		b, err := decodeBody[customFieldCreateBody](body, "")
+		rel, a := b.Data.Relationships, b.Data.Attributes
+		return customFieldInput{slug: a.APISlug, entityType: rel.entityType, entityID: rel.id, value: a.Value}, err
+	case withSlug:
+		b, err := decodeBody[customFieldSetBody](body, "")
+		return customFieldInput{slug: b.Data.Attributes.APISlug, value: b.Data.Attributes.Value}, err
+	default:
+		b, err := decodeBody[customFieldValueBody](body, "")
+		return customFieldInput{value: b.Data.Attributes.Value}, err
 	}
-	if withEntity {
-		if in.entityType, in.entityID, err = takeEntity(doc); err != nil {
-			return in, err
-		}
-	}
-	attrs, err := resourceObject(doc, "custom_field", "")
-	if err != nil {
-		return in, err
-	}
-	allowed := []string{"value"}
-	if withSlug {
-		allowed = append(allowed, "api_slug")
-	}
-	if err := attrs.only(allowed...); err != nil {
-		return in, err
-	}
-	if withSlug {
-		var present bool
-		if in.slug, present, err = attrs.str("api_slug"); err != nil {
-			return in, err
-		}
-		if !present || in.slug == "" {
-			return in, boxwatch.Invalid(attrs.pointer+"/api_slug", boxwatch.CodeBlank, "api_slug can't be blank: it names the definition.")
-		}
-	}
-	raw, ok := attrs.m["value"]
-	if !ok || raw == nil {
-		return in, boxwatch.Invalid(attrs.pointer+"/value", boxwatch.CodeBlank, "value can't be blank; delete the custom field to clear it.")
-	}
-	in.value, err = plainJSON(raw)
-	return in, err
-}
-
-// takeEntity removes relationships.entity from a custom field body and returns the resource it names.
-func takeEntity(doc any) (entityType, id string, err error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	rels, ok := data["relationships"].(map[string]any)
-	if !ok {
-		return "", "", boxwatch.Invalid("/data/relationships", boxwatch.CodeBlank, "relationships.entity names the shipment, container or tracking request.")
-	}
-	delete(data, "relationships")
-	for k := range rels {
-		if k != "entity" {
-			return "", "", boxwatch.Invalid("/data/relationships/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the entity relationship can be set.")
-		}
-	}
-	ident, _ := rels["entity"].(map[string]any)
-	ident, _ = ident["data"].(map[string]any)
-	typ, _ := ident["type"].(string)
-	id, _ = ident["id"].(string)
-	for name, jsonType := range boxwatch.EntityTypes {
-		if jsonType == typ {
-			entityType = name
-		}
-	}
-	if entityType == "" {
-		return "", "", boxwatch.Invalid("/data/relationships/entity/data/type", boxwatch.CodeInvalid, "The entity is a shipment, container or tracking_request.")
-	}
-	return entityType, id, nil
 }
 
 // entityExists tells whether the account has the resource a custom field is set on.

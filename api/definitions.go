@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,7 +21,7 @@ func (s *server) definitionRoutes() []route {
 				"display name and data type. Values are checked by type: short_text (validation.max_length, at most 255), number " +
 				"(validation.min, max), date (YYYY-MM-DD), datetime (ISO 8601), boolean, enum and enum_multi (option values), reference " +
 				"(a party's id, reference_type party).",
-			auth: true, bucket: bucketDefault, body: definitionBody{},
+			auth: true, bucket: bucketDefault, body: definitionCreateBody{},
 			status: http.StatusCreated, resp: jsonapi.DefinitionDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
 			handler: handleDefinitionCreate(st, now, s.baseURL),
@@ -47,7 +46,7 @@ func (s *server) definitionRoutes() []route {
 			method: "PATCH", path: "/v2/custom_field_definitions/{id}", tag: "Custom Fields",
 			summary: "Update a custom field definition",
 			doc:     "Changes display_name, validation, default_format or default_value; entity_type, api_slug and data_type are fixed. Stored values are not checked again.",
-			auth:    true, bucket: bucketDefault, body: definitionBody{},
+			auth:    true, bucket: bucketDefault, body: definitionUpdateBody{},
 			status: http.StatusOK, resp: jsonapi.DefinitionDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleDefinitionUpdate(st, now, s.baseURL),
@@ -63,77 +62,91 @@ func (s *server) definitionRoutes() []route {
 	}
 }
 
-// definitionBody documents the create and update body of a definition.
-type definitionBody struct {
+// definitionCreateBody is the body of POST /v2/custom_field_definitions.
+type definitionCreateBody struct {
 	Data struct {
-		Type       string                       `json:"type" enum:"custom_field_definition"`
-		ID         string                       `json:"id,omitempty" format:"uuid"`
-		Attributes jsonapi.DefinitionAttributes `json:"attributes"`
+		Type       string `json:"type" enum:"custom_field_definition"`
+		Attributes struct {
+			EntityType    string              `json:"entity_type" enum:"Shipment,Container,TrackingRequest"`
+			APISlug       string              `json:"api_slug" doc:"Unique per entity type."`
+			DisplayName   string              `json:"display_name"`
+			DataType      string              `json:"data_type" enum:"short_text,number,date,datetime,boolean,enum,enum_multi,reference"`
+			ReferenceType string              `json:"reference_type,omitempty" doc:"party, for a reference field."`
+			DefaultFormat string              `json:"default_format,omitempty"`
+			Validation    *map[string]float64 `json:"validation,omitempty" maxProperties:"4" invalid:"validation is an object of numeric limits, or null." items:"A limit is a number." doc:"max_length for short_text; min and max for number."`
+			DefaultValue  any                 `json:"default_value,omitempty" doc:"A value of the data type, or null."`
+		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeDefinition reads a definition's create body into d (id "") or its update body over d:
-// an update may change display_name, validation, default_format and default_value only.
-func decodeDefinition(body []byte, d *boxwatch.CustomFieldDefinition, id string) (defaultValue any, hasDefault bool, err error) {
-	doc, err := parseJSON(body)
+// definitionUpdateBody is the body of PATCH /v2/custom_field_definitions/{id}.
+type definitionUpdateBody struct {
+	Data struct {
+		Type       string            `json:"type" enum:"custom_field_definition"`
+		ID         string            `json:"id,omitempty" format:"uuid"`
+		Attributes definitionChanges `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
+}
+
+// definitionChanges are what an update may change of a definition; null clears default_format,
+// validation and default_value.
+type definitionChanges struct {
+	DisplayName   *string                      `json:"display_name,omitempty"`
+	DefaultFormat optional[string]             `json:"default_format,omitempty"`
+	Validation    optional[map[string]float64] `json:"validation,omitempty" maxProperties:"4" invalid:"validation is an object of numeric limits, or null." items:"A limit is a number." doc:"max_length for short_text; min and max for number."`
+	DefaultValue  optional[any]                `json:"default_value,omitempty" doc:"A value of the data type, or null."`
+}
+
+func (definitionChanges) refused() ([]string, string) {
+	return []string{"entity_type", "api_slug", "data_type", "reference_type"}, "%s is fixed when the definition is created."
+}
+
+// decodeDefinitionCreate reads a definition's create body into d, and returns its default value.
+func decodeDefinitionCreate(body []byte, d *boxwatch.CustomFieldDefinition) (defaultValue any, err error) {
+	b, err := decodeBody[definitionCreateBody](body, "")
+	if err != nil {
+		return nil, err
+	}
+	a := b.Data.Attributes
+	d.EntityType, d.APISlug, d.DisplayName, d.DataType = a.EntityType, a.APISlug, a.DisplayName, a.DataType
+	d.ReferenceType, d.DefaultFormat = a.ReferenceType, a.DefaultFormat
+	if a.Validation != nil {
+		d.Validation = *a.Validation
+	}
+	return a.DefaultValue, nil
+}
+
+// decodeDefinitionUpdate reads an update of definition d over it; hasDefault tells whether it
+// sets the default value (to defaultValue, nil for none).
+func decodeDefinitionUpdate(body []byte, d *boxwatch.CustomFieldDefinition) (defaultValue any, hasDefault bool, err error) {
+	b, err := decodeBody[definitionUpdateBody](body, d.ID)
 	if err != nil {
 		return nil, false, err
 	}
-	attrs, err := resourceObject(doc, "custom_field_definition", id)
-	if err != nil {
-		return nil, false, err
+	a := b.Data.Attributes
+	if a.DisplayName != nil {
+		d.DisplayName = *a.DisplayName
 	}
-	changeable := []string{"display_name", "validation", "default_format", "default_value"}
-	if id == "" {
-		changeable = append(changeable, "entity_type", "api_slug", "data_type", "reference_type")
-	} else {
-		for _, fixed := range []string{"entity_type", "api_slug", "data_type", "reference_type"} {
-			if _, ok := attrs.m[fixed]; ok {
-				return nil, false, boxwatch.Invalid(attrs.pointer+"/"+fixed, boxwatch.CodeInvalid, "%s is fixed when the definition is created.", fixed)
-			}
+	if a.DefaultFormat.Set {
+		d.DefaultFormat = ""
+		if a.DefaultFormat.Value != nil {
+			d.DefaultFormat = *a.DefaultFormat.Value
 		}
 	}
-	if err := attrs.only(changeable...); err != nil {
-		return nil, false, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"entity_type", &d.EntityType}, {"api_slug", &d.APISlug}, {"display_name", &d.DisplayName}, {"data_type", &d.DataType},
-		{"reference_type", &d.ReferenceType}, {"default_format", &d.DefaultFormat}} {
-		v, present, err := attrs.str(f.name)
-		if err != nil {
-			return nil, false, err
-		}
-		if present || id == "" {
-			*f.dst = v
-		} else if _, null := attrs.m[f.name]; null && f.name == "default_format" {
-			*f.dst = ""
-		}
-	}
-	if raw, ok := attrs.m["validation"]; ok {
+	if a.Validation.Set {
 		d.Validation = nil
-		if raw != nil {
-			m, ok := raw.(map[string]any)
-			if !ok || len(m) > 4 {
-				return nil, false, boxwatch.Invalid(attrs.pointer+"/validation", boxwatch.CodeInvalid, "validation is an object of numeric limits, or null.")
-			}
-			d.Validation = map[string]float64{}
-			for k, v := range m {
-				n, ok := v.(json.Number)
-				f, err := n.Float64()
-				if !ok || err != nil || math.IsInf(f, 0) {
-					return nil, false, boxwatch.Invalid(attrs.pointer+"/validation/"+escapePointer(k), boxwatch.CodeInvalid, "A limit is a number.")
-				}
-				d.Validation[k] = f
-			}
+		if a.Validation.Value != nil {
+			d.Validation = *a.Validation.Value
 		}
 	}
-	if raw, ok := attrs.m["default_value"]; ok {
-		v, err := plainJSON(raw)
-		return v, true, err
+	if a.DefaultValue.Value != nil {
+		defaultValue = *a.DefaultValue.Value
 	}
-	return nil, false, nil
+	return defaultValue, a.DefaultValue.Set, nil
 }
 
 // checkDefault checks a definition's default value against its type and options.
@@ -158,7 +171,7 @@ func handleDefinitionCreate(st valueStores, now boxwatch.Clock, base func(*http.
 		}
 		t := now()
 		d := boxwatch.CustomFieldDefinition{ID: boxwatch.NewID(t), AccountID: account(r).ID, CreatedAt: t, UpdatedAt: t}
-		def, _, err := decodeDefinition(body, &d, "")
+		def, err := decodeDefinitionCreate(body, &d)
 		if err != nil {
 			return err
 		}
@@ -234,7 +247,7 @@ func handleDefinitionUpdate(st valueStores, now boxwatch.Clock, base func(*http.
 		if err != nil {
 			return err
 		}
-		def, hasDefault, err := decodeDefinition(body, &d, r.PathValue("id"))
+		def, hasDefault, err := decodeDefinitionUpdate(body, &d)
 		if err != nil {
 			return err
 		}

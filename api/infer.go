@@ -35,32 +35,17 @@ type inferResource struct {
 
 type inferDocument = jsonapi.Document[inferResource]
 
-// inferBody documents the request: a plain JSON object, not a JSON:API document.
+// inferBody is the body of POST /v2/tracking_requests/infer_number: a plain JSON object, not a
+// JSON:API document.
 type inferBody struct {
-	Number string `json:"number" doc:"A container, bill of lading or booking number; spaces, dashes, dots and slashes are ignored. At most 40 characters."`
+	Number string `json:"number" blank:"Number can't be blank." doc:"A container, bill of lading or booking number; spaces, dashes, dots and slashes are ignored. At most 40 characters."`
 }
 
+func (inferBody) example() string { return `{"number": "MSCU1234566"}` }
+
 func decodeInferBody(body []byte) (string, error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return "", err
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return "", boxwatch.Invalid("/", boxwatch.CodeInvalid, `The body must be a JSON object such as {"number": "MSCU1234566"}.`)
-	}
-	o := object{m: m, pointer: ""}
-	if err := o.only("number"); err != nil {
-		return "", err
-	}
-	n, present, err := o.str("number")
-	if err != nil {
-		return "", err
-	}
-	if !present {
-		return "", boxwatch.Invalid("/number", boxwatch.CodeBlank, "Number can't be blank.")
-	}
-	return n, nil
+	b, err := decodeBody[inferBody](body, "")
+	return b.Number, err
 }
 
 func handleInferNumber(engine *infer.Engine, now boxwatch.Clock) handlerFunc {

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"reflect"
 
 	"github.com/boxwatch/boxwatch"
 )
@@ -10,77 +11,93 @@ import (
 // A tracking request's initial custom fields are values it sets on its shipment and containers
 // once the lookup creates them: checked against their definitions when the request is made.
 
-// stagedBody documents one value of initial_custom_fields.
-type stagedBody struct {
-	APISlug string `json:"api_slug"`
-	Value   any    `json:"value"`
-	Number  string `json:"number,omitempty" doc:"Containers only: the container the value is for; every container when left out."`
+// initialCustomFields describes initial_custom_fields.
+type initialCustomFields struct {
+	Shipment   []stagedShipmentValue  `json:"shipment,omitempty" doc:"Values set on the shipment."`
+	Containers []stagedContainerValue `json:"containers,omitempty" doc:"Values set on its containers."`
 }
 
-// stagedInput is one value of a create body's initial_custom_fields, before its definition is found.
+// stagedShipmentValue is one value initial_custom_fields sets on the shipment.
+type stagedShipmentValue struct {
+	APISlug string `json:"api_slug"`
+	Value   any    `json:"value" blank:"value can't be blank."`
+}
+
+// stagedContainerValue is one value initial_custom_fields sets on containers.
+type stagedContainerValue struct {
+	APISlug string `json:"api_slug"`
+	Number  string `json:"number,omitempty" doc:"The container the value is for; every container when left out."`
+	Value   any    `json:"value" blank:"value can't be blank."`
+}
+
+// decodeMember reads initial_custom_fields, whose lists are never null and which holds at most
+// boxwatch.MaxStagedCustomFields values.
+func (f *initialCustomFields) decodeMember(raw any, _ bool, pointer string) error {
+	if raw == nil {
+		return nil
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer, boxwatch.CodeInvalid, "initial_custom_fields is an object with shipment and containers lists.")
+	}
+	for key, v := range obj {
+		list, ok := v.([]any)
+		at := pointer + "/" + escapePointer(key)
+		var err error
+		switch {
+		case key != "shipment" && key != "containers":
+			return boxwatch.Invalid(at, boxwatch.CodeInvalid, "initial_custom_fields takes shipment and containers only.")
+		case !ok:
+			return boxwatch.Invalid(at, boxwatch.CodeInvalid, "%s is a list of {\"api_slug\", \"value\"}.", key)
+		case key == "shipment":
+			err = decodeEntries(list, &f.Shipment, at)
+		default:
+			err = decodeEntries(list, &f.Containers, at)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(f.Shipment)+len(f.Containers) > boxwatch.MaxStagedCustomFields {
+		return boxwatch.Invalid(pointer, boxwatch.CodeTooLong, "initial_custom_fields holds at most %d values.", boxwatch.MaxStagedCustomFields)
+	}
+	return nil
+}
+
+// decodeEntries decodes the entries of one list of initial_custom_fields into dst.
+func decodeEntries[T any](list []any, dst *[]T, pointer string) error {
+	*dst = make([]T, len(list))
+	for i, item := range list {
+		err := decodeObject(item, reflect.ValueOf(&(*dst)[i]).Elem(), fmt.Sprintf("%s/%d", pointer, i),
+			"An entry is an object with api_slug and value.")
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stagedInput is one value of initial_custom_fields, before its definition is found.
 type stagedInput struct {
 	entityType, slug, number, pointer string
 	value                             any
 }
 
-// decodeStaged reads initial_custom_fields: {"shipment": [...], "containers": [...]}, each entry
-// {"api_slug", "value"} and, for containers, an optional "number".
-func decodeStaged(attrs object) ([]stagedInput, error) {
-	raw, ok := attrs.m["initial_custom_fields"]
-	if !ok || raw == nil {
-		return nil, nil
-	}
-	pointer := attrs.pointer + "/initial_custom_fields"
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, boxwatch.Invalid(pointer, boxwatch.CodeInvalid, "initial_custom_fields is an object with shipment and containers lists.")
+// inputs lists the values, pointer being where initial_custom_fields is.
+func (f *initialCustomFields) inputs(pointer string) []stagedInput {
+	if f == nil {
+		return nil
 	}
 	var out []stagedInput
-	for key, v := range m {
-		entity := map[string]string{"shipment": boxwatch.EntityShipment, "containers": boxwatch.EntityContainer}[key]
-		if entity == "" {
-			return nil, boxwatch.Invalid(pointer+"/"+escapePointer(key), boxwatch.CodeInvalid, "initial_custom_fields takes shipment and containers only.")
-		}
-		list, ok := v.([]any)
-		if !ok {
-			return nil, boxwatch.Invalid(pointer+"/"+key, boxwatch.CodeInvalid, "%s is a list of {\"api_slug\", \"value\"}.", key)
-		}
-		for i, item := range list {
-			at := fmt.Sprintf("%s/%s/%d", pointer, key, i)
-			e, ok := item.(map[string]any)
-			if !ok {
-				return nil, boxwatch.Invalid(at, boxwatch.CodeInvalid, "An entry is an object with api_slug and value.")
-			}
-			entry := object{m: e, pointer: at}
-			allowed := []string{"api_slug", "value"}
-			if entity == boxwatch.EntityContainer {
-				allowed = append(allowed, "number")
-			}
-			if err := entry.only(allowed...); err != nil {
-				return nil, err
-			}
-			in := stagedInput{entityType: entity, pointer: at}
-			var err error
-			if in.slug, _, err = entry.str("api_slug"); err != nil {
-				return nil, err
-			}
-			if in.number, _, err = entry.str("number"); err != nil {
-				return nil, err
-			}
-			in.number = boxwatch.NormalizeContainerNumber(in.number)
-			if e["value"] == nil {
-				return nil, boxwatch.Invalid(at+"/value", boxwatch.CodeBlank, "value can't be blank.")
-			}
-			if in.value, err = plainJSON(e["value"]); err != nil {
-				return nil, boxwatch.Invalid(at+"/value", boxwatch.CodeInvalid, "The number is out of range.")
-			}
-			out = append(out, in)
-		}
+	for i, v := range f.Shipment {
+		out = append(out, stagedInput{entityType: boxwatch.EntityShipment, slug: v.APISlug,
+			pointer: fmt.Sprintf("%s/shipment/%d", pointer, i), value: v.Value})
 	}
-	if len(out) > boxwatch.MaxStagedCustomFields {
-		return nil, boxwatch.Invalid(pointer, boxwatch.CodeTooLong, "initial_custom_fields holds at most %d values.", boxwatch.MaxStagedCustomFields)
+	for i, v := range f.Containers {
+		out = append(out, stagedInput{entityType: boxwatch.EntityContainer, slug: v.APISlug, number: boxwatch.NormalizeContainerNumber(v.Number),
+			pointer: fmt.Sprintf("%s/containers/%d", pointer, i), value: v.Value})
 	}
-	return out, nil
+	return out
 }
 
 // resolveStaged finds the definitions staged values name and checks each value against its own.

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/jsonapi"
@@ -16,7 +14,7 @@ func (s *server) optionRoutes() []route {
 		{
 			method: "POST", path: "/v2/custom_field_definitions/{id}/options", tag: "Custom Fields",
 			summary: "Add an option to an enum definition", doc: "Adds a choice (label and value, value unique in the definition) to an enum or enum_multi definition.",
-			auth: true, bucket: bucketDefault, body: optionBody{},
+			auth: true, bucket: bucketDefault, body: optionCreateBody{},
 			status: http.StatusCreated, resp: jsonapi.OptionDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleOptionCreate(st, now, s.baseURL),
@@ -40,7 +38,7 @@ func (s *server) optionRoutes() []route {
 		{
 			method: "PATCH", path: "/v2/custom_field_definitions/{id}/options/{option_id}", tag: "Custom Fields",
 			summary: "Update an option", doc: "Changes an option's label, value or position. Values that chose the old value keep it.",
-			auth: true, bucket: bucketDefault, body: optionBody{},
+			auth: true, bucket: bucketDefault, body: optionUpdateBody{},
 			status: http.StatusOK, resp: jsonapi.OptionDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handleOptionUpdate(st, now, s.baseURL),
@@ -56,61 +54,61 @@ func (s *server) optionRoutes() []route {
 	}
 }
 
-// optionBody documents an option's create and update body.
-type optionBody struct {
+// optionCreateBody is the body of POST /v2/custom_field_definitions/{id}/options.
+type optionCreateBody struct {
+	Data struct {
+		Type       string `json:"type" enum:"custom_field_option"`
+		Attributes struct {
+			Label    string `json:"label" trim:"space" minLength:"1" maxLength:"100" blank:"%s can't be blank." doc:"Trimmed."`
+			Value    string `json:"value" trim:"space" minLength:"1" maxLength:"100" blank:"%s can't be blank." doc:"Trimmed; unique in the definition."`
+			Position *int   `json:"position,omitempty" minimum:"0" maximum:"10000" invalid:"position is a whole number from 0 to 10000, or null."`
+		} `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
+}
+
+// optionUpdateBody is the body of PATCH /v2/custom_field_definitions/{id}/options/{option_id}.
+type optionUpdateBody struct {
 	Data struct {
 		Type       string `json:"type" enum:"custom_field_option"`
 		ID         string `json:"id,omitempty" format:"uuid"`
 		Attributes struct {
-			Label    string `json:"label" doc:"1 to 100 characters."`
-			Value    string `json:"value" doc:"1 to 100 characters, unique in the definition."`
-			Position *int   `json:"position,omitempty"`
+			Label    *string       `json:"label,omitempty" trim:"space" minLength:"1" maxLength:"100" blank:"%s can't be blank." doc:"Trimmed."`
+			Value    *string       `json:"value,omitempty" trim:"space" minLength:"1" maxLength:"100" blank:"%s can't be blank." doc:"Trimmed; unique in the definition."`
+			Position optional[int] `json:"position,omitempty" minimum:"0" maximum:"10000" invalid:"position is a whole number from 0 to 10000, or null." doc:"null clears it."`
 		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeOption reads an option's create body into o (id "") or its update body over o.
-func decodeOption(body []byte, o *boxwatch.CustomFieldOption, id string) error {
-	doc, err := parseJSON(body)
+// decodeOptionCreate reads an option's create body into o.
+func decodeOptionCreate(body []byte, o *boxwatch.CustomFieldOption) error {
+	b, err := decodeBody[optionCreateBody](body, "")
 	if err != nil {
 		return err
 	}
-	attrs, err := resourceObject(doc, "custom_field_option", id)
+	a := b.Data.Attributes
+	o.Label, o.Value, o.Position = a.Label, a.Value, a.Position
+	return nil
+}
+
+// decodeOptionUpdate reads an update of option o over it.
+func decodeOptionUpdate(body []byte, o *boxwatch.CustomFieldOption) error {
+	b, err := decodeBody[optionUpdateBody](body, o.ID)
 	if err != nil {
 		return err
 	}
-	if err := attrs.only("label", "value", "position"); err != nil {
-		return err
+	a := b.Data.Attributes
+	if a.Label != nil {
+		o.Label = *a.Label
 	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"label", &o.Label}, {"value", &o.Value}} {
-		v, present, err := attrs.str(f.name)
-		if err != nil {
-			return err
-		}
-		if present || id == "" {
-			*f.dst = strings.TrimSpace(v)
-		}
-		switch {
-		case *f.dst == "":
-			return boxwatch.Invalid(attrs.pointer+"/"+f.name, boxwatch.CodeBlank, "%s can't be blank.", f.name)
-		case len([]rune(*f.dst)) > boxwatch.MaxOptionLen:
-			return boxwatch.Invalid(attrs.pointer+"/"+f.name, boxwatch.CodeTooLong, "%s is at most %d characters.", f.name, boxwatch.MaxOptionLen)
-		}
+	if a.Value != nil {
+		o.Value = *a.Value
 	}
-	if raw, ok := attrs.m["position"]; ok {
-		o.Position = nil
-		if raw != nil {
-			n, ok := raw.(json.Number)
-			p, err := n.Int64()
-			if !ok || err != nil || p < 0 || p > 10000 {
-				return boxwatch.Invalid(attrs.pointer+"/position", boxwatch.CodeInvalid, "position is a whole number from 0 to 10000, or null.")
-			}
-			pos := int(p)
-			o.Position = &pos
-		}
+	if a.Position.Set {
+		o.Position = a.Position.Value
 	}
 	return nil
 }
@@ -139,7 +137,7 @@ func handleOptionCreate(st boxwatch.CustomFieldStore, now boxwatch.Clock, base f
 		}
 		t := now()
 		o := boxwatch.CustomFieldOption{ID: boxwatch.NewID(t), AccountID: d.AccountID, DefinitionID: d.ID, CreatedAt: t, UpdatedAt: t}
-		if err := decodeOption(body, &o, ""); err != nil {
+		if err := decodeOptionCreate(body, &o); err != nil {
 			return err
 		}
 		if err := st.CreateCustomFieldOption(r.Context(), o); err != nil {
@@ -193,7 +191,7 @@ func handleOptionUpdate(st boxwatch.CustomFieldStore, now boxwatch.Clock, base f
 		if err != nil {
 			return err
 		}
-		if err := decodeOption(body, &o, o.ID); err != nil {
+		if err := decodeOptionUpdate(body, &o); err != nil {
 			return err
 		}
 		o.UpdatedAt = now()

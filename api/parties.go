@@ -15,7 +15,7 @@ func (s *server) partyRoutes() []route {
 			method: "POST", path: "/v2/parties", tag: "Parties",
 			summary: "Create a party",
 			doc:     "Stores a customer of the account. A tracking request names it in relationships.customer; its shipment then shows customer_name.",
-			auth:    true, bucket: bucketDefault, body: partyBody{},
+			auth:    true, bucket: bucketDefault, body: partyCreateBody{},
 			status: http.StatusCreated, resp: jsonapi.PartyDocument{},
 			errors:  []int{400, 401, 409, 413, 415, 422, 429},
 			handler: handlePartyCreate(st, now, s.baseURL),
@@ -39,7 +39,7 @@ func (s *server) partyRoutes() []route {
 		{
 			method: "PATCH", path: "/v2/parties/{id}", tag: "Parties",
 			summary: "Rename a party", doc: "Changes the company name; the shipments of the party show the new name.",
-			auth: true, bucket: bucketDefault, body: partyBody{},
+			auth: true, bucket: bucketDefault, body: partyUpdateBody{},
 			status: http.StatusOK, resp: jsonapi.PartyDocument{},
 			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
 			handler: handlePartyUpdate(st, now, s.baseURL),
@@ -47,35 +47,49 @@ func (s *server) partyRoutes() []route {
 	}
 }
 
-// partyBody documents the create and update body.
-type partyBody struct {
+// partyCreateBody is the body of POST /v2/parties.
+type partyCreateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"party"`
-		ID         string `json:"id,omitempty" format:"uuid"`
-		Attributes struct {
-			CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
-		} `json:"attributes"`
+		Type       string       `json:"type" enum:"party"`
+		Attributes partyChanges `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeParty reads the company name of a create (id "") or update body.
+// partyUpdateBody is the body of PATCH /v2/parties/{id}.
+type partyUpdateBody struct {
+	Data struct {
+		Type       string       `json:"type" enum:"party"`
+		ID         string       `json:"id,omitempty" format:"uuid"`
+		Attributes partyChanges `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
+}
+
+// partyChanges are what a body sets of a party: its name.
+type partyChanges struct {
+	CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
+}
+
+// decodeParty reads the company name of a create body (id "") or of an update of party id.
 func decodeParty(body []byte, id string) (string, error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return "", err
+	var a partyChanges
+	if id == "" {
+		b, err := decodeBody[partyCreateBody](body, "")
+		if err != nil {
+			return "", err
+		}
+		a = b.Data.Attributes
+	} else {
+		b, err := decodeBody[partyUpdateBody](body, id)
+		if err != nil {
+			return "", err
+		}
+		a = b.Data.Attributes
 	}
-	attrs, err := resourceObject(doc, "party", id)
-	if err != nil {
-		return "", err
-	}
-	if err := attrs.only("company_name"); err != nil {
-		return "", err
-	}
-	name, _, err := attrs.str("company_name")
-	if err != nil {
-		return "", err
-	}
-	return boxwatch.NormalizeCompanyName(name)
+	return boxwatch.NormalizeCompanyName(a.CompanyName)
 }
 
 func handlePartyCreate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
@@ -148,45 +162,5 @@ func handlePartyUpdate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*ht
 		res := jsonapi.Party(p)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
-	}
-}
-
-// takeCustomer removes a create body's relationships member, the customer being the one
-// relationship a tracking request may set, and returns the party's id ("" when none).
-func takeCustomer(doc any) (string, error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	raw, ok := data["relationships"]
-	if !ok {
-		return "", nil
-	}
-	delete(data, "relationships")
-	rels, ok := raw.(map[string]any)
-	if !ok {
-		return "", boxwatch.Invalid("/data/relationships", boxwatch.CodeInvalid, "relationships must be an object.")
-	}
-	for k := range rels {
-		if k != "customer" {
-			return "", boxwatch.Invalid("/data/relationships/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the customer relationship can be set on a tracking request.")
-		}
-	}
-	customer, ok := rels["customer"].(map[string]any)
-	if !ok {
-		return "", boxwatch.Invalid("/data/relationships/customer", boxwatch.CodeInvalid, "customer must be an object with a data member.")
-	}
-	switch ident := customer["data"].(type) {
-	case nil:
-		return "", nil
-	case map[string]any:
-		if ident["type"] != "party" {
-			return "", boxwatch.Invalid("/data/relationships/customer/data/type", boxwatch.CodeInvalid, "A customer is a party.")
-		}
-		id, _ := ident["id"].(string)
-		if !boxwatch.IsUUID(id) {
-			return "", boxwatch.Invalid("/data/relationships/customer/data/id", boxwatch.CodeInvalid, "The customer's id must be a party's UUID.")
-		}
-		return id, nil
-	default:
-		return "", boxwatch.Invalid("/data/relationships/customer/data", boxwatch.CodeInvalid, "customer.data must be a resource identifier or null.")
 	}
 }

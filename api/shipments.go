@@ -197,7 +197,7 @@ func handleShipmentTracking(tracker boxwatch.Tracker, st shipmentDocumentStores,
 	}
 }
 
-// shipmentUpdateBody documents the update body.
+// shipmentUpdateBody is the body of PATCH /v2/shipments/{id}.
 type shipmentUpdateBody struct {
 	Data struct {
 		Type       string `json:"type" enum:"shipment"`
@@ -206,41 +206,27 @@ type shipmentUpdateBody struct {
 			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
 			Tags       []string `json:"tags,omitempty" doc:"Replaces the tags."`
 		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeShipmentUpdate reads the lists a shipment update replaces; a list left out is nil.
+// decodeShipmentUpdate reads the lists an update of shipment id replaces; a list left out is nil.
 func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err error) {
-	doc, err := parseJSON(body)
+	b, err := decodeBody[shipmentUpdateBody](body, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	attrs, err := resourceObject(doc, "shipment", id)
-	if err != nil {
-		return nil, nil, err
+	refs, tags = b.Data.Attributes.RefNumbers, b.Data.Attributes.Tags
+	if refs == nil && tags == nil {
+		return nil, nil, boxwatch.Invalid("/data/attributes", boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
 	}
-	if err := attrs.only("ref_numbers", "tags"); err != nil {
-		return nil, nil, err
-	}
-	refs, hasRefs, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, nil, err
-	}
-	tags, hasTags, err := attrs.strings("tags")
-	if err != nil {
-		return nil, nil, err
-	}
-	if !hasRefs && !hasTags {
-		return nil, nil, boxwatch.Invalid(attrs.pointer, boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
-	}
-	if hasRefs {
-		refs = nonNil(refs)
+	if refs != nil {
 		if err := boxwatch.ValidateRefNumbers(refs); err != nil {
 			return nil, nil, err
 		}
 	}
-	if hasTags {
-		tags = nonNil(tags)
+	if tags != nil {
 		if err := boxwatch.ValidateShipmentTags(tags); err != nil {
 			return nil, nil, err
 		}

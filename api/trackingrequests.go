@@ -69,73 +69,93 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// trackingRequestCreateBody documents the create body; decoding walks the JSON itself so that
-// every wrong member gets its own pointer.
+// trackingRequestCreateBody is the body of POST /v2/tracking_requests.
 type trackingRequestCreateBody struct {
 	Data struct {
-		Type          string `json:"type" enum:"tracking_request"`
-		Relationships struct {
-			Customer jsonapi.ToOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
-		} `json:"relationships,omitempty"`
-		Attributes struct {
-			RequestType         string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-			RequestNumber       string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
-			SCAC                string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
-			RefNumbers          []string `json:"ref_numbers,omitempty"`
-			ShipmentTags        []string `json:"shipment_tags,omitempty"`
-			InitialCustomFields struct {
-				Shipment   []stagedBody `json:"shipment,omitempty"`
-				Containers []stagedBody `json:"containers,omitempty"`
-			} `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
-			AutoDetect bool `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
+		Type          string                `json:"type" enum:"tracking_request"`
+		Relationships customerRelationships `json:"relationships,omitempty"`
+		Attributes    struct {
+			InitialCustomFields *initialCustomFields `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
+			AutoDetect          bool                 `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the shipping line is inferred from the number as infer_number does; a number whose decision is not auto_select is refused with the candidates."`
+			RequestType         string               `json:"request_type" enum:"bill_of_lading,booking_number,container"`
+			RequestNumber       string               `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
+			SCAC                string               `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
+			RefNumbers          []string             `json:"ref_numbers,omitempty"`
+			ShipmentTags        []string             `json:"shipment_tags,omitempty"`
 		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
-// structural problem with a pointer to it; autoDetect is auto_detect_vocc_scac.
-func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, staged []stagedInput, err error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return n, false, nil, err
+// customerRelationships is the one relationship a tracking request may set: the party its
+// shipment is for.
+type customerRelationships struct {
+	Customer customerLink `json:"customer" doc:"The party the shipment is for; data null for none."`
+}
+
+// customerLink names a party.
+type customerLink struct {
+	Data *partyIdentifier `json:"data,omitempty"`
+}
+
+type partyIdentifier struct {
+	Type string `json:"type" enum:"party"`
+	ID   string `json:"id" format:"uuid"`
+}
+
+func (customerLink) ignoresOtherMembers()    {}
+func (partyIdentifier) ignoresOtherMembers() {}
+
+func (c *customerRelationships) decodeMember(raw any, present bool, pointer string) error {
+	if !present {
+		return nil
 	}
-	if n.CustomerID, err = takeCustomer(doc); err != nil {
-		return n, false, nil, err
+	rels, ok := raw.(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer, boxwatch.CodeInvalid, "relationships must be an object.")
 	}
-	attrs, err := resourceObject(doc, "tracking_request", "")
-	if err != nil {
-		return n, false, nil, err
-	}
-	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac", "initial_custom_fields"); err != nil {
-		return n, false, nil, err
-	}
-	if staged, err = decodeStaged(attrs); err != nil {
-		return n, false, nil, err
-	}
-	switch v := attrs.m["auto_detect_vocc_scac"].(type) {
-	case nil:
-	case bool:
-		autoDetect = v
-	default:
-		return n, false, nil, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
-	}
-	var typ string
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
-		if *f.dst, _, err = attrs.str(f.name); err != nil {
-			return n, false, nil, err
+	for k := range rels {
+		if k != "customer" {
+			return boxwatch.Invalid(pointer+"/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the customer relationship can be set on a tracking request.")
 		}
 	}
-	n.RequestType = boxwatch.RequestType(typ)
-	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
+	customer, ok := rels["customer"].(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer+"/customer", boxwatch.CodeInvalid, "customer must be an object with a data member.")
+	}
+	switch ident := customer["data"].(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		if ident["type"] != "party" {
+			return boxwatch.Invalid(pointer+"/customer/data/type", boxwatch.CodeInvalid, "A customer is a party.")
+		}
+		id, _ := ident["id"].(string)
+		if !boxwatch.IsUUID(id) {
+			return boxwatch.Invalid(pointer+"/customer/data/id", boxwatch.CodeInvalid, "The customer's id must be a party's UUID.")
+		}
+		c.Customer.Data = &partyIdentifier{Type: "party", ID: id}
+		return nil
+	default:
+		return boxwatch.Invalid(pointer+"/customer/data", boxwatch.CodeInvalid, "customer.data must be a resource identifier or null.")
+	}
+}
+
+// decodeTrackingRequestCreate reads a create body into a NewTrackingRequest; autoDetect is
+// auto_detect_vocc_scac, staged the initial custom field values.
+func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, staged []stagedInput, err error) {
+	b, err := decodeBody[trackingRequestCreateBody](body, "")
+	if err != nil {
 		return n, false, nil, err
 	}
-	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
-		return n, false, nil, err
+	a := b.Data.Attributes
+	n = boxwatch.NewTrackingRequest{RequestType: boxwatch.RequestType(a.RequestType), RequestNumber: a.RequestNumber, SCAC: a.SCAC,
+		RefNumbers: a.RefNumbers, ShipmentTags: a.ShipmentTags}
+	if c := b.Data.Relationships.Customer.Data; c != nil {
+		n.CustomerID = c.ID
 	}
-	return n, autoDetect, staged, nil
+	return n, a.AutoDetect, a.InitialCustomFields.inputs(attrPointer + "initial_custom_fields"), nil
 }
 
 // detectSCAC fills in the shipping line of a request sent with auto_detect_vocc_scac and no scac,
@@ -343,54 +363,46 @@ func handleTrackingRequestList(st trackedStores, rd jsonapi.Renderer, pageLinks 
 	})
 }
 
-// trackingRequestUpdateBody documents the update body.
+// trackingRequestUpdateBody is the body of PATCH /v2/tracking_requests/{id}.
 type trackingRequestUpdateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"tracking_request"`
-		ID         string `json:"id,omitempty" format:"uuid"`
-		Attributes struct {
-			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
-			RefNumber  string   `json:"ref_number,omitempty" doc:"Replaces the reference numbers with this one value."`
-		} `json:"attributes"`
+		Type       string                 `json:"type" enum:"tracking_request"`
+		ID         string                 `json:"id,omitempty" format:"uuid"`
+		Attributes trackingRequestChanges `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
+// trackingRequestChanges are what an update may change of a tracking request: its reference
+// numbers.
+type trackingRequestChanges struct {
+	RefNumbers optional[[]string] `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers; null clears them."`
+	RefNumber  *string            `json:"ref_number,omitempty" doc:"Replaces the reference numbers with this one value."`
+}
+
+func (trackingRequestChanges) refused() ([]string, string) {
+	return []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
+		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"}, "%s cannot be changed; only ref_numbers can."
+}
+
+// decodeTrackingRequestUpdate reads the reference numbers an update of request id replaces.
 func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
-	doc, err := parseJSON(body)
+	b, err := decodeBody[trackingRequestUpdateBody](body, id)
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := resourceObject(doc, "tracking_request", id)
-	if err != nil {
-		return nil, err
-	}
-	for _, ro := range []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
-		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"} {
-		if _, ok := attrs.m[ro]; ok {
-			return nil, boxwatch.Invalid(attrs.pointer+"/"+ro, boxwatch.CodeInvalid, "%s cannot be changed; only ref_numbers can.", ro)
-		}
-	}
-	if err := attrs.only("ref_numbers", "ref_number"); err != nil {
-		return nil, err
-	}
-	refs, hasList, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, err
-	}
-	one, hasOne, err := attrs.str("ref_number")
-	if err != nil {
-		return nil, err
-	}
+	a := b.Data.Attributes
+	var refs []string
 	switch {
-	case hasList && hasOne:
-		return nil, boxwatch.Invalid(attrs.pointer+"/ref_number", boxwatch.CodeInvalid, "Send ref_numbers or ref_number, not both.")
-	case hasOne:
-		refs = []string{one}
-	case !hasList:
-		if _, null := attrs.m["ref_numbers"]; !null {
-			return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
-		}
-		refs = []string{}
+	case a.RefNumbers.Value != nil && a.RefNumber != nil:
+		return nil, boxwatch.Invalid(attrPointer+"ref_number", boxwatch.CodeInvalid, "Send ref_numbers or ref_number, not both.")
+	case a.RefNumber != nil:
+		refs = []string{*a.RefNumber}
+	case a.RefNumbers.Value != nil:
+		refs = *a.RefNumbers.Value
+	case !a.RefNumbers.Set:
+		return nil, boxwatch.Invalid(attrPointer+"ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
 	}
 	return nonNil(refs), boxwatch.ValidateRefNumbers(refs)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
-// triggerBody documents the trigger request: plain JSON, as the reference API takes it.
+// triggerBody is the body of POST /v2/webhooks/trigger: plain JSON, as the reference API takes it.
 type triggerBody struct {
 	URL    string `json:"url" format:"uri"`
 	Event  string `json:"event"`
@@ -28,32 +28,18 @@ type triggerResult struct {
 	ResponseBody    string            `json:"response_body"`
 }
 
+func (triggerBody) example() string {
+	return `{"url": "https://…", "event": "tracking_request.succeeded"}`
+}
+
 func decodeTrigger(body []byte) (triggerBody, error) {
-	var t triggerBody
-	doc, err := parseJSON(body)
-	if err != nil {
+	t, err := decodeBody[triggerBody](body, "")
+	switch {
+	case err != nil:
 		return t, err
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return t, boxwatch.Invalid("/", boxwatch.CodeInvalid, `The body must be a JSON object such as {"url": "https://…", "event": "tracking_request.succeeded"}.`)
-	}
-	o := object{m: m}
-	if err := o.only("url", "event", "secret"); err != nil {
-		return t, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"url", &t.URL}, {"event", &t.Event}, {"secret", &t.Secret}} {
-		if *f.dst, _, err = o.str(f.name); err != nil {
-			return t, err
-		}
-	}
-	if t.URL == "" {
+	case t.URL == "":
 		return t, boxwatch.Invalid("/url", boxwatch.CodeBlank, "url is required")
-	}
-	if !webhook.Known(t.Event) {
+	case !webhook.Known(t.Event):
 		return t, boxwatch.Invalid("/event", boxwatch.CodeInvalid, "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
 	}
 	return t, nil

@@ -193,6 +193,7 @@ type entityLink struct {
 	Data entityIdentifier `json:"data"`
 }
 
+// entityIdentifier is the resource identifier of a shipment, container or tracking request.
 type entityIdentifier struct {
 	Type string `json:"type" enum:"shipment,container,tracking_request"`
 	ID   string `json:"id" format:"uuid"`

@@ -379,6 +379,9 @@ func decodeMember(raw any, present bool, v reflect.Value, m member, pointer stri
 			v.Set(reflect.ValueOf(out))
 		}
 	case reflect.Map:
+		if t.Key().Kind() != reflect.String || t.Elem().Kind() != reflect.Float64 {
+			panic("api: no decoder for " + t.String())
+		}
 		obj, ok := raw.(map[string]any)
 		if max, err := strconv.Atoi(m.tag.Get("maxProperties")); !ok || err == nil && len(obj) > max {
 			return invalid("%s must be an object of numbers.")

@@ -155,7 +155,8 @@ func (g *schemaGen) operation(rt route) map[string]any {
 }
 
 // schemaGen turns Go types into JSON Schema (the OpenAPI 3.1 dialect). Named non-generic structs
-// become components; struct tags add what Go types cannot say: enum, format and doc.
+// become components; struct tags add what Go types cannot say: enum, format, doc, and the limits
+// request bodies state (see decode.go).
 type schemaGen struct {
 	components map[string]any
 	types      map[string]reflect.Type // the type of each component

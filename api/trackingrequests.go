@@ -99,6 +99,7 @@ type customerLink struct {
 	Data *partyIdentifier `json:"data,omitempty"`
 }
 
+// partyIdentifier is a party's resource identifier.
 type partyIdentifier struct {
 	Type string `json:"type" enum:"party"`
 	ID   string `json:"id" format:"uuid"`
@@ -107,6 +108,7 @@ type partyIdentifier struct {
 func (customerLink) ignoresOtherMembers()    {}
 func (partyIdentifier) ignoresOtherMembers() {}
 
+// decodeMember reads relationships.customer, the only relationship a tracking request may set.
 func (c *customerRelationships) decodeMember(raw any, present bool, pointer string) error {
 	if !present {
 		return nil

@@ -25,6 +25,7 @@ import (
 	"github.com/boxwatch/boxwatch/webhook"
 
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
@@ -273,7 +274,7 @@ func BenchmarkDeliver(b *testing.B) {
 	}
 	deliverer := func(b *testing.B, db *store.DB) *tracking.Engine {
 		return trackingtest.Start(b, db, trackingtest.Options{Webhooks: webhook.Policy{AllowPrivate: true},
-			Renderer: api.NewRenderer(db, data.Carriers(), data.Ports())}).Engine
+			Renderer: jsonapi.NewNotificationRenderer(db, data.Carriers(), data.Ports())}).Engine
 	}
 	reset := func() {
 		got.Store(0)

@@ -37,10 +37,12 @@ func FuzzDecodeCustomFieldBodies(f *testing.F) {
 		}
 		_, err := decodeCustomField(body, true, true)
 		check(err)
+		_, err = decodeCustomField(body, true, false)
+		check(err)
 		_, err = decodeCustomField(body, false, false)
 		check(err)
 		var d boxwatch.CustomFieldDefinition
-		if v, _, err := decodeDefinition(body, &d, ""); err != nil {
+		if v, err := decodeDefinitionCreate(body, &d); err != nil {
 			check(err)
 		} else if err := d.Validate(); err != nil {
 			check(err)
@@ -49,23 +51,27 @@ func FuzzDecodeCustomFieldBodies(f *testing.F) {
 				check(err)
 			}
 		}
-		var o boxwatch.CustomFieldOption
-		check(decodeOption(body, &o, id))
+		d = boxwatch.CustomFieldDefinition{ID: id, EntityType: boxwatch.EntityShipment, APISlug: "po", DisplayName: "PO", DataType: boxwatch.DataShortText}
+		if _, _, err := decodeDefinitionUpdate(body, &d); err != nil {
+			check(err)
+		} else {
+			check(d.Validate())
+		}
+		o := boxwatch.CustomFieldOption{ID: id}
+		check(decodeOptionUpdate(body, &o))
+		check(decodeOptionCreate(body, &o))
 		_, err = decodeParty(body, "")
+		check(err)
+		_, err = decodeParty(body, id)
 		check(err)
 		_, _, err = decodeShipmentUpdate(body, id)
 		check(err)
-		if doc, err := parseJSON(body); err == nil {
-			_, err = takeCustomer(doc)
-			check(err)
-			_, err = decodeContainerUpdate(doc, id)
-			check(err)
-			if bodyID, err := containerBodyID(doc); err != nil {
-				check(err)
-			} else if _, err := decodeContainerUpdate(doc, bodyID); err != nil {
-				check(err)
-			}
-		}
+		_, err = decodeBody[trackingRequestCreateBody](body, "")
+		check(err)
+		_, _, err = decodeContainerUpdate(body, id)
+		check(err)
+		_, _, err = decodeContainerUpdate(body, "")
+		check(err)
 	})
 }
 

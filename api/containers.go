@@ -4,143 +4,100 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/journey"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-type containerAttributes struct {
-	Number             string   `json:"number"`
-	SealNumber         *string  `json:"seal_number"`
-	RefNumbers         []string `json:"ref_numbers"`
-	EquipmentType      *string  `json:"equipment_type" enum:"dry,reefer,open top,flat rack,bulk,tank"`
-	EquipmentLength    *int     `json:"equipment_length"`
-	EquipmentHeight    *string  `json:"equipment_height" enum:"standard,high_cube"`
-	WeightInLbs        *float64 `json:"weight_in_lbs"`
-	CurrentStatus      string   `json:"current_status" enum:"new,on_ship,available,picked_up,empty_returned"`
-	AvailabilityKnown  bool     `json:"availability_known"`
-	AvailableForPickup *bool    `json:"available_for_pickup"`
-	PickupLFD          *string  `json:"pickup_lfd" format:"date-time"`
-	EmptyOutAt         *string  `json:"empty_out_at" format:"date-time"`
-	POLFullInAt        *string  `json:"pol_full_in_at" format:"date-time"`
-	POLVesselLoadedAt  *string  `json:"pol_vessel_loaded_at" format:"date-time"`
-	POLVesselDeparted  *string  `json:"pol_vessel_departed_at" format:"date-time"`
-	PODArrivedAt       *string  `json:"pod_arrived_at" format:"date-time"`
-	PODDischargedAt    *string  `json:"pod_discharged_at" format:"date-time"`
-	PODFullOutAt       *string  `json:"pod_full_out_at" format:"date-time"`
-	EmptyTerminatedAt  *string  `json:"empty_terminated_at" format:"date-time"`
-	PODTimezone        *string  `json:"pod_timezone"`
-	// Terminal, rail and inland attributes of the reference: null (or empty) while unknown.
-	PickupAppointmentAt           *string         `json:"pickup_appointment_at" format:"date-time"`
-	TerminalCheckedAt             *string         `json:"terminal_checked_at" format:"date-time"`
-	PODFullOutChassisNumber       *string         `json:"pod_full_out_chassis_number"`
-	LocationAtPODTerminal         *string         `json:"location_at_pod_terminal"`
-	FinalDestinationFullOutAt     *string         `json:"final_destination_full_out_at" format:"date-time"`
-	HoldsAtPODTerminal            []terminalHold  `json:"holds_at_pod_terminal"`
-	FeesAtPODTerminal             []terminalFee   `json:"fees_at_pod_terminal"`
-	FinalDestinationTimezone      *string         `json:"final_destination_timezone"`
-	EmptyTerminatedTimezone       *string         `json:"empty_terminated_timezone"`
-	PODRailCarrierSCAC            *string         `json:"pod_rail_carrier_scac"`
-	IndRailCarrierSCAC            *string         `json:"ind_rail_carrier_scac"`
-	PODLastTrackingRequestAt      *string         `json:"pod_last_tracking_request_at" format:"date-time"`
-	ShipmentLastTrackingRequestAt *string         `json:"shipment_last_tracking_request_at" format:"date-time"`
-	PODRailLoadedAt               *string         `json:"pod_rail_loaded_at" format:"date-time"`
-	PODRailDepartedAt             *string         `json:"pod_rail_departed_at" format:"date-time"`
-	IndETAAt                      *string         `json:"ind_eta_at" format:"date-time"`
-	IndATAAt                      *string         `json:"ind_ata_at" format:"date-time"`
-	IndRailUnloadedAt             *string         `json:"ind_rail_unloaded_at" format:"date-time"`
-	IndFacilityLFDOn              *string         `json:"ind_facility_lfd_on" format:"date-time"`
-	ImportDeadlines               importDeadlines `json:"import_deadlines"`
-	CreatedAt                     string          `json:"created_at" format:"date-time"`
-	UpdatedAt                     string          `json:"updated_at" format:"date-time"`
-}
-
-// terminalHold is a hold at the port of discharge's terminal (customs, freight, USDA, …).
-type terminalHold struct {
-	Name        string  `json:"name"`
-	Status      string  `json:"status" enum:"pending,hold"`
-	Description *string `json:"description"`
-}
-
-// terminalFee is a fee owed at the port of discharge's terminal, in local currency.
-type terminalFee struct {
-	Type         string  `json:"type" enum:"demurrage,exam,extended_dwell_time,other,total"`
-	Amount       float64 `json:"amount"`
-	CurrencyCode string  `json:"currency_code"`
-}
-
-// importDeadlines are the last free days by who reported them.
-type importDeadlines struct {
-	PickupLFDTerminal *string `json:"pickup_lfd_terminal" format:"date-time"`
-	PickupLFDRail     *string `json:"pickup_lfd_rail" format:"date-time"`
-	PickupLFDLine     *string `json:"pickup_lfd_line" format:"date-time"`
-}
-
-type containerRelationships struct {
-	Shipment        toOne  `json:"shipment"`
-	PickupFacility  toOne  `json:"pickup_facility"`
-	PODTerminal     toOne  `json:"pod_terminal"`
-	TransportEvents toMany `json:"transport_events"`
-	RawEvents       toMany `json:"raw_events" doc:"Empty: the carrier's events are listed by GET /v2/containers/{id}/raw_events."`
-}
-
-// containerRelationshipNames are the container relationships the reference API defines, every
-// one of which include accepts.
-var containerRelationshipNames = []string{"shipment", "pickup_facility", "pod_terminal", "transport_events", "raw_events"}
-
-type containerResource struct {
-	ID            string                 `json:"id" format:"uuid"`
-	Type          string                 `json:"type" enum:"container"`
-	Attributes    containerAttributes    `json:"attributes"`
-	Relationships containerRelationships `json:"relationships"`
-	Links         resourceLinks          `json:"links"`
-}
-
-type containerDocument = document[containerResource]
-type containerListDocument = document[[]containerResource]
-
-func (p portRenderer) containerOut(c boxwatch.Container, pod boxwatch.RouteStop, events []boxwatch.TransportEvent) containerResource {
-	podLOCODE := pod.LOCODE
-	a := containerAttributes{
-		Number: c.Number, SealNumber: optString(c.SealNumber), RefNumbers: nonNil(c.RefNumbers),
-		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
-		HoldsAtPODTerminal: []terminalHold{}, FeesAtPODTerminal: []terminalFee{}, PickupLFD: optTime(c.PickupLFD),
-		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
-		ImportDeadlines: importDeadlines{PickupLFDTerminal: optTime(c.PickupLFD)},
-		CurrentStatus:   c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
-		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
-		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
-		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: p.tz(podLOCODE),
-		ShipmentLastTrackingRequestAt: optTime(c.ShipmentLastTrackingRequestAt), PODLastTrackingRequestAt: optTime(c.PODLastTrackingRequestAt),
-		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+// containerRoutes are the container endpoints, the map included.
+func (s *server) containerRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "GET", path: "/v2/containers", tag: "Containers",
+			summary: "List containers",
+			doc:     "Returns the account's containers, newest first, one page at a time; filter[number] finds a container by its number.",
+			auth:    true, bucket: bucketDefault, params: containerListParams,
+			status: http.StatusOK, resp: jsonapi.ContainerListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleContainerList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Get a container",
+			doc:     "Returns one container with its status and milestone times.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.ContainerRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerGet(st, rd, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/containers/{id}", tag: "Containers",
+			summary: "Update a container",
+			doc: "Replaces the container's ref_numbers (a list, possibly empty); other attributes come from the carrier " +
+				"and cannot be set. A carrier's refresh keeps them.",
+			auth: true, bucket: bucketDefault, body: containerUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, rd, now, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/containers", tag: "Containers",
+			summary: "Edit a container",
+			doc: "The reference's form of PATCH /v2/containers/{id}: the same update, the container named by data.id " +
+				"(required) instead of the path.",
+			auth: true, bucket: bucketDefault, body: containerEditBody{},
+			status: http.StatusOK, resp: jsonapi.ContainerDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleContainerUpdate(st, rd, now, s.baseURL, true),
+		},
+		{
+			method: "PATCH", path: "/v2/containers/{id}/refresh", tag: "Containers",
+			summary: "Refresh a container now",
+			doc: "Schedules an immediate lookup of the container's shipment with its shipping line (a shipment whose tracking " +
+				"stopped is left stopped). Limited to 10 a minute per account. Answers {\"message\": ...} (plain JSON). " +
+				"An account without the map feature gets the reference's 403, titled \"API access not enabled\".",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketRefresh, forbidden: errRefreshNotEnabled,
+			status: http.StatusOK, resp: refreshAnswer{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerRefresh(st, tracker),
+		},
+		{
+			method: "GET", path: "/v2/containers/{id}/map_geojson", tag: "Containers",
+			summary: "Get the container's map as GeoJSON",
+			doc: "Returns the container's journey as a GeoJSON FeatureCollection (RFC 7946, [longitude, latitude]), features " +
+				"in route order: each port (feature_type port, labelled POL, TS1…, POD), and after a port the leg that left it " +
+				"if it has started: the vessel's position while at sea (current_vessel), the path sailed from stored AIS " +
+				"positions (past_vessel_locations) and the routed path from the vessel to the next port " +
+				"(estimated_partial_leg); then the routed paths of the legs not started (estimated_full_legs). " +
+				"boxwatch additions: a past path drawn by the sea router because no AIS position of the leg is stored has " +
+				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
+				"predicted_arrival_at (that distance at the speed made good over the last 12 hours of track, null below 2 knots). " +
+				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
+				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
+			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,
+			status: http.StatusOK, resp: journey.FeatureCollection{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleContainerMap(s.cfg.Journey),
+		},
 	}
-	for _, h := range c.Holds {
-		a.HoldsAtPODTerminal = append(a.HoldsAtPODTerminal, terminalHold{Name: h.Name, Status: h.Status, Description: optString(h.Description)})
-	}
-	for _, f := range c.Fees {
-		a.FeesAtPODTerminal = append(a.FeesAtPODTerminal, terminalFee{Type: f.Type, Amount: f.Amount, CurrencyCode: f.Currency})
-	}
-	if c.EquipmentLength > 0 {
-		n := c.EquipmentLength
-		a.EquipmentLength = &n
-	}
-	// Without rail or inland data, a container is picked up where the vessel left it.
-	terminal := linkTo(pod.TerminalID(), "terminal")
-	rel := containerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), PODTerminal: terminal, PickupFacility: terminal,
-		TransportEvents: toMany{Data: []resourceIdentifier{}}, RawEvents: toMany{Data: []resourceIdentifier{}}}
-	for _, e := range events {
-		rel.TransportEvents.Data = append(rel.TransportEvents.Data, resourceIdentifier{ID: e.ID, Type: "transport_event"})
-	}
-	return containerResource{ID: c.ID, Type: "container", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/containers/" + c.ID}}
 }
 
 var containerListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude(containerRelationshipNames...),
+	paramPageNumber, paramPageSize, paramInclude(jsonapi.ContainerRelationshipNames...),
 	{name: "filter[number]", typ: "string", doc: "Only the container with this number; spaces and dashes are ignored (MSCU 123456-6)."},
 }
 
-func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[containerResource], error) {
-		var lp listPage[containerResource]
+// containerStores reads containers with their milestones, and their shipments.
+type containerStores interface {
+	boxwatch.ContainerStore
+	boxwatch.ShipmentStore
+}
+
+func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ContainerResource], error) {
+		var lp listPage[jsonapi.ContainerResource]
 		q := r.URL.Query()
-		inc, err := includes(q, containerRelationshipNames...)
+		inc, err := includes(q, jsonapi.ContainerRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
@@ -167,33 +124,21 @@ func handleContainerList(st boxwatch.Store, carriers *boxwatch.Carriers, p portR
 				return lp, err
 			}
 		}
-		lp.data, lp.included, lp.total = make([]containerResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.ContainerResource, len(list)), []any{}, total
 		seen := map[string]bool{}
 		for i, c := range list {
-			s, found := shipments[c.ShipmentID]
+			s := shipments[c.ShipmentID]
 			pod, _ := s.POD()
-			lp.data[i] = p.containerOut(c, pod, events[c.ID])
-			if inc["shipment"] && found && !seen[s.ID] {
-				seen[s.ID] = true
-				lp.included = append(lp.included, p.shipmentOut(s, carriers, siblings[s.ID]))
-			}
-			if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen[t.ID] {
-				seen[t.ID] = true
-				lp.included = append(lp.included, p.terminalOut(t))
-			}
-			if inc["transport_events"] {
-				for _, e := range events[c.ID] {
-					lp.included = append(lp.included, p.transportEventOut(e, s.Route))
-				}
-			}
+			lp.data[i] = rd.Container(c, pod, events[c.ID])
+			lp.included = rd.ContainerIncludes(inc, s, siblings[s.ID], events[c.ID], seen, lp.included)
 		}
 		return lp, nil
 	})
 }
 
-func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handleContainerGet(st containerStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), containerRelationshipNames...)
+		inc, err := includes(r.URL.Query(), jsonapi.ContainerRelationshipNames...)
 		if err != nil {
 			return err
 		}
@@ -201,12 +146,12 @@ func handleContainerGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		if err != nil {
 			return err
 		}
-		return writeContainer(w, r, st, carriers, p, base, c, inc)
+		return writeContainer(w, r, st, rd, base, c, inc)
 	}
 }
 
 // writeContainer answers 200 with the container document, inc naming the relationships to include.
-func writeContainer(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
+func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, rd jsonapi.Renderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
 	acct := account(r).ID
 	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
 	if err != nil {
@@ -218,84 +163,72 @@ func writeContainer(w http.ResponseWriter, r *http.Request, st boxwatch.Store, c
 	}
 	events := byContainer[c.ID]
 	pod, _ := s.POD()
-	res := p.containerOut(c, pod, events)
-	included := []any{}
+	res := rd.Container(c, pod, events)
+	var siblings []boxwatch.Container
 	if inc["shipment"] {
-		siblings, err := st.ShipmentContainers(r.Context(), acct, s.ID)
-		if err != nil {
+		if siblings, err = st.ShipmentContainers(r.Context(), acct, s.ID); err != nil {
 			return err
 		}
-		included = append(included, p.shipmentOut(s, carriers, siblings))
 	}
-	if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) {
-		included = append(included, p.terminalOut(t))
-	}
-	if inc["transport_events"] {
-		for _, e := range events {
-			included = append(included, p.transportEventOut(e, s.Route))
-		}
-	}
+	included := rd.ContainerIncludes(inc, s, siblings, events, map[string]bool{}, []any{})
 	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 	return nil
 }
 
-// containerUpdateBody documents the update body.
+// containerUpdateBody is the body of PATCH /v2/containers/{id}.
 type containerUpdateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"container"`
-		ID         string `json:"id,omitempty" format:"uuid" doc:"The container's id: required by PATCH /v2/containers, optional with the id in the path."`
-		Attributes struct {
-			RefNumbers []string `json:"ref_numbers" doc:"Replaces the reference numbers."`
-		} `json:"attributes"`
+		Type       string              `json:"type" enum:"container"`
+		ID         string              `json:"id,omitempty" format:"uuid"`
+		Attributes containerRefNumbers `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// containerBodyID returns the data.id of an update sent to PATCH /v2/containers, which names the
-// container in the body rather than in the path.
-func containerBodyID(doc any) (string, error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	if data == nil {
-		// Not a document with a resource object: resourceObject says what is wrong with it.
-		_, err := resourceObject(doc, "container", "-")
-		return "", err
-	}
-	switch id, ok := data["id"].(string); {
-	case data["id"] == nil:
-		return "", boxwatch.Invalid("/data/id", boxwatch.CodeBlank, "data.id can't be blank: it names the container to edit.")
-	case !ok || !boxwatch.IsUUID(id):
-		return "", boxwatch.Invalid("/data/id", boxwatch.CodeInvalid, "data.id must be a container's id.")
-	default:
-		return id, nil
-	}
+// containerEditBody is the body of PATCH /v2/containers: the update of PATCH
+// /v2/containers/{id}, the container named by data.id instead of the path.
+type containerEditBody struct {
+	Data struct {
+		Type       string              `json:"type" enum:"container"`
+		ID         string              `json:"id" format:"uuid" blank:"data.id can't be blank: it names the container to edit." invalid:"data.id must be a container's id." doc:"The container's id."`
+		Attributes containerRefNumbers `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
 }
 
-// decodeContainerUpdate reads the reference numbers a container update replaces.
-func decodeContainerUpdate(doc any, id string) ([]string, error) {
-	attrs, err := resourceObject(doc, "container", id)
-	if err != nil {
-		return nil, err
+// containerRefNumbers are what an update sets of a container: its reference numbers.
+type containerRefNumbers struct {
+	RefNumbers []string `json:"ref_numbers" blank:"Send ref_numbers (a list, possibly empty) to replace the reference numbers." doc:"Replaces the reference numbers."`
+}
+
+// decodeContainerUpdate reads the reference numbers an update replaces, and the id of the
+// container it edits: id, the path's, or, when id is "", data.id.
+func decodeContainerUpdate(body []byte, id string) (string, []string, error) {
+	var a containerRefNumbers
+	if id == "" {
+		b, err := decodeBody[containerEditBody](body, "")
+		if err != nil {
+			return "", nil, err
+		}
+		id, a = b.Data.ID, b.Data.Attributes
+	} else {
+		b, err := decodeBody[containerUpdateBody](body, id)
+		if err != nil {
+			return "", nil, err
+		}
+		a = b.Data.Attributes
 	}
-	if err := attrs.only("ref_numbers"); err != nil {
-		return nil, err
+	if err := boxwatch.ValidateRefNumbers(a.RefNumbers); err != nil {
+		return "", nil, err
 	}
-	refs, ok, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
-	}
-	refs = nonNil(refs)
-	if err := boxwatch.ValidateRefNumbers(refs); err != nil {
-		return nil, err
-	}
-	return refs, nil
+	return id, a.RefNumbers, nil
 }
 
 // handleContainerUpdate replaces a container's reference numbers, the container named by the path
 // or, with idInBody, by data.id.
-func handleContainerUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, now boxwatch.Clock, base func(*http.Request) string, idInBody bool) handlerFunc {
+func handleContainerUpdate(st containerStores, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string, idInBody bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		if !idInBody {
@@ -308,16 +241,7 @@ func handleContainerUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p por
 		if err != nil {
 			return err
 		}
-		doc, err := parseJSON(body)
-		if err != nil {
-			return err
-		}
-		if idInBody {
-			if id, err = containerBodyID(doc); err != nil {
-				return err
-			}
-		}
-		refs, err := decodeContainerUpdate(doc, id)
+		id, refs, err := decodeContainerUpdate(body, id)
 		if err != nil {
 			return err
 		}
@@ -325,6 +249,6 @@ func handleContainerUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p por
 		if err != nil {
 			return err
 		}
-		return writeContainer(w, r, st, carriers, p, base, c, nil)
+		return writeContainer(w, r, st, rd, base, c, nil)
 	}
 }

@@ -1,568 +1,232 @@
 package api
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-// Custom fields: definitions with their options, and the values set on shipments, containers and
-// tracking requests, reached by id or under the resource by the definition's API slug.
+// Custom fields are the values of custom field definitions (definitions.go, options.go) set on
+// shipments, containers and tracking requests, reached by id or under the resource by the
+// definition's API slug.
 
-type definitionAttributes struct {
-	EntityType    string              `json:"entity_type" enum:"Shipment,Container,TrackingRequest"`
-	APISlug       string              `json:"api_slug"`
-	DisplayName   string              `json:"display_name"`
-	Description   *string             `json:"description" doc:"Null: boxwatch keeps a display name, not a description."`
-	DataType      string              `json:"data_type" enum:"short_text,number,date,datetime,boolean,enum,enum_multi,reference"`
-	ReferenceType *string             `json:"reference_type" doc:"party for a reference field, null otherwise."`
-	Validation    *map[string]float64 `json:"validation" doc:"max_length for short_text; min and max for number; null when none."`
-	DefaultFormat *string             `json:"default_format"`
-	DefaultValue  json.RawMessage     `json:"default_value" doc:"A value of the data type, or null."`
-	CreatedAt     string              `json:"created_at" format:"date-time"`
-	UpdatedAt     string              `json:"updated_at" format:"date-time"`
+// customFieldRoutes are the custom field endpoints, those under each resource that has them
+// (entityCustomFieldRoutes) included.
+func (s *server) customFieldRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return append([]route{
+		{
+			method: "POST", path: "/v2/custom_fields", tag: "Custom Fields",
+			summary: "Set a custom field",
+			doc: "Sets the value of the definition api_slug names on the resource relationships.entity names (a shipment, container " +
+				"or tracking_request of the account); a value already set is replaced.",
+			auth: true, bucket: bucketDefault, body: customFieldCreateBody{},
+			status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleCustomFieldCreate(st, now, s.baseURL, ""),
+		},
+		{
+			method: "GET", path: "/v2/custom_fields", tag: "Custom Fields",
+			summary: "List custom fields", doc: "Returns the account's custom field values, newest first.",
+			auth: true, bucket: bucketDefault, params: customFieldListParams,
+			status: http.StatusOK, resp: jsonapi.CustomFieldListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleCustomFieldList(st, s.listLinks, ""),
+		},
+		{
+			method: "GET", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Get a custom field", doc: "Returns one custom field value.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleCustomFieldGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Change a custom field's value", doc: "Replaces the value, checked against the definition.",
+			auth: true, bucket: bucketDefault, body: customFieldValueBody{},
+			status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleCustomFieldUpdate(st, now, s.baseURL, ""),
+		},
+		{
+			method: "DELETE", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
+			summary: "Delete a custom field", doc: "Clears the value. Answers 204.",
+			auth: true, bucket: bucketDefault,
+			status:  http.StatusNoContent,
+			errors:  []int{400, 401, 404, 429},
+			handler: handleCustomFieldDelete(st, ""),
+		},
+	}, s.entityCustomFieldRoutes()...)
 }
 
-type definitionResource struct {
-	ID         string               `json:"id" format:"uuid"`
-	Type       string               `json:"type" enum:"custom_field_definition"`
-	Attributes definitionAttributes `json:"attributes"`
-	Links      resourceLinks        `json:"links"`
-}
-
-type definitionDocument = document[definitionResource]
-type definitionListDocument = document[[]definitionResource]
-
-func definitionOut(d boxwatch.CustomFieldDefinition) definitionResource {
-	var validation *map[string]float64
-	if d.Validation != nil {
-		validation = &d.Validation
+// entityCustomFieldRoutes are the custom field routes under each resource that has them: the same
+// four endpoints for shipments, containers and tracking requests.
+func (s *server) entityCustomFieldRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	var out []route
+	for _, e := range []struct{ resources, entity, name string }{
+		{"shipments", boxwatch.EntityShipment, "shipment"},
+		{"containers", boxwatch.EntityContainer, "container"},
+		{"tracking_requests", boxwatch.EntityTrackingRequest, "tracking request"},
+	} {
+		base := "/v2/" + e.resources + "/{id}/custom_fields"
+		out = append(out,
+			route{
+				method: "GET", path: base, tag: "Custom Fields",
+				summary: "List a " + e.name + "'s custom fields", doc: "Returns the custom field values of one " + e.name + ", newest first.",
+				auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+				status: http.StatusOK, resp: jsonapi.CustomFieldListDocument{},
+				errors:  []int{400, 401, 404, 429},
+				handler: handleCustomFieldList(st, s.listLinks, e.entity),
+			},
+			route{
+				method: "POST", path: base, tag: "Custom Fields",
+				summary: "Set a " + e.name + "'s custom field",
+				doc:     "Sets the value of the " + e.entity + " definition api_slug names on the " + e.name + "; a value already set is replaced.",
+				auth:    true, bucket: bucketDefault, body: customFieldSetBody{},
+				status: http.StatusCreated, resp: jsonapi.CustomFieldDocument{},
+				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+				handler: handleCustomFieldCreate(st, now, s.baseURL, e.entity),
+			},
+			route{
+				method: "PATCH", path: base + "/{api_slug}", tag: "Custom Fields",
+				summary: "Change a " + e.name + "'s custom field",
+				doc:     "Sets the value of the definition the path's api_slug names, replacing any value.",
+				auth:    true, bucket: bucketDefault, body: customFieldValueBody{},
+				status: http.StatusOK, resp: jsonapi.CustomFieldDocument{},
+				errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+				handler: handleCustomFieldUpdate(st, now, s.baseURL, e.entity),
+			},
+			route{
+				method: "DELETE", path: base + "/{api_slug}", tag: "Custom Fields",
+				summary: "Clear a " + e.name + "'s custom field", doc: "Removes the value of the definition the path's api_slug names. Answers 204.",
+				auth: true, bucket: bucketDefault,
+				status:  http.StatusNoContent,
+				errors:  []int{400, 401, 404, 429},
+				handler: handleCustomFieldDelete(st, e.entity),
+			},
+		)
 	}
-	return definitionResource{ID: d.ID, Type: "custom_field_definition", Attributes: definitionAttributes{
-		EntityType: d.EntityType, APISlug: d.APISlug, DisplayName: d.DisplayName, DataType: d.DataType,
-		ReferenceType: optString(d.ReferenceType), Validation: validation, DefaultFormat: optString(d.DefaultFormat),
-		DefaultValue: rawOrNull(d.DefaultValue), CreatedAt: d.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: d.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
-	}, Links: resourceLinks{Self: "/v2/custom_field_definitions/" + d.ID}}
+	return out
 }
 
-func rawOrNull(v json.RawMessage) json.RawMessage {
-	if len(v) == 0 {
-		return json.RawMessage("null")
-	}
-	return v
+// valueStores reads what checking a custom field value needs (its definition and options, and
+// the parties reference values name) and stores definitions and values.
+type valueStores interface {
+	boxwatch.CustomFieldStore
+	boxwatch.PartyStore
 }
 
-type optionAttributes struct {
-	Label     string `json:"label"`
-	Value     string `json:"value"`
-	Position  *int   `json:"position"`
-	CreatedAt string `json:"created_at" format:"date-time"`
-	UpdatedAt string `json:"updated_at" format:"date-time"`
+// entityFieldStores reads custom fields and the resources they are set on.
+type entityFieldStores interface {
+	boxwatch.CustomFieldStore
+	trackedStores
 }
 
-type optionRelationships struct {
-	Definition toOne `json:"custom_field_definition"`
+// fieldStores reads and sets custom fields, checking their values.
+type fieldStores interface {
+	entityFieldStores
+	boxwatch.PartyStore
 }
 
-type optionResource struct {
-	ID            string              `json:"id" format:"uuid"`
-	Type          string              `json:"type" enum:"custom_field_option"`
-	Attributes    optionAttributes    `json:"attributes"`
-	Relationships optionRelationships `json:"relationships"`
-	Links         resourceLinks       `json:"links"`
-}
-
-type optionDocument = document[optionResource]
-type optionListDocument = document[[]optionResource]
-
-func optionOut(o boxwatch.CustomFieldOption) optionResource {
-	return optionResource{ID: o.ID, Type: "custom_field_option", Attributes: optionAttributes{Label: o.Label, Value: o.Value, Position: o.Position,
-		CreatedAt: o.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(boxwatch.TimeFormat)},
-		Relationships: optionRelationships{Definition: linkTo(o.DefinitionID, "custom_field_definition")},
-		Links:         resourceLinks{Self: "/v2/custom_field_definitions/" + o.DefinitionID + "/options/" + o.ID}}
-}
-
-type customFieldAttributes struct {
-	APISlug      string          `json:"api_slug"`
-	Value        json.RawMessage `json:"value" doc:"A value of the definition's data type."`
-	DisplayValue *string         `json:"display_value" doc:"The value as text: an option's label for enums."`
-	CreatedAt    string          `json:"created_at" format:"date-time"`
-	UpdatedAt    string          `json:"updated_at" format:"date-time"`
-}
-
-type customFieldRelationships struct {
-	Entity     toOne `json:"entity"`
-	Definition toOne `json:"definition"`
-}
-
-type customFieldResource struct {
-	ID            string                   `json:"id" format:"uuid"`
-	Type          string                   `json:"type" enum:"custom_field"`
-	Attributes    customFieldAttributes    `json:"attributes"`
-	Relationships customFieldRelationships `json:"relationships"`
-	Links         resourceLinks            `json:"links"`
-}
-
-type customFieldDocument = document[customFieldResource]
-type customFieldListDocument = document[[]customFieldResource]
-
-func customFieldOut(f boxwatch.CustomField, options []boxwatch.CustomFieldOption) customFieldResource {
-	return customFieldResource{ID: f.ID, Type: "custom_field", Attributes: customFieldAttributes{
-		APISlug: f.APISlug, Value: rawOrNull(f.Value), DisplayValue: displayValue(f.Value, options),
-		CreatedAt: f.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: f.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
-	}, Relationships: customFieldRelationships{Entity: linkTo(f.EntityID, boxwatch.EntityTypes[f.EntityType]),
-		Definition: linkTo(f.DefinitionID, "custom_field_definition")},
-		Links: resourceLinks{Self: "/v2/custom_fields/" + f.ID}}
-}
-
-// displayValue writes a value as text: an option's label for an option value, labels joined by
-// ", " for a list, the text or number itself otherwise.
-func displayValue(raw json.RawMessage, options []boxwatch.CustomFieldOption) *string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil || v == nil {
-		return nil
-	}
-	label := func(s string) string {
-		for _, o := range options {
-			if o.Value == s {
-				return o.Label
-			}
-		}
-		return s
-	}
-	var s string
-	switch v := v.(type) {
-	case string:
-		s = label(v)
-	case []any:
-		var parts []string
-		for _, item := range v {
-			if str, ok := item.(string); ok {
-				parts = append(parts, label(str))
-			}
-		}
-		s = strings.Join(parts, ", ")
-	case bool:
-		s = strconv.FormatBool(v)
-	case float64:
-		s = strconv.FormatFloat(v, 'f', -1, 64)
-	default:
-		return nil
-	}
-	return &s
-}
-
-// plainJSON turns the decoder's json.Number values into float64, as the domain reads values.
-func plainJSON(v any) (any, error) {
-	switch v := v.(type) {
-	case json.Number:
-		f, err := v.Float64()
-		if err != nil || math.IsInf(f, 0) {
-			return nil, boxwatch.Invalid("/data/attributes/value", boxwatch.CodeInvalid, "The number is out of range.")
-		}
-		return f, nil
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			var err error
-			if out[i], err = plainJSON(item); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return v, nil
-}
-
-// definitionBody documents the create and update body of a definition.
-type definitionBody struct {
-	Data struct {
-		Type       string               `json:"type" enum:"custom_field_definition"`
-		ID         string               `json:"id,omitempty" format:"uuid"`
-		Attributes definitionAttributes `json:"attributes"`
-	} `json:"data"`
-}
-
-// decodeDefinition reads a definition's create body into d (id "") or its update body over d:
-// an update may change display_name, validation, default_format and default_value only.
-func decodeDefinition(body []byte, d *boxwatch.CustomFieldDefinition, id string) (defaultValue any, hasDefault bool, err error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return nil, false, err
-	}
-	attrs, err := resourceObject(doc, "custom_field_definition", id)
-	if err != nil {
-		return nil, false, err
-	}
-	changeable := []string{"display_name", "validation", "default_format", "default_value"}
-	if id == "" {
-		changeable = append(changeable, "entity_type", "api_slug", "data_type", "reference_type")
-	} else {
-		for _, fixed := range []string{"entity_type", "api_slug", "data_type", "reference_type"} {
-			if _, ok := attrs.m[fixed]; ok {
-				return nil, false, boxwatch.Invalid(attrs.pointer+"/"+fixed, boxwatch.CodeInvalid, "%s is fixed when the definition is created.", fixed)
-			}
-		}
-	}
-	if err := attrs.only(changeable...); err != nil {
-		return nil, false, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"entity_type", &d.EntityType}, {"api_slug", &d.APISlug}, {"display_name", &d.DisplayName}, {"data_type", &d.DataType},
-		{"reference_type", &d.ReferenceType}, {"default_format", &d.DefaultFormat}} {
-		v, present, err := attrs.str(f.name)
-		if err != nil {
-			return nil, false, err
-		}
-		if present || id == "" {
-			*f.dst = v
-		} else if _, null := attrs.m[f.name]; null && f.name == "default_format" {
-			*f.dst = ""
-		}
-	}
-	if raw, ok := attrs.m["validation"]; ok {
-		d.Validation = nil
-		if raw != nil {
-			m, ok := raw.(map[string]any)
-			if !ok || len(m) > 4 {
-				return nil, false, boxwatch.Invalid(attrs.pointer+"/validation", boxwatch.CodeInvalid, "validation is an object of numeric limits, or null.")
-			}
-			d.Validation = map[string]float64{}
-			for k, v := range m {
-				n, ok := v.(json.Number)
-				f, err := n.Float64()
-				if !ok || err != nil || math.IsInf(f, 0) {
-					return nil, false, boxwatch.Invalid(attrs.pointer+"/validation/"+escapePointer(k), boxwatch.CodeInvalid, "A limit is a number.")
-				}
-				d.Validation[k] = f
-			}
-		}
-	}
-	if raw, ok := attrs.m["default_value"]; ok {
-		v, err := plainJSON(raw)
-		return v, true, err
-	}
-	return nil, false, nil
-}
-
-// checkDefault checks a definition's default value against its type and options.
-func checkDefault(r *http.Request, st boxwatch.Store, d *boxwatch.CustomFieldDefinition, v any) error {
-	if v == nil {
-		d.DefaultValue = json.RawMessage("null")
-		return nil
-	}
-	options, err := st.CustomFieldOptions(r.Context(), d.AccountID, d.ID)
-	if err != nil {
-		return err
-	}
-	d.DefaultValue, err = d.CheckValue(v, "/data/attributes/default_value", options, partyExists(r, st))
-	return err
-}
-
-func partyExists(r *http.Request, st boxwatch.Store) func(string) bool {
+// partyExists tells whether the account has a party, for reference values.
+func partyExists(r *http.Request, st boxwatch.PartyStore) func(string) bool {
 	return func(id string) bool {
 		_, err := st.Party(r.Context(), account(r).ID, id)
 		return err == nil
 	}
 }
 
-func handleDefinitionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		body, err := readBody(w, r)
-		if err != nil {
-			return err
-		}
-		t := now()
-		d := boxwatch.CustomFieldDefinition{ID: boxwatch.NewID(t), AccountID: account(r).ID, CreatedAt: t, UpdatedAt: t}
-		def, _, err := decodeDefinition(body, &d, "")
-		if err != nil {
-			return err
-		}
-		if err := d.Validate(); err != nil {
-			return err
-		}
-		if err := checkDefault(r, st, &d, def); err != nil {
-			return err
-		}
-		if err := st.CreateCustomFieldDefinition(r.Context(), d); err != nil {
-			return err
-		}
-		res := definitionOut(d)
-		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-var definitionListParams = []param{
-	paramPageNumber, paramPageSize,
-	{name: "filter[entity_type]", typ: "string", enum: []string{"Shipment", "Container", "TrackingRequest"}, doc: "Only definitions of this entity type."},
-	{name: "filter[data_type]", typ: "string", enum: boxwatch.DataTypes, doc: "Only definitions of this data type."},
-	{name: "filter[display_name]", typ: "string", doc: "Only definitions whose display name contains this text; at most 100 characters."},
-}
-
-func handleDefinitionList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[definitionResource], error) {
-		var lp listPage[definitionResource]
-		q := r.URL.Query()
-		f := boxwatch.CustomFieldDefinitionFilter{EntityType: q.Get("filter[entity_type]"), DataType: q.Get("filter[data_type]"),
-			DisplayName: strings.TrimSpace(q.Get("filter[display_name]"))}
-		if _, ok := boxwatch.EntityTypes[f.EntityType]; f.EntityType != "" && !ok {
-			return lp, boxwatch.BadParameter("filter[entity_type]", "filter[entity_type] is Shipment, Container or TrackingRequest.")
-		}
-		if f.DataType != "" && !slices.Contains(boxwatch.DataTypes, f.DataType) {
-			return lp, boxwatch.BadParameter("filter[data_type]", "filter[data_type] is one of %s.", strings.Join(boxwatch.DataTypes, ", "))
-		}
-		if len(f.DisplayName) > 100 {
-			return lp, boxwatch.BadParameter("filter[display_name]", "filter[display_name] is at most 100 characters.")
-		}
-		list, total, err := st.CustomFieldDefinitions(r.Context(), account(r).ID, f, page)
-		if err != nil {
-			return lp, err
-		}
-		lp.data, lp.included, lp.total = make([]definitionResource, len(list)), []any{}, total
-		for i, d := range list {
-			lp.data[i] = definitionOut(d)
-		}
-		return lp, nil
-	})
-}
-
-func handleDefinitionGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		res := definitionOut(d)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-func handleDefinitionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		body, err := readBody(w, r)
-		if err != nil {
-			return err
-		}
-		def, hasDefault, err := decodeDefinition(body, &d, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		if err := d.Validate(); err != nil {
-			return err
-		}
-		if hasDefault {
-			if err := checkDefault(r, st, &d, def); err != nil {
-				return err
-			}
-		}
-		d.UpdatedAt = now()
-		if err := st.UpdateCustomFieldDefinition(r.Context(), d); err != nil {
-			return err
-		}
-		res := definitionOut(d)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-func handleDefinitionDelete(st boxwatch.Store) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := st.DeleteCustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id")); err != nil {
-			return err
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	}
-}
-
-// optionBody documents an option's create and update body.
-type optionBody struct {
+// customFieldCreateBody is the body of POST /v2/custom_fields, which names the resource the
+// value is set on.
+type customFieldCreateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"custom_field_option"`
-		ID         string `json:"id,omitempty" format:"uuid"`
-		Attributes struct {
-			Label    string `json:"label" doc:"1 to 100 characters."`
-			Value    string `json:"value" doc:"1 to 100 characters, unique in the definition."`
-			Position *int   `json:"position,omitempty"`
-		} `json:"attributes"`
+		Type          string              `json:"type" enum:"custom_field"`
+		Relationships entityRelationships `json:"relationships"`
+		Attributes    customFieldSetting  `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeOption reads an option's create body into o (id "") or its update body over o.
-func decodeOption(body []byte, o *boxwatch.CustomFieldOption, id string) error {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return err
-	}
-	attrs, err := resourceObject(doc, "custom_field_option", id)
-	if err != nil {
-		return err
-	}
-	if err := attrs.only("label", "value", "position"); err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"label", &o.Label}, {"value", &o.Value}} {
-		v, present, err := attrs.str(f.name)
-		if err != nil {
-			return err
-		}
-		if present || id == "" {
-			*f.dst = strings.TrimSpace(v)
-		}
-		switch {
-		case *f.dst == "":
-			return boxwatch.Invalid(attrs.pointer+"/"+f.name, boxwatch.CodeBlank, "%s can't be blank.", f.name)
-		case len([]rune(*f.dst)) > boxwatch.MaxOptionLen:
-			return boxwatch.Invalid(attrs.pointer+"/"+f.name, boxwatch.CodeTooLong, "%s is at most %d characters.", f.name, boxwatch.MaxOptionLen)
-		}
-	}
-	if raw, ok := attrs.m["position"]; ok {
-		o.Position = nil
-		if raw != nil {
-			n, ok := raw.(json.Number)
-			p, err := n.Int64()
-			if !ok || err != nil || p < 0 || p > 10000 {
-				return boxwatch.Invalid(attrs.pointer+"/position", boxwatch.CodeInvalid, "position is a whole number from 0 to 10000, or null.")
-			}
-			pos := int(p)
-			o.Position = &pos
-		}
-	}
-	return nil
+// customFieldSetBody is the body of POST /v2/{resources}/{id}/custom_fields.
+type customFieldSetBody struct {
+	Data struct {
+		Type       string             `json:"type" enum:"custom_field"`
+		Attributes customFieldSetting `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
 }
 
-// enumDefinition returns the account's definition of the path if it takes options.
-func enumDefinition(r *http.Request, st boxwatch.Store) (boxwatch.CustomFieldDefinition, error) {
-	d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
-	if err != nil {
-		return d, err
-	}
-	if d.DataType != boxwatch.DataEnum && d.DataType != boxwatch.DataEnumMulti {
-		return d, boxwatch.Invalid("/data", boxwatch.CodeNotSupported, "Only enum and enum_multi definitions have options; this one is %s.", d.DataType)
-	}
-	return d, nil
+// customFieldSetting names a definition and gives its value.
+type customFieldSetting struct {
+	APISlug string `json:"api_slug" minLength:"1" blank:"api_slug can't be blank: it names the definition." doc:"The definition's API slug."`
+	Value   any    `json:"value" blank:"value can't be blank; delete the custom field to clear it." doc:"A value of the definition's data type."`
 }
 
-func handleOptionCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := enumDefinition(r, st)
-		if err != nil {
-			return err
-		}
-		body, err := readBody(w, r)
-		if err != nil {
-			return err
-		}
-		t := now()
-		o := boxwatch.CustomFieldOption{ID: boxwatch.NewID(t), AccountID: d.AccountID, DefinitionID: d.ID, CreatedAt: t, UpdatedAt: t}
-		if err := decodeOption(body, &o, ""); err != nil {
-			return err
-		}
-		if err := st.CreateCustomFieldOption(r.Context(), o); err != nil {
-			return err
-		}
-		res := optionOut(o)
-		w.Header().Set("Location", base(r)+res.Links.Self)
-		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-func handleOptionList(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := st.CustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		list, err := st.CustomFieldOptions(r.Context(), d.AccountID, d.ID)
-		if err != nil {
-			return err
-		}
-		data := make([]optionResource, len(list))
-		for i, o := range list {
-			data[i] = optionOut(o)
-		}
-		writeJSON(w, http.StatusOK, optionListDocument{Data: data, Links: &links{Self: base(r) + r.URL.Path}})
-		return nil
-	}
-}
-
-func handleOptionGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		o, err := st.CustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id"))
-		if err != nil {
-			return err
-		}
-		res := optionOut(o)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-func handleOptionUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		o, err := st.CustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id"))
-		if err != nil {
-			return err
-		}
-		body, err := readBody(w, r)
-		if err != nil {
-			return err
-		}
-		if err := decodeOption(body, &o, o.ID); err != nil {
-			return err
-		}
-		o.UpdatedAt = now()
-		if err := st.UpdateCustomFieldOption(r.Context(), o); err != nil {
-			return err
-		}
-		res := optionOut(o)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
-}
-
-func handleOptionDelete(st boxwatch.Store) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := st.DeleteCustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id")); err != nil {
-			return err
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	}
-}
-
-// customFieldBody documents a custom field's create body; under a resource's path the
-// relationships member is left out, and an update sends the value only.
-type customFieldBody struct {
+// customFieldValueBody is the body of PATCH /v2/custom_fields/{id} and of PATCH
+// /v2/{resources}/{id}/custom_fields/{api_slug}: the new value.
+type customFieldValueBody struct {
 	Data struct {
 		Type       string `json:"type" enum:"custom_field"`
 		Attributes struct {
-			APISlug string `json:"api_slug,omitempty" doc:"The definition's API slug; on create only."`
-			Value   any    `json:"value" doc:"A value of the definition's data type."`
+			Value any `json:"value" blank:"value can't be blank; delete the custom field to clear it." doc:"A value of the definition's data type."`
 		} `json:"attributes"`
-		Relationships struct {
-			Entity toOne `json:"entity" doc:"The shipment, container or tracking request; POST /v2/custom_fields only."`
-		} `json:"relationships,omitempty"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
+}
+
+// entityRelationships names the resource a custom field is set on.
+type entityRelationships struct {
+	Entity entityLink `json:"entity" doc:"The shipment, container or tracking request."`
+	// entityType and id are what Entity names, entityType as boxwatch.EntityTypes keys it.
+	entityType, id string
+}
+
+// entityLink names a shipment, container or tracking request.
+type entityLink struct {
+	Data entityIdentifier `json:"data"`
+}
+
+// entityIdentifier is the resource identifier of a shipment, container or tracking request.
+type entityIdentifier struct {
+	Type string `json:"type" enum:"shipment,container,tracking_request"`
+	ID   string `json:"id" format:"uuid"`
+}
+
+func (entityLink) ignoresOtherMembers()       {}
+func (entityIdentifier) ignoresOtherMembers() {}
+
+// decodeMember reads relationships.entity, which is required.
+func (e *entityRelationships) decodeMember(raw any, _ bool, pointer string) error {
+	rels, ok := raw.(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer, boxwatch.CodeBlank, "relationships.entity names the shipment, container or tracking request.")
+	}
+	for k := range rels {
+		if k != "entity" {
+			return boxwatch.Invalid(pointer+"/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the entity relationship can be set.")
+		}
+	}
+	ident, _ := rels["entity"].(map[string]any)
+	ident, _ = ident["data"].(map[string]any)
+	typ, _ := ident["type"].(string)
+	e.id, _ = ident["id"].(string)
+	for name, jsonType := range boxwatch.EntityTypes {
+		if jsonType == typ {
+			e.entityType = name
+		}
+	}
+	if e.entityType == "" {
+		return boxwatch.Invalid(pointer+"/entity/data/type", boxwatch.CodeInvalid, "The entity is a shipment, container or tracking_request.")
+	}
+	e.Entity.Data = entityIdentifier{Type: typ, ID: e.id}
+	return nil
 }
 
 // customFieldInput is what a custom field body says.
@@ -574,75 +238,22 @@ type customFieldInput struct {
 // decodeCustomField reads a custom field body. withSlug: the body names the definition
 // (create); withEntity: it names the resource in relationships.entity (POST /v2/custom_fields).
 func decodeCustomField(body []byte, withSlug, withEntity bool) (customFieldInput, error) {
-	var in customFieldInput
-	doc, err := parseJSON(body)
-	if err != nil {
-		return in, err
+	switch {
+	case withEntity:
+		b, err := decodeBody[customFieldCreateBody](body, "")
+		rel, a := b.Data.Relationships, b.Data.Attributes
+		return customFieldInput{slug: a.APISlug, entityType: rel.entityType, entityID: rel.id, value: a.Value}, err
+	case withSlug:
+		b, err := decodeBody[customFieldSetBody](body, "")
+		return customFieldInput{slug: b.Data.Attributes.APISlug, value: b.Data.Attributes.Value}, err
+	default:
+		b, err := decodeBody[customFieldValueBody](body, "")
+		return customFieldInput{value: b.Data.Attributes.Value}, err
 	}
-	if withEntity {
-		if in.entityType, in.entityID, err = takeEntity(doc); err != nil {
-			return in, err
-		}
-	}
-	attrs, err := resourceObject(doc, "custom_field", "")
-	if err != nil {
-		return in, err
-	}
-	allowed := []string{"value"}
-	if withSlug {
-		allowed = append(allowed, "api_slug")
-	}
-	if err := attrs.only(allowed...); err != nil {
-		return in, err
-	}
-	if withSlug {
-		var present bool
-		if in.slug, present, err = attrs.str("api_slug"); err != nil {
-			return in, err
-		}
-		if !present || in.slug == "" {
-			return in, boxwatch.Invalid(attrs.pointer+"/api_slug", boxwatch.CodeBlank, "api_slug can't be blank: it names the definition.")
-		}
-	}
-	raw, ok := attrs.m["value"]
-	if !ok || raw == nil {
-		return in, boxwatch.Invalid(attrs.pointer+"/value", boxwatch.CodeBlank, "value can't be blank; delete the custom field to clear it.")
-	}
-	in.value, err = plainJSON(raw)
-	return in, err
-}
-
-// takeEntity removes relationships.entity from a custom field body and returns the resource it names.
-func takeEntity(doc any) (entityType, id string, err error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	rels, ok := data["relationships"].(map[string]any)
-	if !ok {
-		return "", "", boxwatch.Invalid("/data/relationships", boxwatch.CodeBlank, "relationships.entity names the shipment, container or tracking request.")
-	}
-	delete(data, "relationships")
-	for k := range rels {
-		if k != "entity" {
-			return "", "", boxwatch.Invalid("/data/relationships/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the entity relationship can be set.")
-		}
-	}
-	ident, _ := rels["entity"].(map[string]any)
-	ident, _ = ident["data"].(map[string]any)
-	typ, _ := ident["type"].(string)
-	id, _ = ident["id"].(string)
-	for name, jsonType := range boxwatch.EntityTypes {
-		if jsonType == typ {
-			entityType = name
-		}
-	}
-	if entityType == "" {
-		return "", "", boxwatch.Invalid("/data/relationships/entity/data/type", boxwatch.CodeInvalid, "The entity is a shipment, container or tracking_request.")
-	}
-	return entityType, id, nil
 }
 
 // entityExists tells whether the account has the resource a custom field is set on.
-func entityExists(r *http.Request, st boxwatch.Store, entityType, id string) error {
+func entityExists(r *http.Request, st trackedStores, entityType, id string) error {
 	acct := account(r).ID
 	var err error
 	switch entityType {
@@ -659,7 +270,7 @@ func entityExists(r *http.Request, st boxwatch.Store, entityType, id string) err
 }
 
 // setCustomField checks a value against its definition and stores it on the resource.
-func setCustomField(r *http.Request, st boxwatch.Store, now boxwatch.Clock, d boxwatch.CustomFieldDefinition, entityID string, v any) (boxwatch.CustomField, []boxwatch.CustomFieldOption, error) {
+func setCustomField(r *http.Request, st valueStores, now boxwatch.Clock, d boxwatch.CustomFieldDefinition, entityID string, v any) (boxwatch.CustomField, []boxwatch.CustomFieldOption, error) {
 	options, err := st.CustomFieldOptions(r.Context(), d.AccountID, d.ID)
 	if err != nil {
 		return boxwatch.CustomField{}, nil, err
@@ -675,7 +286,7 @@ func setCustomField(r *http.Request, st boxwatch.Store, now boxwatch.Clock, d bo
 }
 
 // definitionBySlug finds the definition a body or path names; an unknown slug is a 422 at its pointer.
-func definitionBySlug(r *http.Request, st boxwatch.Store, entityType, slug, pointer string) (boxwatch.CustomFieldDefinition, error) {
+func definitionBySlug(r *http.Request, st boxwatch.CustomFieldStore, entityType, slug, pointer string) (boxwatch.CustomFieldDefinition, error) {
 	d, err := st.CustomFieldDefinitionBySlug(r.Context(), account(r).ID, entityType, slug)
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) && pointer != "" {
 		return d, boxwatch.Invalid(pointer, boxwatch.CodeNotFound, "No %s custom field is called '%s'.", entityType, slug)
@@ -684,7 +295,7 @@ func definitionBySlug(r *http.Request, st boxwatch.Store, entityType, slug, poin
 }
 
 func writeCustomField(w http.ResponseWriter, r *http.Request, status int, base func(*http.Request) string, f boxwatch.CustomField, options []boxwatch.CustomFieldOption) {
-	res := customFieldOut(f, options)
+	res := jsonapi.CustomField(f, options)
 	if status == http.StatusCreated {
 		w.Header().Set("Location", base(r)+res.Links.Self)
 	}
@@ -693,7 +304,7 @@ func writeCustomField(w http.ResponseWriter, r *http.Request, status int, base f
 
 // handleCustomFieldCreate serves POST /v2/custom_fields (entityType "": the body names the
 // resource) and POST /v2/{resources}/{id}/custom_fields.
-func handleCustomFieldCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
+func handleCustomFieldCreate(st fieldStores, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		entityID := r.PathValue("id")
 		if entityType != "" {
@@ -739,9 +350,9 @@ var customFieldListParams = []param{
 }
 
 // handleCustomFieldList serves GET /v2/custom_fields (entityType "") and GET /v2/{resources}/{id}/custom_fields.
-func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType string) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[customFieldResource], error) {
-		var lp listPage[customFieldResource]
+func handleCustomFieldList(st entityFieldStores, pageLinks pageLinker, entityType string) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.CustomFieldResource], error) {
+		var lp listPage[jsonapi.CustomFieldResource]
 		q := r.URL.Query()
 		f := boxwatch.CustomFieldFilter{EntityType: q.Get("filter[entity_type]"), EntityID: q.Get("filter[entity_id]"), DefinitionID: q.Get("filter[definition_id]")}
 		if entityType != "" {
@@ -756,7 +367,7 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]customFieldResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.CustomFieldResource, len(list)), []any{}, total
 		options := map[string][]boxwatch.CustomFieldOption{}
 		for i, cf := range list {
 			if _, ok := options[cf.DefinitionID]; !ok {
@@ -764,7 +375,7 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 					return lp, err
 				}
 			}
-			lp.data[i] = customFieldOut(cf, options[cf.DefinitionID])
+			lp.data[i] = jsonapi.CustomField(cf, options[cf.DefinitionID])
 		}
 		return lp, nil
 	})
@@ -772,16 +383,11 @@ func handleCustomFieldList(st boxwatch.Store, pageLinks pageLinker, entityType s
 
 // customFieldOfPath finds the field a path names: /v2/custom_fields/{id}, or
 // /v2/{resources}/{id}/custom_fields/{api_slug} when entityType is set.
-func customFieldOfPath(r *http.Request, st boxwatch.Store, entityType string) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
-	acct := account(r).ID
+func customFieldOfPath(r *http.Request, st entityFieldStores, entityType string) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
 	if entityType == "" {
-		f, err := st.CustomField(r.Context(), acct, r.PathValue("id"))
-		if err != nil {
-			return f, boxwatch.CustomFieldDefinition{}, err
-		}
-		d, err := st.CustomFieldDefinition(r.Context(), acct, f.DefinitionID)
-		return f, d, err
+		return customFieldByID(r, st)
 	}
+	acct := account(r).ID
 	if err := entityExists(r, st, entityType, r.PathValue("id")); err != nil {
 		return boxwatch.CustomField{}, boxwatch.CustomFieldDefinition{}, err
 	}
@@ -799,9 +405,20 @@ func customFieldOfPath(r *http.Request, st boxwatch.Store, entityType string) (b
 	return list[0], d, nil
 }
 
-func handleCustomFieldGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+// customFieldByID finds the field /v2/custom_fields/{id} names, with its definition.
+func customFieldByID(r *http.Request, st boxwatch.CustomFieldStore) (boxwatch.CustomField, boxwatch.CustomFieldDefinition, error) {
+	acct := account(r).ID
+	f, err := st.CustomField(r.Context(), acct, r.PathValue("id"))
+	if err != nil {
+		return f, boxwatch.CustomFieldDefinition{}, err
+	}
+	d, err := st.CustomFieldDefinition(r.Context(), acct, f.DefinitionID)
+	return f, d, err
+}
+
+func handleCustomFieldGet(st boxwatch.CustomFieldStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		f, d, err := customFieldOfPath(r, st, "")
+		f, d, err := customFieldByID(r, st)
 		if err != nil {
 			return err
 		}
@@ -816,7 +433,7 @@ func handleCustomFieldGet(st boxwatch.Store, base func(*http.Request) string) ha
 
 // handleCustomFieldUpdate replaces a field's value; under a resource's path, a definition the
 // resource has no value of yet gets one, as the reference's upsert by slug does.
-func handleCustomFieldUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
+func handleCustomFieldUpdate(st fieldStores, now boxwatch.Clock, base func(*http.Request) string, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, d, err := customFieldOfPath(r, st, entityType)
 		if err != nil && !(entityType != "" && d.ID != "" && boxwatch.IsKind(err, boxwatch.KindNotFound)) {
@@ -839,7 +456,7 @@ func handleCustomFieldUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*h
 	}
 }
 
-func handleCustomFieldDelete(st boxwatch.Store, entityType string) handlerFunc {
+func handleCustomFieldDelete(st entityFieldStores, entityType string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, _, err := customFieldOfPath(r, st, entityType)
 		if err != nil {
@@ -851,98 +468,4 @@ func handleCustomFieldDelete(st boxwatch.Store, entityType string) handlerFunc {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-}
-
-// stagedBody documents one value of initial_custom_fields.
-type stagedBody struct {
-	APISlug string `json:"api_slug"`
-	Value   any    `json:"value"`
-	Number  string `json:"number,omitempty" doc:"Containers only: the container the value is for; every container when left out."`
-}
-
-// stagedInput is one value of a create body's initial_custom_fields, before its definition is found.
-type stagedInput struct {
-	entityType, slug, number, pointer string
-	value                             any
-}
-
-// decodeStaged reads initial_custom_fields: {"shipment": [...], "containers": [...]}, each entry
-// {"api_slug", "value"} and, for containers, an optional "number".
-func decodeStaged(attrs object) ([]stagedInput, error) {
-	raw, ok := attrs.m["initial_custom_fields"]
-	if !ok || raw == nil {
-		return nil, nil
-	}
-	pointer := attrs.pointer + "/initial_custom_fields"
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, boxwatch.Invalid(pointer, boxwatch.CodeInvalid, "initial_custom_fields is an object with shipment and containers lists.")
-	}
-	var out []stagedInput
-	for key, v := range m {
-		entity := map[string]string{"shipment": boxwatch.EntityShipment, "containers": boxwatch.EntityContainer}[key]
-		if entity == "" {
-			return nil, boxwatch.Invalid(pointer+"/"+escapePointer(key), boxwatch.CodeInvalid, "initial_custom_fields takes shipment and containers only.")
-		}
-		list, ok := v.([]any)
-		if !ok {
-			return nil, boxwatch.Invalid(pointer+"/"+key, boxwatch.CodeInvalid, "%s is a list of {\"api_slug\", \"value\"}.", key)
-		}
-		for i, item := range list {
-			at := fmt.Sprintf("%s/%s/%d", pointer, key, i)
-			e, ok := item.(map[string]any)
-			if !ok {
-				return nil, boxwatch.Invalid(at, boxwatch.CodeInvalid, "An entry is an object with api_slug and value.")
-			}
-			entry := object{m: e, pointer: at}
-			allowed := []string{"api_slug", "value"}
-			if entity == boxwatch.EntityContainer {
-				allowed = append(allowed, "number")
-			}
-			if err := entry.only(allowed...); err != nil {
-				return nil, err
-			}
-			in := stagedInput{entityType: entity, pointer: at}
-			var err error
-			if in.slug, _, err = entry.str("api_slug"); err != nil {
-				return nil, err
-			}
-			if in.number, _, err = entry.str("number"); err != nil {
-				return nil, err
-			}
-			in.number = boxwatch.NormalizeContainerNumber(in.number)
-			if e["value"] == nil {
-				return nil, boxwatch.Invalid(at+"/value", boxwatch.CodeBlank, "value can't be blank.")
-			}
-			if in.value, err = plainJSON(e["value"]); err != nil {
-				return nil, boxwatch.Invalid(at+"/value", boxwatch.CodeInvalid, "The number is out of range.")
-			}
-			out = append(out, in)
-		}
-	}
-	if len(out) > boxwatch.MaxStagedCustomFields {
-		return nil, boxwatch.Invalid(pointer, boxwatch.CodeTooLong, "initial_custom_fields holds at most %d values.", boxwatch.MaxStagedCustomFields)
-	}
-	return out, nil
-}
-
-// resolveStaged finds the definitions staged values name and checks each value against its own.
-func resolveStaged(r *http.Request, st boxwatch.Store, in []stagedInput) ([]boxwatch.StagedCustomField, error) {
-	var out []boxwatch.StagedCustomField
-	for _, s := range in {
-		d, err := definitionBySlug(r, st, s.entityType, s.slug, s.pointer+"/api_slug")
-		if err != nil {
-			return nil, err
-		}
-		options, err := st.CustomFieldOptions(r.Context(), d.AccountID, d.ID)
-		if err != nil {
-			return nil, err
-		}
-		value, err := d.CheckValue(s.value, s.pointer+"/value", options, partyExists(r, st))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, boxwatch.StagedCustomField{DefinitionID: d.ID, EntityType: s.entityType, Number: s.number, Value: value})
-	}
-	return out, nil
 }

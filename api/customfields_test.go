@@ -154,6 +154,8 @@ func TestCustomFieldValues(t *testing.T) {
 			{"ErrReferenceType", `"entity_type":"Shipment","api_slug":"x","display_name":"x","data_type":"reference","reference_type":"vessel"`, "/data/attributes/reference_type"},
 			{"ErrValidationKey", `"entity_type":"Shipment","api_slug":"x","display_name":"x","data_type":"boolean","validation":{"max_length":3}}`, "/data/attributes/validation/max_length"},
 			{"ErrDefault", `"entity_type":"Shipment","api_slug":"x","display_name":"x","data_type":"number","default_value":"ten"`, "/data/attributes/default_value"},
+			{"ErrDefaultOutOfRange", `"entity_type":"Shipment","api_slug":"x","display_name":"x","data_type":"number","default_value":1e999`, "/data/attributes/default_value"},
+			{"ErrCreatedAt", `"entity_type":"Shipment","api_slug":"x","display_name":"x","data_type":"number","created_at":"2026-01-01T00:00:00Z"`, "/data/attributes/created_at"},
 			{"ErrTaken", `"entity_type":"Shipment","api_slug":"po","display_name":"x","data_type":"number"`, "/data/attributes/api_slug"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -83,7 +84,7 @@ func delivering(clock *trackingtest.Clock) option {
 	return func(t testing.TB, c *api.Config, db *store.DB) {
 		c.Webhooks = webhook.Policy{AllowPrivate: true, Timeout: 300 * time.Millisecond}
 		stack := trackingtest.Start(t, db, trackingtest.Options{Clock: clock, Webhooks: c.Webhooks,
-			Renderer: api.NewRenderer(db, c.Carriers, c.Ports)})
+			Renderer: jsonapi.NewNotificationRenderer(db, c.Carriers, c.Ports)})
 		c.Tracker, c.Redeliverer = stack.Engine, stack.Deliveries
 		if clock != nil {
 			c.Clock = clock.Now

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // MediaType is the JSON:API media type every response carries.
@@ -22,52 +23,6 @@ const MediaType = "application/vnd.api+json"
 
 // MaxBodyBytes bounds a request body; larger bodies get 413.
 const MaxBodyBytes = 1 << 20
-
-// document is a JSON:API top-level document with primary data of type T.
-type document[T any] struct {
-	Data     T      `json:"data"`
-	Included []any  `json:"included,omitempty"`
-	Links    *links `json:"links,omitempty"`
-	Meta     *meta  `json:"meta,omitempty"`
-}
-
-// links are absolute URLs; members that do not apply are omitted.
-type links struct {
-	Self    string `json:"self" format:"uri"`
-	Current string `json:"current,omitempty" format:"uri"`
-	First   string `json:"first,omitempty" format:"uri"`
-	Prev    string `json:"prev,omitempty" format:"uri"`
-	Next    string `json:"next,omitempty" format:"uri"`
-	Last    string `json:"last,omitempty" format:"uri"`
-}
-
-type meta struct {
-	Size       int        `json:"size" doc:"Records on this page."`
-	Total      int        `json:"total" doc:"Records matching the request, on every page."`
-	Pagination pagination `json:"pagination"`
-}
-
-type pagination struct {
-	Current int  `json:"current"`
-	Next    *int `json:"next,omitempty"`
-	Last    int  `json:"last"`
-	Records int  `json:"records"`
-}
-
-// resourceLinks holds a resource's own relative link.
-type resourceLinks struct {
-	Self string `json:"self"`
-}
-
-type resourceIdentifier struct {
-	ID   string `json:"id" format:"uuid"`
-	Type string `json:"type"`
-}
-
-// toOne is a to-one relationship; Data is null when nothing is linked.
-type toOne struct {
-	Data *resourceIdentifier `json:"data"`
-}
 
 // errorDocument is the body of every error response.
 type errorDocument struct {
@@ -119,7 +74,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status
 
 // writeResource answers one resource with its absolute self link and what include added.
 func writeResource[R any](w http.ResponseWriter, status int, self string, res R, included []any) {
-	writeJSON(w, status, document[R]{Data: res, Included: included, Links: &links{Self: self}})
+	writeJSON(w, status, jsonapi.Document[R]{Data: res, Included: included, Links: &jsonapi.Links{Self: self}})
 }
 
 // unavailableRetryAfter is the wait, in seconds, every 503 asks for unless it knows better: about
@@ -305,125 +260,4 @@ func badJSON(err error) error {
 		detail = "The body is empty or ends too early."
 	}
 	return &httpError{status: http.StatusBadRequest, code: boxwatch.CodeInvalidJSON, detail: detail}
-}
-
-// object is a JSON object being checked member by member, with the pointer it sits at.
-type object struct {
-	m       map[string]any
-	pointer string
-}
-
-// resourceObject extracts and checks the primary data of a request document: an object with the
-// expected type, and for updates an id matching the path. It returns the attributes object and the
-// relationships member, if any.
-func resourceObject(doc any, wantType, wantID string) (attrs object, err error) {
-	top, ok := doc.(map[string]any)
-	if !ok {
-		return object{}, boxwatch.Invalid("/", boxwatch.CodeInvalid, "The body must be a JSON object with a data member.")
-	}
-	for k := range top {
-		if k != "data" && k != "meta" && k != "jsonapi" {
-			return object{}, boxwatch.Invalid("/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown top-level member '%s'.", k)
-		}
-	}
-	raw, ok := top["data"]
-	if !ok {
-		return object{}, boxwatch.Invalid("/data", boxwatch.CodeBlank, "The body must have a data member.")
-	}
-	data, ok := raw.(map[string]any)
-	if !ok {
-		return object{}, boxwatch.Invalid("/data", boxwatch.CodeInvalid, "data must be a resource object.")
-	}
-	for k := range data {
-		switch k {
-		case "type", "attributes", "meta":
-		case "id":
-			if wantID == "" {
-				return object{}, boxwatch.Invalid("/data/id", boxwatch.CodeInvalid, "Ids are assigned by the server: leave data.id out.")
-			}
-		case "relationships":
-			return object{}, boxwatch.Invalid("/data/relationships", boxwatch.CodeNotSupported, "Relationships cannot be set on a %s.", wantType)
-		default:
-			return object{}, boxwatch.Invalid("/data/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown member '%s' in data.", k)
-		}
-	}
-	switch t, ok := data["type"].(string); {
-	case data["type"] == nil:
-		return object{}, boxwatch.Invalid("/data/type", boxwatch.CodeBlank, "data.type can't be blank: it must be %q.", wantType)
-	case !ok:
-		return object{}, boxwatch.Invalid("/data/type", boxwatch.CodeInvalid, "data.type must be the string %q.", wantType)
-	case t != wantType:
-		return object{}, &httpError{status: http.StatusConflict, code: boxwatch.CodeTypeMismatch,
-			detail: fmt.Sprintf("data.type is %q but this endpoint takes %q.", t, wantType)}
-	}
-	if id, present := data["id"]; present && wantID != "" {
-		if s, ok := id.(string); !ok || !strings.EqualFold(s, wantID) {
-			return object{}, &httpError{status: http.StatusConflict, code: boxwatch.CodeIDMismatch, detail: "data.id does not match the id in the path."}
-		}
-	}
-	switch a := data["attributes"].(type) {
-	case map[string]any:
-		return object{m: a, pointer: "/data/attributes"}, nil
-	case nil:
-		if _, present := data["attributes"]; !present {
-			return object{m: map[string]any{}, pointer: "/data/attributes"}, nil
-		}
-	}
-	return object{}, boxwatch.Invalid("/data/attributes", boxwatch.CodeInvalid, "data.attributes must be an object.")
-}
-
-// only rejects members other than allowed.
-func (o object) only(allowed ...string) error {
-	for k := range o.m {
-		found := false
-		for _, a := range allowed {
-			if k == a {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return boxwatch.Invalid(o.pointer+"/"+escapePointer(k), boxwatch.CodeInvalid, "Unknown attribute '%s'.", k)
-		}
-	}
-	return nil
-}
-
-// str returns a string member; absent or null gives "", false.
-func (o object) str(name string) (string, bool, error) {
-	v, ok := o.m[name]
-	if !ok || v == nil {
-		return "", false, nil
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		return "", false, boxwatch.Invalid(o.pointer+"/"+name, boxwatch.CodeInvalid, "%s must be a string.", name)
-	}
-	return s, true, nil
-}
-
-// strings returns a member holding an array of strings; absent or null gives nil, false.
-func (o object) strings(name string) ([]string, bool, error) {
-	v, ok := o.m[name]
-	if !ok || v == nil {
-		return nil, false, nil
-	}
-	arr, isArr := v.([]any)
-	if !isArr {
-		return nil, false, boxwatch.Invalid(o.pointer+"/"+name, boxwatch.CodeInvalid, "%s must be an array of strings.", name)
-	}
-	out := make([]string, len(arr))
-	for i, e := range arr {
-		s, isStr := e.(string)
-		if !isStr {
-			return nil, false, boxwatch.Invalid(fmt.Sprintf("%s/%s/%d", o.pointer, name, i), boxwatch.CodeInvalid, "%s must hold only strings.", name)
-		}
-		out[i] = s
-	}
-	return out, true, nil
-}
-
-// escapePointer escapes a member name for use in a JSON pointer (RFC 6901).
-func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

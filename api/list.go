@@ -4,10 +4,11 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // pageLinker describes one page of a listing as links and meta (server.listLinks).
-type pageLinker func(r *http.Request, p boxwatch.Page, total int) (*links, *meta)
+type pageLinker func(r *http.Request, p boxwatch.Page, total int) (*jsonapi.Links, *jsonapi.Meta)
 
 // listPage is one page of a listing as its loader returns it: the resources, what include added,
 // and how many records match on every page.
@@ -35,7 +36,7 @@ func handleList[R any](pageLinks pageLinker, load func(r *http.Request, page box
 		}
 		l, m := pageLinks(r, page, lp.total)
 		m.Size = len(lp.data)
-		writeJSON(w, http.StatusOK, document[[]R]{Data: lp.data, Included: lp.included, Links: l, Meta: m})
+		writeJSON(w, http.StatusOK, jsonapi.Document[[]R]{Data: lp.data, Included: lp.included, Links: l, Meta: m})
 		return nil
 	}
 }

@@ -1,90 +1,63 @@
 package api
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
-type notificationAttributes struct {
-	ID             string  `json:"id" format:"uuid"`
-	Event          string  `json:"event"`
-	DeliveryStatus string  `json:"delivery_status" enum:"pending,succeeded,failed"`
-	CreatedAt      string  `json:"created_at" format:"date-time"`
-	Attempts       int     `json:"attempts" doc:"Delivery attempts so far: the entries of the notification's log (a boxwatch extension)."`
-	NextAttemptAt  *string `json:"next_attempt_at" format:"date-time" doc:"When a pending notification is next sent; null once it succeeded or failed (a boxwatch extension)."`
-}
-
-type notificationRelationships struct {
-	ReferenceObject         toOne  `json:"reference_object"`
-	Webhook                 toOne  `json:"webhook"`
-	WebhookNotificationLogs toMany `json:"webhook_notification_logs"`
-}
-
-type notificationResource struct {
-	ID            string                    `json:"id" format:"uuid"`
-	Type          string                    `json:"type" enum:"webhook_notification"`
-	Attributes    notificationAttributes    `json:"attributes"`
-	Relationships notificationRelationships `json:"relationships"`
-	Links         resourceLinks             `json:"links"`
-}
-
-type notificationDocument = document[notificationResource]
-type notificationListDocument = document[[]notificationResource]
-
-type notificationLogAttributes struct {
-	AttemptedAt     string  `json:"attempted_at" format:"date-time"`
-	StatusCode      *int    `json:"status_code" doc:"The receiver's HTTP status; null when no response came."`
-	LatencyMS       int64   `json:"latency_ms"`
-	Error           *string `json:"error"`
-	ResponseSnippet *string `json:"response_snippet" doc:"The first bytes of the response body."`
-}
-
-type notificationLogResource struct {
-	ID         string                    `json:"id" format:"uuid"`
-	Type       string                    `json:"type" enum:"webhook_notification_log"`
-	Attributes notificationLogAttributes `json:"attributes"`
-}
-
-func notificationLogOut(a boxwatch.DeliveryAttempt) notificationLogResource {
-	res := notificationLogResource{ID: a.ID, Type: "webhook_notification_log", Attributes: notificationLogAttributes{
-		AttemptedAt: a.At.UTC().Format(boxwatch.TimeFormat), LatencyMS: a.Latency.Milliseconds(),
-		Error: optString(a.Error), ResponseSnippet: optString(a.ResponseSnippet),
-	}}
-	if a.StatusCode != 0 {
-		code := a.StatusCode
-		res.Attributes.StatusCode = &code
+// notificationRoutes are the webhook notification endpoints.
+func (s *server) notificationRoutes(rd jsonapi.Renderer, nr *jsonapi.NotificationRenderer) []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "GET", path: "/v2/webhook_notifications", tag: "Webhooks",
+			summary: "List webhook notifications", doc: "Returns the account's notifications, newest first.",
+			auth: true, bucket: bucketDefault, params: notificationListParams,
+			status: http.StatusOK, resp: jsonapi.NotificationListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationList(st, nr, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/examples", tag: "Webhooks",
+			summary: "Get a sample notification", doc: "Returns a sample payload of an event: data is a list holding one notification.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "event", typ: "string", doc: "Required: an event name."}},
+			status: http.StatusOK, resp: jsonapi.NotificationListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleNotificationExample(rd, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/webhook_notifications/{id}", tag: "Webhooks",
+			summary: "Get a webhook notification",
+			doc:     "Returns one notification with its delivery status; include=webhook_notification_logs adds each attempt.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude("reference_object", "webhook", "webhook_notification_logs")},
+			status: http.StatusOK, resp: jsonapi.NotificationDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleNotificationGet(st, nr, s.baseURL),
+		},
+		{
+			method: "POST", path: "/v2/webhook_notifications/{id}/redeliver", tag: "Webhooks",
+			summary: "Redeliver a notification", doc: "Sends the notification again, with the same id and body. The webhook must be active.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusAccepted, resp: jsonapi.NotificationDocument{},
+			errors:  []int{400, 401, 404, 409, 429},
+			handler: handleNotificationRedeliver(s.cfg.Redeliverer, st, s.baseURL),
+		},
 	}
-	return res
 }
 
-func notificationOut(n boxwatch.Notification, ev boxwatch.Event, logs []boxwatch.DeliveryAttempt) notificationResource {
-	res := notificationResource{ID: n.ID, Type: "webhook_notification",
-		Attributes: notificationAttributes{ID: n.ID, Event: n.Event, DeliveryStatus: n.DeliveryStatus,
-			CreatedAt: n.CreatedAt.UTC().Format(boxwatch.TimeFormat), Attempts: n.Attempts, NextAttemptAt: optTime(n.NextAttemptAt)},
-		Relationships: notificationRelationships{ReferenceObject: linkTo(ev.ObjectID, ev.ObjectType), Webhook: linkTo(n.WebhookID, "webhook"),
-			WebhookNotificationLogs: toMany{Data: []resourceIdentifier{}}},
-		Links: resourceLinks{Self: "/v2/webhook_notifications/" + n.ID}}
-	for _, l := range logs {
-		res.Relationships.WebhookNotificationLogs.Data = append(res.Relationships.WebhookNotificationLogs.Data,
-			resourceIdentifier{ID: l.ID, Type: "webhook_notification_log"})
-	}
-	return res
-}
-
-func handleNotificationExample(rd *Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleNotificationExample(rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		name := r.URL.Query().Get("event")
 		if !webhook.Known(name) {
 			return boxwatch.BadParameter("event", "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
 		}
-		one := rd.Example(name, now())
+		one := rd.ExampleNotification(name, now())
 		// The reference answers a list holding the one example.
-		writeJSON(w, http.StatusOK, notificationListDocument{Data: []notificationResource{one.Data}, Included: one.Included,
-			Links: &links{Self: base(r) + r.URL.Path + "?event=" + name}})
+		writeJSON(w, http.StatusOK, jsonapi.NotificationListDocument{Data: []jsonapi.NotificationResource{one.Data}, Included: one.Included,
+			Links: &jsonapi.Links{Self: base(r) + r.URL.Path + "?event=" + name}})
 		return nil
 	}
 }
@@ -96,10 +69,22 @@ var notificationListParams = []param{
 	{name: "filter[event]", typ: "string", doc: "Only notifications of this event."},
 }
 
+// notificationEventStores reads notifications with their delivery logs and the events they report.
+type notificationEventStores interface {
+	boxwatch.NotificationStore
+	boxwatch.EventStore
+}
+
+// notificationStores also reads the webhooks of notifications, for include=webhook.
+type notificationStores interface {
+	notificationEventStores
+	boxwatch.WebhookStore
+}
+
 // renderNotifications renders notifications with their events and, when withLogs, their delivery
 // logs, which it also returns as included resources. It reads each kind of related row once for
 // the whole list.
-func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, withLogs bool) ([]notificationResource, []any, error) {
+func renderNotifications(r *http.Request, st notificationEventStores, list []boxwatch.Notification, withLogs bool) ([]jsonapi.NotificationResource, []any, error) {
 	acct := account(r).ID
 	events, err := st.EventsByID(r.Context(), acct, idsOf(list, func(n boxwatch.Notification) string { return n.EventID }))
 	if err != nil {
@@ -111,19 +96,19 @@ func renderNotifications(r *http.Request, st boxwatch.Store, list []boxwatch.Not
 			return nil, nil, err
 		}
 	}
-	data, included := make([]notificationResource, len(list)), []any{}
+	data, included := make([]jsonapi.NotificationResource, len(list)), []any{}
 	for i, n := range list {
 		for _, l := range logs[n.ID] {
-			included = append(included, notificationLogOut(l))
+			included = append(included, jsonapi.NotificationLog(l))
 		}
-		data[i] = notificationOut(n, events[n.EventID], logs[n.ID])
+		data[i] = jsonapi.Notification(n, events[n.EventID], logs[n.ID])
 	}
 	return data, included, nil
 }
 
 // includeWebhooks adds the webhooks of notifications, each once: a read per webhook, and a page
 // of notifications names few.
-func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notification, included []any) ([]any, error) {
+func includeWebhooks(r *http.Request, st boxwatch.WebhookStore, list []boxwatch.Notification, included []any) ([]any, error) {
 	for _, id := range idsOf(list, func(n boxwatch.Notification) string { return n.WebhookID }) {
 		w, err := st.Webhook(r.Context(), account(r).ID, id)
 		if boxwatch.IsKind(err, boxwatch.KindNotFound) {
@@ -132,14 +117,14 @@ func includeWebhooks(r *http.Request, st boxwatch.Store, list []boxwatch.Notific
 		if err != nil {
 			return nil, err
 		}
-		included = append(included, webhookOut(w))
+		included = append(included, jsonapi.Webhook(w))
 	}
 	return included, nil
 }
 
-func handleNotificationList(st boxwatch.Store, rd *Renderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[notificationResource], error) {
-		var lp listPage[notificationResource]
+func handleNotificationList(st notificationStores, nr *jsonapi.NotificationRenderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.NotificationResource], error) {
+		var lp listPage[jsonapi.NotificationResource]
 		q := r.URL.Query()
 		inc, err := includes(q, "reference_object", "webhook", "webhook_notification_logs")
 		if err != nil {
@@ -162,51 +147,13 @@ func handleNotificationList(st boxwatch.Store, rd *Renderer, pageLinks pageLinke
 			lp.included, err = includeWebhooks(r, st, list, lp.included)
 		}
 		if err == nil && inc["reference_object"] {
-			lp.included, err = includeReferenceObjects(r, rd, list, lp.included)
+			lp.included, err = nr.ReferenceIncludes(r.Context(), list, lp.included)
 		}
 		return lp, err
 	})
 }
 
-// includeReferenceObjects adds what each notification's payload includes (its reference object
-// and the resources around it), each resource once. It renders every notification of the page in
-// turn: a page costs queries in proportion to its size with this include.
-func includeReferenceObjects(r *http.Request, rd *Renderer, list []boxwatch.Notification, included []any) ([]any, error) {
-	seen := map[[2]string]bool{}
-	for _, res := range included {
-		if k, ok := resourceKey(res); ok {
-			seen[k] = true
-		}
-	}
-	for _, n := range list {
-		doc, err := rd.referenceDocument(r.Context(), n)
-		if err != nil {
-			return nil, err
-		}
-		for _, res := range doc.Included {
-			k, ok := resourceKey(res)
-			if ok && seen[k] {
-				continue
-			}
-			seen[k] = true
-			included = append(included, res)
-		}
-	}
-	return included, nil
-}
-
-// resourceKey is the type and id of a rendered resource decoded from JSON.
-func resourceKey(res any) ([2]string, bool) {
-	m, ok := res.(map[string]any)
-	if !ok {
-		return [2]string{}, false
-	}
-	typ, _ := m["type"].(string)
-	id, _ := m["id"].(string)
-	return [2]string{typ, id}, typ != "" && id != ""
-}
-
-func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Request) string) handlerFunc {
+func handleNotificationGet(st notificationStores, nr *jsonapi.NotificationRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), "reference_object", "webhook", "webhook_notification_logs")
 		if err != nil {
@@ -227,18 +174,16 @@ func handleNotificationGet(st boxwatch.Store, rd *Renderer, base func(*http.Requ
 			}
 		}
 		if inc["reference_object"] {
-			doc, err := rd.referenceDocument(r.Context(), n)
-			if err != nil {
+			if included, err = nr.ReferenceIncludes(r.Context(), []boxwatch.Notification{n}, included); err != nil {
 				return err
 			}
-			included = append(included, doc.Included...)
 		}
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
 
-func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st notificationEventStores, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		n, err := deliveries.Redeliver(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
@@ -252,14 +197,4 @@ func handleNotificationRedeliver(deliveries boxwatch.Redeliverer, st boxwatch.St
 		writeResource(w, http.StatusAccepted, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
-}
-
-// referenceDocument renders a notification's document for include=reference_object.
-func (rd *Renderer) referenceDocument(ctx context.Context, n boxwatch.Notification) (notificationDocument, error) {
-	var doc notificationDocument
-	b, err := rd.Notification(ctx, n)
-	if err != nil {
-		return doc, err
-	}
-	return doc, json.Unmarshal(b, &doc)
 }

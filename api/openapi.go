@@ -17,7 +17,7 @@ import (
 // openAPI builds the OpenAPI 3.1 document from the route table and the Go types the handlers
 // encode, so the document describes what the code does.
 func (s *server) openAPI() map[string]any {
-	g := &schemaGen{components: map[string]any{}}
+	g := &schemaGen{components: map[string]any{}, types: map[string]reflect.Type{}}
 	paths := map[string]any{}
 	for _, rt := range s.routes() {
 		item, _ := paths[rt.path].(map[string]any)
@@ -155,9 +155,11 @@ func (g *schemaGen) operation(rt route) map[string]any {
 }
 
 // schemaGen turns Go types into JSON Schema (the OpenAPI 3.1 dialect). Named non-generic structs
-// become components; struct tags add what Go types cannot say: enum, format and doc.
+// become components; struct tags add what Go types cannot say: enum, format, doc, and the limits
+// request bodies state (see decode.go).
 type schemaGen struct {
 	components map[string]any
+	types      map[string]reflect.Type // the type of each component
 }
 
 // schemaOverrides describe types whose JSON form is not their Go shape.
@@ -179,6 +181,14 @@ var schemaOverrides = map[reflect.Type]func() map[string]any{
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
 	if o, ok := schemaOverrides[t]; ok {
 		return o()
+	}
+	if reflect.PointerTo(t).Implements(presenceType) {
+		// An optional member of an update: null is one of its values.
+		inner := g.schema(reflect.New(t).Interface().(presence).valueType())
+		if len(inner) == 0 {
+			return inner
+		}
+		return map[string]any{"oneOf": []any{inner, map[string]any{"type": "null"}}}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -203,6 +213,10 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 		if name == "" {
 			return g.object(t)
 		}
+		if other, ok := g.types[name]; ok && other != t {
+			panic("api: " + t.String() + " and " + other.String() + " would share the component " + name)
+		}
+		g.types[name] = t
 		if _, done := g.components[name]; !done {
 			g.components[name] = map[string]any{} // placeholder for recursive types
 			g.components[name] = g.object(t)
@@ -215,31 +229,32 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 func (g *schemaGen) object(t reflect.Type) map[string]any {
 	props := map[string]any{}
 	required := []string{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		sch := g.schema(f.Type)
-		if enum := f.Tag.Get("enum"); enum != "" {
+	for _, m := range members(t) {
+		sch := g.schema(t.FieldByIndex(m.index).Type)
+		if enum := m.tag.Get("enum"); enum != "" {
 			sch = withKey(sch, "enum", strings.Split(enum, ","))
 		}
-		if format := f.Tag.Get("format"); format != "" {
+		if format := m.tag.Get("format"); format != "" {
 			sch = withKey(sch, "format", format)
 		}
-		if doc := f.Tag.Get("doc"); doc != "" {
+		for _, limit := range []string{"minLength", "maxLength", "minimum", "maximum", "maxProperties"} {
+			if n, err := strconv.Atoi(m.tag.Get(limit)); err == nil {
+				sch = withKey(sch, limit, n)
+			}
+		}
+		if doc := m.tag.Get("doc"); doc != "" {
 			sch = withKey(sch, "description", doc)
 		}
-		props[name] = sch
-		if !strings.Contains(opts, "omitempty") {
-			required = append(required, name)
+		props[m.name] = sch
+		if !m.optional {
+			required = append(required, m.name)
 		}
 	}
-	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+	obj := map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[lenient]()) {
+		delete(obj, "additionalProperties")
+	}
+	return obj
 }
 
 // withKey adds a keyword to a schema; on a nullable schema it goes to the non-null branch.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // param documents one query parameter a route accepts.
@@ -192,7 +193,7 @@ func encodeQuery(q url.Values) string {
 
 // listLinks describes one page of a listing, as links and meta: links keep every other parameter of
 // the request and change only the page number.
-func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*links, *meta) {
+func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*jsonapi.Links, *jsonapi.Meta) {
 	last := (total + p.Size - 1) / p.Size
 	if last < 1 {
 		last = 1
@@ -208,8 +209,8 @@ func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*links,
 	if r.URL.RawQuery != "" {
 		self += "?" + encodeQuery(r.URL.Query())
 	}
-	l := &links{Self: self, Current: at(p.Number), First: at(1), Last: at(last)}
-	m := &meta{Total: total, Pagination: pagination{Current: p.Number, Last: last, Records: total}}
+	l := &jsonapi.Links{Self: self, Current: at(p.Number), First: at(1), Last: at(last)}
+	m := &jsonapi.Meta{Total: total, Pagination: jsonapi.Pagination{Current: p.Number, Last: last, Records: total}}
 	if p.Number > 1 {
 		l.Prev = at(min(p.Number-1, last))
 	}

@@ -4,62 +4,95 @@ import (
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-type partyAttributes struct {
-	CompanyName string `json:"company_name"`
-	CreatedAt   string `json:"created_at" format:"date-time"`
-	UpdatedAt   string `json:"updated_at" format:"date-time"`
+// partyRoutes are the party endpoints.
+func (s *server) partyRoutes() []route {
+	st, now := s.cfg.Store, s.cfg.Clock
+	return []route{
+		{
+			method: "POST", path: "/v2/parties", tag: "Parties",
+			summary: "Create a party",
+			doc:     "Stores a customer of the account. A tracking request names it in relationships.customer; its shipment then shows customer_name.",
+			auth:    true, bucket: bucketDefault, body: partyCreateBody{},
+			status: http.StatusCreated, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handlePartyCreate(st, now, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/parties", tag: "Parties",
+			summary: "List parties", doc: "Returns the account's parties, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{paramPageNumber, paramPageSize},
+			status: http.StatusOK, resp: jsonapi.PartyListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handlePartyList(st, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/parties/{id}", tag: "Parties",
+			summary: "Get a party", doc: "Returns one party.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handlePartyGet(st, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/parties/{id}", tag: "Parties",
+			summary: "Rename a party", doc: "Changes the company name; the shipments of the party show the new name.",
+			auth: true, bucket: bucketDefault, body: partyUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.PartyDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handlePartyUpdate(st, now, s.baseURL),
+		},
+	}
 }
 
-type partyResource struct {
-	ID         string          `json:"id" format:"uuid"`
-	Type       string          `json:"type" enum:"party"`
-	Attributes partyAttributes `json:"attributes"`
-	Links      resourceLinks   `json:"links"`
-}
-
-type partyDocument = document[partyResource]
-type partyListDocument = document[[]partyResource]
-
-// partyBody documents the create and update body.
-type partyBody struct {
+// partyCreateBody is the body of POST /v2/parties.
+type partyCreateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"party"`
-		ID         string `json:"id,omitempty" format:"uuid"`
-		Attributes struct {
-			CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
-		} `json:"attributes"`
+		Type       string       `json:"type" enum:"party"`
+		Attributes partyChanges `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-func partyOut(p boxwatch.Party) partyResource {
-	return partyResource{ID: p.ID, Type: "party", Attributes: partyAttributes{CompanyName: p.CompanyName,
-		CreatedAt: p.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: p.UpdatedAt.UTC().Format(boxwatch.TimeFormat)},
-		Links: resourceLinks{Self: "/v2/parties/" + p.ID}}
+// partyUpdateBody is the body of PATCH /v2/parties/{id}.
+type partyUpdateBody struct {
+	Data struct {
+		Type       string       `json:"type" enum:"party"`
+		ID         string       `json:"id,omitempty" format:"uuid"`
+		Attributes partyChanges `json:"attributes"`
+		resourceMeta
+	} `json:"data"`
+	documentMeta
 }
 
-// decodeParty reads the company name of a create (id "") or update body.
+// partyChanges are what a body sets of a party: its name.
+type partyChanges struct {
+	CompanyName string `json:"company_name" doc:"Trimmed; 1 to 200 characters."`
+}
+
+// decodeParty reads the company name of a create body (id "") or of an update of party id.
 func decodeParty(body []byte, id string) (string, error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return "", err
+	var a partyChanges
+	if id == "" {
+		b, err := decodeBody[partyCreateBody](body, "")
+		if err != nil {
+			return "", err
+		}
+		a = b.Data.Attributes
+	} else {
+		b, err := decodeBody[partyUpdateBody](body, id)
+		if err != nil {
+			return "", err
+		}
+		a = b.Data.Attributes
 	}
-	attrs, err := resourceObject(doc, "party", id)
-	if err != nil {
-		return "", err
-	}
-	if err := attrs.only("company_name"); err != nil {
-		return "", err
-	}
-	name, _, err := attrs.str("company_name")
-	if err != nil {
-		return "", err
-	}
-	return boxwatch.NormalizeCompanyName(name)
+	return boxwatch.NormalizeCompanyName(a.CompanyName)
 }
 
-func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handlePartyCreate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -74,41 +107,41 @@ func handlePartyCreate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 		if err := st.CreateParty(r.Context(), p); err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
 
-func handlePartyList(st boxwatch.Store, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[partyResource], error) {
-		var lp listPage[partyResource]
+func handlePartyList(st boxwatch.PartyStore, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.PartyResource], error) {
+		var lp listPage[jsonapi.PartyResource]
 		list, total, err := st.Parties(r.Context(), account(r).ID, page)
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]partyResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.PartyResource, len(list)), []any{}, total
 		for i, p := range list {
-			lp.data[i] = partyOut(p)
+			lp.data[i] = jsonapi.Party(p)
 		}
 		return lp, nil
 	})
 }
 
-func handlePartyGet(st boxwatch.Store, base func(*http.Request) string) handlerFunc {
+func handlePartyGet(st boxwatch.PartyStore, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := st.Party(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
 
-func handlePartyUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handlePartyUpdate(st boxwatch.PartyStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		if _, err := st.Party(r.Context(), acct, id); err != nil {
@@ -126,48 +159,8 @@ func handlePartyUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Re
 		if err != nil {
 			return err
 		}
-		res := partyOut(p)
+		res := jsonapi.Party(p)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
-	}
-}
-
-// takeCustomer removes a create body's relationships member, the customer being the one
-// relationship a tracking request may set, and returns the party's id ("" when none).
-func takeCustomer(doc any) (string, error) {
-	top, _ := doc.(map[string]any)
-	data, _ := top["data"].(map[string]any)
-	raw, ok := data["relationships"]
-	if !ok {
-		return "", nil
-	}
-	delete(data, "relationships")
-	rels, ok := raw.(map[string]any)
-	if !ok {
-		return "", boxwatch.Invalid("/data/relationships", boxwatch.CodeInvalid, "relationships must be an object.")
-	}
-	for k := range rels {
-		if k != "customer" {
-			return "", boxwatch.Invalid("/data/relationships/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the customer relationship can be set on a tracking request.")
-		}
-	}
-	customer, ok := rels["customer"].(map[string]any)
-	if !ok {
-		return "", boxwatch.Invalid("/data/relationships/customer", boxwatch.CodeInvalid, "customer must be an object with a data member.")
-	}
-	switch ident := customer["data"].(type) {
-	case nil:
-		return "", nil
-	case map[string]any:
-		if ident["type"] != "party" {
-			return "", boxwatch.Invalid("/data/relationships/customer/data/type", boxwatch.CodeInvalid, "A customer is a party.")
-		}
-		id, _ := ident["id"].(string)
-		if !boxwatch.IsUUID(id) {
-			return "", boxwatch.Invalid("/data/relationships/customer/data/id", boxwatch.CodeInvalid, "The customer's id must be a party's UUID.")
-		}
-		return id, nil
-	default:
-		return "", boxwatch.Invalid("/data/relationships/customer/data", boxwatch.CodeInvalid, "customer.data must be a resource identifier or null.")
 	}
 }

@@ -1,86 +1,85 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-type portAttributes struct {
-	ID          string   `json:"id" format:"uuid" doc:"The resource id again, as production answers carry it."`
-	Name        string   `json:"name"`
-	Code        string   `json:"code" doc:"UN/LOCODE"`
-	StateAbbr   *string  `json:"state_abbr"`
-	City        *string  `json:"city"`
-	CountryCode string   `json:"country_code"`
-	TimeZone    *string  `json:"time_zone"`
-	Latitude    *float64 `json:"latitude"`
-	Longitude   *float64 `json:"longitude"`
+// portRoutes are the endpoints of ports, of the terminals carriers name at them and of the metro
+// areas around them.
+func (s *server) portRoutes(rd jsonapi.Renderer) []route {
+	st, ports := s.cfg.Store, portRenderer{ports: s.cfg.Ports}
+	return []route{
+		{
+			method: "GET", path: "/v2/ports/{id}", tag: "Ports",
+			summary: "Get a port",
+			doc:     "Returns a port by its id or UN/LOCODE.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.PortDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handlePortGet(st, ports, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/terminals/{id}", tag: "Ports",
+			summary: "Get a terminal",
+			doc: "Returns a terminal carriers named at a port of a route, by SMDG code (the simulator's terminals have SX codes and " +
+				"names that end in (simulated)). Shipments, containers and transport events link to it.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.TerminalDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTerminalGet(st, rd, s.baseURL),
+		},
+		{
+			method: "GET", path: "/v2/metro_areas/{id}", tag: "Ports",
+			summary: "Get a metro area",
+			doc:     "Returns the city area of a port by the port's id or UN/LOCODE: boxwatch knows the cities of its ports, not inland ones.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.MetroAreaDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleMetroAreaGet(ports, s.baseURL),
+		},
+	}
 }
 
-type portRelationships struct {
-	Terminals toMany `json:"terminals" doc:"The terminals carriers have named at the port."`
-}
-
-type portResource struct {
-	ID            string            `json:"id" format:"uuid"`
-	Type          string            `json:"type" enum:"port"`
-	Attributes    portAttributes    `json:"attributes"`
-	Relationships portRelationships `json:"relationships"`
-	Links         resourceLinks     `json:"links"`
-}
-
-type portDocument = document[portResource]
-
-func portOut(pt boxwatch.Port) portResource {
-	a := portAttributes{ID: pt.ID, Name: pt.Name, Code: pt.LOCODE, StateAbbr: optString(pt.StateAbbr), City: optString(pt.City),
-		CountryCode: pt.CountryCode, TimeZone: optString(pt.TimeZone)}
-	if pt.HasCoordinates {
-		lat, lon := pt.Latitude, pt.Longitude
-		a.Latitude, a.Longitude = &lat, &lon
-	}
-	rel := portRelationships{Terminals: toMany{Data: []resourceIdentifier{}}}
-	return portResource{ID: pt.ID, Type: "port", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/ports/" + pt.ID}}
-}
-
-// withTerminals fills the terminals relationship of every port among resources, with one read.
-func withTerminals(ctx context.Context, st boxwatch.Store, resources []any) ([]any, error) {
-	var locodes []string
-	for _, v := range resources {
-		if pr, ok := v.(portResource); ok {
-			locodes = append(locodes, pr.Attributes.Code)
-		}
-	}
-	if len(locodes) == 0 {
-		return resources, nil
-	}
-	byPort, err := st.TerminalsAtPorts(ctx, locodes)
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range resources {
-		if pr, ok := v.(portResource); ok {
-			for _, t := range byPort[pr.Attributes.Code] {
-				pr.Relationships.Terminals.Data = append(pr.Relationships.Terminals.Data, resourceIdentifier{ID: t.ID, Type: "terminal"})
-			}
-			resources[i] = pr
-		}
-	}
-	return resources, nil
-}
-
-func handlePortGet(st boxwatch.Store, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handlePortGet(st boxwatch.TerminalStore, p portRenderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		pt, ok := p.lookup(r.PathValue("id"))
 		if !ok {
 			return boxwatch.ErrNotFound
 		}
-		withPort, err := withTerminals(r.Context(), st, []any{portOut(pt)})
+		withPort, err := jsonapi.WithTerminals(r.Context(), st, []any{jsonapi.Port(pt)})
 		if err != nil {
 			return err
 		}
-		res := withPort[0].(portResource)
+		res := withPort[0].(jsonapi.PortResource)
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}
+
+func handleTerminalGet(st boxwatch.TerminalStore, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		t, err := st.Terminal(r.Context(), r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		res := rd.Terminal(t)
+		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
+		return nil
+	}
+}
+
+// handleMetroAreaGet finds a metro area by its id or its UN/LOCODE.
+func handleMetroAreaGet(p portRenderer, base func(*http.Request) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := r.PathValue("id")
+		pt, ok := p.lookup(id)
+		if !ok {
+			return boxwatch.ErrNotFound
+		}
+		res := jsonapi.MetroArea(pt)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

@@ -2,158 +2,28 @@ package api
 
 import (
 	"net/http"
-	"strings"
-	"time"
 
-	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-// Raw events are the carrier's own records for a container, as its last answer gave them:
-// estimated and planned ones included, and each with the carrier's code spelled out.
-
-type rawEventAttributes struct {
-	Event          *string `json:"event" doc:"The milestone the record stands for, null when it stands for none."`
-	OriginalEvent  string  `json:"original_event" doc:"The carrier's record: its DCSA event type, code and classifier."`
-	Timestamp      string  `json:"timestamp" format:"date-time"`
-	Estimated      bool    `json:"estimated" doc:"True for an estimated or planned time, false for one that happened."`
-	ActualOn       *string `json:"actual_on" format:"date" doc:"Null: carriers give times, not bare dates."`
-	EstimatedOn    *string `json:"estimated_on" format:"date" doc:"Null: carriers give times, not bare dates."`
-	ActualAt       *string `json:"actual_at" format:"date-time"`
-	EstimatedAt    *string `json:"estimated_at" format:"date-time"`
-	Timezone       *string `json:"timezone"`
-	CreatedAt      string  `json:"created_at" format:"date-time" doc:"When the carrier recorded it."`
-	LocationName   *string `json:"location_name"`
-	LocationLOCODE *string `json:"location_locode"`
-	VesselName     *string `json:"vessel_name"`
-	VesselIMO      *string `json:"vessel_imo"`
-	Index          int     `json:"index" doc:"The record's place in the list, from 0."`
-	VoyageNumber   *string `json:"voyage_number"`
-}
-
-type rawEventRelationships struct {
-	Location toOne `json:"location"`
-	Vessel   toOne `json:"vessel"`
-}
-
-type rawEventResource struct {
-	ID            string                `json:"id" format:"uuid"`
-	Type          string                `json:"type" enum:"raw_event"`
-	Attributes    rawEventAttributes    `json:"attributes"`
-	Relationships rawEventRelationships `json:"relationships"`
-}
-
-type rawEventListDocument = document[[]rawEventResource]
-
-// rawEvents lists a container's records in the carrier's last answer: its equipment events and
-// the vessel movements of the route, oldest first as the carrier sorted them.
-func (p portRenderer) rawEvents(s boxwatch.Shipment, c boxwatch.Container) []rawEventResource {
-	role := map[string]string{}
-	for _, stop := range s.Route {
-		role[stop.LOCODE] = stop.Role
+// rawEventRoutes are the endpoint listing a container's raw events.
+func (s *server) rawEventRoutes(rd jsonapi.Renderer) []route {
+	st := s.cfg.Store
+	return []route{
+		{
+			method: "GET", path: "/v2/containers/{id}/raw_events", tag: "Containers",
+			summary: "List a container's raw events",
+			doc: "Returns the carrier's own records for the container as its last answer gave them, estimated and planned ones " +
+				"included (estimated: true), each with the milestone it stands for (event) and the carrier's code spelled out (original_event).",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.RawEventListDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleRawEvents(st, rd, s.baseURL),
+		},
 	}
-	calls := map[string]boxwatch.TransportCall{}
-	for _, call := range s.Snapshot.Calls {
-		calls[call.ID] = call
-	}
-	out := []rawEventResource{}
-	for _, e := range s.Snapshot.Events {
-		switch {
-		case e.Type == boxwatch.EventEquipment && e.EquipmentReference == c.Number:
-		case e.Type == boxwatch.EventTransport && role[e.LOCODE] != "":
-		default:
-			continue
-		}
-		at := optTime(e.Time)
-		if at == nil {
-			continue
-		}
-		estimated := e.Classifier != boxwatch.ClassifierActual
-		a := rawEventAttributes{
-			Event: rawEventName(e, role[e.LOCODE]), OriginalEvent: originalEvent(e), Timestamp: *at, Estimated: estimated,
-			Timezone: p.tz(e.LOCODE), CreatedAt: *optTime(firstTime(e.Created, e.Time)), LocationName: p.name(e.LOCODE),
-			LocationLOCODE: optString(e.LOCODE), Index: len(out),
-		}
-		if estimated {
-			a.EstimatedAt = at
-		} else {
-			a.ActualAt = at
-		}
-		rel := rawEventRelationships{Location: linkTo(p.id(e.LOCODE), "port")}
-		if call, ok := calls[e.TransportCallID]; ok {
-			voyage := call.ExportVoyage
-			if e.Code == "ARRI" || e.Code == "DISC" {
-				voyage = firstOf(call.ImportVoyage, call.ExportVoyage)
-			}
-			a.VoyageNumber = optString(voyage)
-			if v := call.Vessel; v != nil {
-				a.VesselName, a.VesselIMO = optString(v.Name), optString(v.IMO)
-				if v.IMO != "" {
-					rel.Vessel = linkTo(boxwatch.VesselID(v.IMO), "vessel")
-				}
-			}
-		}
-		out = append(out, rawEventResource{ID: boxwatch.NameUUID("boxwatch/raw_event/" + s.SCAC + "/" + e.ID + "/" + c.Number),
-			Type: "raw_event", Attributes: a, Relationships: rel})
-	}
-	return out
 }
 
-func firstTime(ts ...time.Time) time.Time {
-	for _, t := range ts {
-		if !t.IsZero() {
-			return t
-		}
-	}
-	return time.Time{}
-}
-
-// rawEventName names the milestone a record stands for, by its code, whether the box is empty,
-// and the part its place plays in the route.
-func rawEventName(e boxwatch.CarrierEvent, role string) *string {
-	empty := e.Empty != nil && *e.Empty
-	var name string
-	switch {
-	case e.Code == "GTOT" && empty:
-		name = "empty_out"
-	case e.Code == "GTIN" && !empty:
-		name = "full_in"
-	case e.Code == "GTOT":
-		name = "full_out"
-	case e.Code == "GTIN":
-		name = "empty_in"
-	case e.Code == "LOAD" && role == boxwatch.RolePOL, e.Code == "DEPA" && role == boxwatch.RolePOL:
-		name = map[string]string{"LOAD": "vessel_loaded", "DEPA": "vessel_departed"}[e.Code]
-	case e.Code == "DISC" && role == boxwatch.RolePOD, e.Code == "ARRI" && role == boxwatch.RolePOD:
-		name = map[string]string{"DISC": "vessel_discharged", "ARRI": "vessel_arrived"}[e.Code]
-	case role == boxwatch.RoleTS && (e.Code == "LOAD" || e.Code == "DISC" || e.Code == "ARRI" || e.Code == "DEPA"):
-		name = map[string]string{"LOAD": "transshipment_loaded", "DISC": "transshipment_discharged",
-			"ARRI": "transshipment_arrived", "DEPA": "transshipment_departed"}[e.Code]
-	default:
-		return nil
-	}
-	return &name
-}
-
-// eventCodeNames spell out the DCSA codes carriers send.
-var eventCodeNames = map[string]string{
-	"ARRI": "Vessel arrival", "DEPA": "Vessel departure", "GTIN": "Gate in", "GTOT": "Gate out",
-	"LOAD": "Loaded on vessel", "DISC": "Discharged from vessel", "STUF": "Stuffed", "STRP": "Stripped",
-	"PICK": "Picked up", "DROP": "Dropped off", "INSP": "Inspected", "RSEA": "Resealed", "RMVD": "Removed",
-}
-
-var classifierNames = map[string]string{
-	boxwatch.ClassifierActual: "actual", boxwatch.ClassifierEstimated: "estimated", boxwatch.ClassifierPlanned: "planned",
-}
-
-func originalEvent(e boxwatch.CarrierEvent) string {
-	name := firstOf(eventCodeNames[e.Code], e.Code)
-	if e.Empty != nil {
-		name += map[bool]string{true: " (empty)", false: " (laden)"}[*e.Empty]
-	}
-	return name + " [" + strings.TrimSpace(e.Type+" "+e.Code+" "+firstOf(classifierNames[e.Classifier], e.Classifier)) + "]"
-}
-
-func handleRawEvents(st boxwatch.Store, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handleRawEvents(st containerStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		acct := account(r).ID
 		c, err := st.Container(r.Context(), acct, r.PathValue("id"))
@@ -164,7 +34,7 @@ func handleRawEvents(st boxwatch.Store, p portRenderer, base func(*http.Request)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, rawEventListDocument{Data: p.rawEvents(s, c), Links: &links{Self: base(r) + r.URL.Path}})
+		writeJSON(w, http.StatusOK, jsonapi.RawEventListDocument{Data: rd.RawEvents(s, c), Links: &jsonapi.Links{Self: base(r) + r.URL.Path}})
 		return nil
 	}
 }

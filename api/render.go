@@ -23,18 +23,7 @@ func optString(s string) *string {
 	return &s
 }
 
-func linkTo(id, typ string) toOne {
-	if id == "" {
-		return toOne{}
-	}
-	return toOne{Data: &resourceIdentifier{ID: id, Type: typ}}
-}
-
-type toMany struct {
-	Data []resourceIdentifier `json:"data"`
-}
-
-// portRenderer renders what a route knows of ports: names, time zones.
+// portRenderer finds ports: the map engine by UN/LOCODE, the port endpoints by id or UN/LOCODE.
 type portRenderer struct{ ports boxwatch.PortLookup }
 
 func (p portRenderer) port(locode string) (boxwatch.Port, bool) {
@@ -44,23 +33,13 @@ func (p portRenderer) port(locode string) (boxwatch.Port, bool) {
 	return p.ports.ByLOCODE(locode)
 }
 
-func (p portRenderer) name(locode string) *string {
-	if pt, ok := p.port(locode); ok {
-		return &pt.Name
+// lookup finds a port by its id or UN/LOCODE.
+func (p portRenderer) lookup(id string) (boxwatch.Port, bool) {
+	if p.ports == nil {
+		return boxwatch.Port{}, false
 	}
-	return nil
-}
-
-func (p portRenderer) tz(locode string) *string {
-	if pt, ok := p.port(locode); ok && pt.TimeZone != "" {
-		return &pt.TimeZone
+	if pt, ok := p.ports.ByID(id); ok {
+		return pt, true
 	}
-	return nil
-}
-
-func (p portRenderer) id(locode string) string {
-	if locode == "" {
-		return ""
-	}
-	return boxwatch.PortID(locode)
+	return p.ports.ByLOCODE(id)
 }

@@ -5,40 +5,31 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-// searchAttributes is one match of GET /v2/search; members that do not apply to the entity are null.
-type searchAttributes struct {
-	EntityType            string   `json:"entity_type" enum:"shipment,cargo,tracking_request"`
-	Number                string   `json:"number" doc:"The bill of lading (or booking) number of a shipment, a container's number, a request's number."`
-	ShipmentID            *string  `json:"shipment_id" format:"uuid"`
-	SCAC                  *string  `json:"scac"`
-	PortOfLadingName      *string  `json:"port_of_lading_name"`
-	PortOfDischargeName   *string  `json:"port_of_discharge_name"`
-	ContainersCount       *int     `json:"containers_count"`
-	TrackingStopped       *bool    `json:"tracking_stopped"`
-	TrackingStoppedReason *string  `json:"tracking_stopped_reason"`
-	Status                *string  `json:"status"`
-	FailedReason          *string  `json:"failed_reason"`
-	RefNumbers            []string `json:"ref_numbers"`
-	CreatedAt             string   `json:"created_at" format:"date-time"`
-	UpdatedAt             string   `json:"updated_at" format:"date-time"`
-}
-
-type searchResult struct {
-	ID         string           `json:"id" format:"uuid"`
-	Type       string           `json:"type" enum:"shipment,cargo,tracking_request"`
-	Attributes searchAttributes `json:"attributes"`
-}
-
-type searchDocument struct {
-	Data []searchResult `json:"data"`
+// searchRoutes are the search endpoint.
+func (s *server) searchRoutes(rd jsonapi.Renderer) []route {
+	st := s.cfg.Store
+	return []route{
+		{
+			method: "GET", path: "/v2/search", tag: "Search",
+			summary: "Search shipments, containers and tracking requests",
+			doc: "Finds the account's shipments, containers (type cargo) and tracking requests whose bill of lading, booking, container, " +
+				"request or reference number contains query (case-insensitive; spaces and dashes in container numbers are ignored). " +
+				"At most 25 of each kind, newest first.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "query", typ: "string", doc: "Required: a number or part of one; at most 100 characters."}},
+			status: http.StatusOK, resp: jsonapi.SearchDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleSearch(st, rd),
+		},
+	}
 }
 
 // searchLimit is how many matches of each kind one search returns, newest first.
 const searchLimit = 25
 
-func handleSearch(st boxwatch.Store, p portRenderer) handlerFunc {
+func handleSearch(st trackedStores, rd jsonapi.Renderer) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		query := strings.TrimSpace(r.URL.Query().Get("query"))
 		switch {
@@ -60,59 +51,22 @@ func handleSearch(st boxwatch.Store, p portRenderer) handlerFunc {
 		if err != nil {
 			return err
 		}
-		doc := searchDocument{Data: []searchResult{}}
+		doc := jsonapi.SearchDocument{Data: []jsonapi.SearchResult{}}
 		boxQuery := boxwatch.NormalizeContainerNumber(query)
-		var cargo []searchResult
+		var cargo []jsonapi.SearchResult
 		for _, s := range shipments {
-			doc.Data = append(doc.Data, p.shipmentMatch(s, len(containers[s.ID])))
+			doc.Data = append(doc.Data, rd.ShipmentMatch(s, len(containers[s.ID])))
 			for _, c := range containers[s.ID] {
 				if strings.Contains(c.Number, boxQuery) && len(cargo) < searchLimit {
-					cargo = append(cargo, containerMatch(c, s))
+					cargo = append(cargo, jsonapi.ContainerMatch(c, s))
 				}
 			}
 		}
 		doc.Data = append(doc.Data, cargo...)
 		for _, tr := range requests {
-			doc.Data = append(doc.Data, requestMatch(tr))
+			doc.Data = append(doc.Data, jsonapi.RequestMatch(tr))
 		}
 		writeJSON(w, http.StatusOK, doc)
 		return nil
 	}
-}
-
-func (p portRenderer) shipmentMatch(s boxwatch.Shipment, containers int) searchResult {
-	stopped := !s.StoppedAt.IsZero()
-	a := searchAttributes{EntityType: "shipment", Number: firstOf(s.BillOfLading, s.Booking), SCAC: optString(s.SCAC),
-		ContainersCount: &containers, TrackingStopped: &stopped, TrackingStoppedReason: optString(s.StoppedReason),
-		RefNumbers: nonNil(s.RefNumbers), CreatedAt: s.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: s.UpdatedAt.UTC().Format(boxwatch.TimeFormat)}
-	if pol, ok := s.POL(); ok {
-		a.PortOfLadingName = p.name(pol.LOCODE)
-	}
-	if pod, ok := s.POD(); ok && len(s.Route) > 1 {
-		a.PortOfDischargeName = p.name(pod.LOCODE)
-	}
-	return searchResult{ID: s.ID, Type: "shipment", Attributes: a}
-}
-
-func containerMatch(c boxwatch.Container, s boxwatch.Shipment) searchResult {
-	return searchResult{ID: c.ID, Type: "cargo", Attributes: searchAttributes{EntityType: "cargo", Number: c.Number,
-		ShipmentID: optString(c.ShipmentID), SCAC: optString(s.SCAC), RefNumbers: nonNil(s.RefNumbers),
-		CreatedAt: c.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: c.UpdatedAt.UTC().Format(boxwatch.TimeFormat)}}
-}
-
-func requestMatch(tr boxwatch.TrackingRequest) searchResult {
-	status := string(tr.Status)
-	return searchResult{ID: tr.ID, Type: "tracking_request", Attributes: searchAttributes{EntityType: "tracking_request",
-		Number: tr.RequestNumber, ShipmentID: optString(tr.ShipmentID), SCAC: optString(tr.SCAC), Status: &status,
-		FailedReason: optString(tr.FailedReason), RefNumbers: nonNil(tr.RefNumbers),
-		CreatedAt: tr.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: tr.UpdatedAt.UTC().Format(boxwatch.TimeFormat)}}
-}
-
-func firstOf(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

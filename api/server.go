@@ -1,7 +1,9 @@
 // Package api serves boxwatch's HTTP API: the Terminal49-compatible /v2 endpoints, health checks
 // and the OpenAPI document. It speaks JSON:API, authenticates API keys, scopes every query to the
-// caller's account and enforces rate limits. It holds no state of its own: data goes through
-// boxwatch.Store, maps and predictions through the journey engine, both handed to it by the binary.
+// caller's account and enforces rate limits. It holds no state of its own: data goes through the
+// domain's store interfaces, each handler taking only those it uses, maps and predictions through
+// the journey engine, both handed to it by the binary; the documents it answers with are rendered
+// by package jsonapi.
 package api
 
 import (

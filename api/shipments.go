@@ -9,161 +9,91 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/journey"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-type shipmentAttributes struct {
-	BillOfLadingNumber          *string  `json:"bill_of_lading_number"`
-	NormalizedNumber            *string  `json:"normalized_number"`
-	BookingNumber               *string  `json:"booking_number"`
-	RefNumbers                  []string `json:"ref_numbers"`
-	Tags                        []string `json:"tags"`
-	ShippingLineSCAC            string   `json:"shipping_line_scac"`
-	ShippingLineName            string   `json:"shipping_line_name"`
-	ShippingLineShortName       string   `json:"shipping_line_short_name"`
-	PortOfLadingLOCODE          *string  `json:"port_of_lading_locode"`
-	PortOfLadingName            *string  `json:"port_of_lading_name"`
-	PortOfDischargeLOCODE       *string  `json:"port_of_discharge_locode"`
-	PortOfDischargeName         *string  `json:"port_of_discharge_name"`
-	DestinationLOCODE           *string  `json:"destination_locode"`
-	DestinationName             *string  `json:"destination_name"`
-	PODVesselName               *string  `json:"pod_vessel_name"`
-	PODVesselIMO                *string  `json:"pod_vessel_imo"`
-	PODVoyageNumber             *string  `json:"pod_voyage_number"`
-	POLETDAt                    *string  `json:"pol_etd_at" format:"date-time"`
-	POLATDAt                    *string  `json:"pol_atd_at" format:"date-time"`
-	PODETAAt                    *string  `json:"pod_eta_at" format:"date-time"`
-	PODOriginalETAAt            *string  `json:"pod_original_eta_at" format:"date-time"`
-	PODATAAt                    *string  `json:"pod_ata_at" format:"date-time"`
-	DestinationETAAt            *string  `json:"destination_eta_at" format:"date-time"`
-	DestinationATAAt            *string  `json:"destination_ata_at" format:"date-time"`
-	POLTimezone                 *string  `json:"pol_timezone"`
-	PODTimezone                 *string  `json:"pod_timezone"`
-	DestinationTimezone         *string  `json:"destination_timezone"`
-	LineTrackingLastAttemptedAt *string  `json:"line_tracking_last_attempted_at" format:"date-time"`
-	LineTrackingLastSucceededAt *string  `json:"line_tracking_last_succeeded_at" format:"date-time"`
-	LineTrackingStoppedAt       *string  `json:"line_tracking_stopped_at" format:"date-time"`
-	LineTrackingStoppedReason   *string  `json:"line_tracking_stopped_reason" enum:"all_containers_terminated,past_arrival_window,cancelled_by_user"`
-	CustomerName                *string  `json:"customer_name" doc:"The company name of the party the tracking request named as customer; null when none."`
-	POLOriginalETDAt            *string  `json:"pol_original_etd_at" format:"date-time"`
-	DestinationOriginalETAAt    *string  `json:"destination_original_eta_at" format:"date-time"`
-	CreatedAt                   string   `json:"created_at" format:"date-time"`
-	UpdatedAt                   string   `json:"updated_at" format:"date-time"`
-
-	// PODPredictedArrivalAt is boxwatch's predicted arrival at the port of discharge while the
-	// vessel sails the last leg (see the map's current_vessel); only GET /v2/shipments/{id}
-	// gives it, to accounts with the map feature.
-	PODPredictedArrivalAt *string `json:"pod_predicted_arrival_at,omitempty" format:"date-time"`
-}
-
-type shipmentRelationships struct {
-	PortOfLading              toOne  `json:"port_of_lading"`
-	PortOfDischarge           toOne  `json:"port_of_discharge"`
-	Destination               toOne  `json:"destination" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
-	PODTerminal               toOne  `json:"pod_terminal" doc:"The terminal the carrier names at the port of discharge; null when it names none."`
-	DestinationTerminal       toOne  `json:"destination_terminal" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
-	LineTrackingStoppedByUser toOne  `json:"line_tracking_stopped_by_user" doc:"Null: API keys belong to accounts, not users."`
-	Containers                toMany `json:"containers"`
-}
-
-// shipmentRelationshipNames are the shipment relationships the reference API defines, every one
-// of which include accepts; those boxwatch holds no resource for include nothing.
-var shipmentRelationshipNames = []string{"containers", "port_of_lading", "port_of_discharge", "destination",
-	"pod_terminal", "destination_terminal", "line_tracking_stopped_by_user"}
-
-type shipmentResource struct {
-	ID            string                `json:"id" format:"uuid"`
-	Type          string                `json:"type" enum:"shipment"`
-	Attributes    shipmentAttributes    `json:"attributes"`
-	Relationships shipmentRelationships `json:"relationships"`
-	Links         resourceLinks         `json:"links"`
-}
-
-type shipmentDocument = document[shipmentResource]
-type shipmentListDocument = document[[]shipmentResource]
-
-func (p portRenderer) shipmentOut(s boxwatch.Shipment, carriers *boxwatch.Carriers, containers []boxwatch.Container) shipmentResource {
-	a := shipmentAttributes{
-		BillOfLadingNumber: optString(s.BillOfLading), NormalizedNumber: optString(s.NormalizedNumber),
-		BookingNumber: optString(s.Booking), RefNumbers: nonNil(s.RefNumbers), Tags: nonNil(s.Tags),
-		ShippingLineSCAC: s.SCAC, CustomerName: optString(s.CustomerName),
-		LineTrackingLastAttemptedAt: optTime(s.LastAttemptedAt), LineTrackingLastSucceededAt: optTime(s.LastSucceededAt),
-		LineTrackingStoppedAt: optTime(s.StoppedAt), LineTrackingStoppedReason: optString(s.StoppedReason),
-		CreatedAt: s.CreatedAt.UTC().Format(boxwatch.TimeFormat), UpdatedAt: s.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+// shipmentRoutes are the shipment endpoints.
+func (s *server) shipmentRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "GET", path: "/v2/shipments", tag: "Shipments",
+			summary: "List shipments",
+			doc:     "Returns the account's shipments, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: shipmentListParams,
+			status: http.StatusOK, resp: jsonapi.ShipmentListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleShipmentList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Get a shipment",
+			doc: "Returns one shipment: its route, times and containers. ETAs live here, not on containers. " +
+				"boxwatch addition, for accounts with the map feature: pod_predicted_arrival_at while the vessel sails the last leg " +
+				"(the map's predicted_arrival_at), absent otherwise.",
+			auth: true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.ShipmentRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentGet(st, rd, s.cfg.Journey, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}", tag: "Shipments",
+			summary: "Update a shipment",
+			doc: "Replaces the shipment's ref_numbers, tags, or both; a list left out is kept. Other attributes come from the carrier " +
+				"and cannot be set.",
+			auth: true, bucket: bucketDefault, body: shipmentUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleShipmentUpdate(st, rd, now, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/stop_tracking", tag: "Shipments",
+			summary: "Stop tracking a shipment",
+			doc:     "Stops refreshing the shipment (line_tracking_stopped_reason cancelled_by_user). Stopping a stopped shipment changes nothing.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShipmentTracking(tracker, st, rd, s.baseURL, false),
+		},
+		{
+			method: "PATCH", path: "/v2/shipments/{id}/resume_tracking", tag: "Shipments",
+			summary: "Resume tracking a shipment",
+			doc: "Refreshes a stopped shipment again, starting now. Fails with 422 duplicate if the account meanwhile " +
+				"tracks the same number in another pending or created request.",
+			auth: true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShipmentDocument{},
+			errors:  []int{400, 401, 404, 422, 429},
+			handler: handleShipmentTracking(tracker, st, rd, s.baseURL, true),
+		},
 	}
-	if line, ok := carriers.BySCAC(s.SCAC); ok {
-		a.ShippingLineName, a.ShippingLineShortName = line.Name, line.ShortName
-	}
-	rel := shipmentRelationships{Containers: toMany{Data: []resourceIdentifier{}}}
-	if pol, ok := s.POL(); ok {
-		a.PortOfLadingLOCODE, a.PortOfLadingName, a.POLTimezone = &pol.LOCODE, p.name(pol.LOCODE), p.tz(pol.LOCODE)
-		a.POLETDAt, a.POLATDAt, a.POLOriginalETDAt = optTime(pol.ETD), optTime(pol.ATD), optTime(pol.OriginalETD)
-		rel.PortOfLading = linkTo(p.id(pol.LOCODE), "port")
-	}
-	if pod, ok := s.POD(); ok && len(s.Route) > 1 {
-		a.PortOfDischargeLOCODE, a.PortOfDischargeName, a.PODTimezone = &pod.LOCODE, p.name(pod.LOCODE), p.tz(pod.LOCODE)
-		a.PODETAAt, a.PODATAAt, a.PODOriginalETAAt = optTime(pod.ETA), optTime(pod.ATA), optTime(pod.OriginalETA)
-		a.PODVesselIMO, a.PODVoyageNumber = optString(pod.InboundVesselIMO), optString(pod.InboundVoyage)
-		a.PODVesselName = p.vesselName(s, pod.InboundVesselIMO)
-		rel.PortOfDischarge = linkTo(p.id(pod.LOCODE), "port")
-		rel.PODTerminal = linkTo(pod.TerminalID(), "terminal")
-	}
-	for _, c := range containers {
-		rel.Containers.Data = append(rel.Containers.Data, resourceIdentifier{ID: c.ID, Type: "container"})
-	}
-	return shipmentResource{ID: s.ID, Type: "shipment", Attributes: a, Relationships: rel, Links: resourceLinks{Self: "/v2/shipments/" + s.ID}}
-}
-
-// vesselName finds a vessel's name in the carrier's own answer.
-func (portRenderer) vesselName(s boxwatch.Shipment, imo string) *string {
-	for _, c := range s.Snapshot.Calls {
-		if c.Vessel != nil && c.Vessel.IMO == imo && c.Vessel.Name != "" {
-			name := c.Vessel.Name
-			return &name
-		}
-	}
-	return nil
 }
 
 var shipmentListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude(shipmentRelationshipNames...),
+	paramPageNumber, paramPageSize, paramInclude(jsonapi.ShipmentRelationshipNames...),
 	{name: "filter[tracking_stopped]", typ: "string", enum: []string{"true", "false"}, doc: "Only shipments whose tracking has (true) or has not (false) stopped."},
 	{name: "number", typ: "string", doc: "Only the shipment with this bill of lading, booking or request number."},
 	{name: "q", typ: "string", doc: "Only shipments where this text is part of the bill of lading, booking, normalized or request number, " +
 		"of a reference number, or of one of the shipment's container numbers (spaces and dashes in a container number are ignored). At most 100 characters."},
 }
 
-// shipmentIncludes gathers the resources include asks for, each once.
-func (p portRenderer) shipmentIncludes(inc map[string]bool, s boxwatch.Shipment, containers []boxwatch.Container, events map[string][]boxwatch.TransportEvent, seen map[string]bool, out []any) []any {
-	add := func(key string, v any) {
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, v)
-		}
-	}
-	pod, _ := s.POD()
-	if inc["containers"] {
-		for _, c := range containers {
-			add("container:"+c.ID, p.containerOut(c, pod, events[c.ID]))
-		}
-	}
-	if t, ok := stopTerminal(pod); ok && inc["pod_terminal"] && len(s.Route) > 1 {
-		add("terminal:"+t.ID, p.terminalOut(t))
-	}
-	for name, stop := range map[string]func() (boxwatch.RouteStop, bool){"port_of_lading": s.POL, "port_of_discharge": s.POD} {
-		if st, ok := stop(); ok && inc[name] {
-			if pt, ok := p.port(st.LOCODE); ok {
-				add("port:"+pt.ID, portOut(pt))
-			}
-		}
-	}
-	return out
+// shipmentDocumentStores reads what a shipment document shows besides the shipment: its
+// containers with their milestones, and the terminals of the ports it includes.
+type shipmentDocumentStores interface {
+	boxwatch.ContainerStore
+	boxwatch.TerminalStore
 }
 
-func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[shipmentResource], error) {
-		var lp listPage[shipmentResource]
+// shipmentStores reads shipments and what their documents show.
+type shipmentStores interface {
+	boxwatch.ShipmentStore
+	shipmentDocumentStores
+}
+
+func handleShipmentList(st shipmentStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ShipmentResource], error) {
+		var lp listPage[jsonapi.ShipmentResource]
 		q := r.URL.Query()
-		inc, err := includes(q, shipmentRelationshipNames...)
+		inc, err := includes(q, jsonapi.ShipmentRelationshipNames...)
 		if err != nil {
 			return lp, err
 		}
@@ -192,19 +122,19 @@ func handleShipmentList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRe
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]shipmentResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.ShipmentResource, len(list)), []any{}, total
 		seen := map[string]bool{}
 		for i, s := range list {
-			lp.data[i] = p.shipmentOut(s, carriers, containers[s.ID])
-			lp.included = p.shipmentIncludes(inc, s, containers[s.ID], events, seen, lp.included)
+			lp.data[i] = rd.Shipment(s, containers[s.ID])
+			lp.included = rd.ShipmentIncludes(inc, s, containers[s.ID], events, seen, lp.included)
 		}
-		lp.included, err = withTerminals(r.Context(), st, lp.included)
+		lp.included, err = jsonapi.WithTerminals(r.Context(), st, lp.included)
 		return lp, err
 	})
 }
 
 // writeShipment answers one shipment with what include asks for.
-func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
+func writeShipment(w http.ResponseWriter, r *http.Request, st shipmentDocumentStores, rd jsonapi.Renderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
 	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
 	if err != nil {
 		return err
@@ -213,9 +143,9 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 	if err != nil {
 		return err
 	}
-	res := p.shipmentOut(s, carriers, containers)
+	res := rd.Shipment(s, containers)
 	res.Attributes.PODPredictedArrivalAt = predicted
-	included, err := withTerminals(r.Context(), st, p.shipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	included, err := jsonapi.WithTerminals(r.Context(), st, rd.ShipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
 	if err != nil {
 		return err
 	}
@@ -225,16 +155,16 @@ func writeShipment(w http.ResponseWriter, r *http.Request, st boxwatch.Store, ca
 
 // containerEvents reads the milestones of containers a shipment includes, so that an included
 // container lists its transport_events as GET /v2/containers/{id} does.
-func containerEvents(r *http.Request, st boxwatch.Store, inc map[string]bool, containers []boxwatch.Container) (map[string][]boxwatch.TransportEvent, error) {
+func containerEvents(r *http.Request, st boxwatch.ContainerStore, inc map[string]bool, containers []boxwatch.Container) (map[string][]boxwatch.TransportEvent, error) {
 	if !inc["containers"] || len(containers) == 0 {
 		return nil, nil
 	}
 	return st.TransportEventsOfContainers(r.Context(), account(r).ID, idsOf(containers, func(c boxwatch.Container) string { return c.ID }))
 }
 
-func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, journeys *journey.Engine, base func(*http.Request) string) handlerFunc {
+func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, journeys *journey.Engine, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		inc, err := includes(r.URL.Query(), shipmentRelationshipNames...)
+		inc, err := includes(r.URL.Query(), jsonapi.ShipmentRelationshipNames...)
 		if err != nil {
 			return err
 		}
@@ -252,13 +182,13 @@ func handleShipmentGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRen
 				predicted = optTime(at)
 			}
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, inc, predicted)
+		return writeShipment(w, r, st, rd, base, s, inc, predicted)
 	}
 }
 
 // handleShipmentTracking stops or resumes tracking; the body, if any, is ignored as the
 // reference API does.
-func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string, resume bool) handlerFunc {
+func handleShipmentTracking(tracker boxwatch.Tracker, st shipmentDocumentStores, rd jsonapi.Renderer, base func(*http.Request) string, resume bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		change := tracker.StopTracking
 		if resume {
@@ -268,11 +198,11 @@ func handleShipmentTracking(tracker boxwatch.Tracker, st boxwatch.Store, carrier
 		if err != nil {
 			return err
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, nil, nil)
+		return writeShipment(w, r, st, rd, base, s, nil, nil)
 	}
 }
 
-// shipmentUpdateBody documents the update body.
+// shipmentUpdateBody is the body of PATCH /v2/shipments/{id}.
 type shipmentUpdateBody struct {
 	Data struct {
 		Type       string `json:"type" enum:"shipment"`
@@ -281,41 +211,27 @@ type shipmentUpdateBody struct {
 			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
 			Tags       []string `json:"tags,omitempty" doc:"Replaces the tags."`
 		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeShipmentUpdate reads the lists a shipment update replaces; a list left out is nil.
+// decodeShipmentUpdate reads the lists an update of shipment id replaces; a list left out is nil.
 func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err error) {
-	doc, err := parseJSON(body)
+	b, err := decodeBody[shipmentUpdateBody](body, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	attrs, err := resourceObject(doc, "shipment", id)
-	if err != nil {
-		return nil, nil, err
+	refs, tags = b.Data.Attributes.RefNumbers, b.Data.Attributes.Tags
+	if refs == nil && tags == nil {
+		return nil, nil, boxwatch.Invalid("/data/attributes", boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
 	}
-	if err := attrs.only("ref_numbers", "tags"); err != nil {
-		return nil, nil, err
-	}
-	refs, hasRefs, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, nil, err
-	}
-	tags, hasTags, err := attrs.strings("tags")
-	if err != nil {
-		return nil, nil, err
-	}
-	if !hasRefs && !hasTags {
-		return nil, nil, boxwatch.Invalid(attrs.pointer, boxwatch.CodeBlank, "Send ref_numbers or tags (a list, possibly empty) to replace them.")
-	}
-	if hasRefs {
-		refs = nonNil(refs)
+	if refs != nil {
 		if err := boxwatch.ValidateRefNumbers(refs); err != nil {
 			return nil, nil, err
 		}
 	}
-	if hasTags {
-		tags = nonNil(tags)
+	if tags != nil {
 		if err := boxwatch.ValidateShipmentTags(tags); err != nil {
 			return nil, nil, err
 		}
@@ -323,7 +239,7 @@ func decodeShipmentUpdate(body []byte, id string) (refs, tags []string, err erro
 	return refs, tags, nil
 }
 
-func handleShipmentUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleShipmentUpdate(st shipmentStores, rd jsonapi.Renderer, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, acct := r.PathValue("id"), account(r).ID
 		// An id the caller cannot see is a 404 whatever the body holds.
@@ -342,6 +258,6 @@ func handleShipmentUpdate(st boxwatch.Store, carriers *boxwatch.Carriers, p port
 		if err != nil {
 			return err
 		}
-		return writeShipment(w, r, st, carriers, p, base, s, nil, nil)
+		return writeShipment(w, r, st, rd, base, s, nil, nil)
 	}
 }

@@ -5,41 +5,32 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-type shippingLineAttributes struct {
-	SCAC                           string   `json:"scac"`
-	Name                           string   `json:"name"`
-	ShortName                      string   `json:"short_name"`
-	AlternativeSCACs               []string `json:"alternative_scacs" doc:"Other SCACs accepted in tracking requests for this line."`
-	BillOfLadingTrackingSupport    bool     `json:"bill_of_lading_tracking_support"`
-	BookingNumberTrackingSupport   bool     `json:"booking_number_tracking_support"`
-	ContainerNumberTrackingSupport bool     `json:"container_number_tracking_support"`
-	TrackingURL                    *string  `json:"tracking_url" doc:"Null: the carriers file holds no tracking page addresses."`
-	ContactURL                     *string  `json:"contact_url" doc:"Null: the carriers file holds no contact addresses."`
-}
-
-type shippingLineResource struct {
-	ID         string                 `json:"id" format:"uuid"`
-	Type       string                 `json:"type" enum:"shipping_line"`
-	Attributes shippingLineAttributes `json:"attributes"`
-	Links      resourceLinks          `json:"links"`
-}
-
-type shippingLineDocument = document[shippingLineResource]
-type shippingLineListDocument = document[[]shippingLineResource]
-
-func shippingLineOut(l boxwatch.ShippingLine) shippingLineResource {
-	return shippingLineResource{
-		ID:   l.ID,
-		Type: "shipping_line",
-		Attributes: shippingLineAttributes{
-			SCAC: l.SCAC, Name: l.Name, ShortName: l.ShortName, AlternativeSCACs: nonNil(l.AlternativeSCACs),
-			BillOfLadingTrackingSupport:    l.Support.BillOfLading,
-			BookingNumberTrackingSupport:   l.Support.BookingNumber,
-			ContainerNumberTrackingSupport: l.Support.Container,
+// shippingLineRoutes are the shipping line endpoints.
+func (s *server) shippingLineRoutes() []route {
+	carriers := s.cfg.Carriers
+	return []route{
+		{
+			method: "GET", path: "/v2/shipping_lines", tag: "Shipping Lines",
+			summary: "List shipping lines",
+			doc: "Returns every shipping line boxwatch knows and which number types each can be tracked by. Not paginated. " +
+				"search keeps the lines whose name or short name contains it, or that use it as a SCAC.",
+			auth: true, bucket: bucketDefault, params: []param{{name: "search", typ: "string", doc: "Part of a line's name, or one of its SCACs; at most 100 characters."}},
+			status: http.StatusOK, resp: jsonapi.ShippingLineListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleShippingLineList(carriers, s.baseURL),
 		},
-		Links: resourceLinks{Self: "/v2/shipping_lines/" + l.ID},
+		{
+			method: "GET", path: "/v2/shipping_lines/{id}", tag: "Shipping Lines",
+			summary: "Get a shipping line",
+			doc:     "Returns one shipping line by its id or by any of its SCACs.",
+			auth:    true, bucket: bucketDefault,
+			status: http.StatusOK, resp: jsonapi.ShippingLineDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleShippingLineGet(carriers, s.baseURL),
+		},
 	}
 }
 
@@ -50,13 +41,13 @@ func handleShippingLineList(carriers *boxwatch.Carriers, base func(*http.Request
 		if len(search) > 100 {
 			return boxwatch.BadParameter("search", "search is at most 100 characters.")
 		}
-		data := []shippingLineResource{}
+		data := []jsonapi.ShippingLineResource{}
 		for _, l := range all {
 			if search == "" || l.Matches(search) {
-				data = append(data, shippingLineOut(l))
+				data = append(data, jsonapi.ShippingLine(l))
 			}
 		}
-		writeJSON(w, http.StatusOK, shippingLineListDocument{Data: data, Links: &links{Self: base(r) + r.URL.RequestURI()}})
+		writeJSON(w, http.StatusOK, jsonapi.ShippingLineListDocument{Data: data, Links: &jsonapi.Links{Self: base(r) + r.URL.RequestURI()}})
 		return nil
 	}
 }
@@ -71,7 +62,7 @@ func handleShippingLineGet(carriers *boxwatch.Carriers, base func(*http.Request)
 		if !ok {
 			return boxwatch.ErrNotFound
 		}
-		res := shippingLineOut(line)
+		res := jsonapi.ShippingLine(line)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

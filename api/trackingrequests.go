@@ -7,74 +7,59 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
-// trackingRequestAttributes is the wire form of a tracking request.
-type trackingRequestAttributes struct {
-	RequestNumber string   `json:"request_number"`
-	RequestType   string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-	SCAC          *string  `json:"scac" doc:"Null while the line of a request sent with auto_detect_vocc_scac is being detected."`
-	RefNumbers    []string `json:"ref_numbers"`
-	ShipmentTags  []string `json:"shipment_tags"`
-	Tags          []string `json:"tags" doc:"The same list as shipment_tags, under the reference's name."`
-	Status        string   `json:"status" enum:"pending,awaiting_manifest,created,failed,tracking_stopped"`
-	FailedReason  *string  `json:"failed_reason" doc:"Why the request failed or is failing; null otherwise."`
-	IsRetrying    bool     `json:"is_retrying"`
-	RetryCount    *int     `json:"retry_count" doc:"Lookup retries so far; null before the first retry."`
-	CreatedAt     string   `json:"created_at" format:"date-time"`
-	UpdatedAt     string   `json:"updated_at" format:"date-time"`
-}
-
-type trackingRequestRelationships struct {
-	TrackedObject toOne `json:"tracked_object" doc:"The shipment, once the lookup succeeded."`
-	Customer      toOne `json:"customer" doc:"The party the shipment is for (set on create); null when none."`
-}
-
-// trackingRequestRelationshipNames are the tracking request relationships the reference API
-// defines, every one of which include accepts. tracked_object is included whether named or not.
-var trackingRequestRelationshipNames = []string{"tracked_object", "customer"}
-
-type trackingRequestResource struct {
-	ID            string                       `json:"id" format:"uuid"`
-	Type          string                       `json:"type" enum:"tracking_request"`
-	Attributes    trackingRequestAttributes    `json:"attributes"`
-	Relationships trackingRequestRelationships `json:"relationships"`
-	Links         resourceLinks                `json:"links"`
-}
-
-type trackingRequestDocument = document[trackingRequestResource]
-type trackingRequestListDocument = document[[]trackingRequestResource]
-
-func trackingRequestOut(tr boxwatch.TrackingRequest) trackingRequestResource {
-	res := trackingRequestResource{
-		ID:   tr.ID,
-		Type: "tracking_request",
-		Attributes: trackingRequestAttributes{
-			RequestNumber: tr.RequestNumber,
-			RequestType:   string(tr.RequestType),
-			SCAC:          optString(tr.SCAC),
-			RefNumbers:    nonNil(tr.RefNumbers),
-			ShipmentTags:  nonNil(tr.ShipmentTags),
-			Tags:          nonNil(tr.ShipmentTags),
-			Status:        string(tr.Status),
-			IsRetrying:    tr.IsRetrying,
-			RetryCount:    tr.RetryCount,
-			CreatedAt:     tr.CreatedAt.UTC().Format(boxwatch.TimeFormat),
-			UpdatedAt:     tr.UpdatedAt.UTC().Format(boxwatch.TimeFormat),
+// trackingRequestRoutes are the tracking request endpoints.
+func (s *server) trackingRequestRoutes(rd jsonapi.Renderer) []route {
+	st, now, tracker := s.cfg.Store, s.cfg.Clock, s.cfg.Tracker
+	return []route{
+		{
+			method: "POST", path: "/v2/tracking_requests", tag: "Tracking Requests",
+			summary: "Create a tracking request",
+			doc: "Starts tracking a bill of lading, booking or container number with a shipping line. " +
+				"The request is answered at once with status pending; the lookup with the carrier follows. " +
+				"A number and SCAC that already have a pending or created request in the account are a duplicate.",
+			auth: true, bucket: bucketCreate, body: trackingRequestCreateBody{},
+			status: http.StatusCreated, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 409, 413, 415, 422, 429},
+			handler: handleTrackingRequestCreate(st, tracker, s.cfg.Carriers, now, s.baseURL),
 		},
-		Links: resourceLinks{Self: "/v2/tracking_requests/" + tr.ID},
+		{
+			method: "GET", path: "/v2/tracking_requests", tag: "Tracking Requests",
+			summary: "List tracking requests",
+			doc:     "Returns the account's tracking requests, newest first, one page at a time.",
+			auth:    true, bucket: bucketDefault, params: trackingRequestListParams,
+			status: http.StatusOK, resp: jsonapi.TrackingRequestListDocument{},
+			errors:  []int{400, 401, 429},
+			handler: handleTrackingRequestList(st, rd, s.listLinks),
+		},
+		{
+			method: "GET", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
+			summary: "Get a tracking request",
+			doc:     "Returns one tracking request with its shipment (tracked_object) included, as the list does; poll it to follow the lookup, or register a webhook.",
+			auth:    true, bucket: bucketDefault, params: []param{paramInclude(jsonapi.TrackingRequestRelationshipNames...)},
+			status: http.StatusOK, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 404, 429},
+			handler: handleTrackingRequestGet(st, rd, s.baseURL),
+		},
+		{
+			method: "PATCH", path: "/v2/tracking_requests/{id}", tag: "Tracking Requests",
+			summary: "Update a tracking request",
+			doc: "Replaces the reference numbers of a tracking request. ref_numbers takes a list; " +
+				"ref_number (the reference API's form) takes one value and replaces the list with it.",
+			auth: true, bucket: bucketDefault, body: trackingRequestUpdateBody{},
+			status: http.StatusOK, resp: jsonapi.TrackingRequestDocument{},
+			errors:  []int{400, 401, 404, 409, 413, 415, 422, 429},
+			handler: handleTrackingRequestUpdate(st, now, s.baseURL),
+		},
 	}
-	if tr.FailedReason != "" {
-		reason := tr.FailedReason
-		res.Attributes.FailedReason = &reason
-	}
-	res.Relationships.Customer = linkTo(tr.CustomerID, "party")
-	if tr.ShipmentID != "" {
-		res.Relationships.TrackedObject.Data = &resourceIdentifier{ID: tr.ShipmentID, Type: "shipment"}
-	}
-	return res
 }
 
+// attrPointer is where a tracking request's attributes are, for errors about them.
+const attrPointer = "/data/attributes/"
+
+// nonNil turns a list left out into an empty one.
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -82,76 +67,98 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// trackingRequestCreateBody documents the create body; decoding walks the JSON itself so that
-// every wrong member gets its own pointer.
+// trackingRequestCreateBody is the body of POST /v2/tracking_requests.
 type trackingRequestCreateBody struct {
 	Data struct {
-		Type          string `json:"type" enum:"tracking_request"`
-		Relationships struct {
-			Customer toOne `json:"customer" doc:"The party the shipment is for: {\"data\": {\"type\": \"party\", \"id\": ...}}."`
-		} `json:"relationships,omitempty"`
-		Attributes struct {
-			RequestType         string   `json:"request_type" enum:"bill_of_lading,booking_number,container"`
-			RequestNumber       string   `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
-			SCAC                string   `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
-			RefNumbers          []string `json:"ref_numbers,omitempty"`
-			ShipmentTags        []string `json:"shipment_tags,omitempty"`
-			InitialCustomFields struct {
-				Shipment   []stagedBody `json:"shipment,omitempty"`
-				Containers []stagedBody `json:"containers,omitempty"`
-			} `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
-			AutoDetect bool `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the request is created with scac null and the lookup detects the line: the lines infer_number ranks for the number are asked in turn, and the first that knows it becomes the request's scac; when none does, the request fails with scac_auto_detect_failed."`
+		Type          string                `json:"type" enum:"tracking_request"`
+		Relationships customerRelationships `json:"relationships,omitempty"`
+		Attributes    struct {
+			InitialCustomFields *initialCustomFields `json:"initial_custom_fields,omitempty" doc:"Custom field values set on the shipment and its containers (all of them, or the one named by number) once the lookup creates them; checked against their definitions now."`
+			AutoDetect          bool                 `json:"auto_detect_vocc_scac,omitempty" doc:"With true and no scac, the request is created with scac null and the lookup detects the line: the lines infer_number ranks for the number are asked in turn, and the first that knows it becomes the request's scac; when none does, the request fails with scac_auto_detect_failed."`
+			RequestType         string               `json:"request_type" enum:"bill_of_lading,booking_number,container"`
+			RequestNumber       string               `json:"request_number" doc:"Trimmed and upper-cased. A container number must be valid ISO 6346."`
+			SCAC                string               `json:"scac" doc:"The shipping line's SCAC or one of its alternative SCACs; stored as its primary SCAC."`
+			RefNumbers          []string             `json:"ref_numbers,omitempty"`
+			ShipmentTags        []string             `json:"shipment_tags,omitempty"`
 		} `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
-// decodeTrackingRequestCreate reads a create body into a NewTrackingRequest, reporting the first
-// structural problem with a pointer to it; autoDetect is auto_detect_vocc_scac.
-func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, staged []stagedInput, err error) {
-	doc, err := parseJSON(body)
-	if err != nil {
-		return n, false, nil, err
+// customerRelationships is the one relationship a tracking request may set: the party its
+// shipment is for.
+type customerRelationships struct {
+	Customer customerLink `json:"customer" doc:"The party the shipment is for; data null for none."`
+}
+
+// customerLink names a party.
+type customerLink struct {
+	Data *partyIdentifier `json:"data,omitempty"`
+}
+
+// partyIdentifier is a party's resource identifier.
+type partyIdentifier struct {
+	Type string `json:"type" enum:"party"`
+	ID   string `json:"id" format:"uuid"`
+}
+
+func (customerLink) ignoresOtherMembers()    {}
+func (partyIdentifier) ignoresOtherMembers() {}
+
+// decodeMember reads relationships.customer, the only relationship a tracking request may set.
+func (c *customerRelationships) decodeMember(raw any, present bool, pointer string) error {
+	if !present {
+		return nil
 	}
-	if n.CustomerID, err = takeCustomer(doc); err != nil {
-		return n, false, nil, err
+	rels, ok := raw.(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer, boxwatch.CodeInvalid, "relationships must be an object.")
 	}
-	attrs, err := resourceObject(doc, "tracking_request", "")
-	if err != nil {
-		return n, false, nil, err
-	}
-	if err := attrs.only("request_type", "request_number", "scac", "ref_numbers", "shipment_tags", "auto_detect_vocc_scac", "initial_custom_fields"); err != nil {
-		return n, false, nil, err
-	}
-	if staged, err = decodeStaged(attrs); err != nil {
-		return n, false, nil, err
-	}
-	switch v := attrs.m["auto_detect_vocc_scac"].(type) {
-	case nil:
-	case bool:
-		autoDetect = v
-	default:
-		return n, false, nil, boxwatch.Invalid(attrs.pointer+"/auto_detect_vocc_scac", boxwatch.CodeInvalid, "auto_detect_vocc_scac must be true or false.")
-	}
-	var typ string
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"request_type", &typ}, {"request_number", &n.RequestNumber}, {"scac", &n.SCAC}} {
-		if *f.dst, _, err = attrs.str(f.name); err != nil {
-			return n, false, nil, err
+	for k := range rels {
+		if k != "customer" {
+			return boxwatch.Invalid(pointer+"/"+escapePointer(k), boxwatch.CodeNotSupported, "Only the customer relationship can be set on a tracking request.")
 		}
 	}
-	n.RequestType = boxwatch.RequestType(typ)
-	if n.RefNumbers, _, err = attrs.strings("ref_numbers"); err != nil {
-		return n, false, nil, err
+	customer, ok := rels["customer"].(map[string]any)
+	if !ok {
+		return boxwatch.Invalid(pointer+"/customer", boxwatch.CodeInvalid, "customer must be an object with a data member.")
 	}
-	if n.ShipmentTags, _, err = attrs.strings("shipment_tags"); err != nil {
-		return n, false, nil, err
+	switch ident := customer["data"].(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		if ident["type"] != "party" {
+			return boxwatch.Invalid(pointer+"/customer/data/type", boxwatch.CodeInvalid, "A customer is a party.")
+		}
+		id, _ := ident["id"].(string)
+		if !boxwatch.IsUUID(id) {
+			return boxwatch.Invalid(pointer+"/customer/data/id", boxwatch.CodeInvalid, "The customer's id must be a party's UUID.")
+		}
+		c.Customer.Data = &partyIdentifier{Type: "party", ID: id}
+		return nil
+	default:
+		return boxwatch.Invalid(pointer+"/customer/data", boxwatch.CodeInvalid, "customer.data must be a resource identifier or null.")
 	}
-	return n, autoDetect, staged, nil
 }
 
-func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+// decodeTrackingRequestCreate reads a create body into a NewTrackingRequest; autoDetect is
+// auto_detect_vocc_scac, staged the initial custom field values.
+func decodeTrackingRequestCreate(body []byte) (n boxwatch.NewTrackingRequest, autoDetect bool, staged []stagedInput, err error) {
+	b, err := decodeBody[trackingRequestCreateBody](body, "")
+	if err != nil {
+		return n, false, nil, err
+	}
+	a := b.Data.Attributes
+	n = boxwatch.NewTrackingRequest{RequestType: boxwatch.RequestType(a.RequestType), RequestNumber: a.RequestNumber, SCAC: a.SCAC,
+		RefNumbers: a.RefNumbers, ShipmentTags: a.ShipmentTags}
+	if c := b.Data.Relationships.Customer.Data; c != nil {
+		n.CustomerID = c.ID
+	}
+	return n, a.AutoDetect, a.InitialCustomFields.inputs(attrPointer + "initial_custom_fields"), nil
+}
+
+func handleTrackingRequestCreate(st valueStores, tracker boxwatch.Tracker, carriers *boxwatch.Carriers, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -189,15 +196,23 @@ func handleTrackingRequestCreate(st boxwatch.Store, tracker boxwatch.Tracker, ca
 		if err := tracker.CreateTrackingRequest(r.Context(), tr); err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		w.Header().Set("Location", base(r)+res.Links.Self)
 		writeResource(w, http.StatusCreated, base(r)+res.Links.Self, res, nil)
 		return nil
 	}
 }
 
+// trackedStores reads tracking requests and the shipments and containers they track: what a
+// tracking request includes, what a search finds, and what custom fields are set on.
+type trackedStores interface {
+	boxwatch.TrackingRequestStore
+	boxwatch.ShipmentStore
+	boxwatch.ContainerStore
+}
+
 // trackedObjects renders the shipments of requests, each once, for include=tracked_object.
-func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, trs []boxwatch.TrackingRequest) ([]any, error) {
+func trackedObjects(r *http.Request, st trackedStores, rd jsonapi.Renderer, trs []boxwatch.TrackingRequest) ([]any, error) {
 	acct := account(r).ID
 	ids := idsOf(trs, func(tr boxwatch.TrackingRequest) string { return tr.ShipmentID })
 	shipments, err := st.ShipmentsByID(r.Context(), acct, ids)
@@ -211,34 +226,34 @@ func trackedObjects(r *http.Request, st boxwatch.Store, carriers *boxwatch.Carri
 	included := []any{}
 	for _, id := range ids {
 		if s, ok := shipments[id]; ok {
-			included = append(included, p.shipmentOut(s, carriers, containers[id]))
+			included = append(included, rd.Shipment(s, containers[id]))
 		}
 	}
 	return included, nil
 }
 
-func handleTrackingRequestGet(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestGet(st trackedStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		// The reference API includes tracked_object by default, here as in the list.
-		if _, err := includes(r.URL.Query(), trackingRequestRelationshipNames...); err != nil {
+		if _, err := includes(r.URL.Query(), jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return err
 		}
 		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		included, err := trackedObjects(r, st, carriers, p, []boxwatch.TrackingRequest{tr})
+		included, err := trackedObjects(r, st, rd, []boxwatch.TrackingRequest{tr})
 		if err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 		return nil
 	}
 }
 
 var trackingRequestListParams = []param{
-	paramPageNumber, paramPageSize, paramInclude(trackingRequestRelationshipNames...),
+	paramPageNumber, paramPageSize, paramInclude(jsonapi.TrackingRequestRelationshipNames...),
 	{name: "filter[status]", typ: "string", doc: "Only requests with this status.", enum: []string{"pending", "awaiting_manifest", "created", "failed", "tracking_stopped"}},
 	{name: "filter[scac]", typ: "string", doc: "Only requests for this shipping line (any of its SCACs)."},
 	{name: "filter[request_number]", typ: "string", doc: "Only requests for this number (compared after normalising)."},
@@ -289,86 +304,78 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
-func handleTrackingRequestList(st boxwatch.Store, carriers *boxwatch.Carriers, p portRenderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[trackingRequestResource], error) {
-		var lp listPage[trackingRequestResource]
+func handleTrackingRequestList(st trackedStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
+	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TrackingRequestResource], error) {
+		var lp listPage[jsonapi.TrackingRequestResource]
 		q := r.URL.Query()
-		f, err := trackingRequestFilter(q, carriers)
+		f, err := trackingRequestFilter(q, rd.Carriers)
 		if err != nil {
 			return lp, err
 		}
 		// The reference API includes tracked_object in lists by default; include may name it too.
-		if _, err := includes(q, trackingRequestRelationshipNames...); err != nil {
+		if _, err := includes(q, jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)
 		if err != nil {
 			return lp, err
 		}
-		if lp.included, err = trackedObjects(r, st, carriers, p, list); err != nil {
+		if lp.included, err = trackedObjects(r, st, rd, list); err != nil {
 			return lp, err
 		}
-		lp.data, lp.total = make([]trackingRequestResource, len(list)), total
+		lp.data, lp.total = make([]jsonapi.TrackingRequestResource, len(list)), total
 		for i, tr := range list {
-			lp.data[i] = trackingRequestOut(tr)
+			lp.data[i] = jsonapi.TrackingRequest(tr)
 		}
 		return lp, nil
 	})
 }
 
-// trackingRequestUpdateBody documents the update body.
+// trackingRequestUpdateBody is the body of PATCH /v2/tracking_requests/{id}.
 type trackingRequestUpdateBody struct {
 	Data struct {
-		Type       string `json:"type" enum:"tracking_request"`
-		ID         string `json:"id,omitempty" format:"uuid"`
-		Attributes struct {
-			RefNumbers []string `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers."`
-			RefNumber  string   `json:"ref_number,omitempty" doc:"Replaces the reference numbers with this one value."`
-		} `json:"attributes"`
+		Type       string                 `json:"type" enum:"tracking_request"`
+		ID         string                 `json:"id,omitempty" format:"uuid"`
+		Attributes trackingRequestChanges `json:"attributes"`
+		resourceMeta
 	} `json:"data"`
+	documentMeta
 }
 
+// trackingRequestChanges are what an update may change of a tracking request: its reference
+// numbers.
+type trackingRequestChanges struct {
+	RefNumbers optional[[]string] `json:"ref_numbers,omitempty" doc:"Replaces the reference numbers; null clears them."`
+	RefNumber  *string            `json:"ref_number,omitempty" doc:"Replaces the reference numbers with this one value."`
+}
+
+func (trackingRequestChanges) refused() ([]string, string) {
+	return []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
+		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"}, "%s cannot be changed; only ref_numbers can."
+}
+
+// decodeTrackingRequestUpdate reads the reference numbers an update of request id replaces.
 func decodeTrackingRequestUpdate(body []byte, id string) ([]string, error) {
-	doc, err := parseJSON(body)
+	b, err := decodeBody[trackingRequestUpdateBody](body, id)
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := resourceObject(doc, "tracking_request", id)
-	if err != nil {
-		return nil, err
-	}
-	for _, ro := range []string{"request_number", "request_type", "scac", "status", "failed_reason", "is_retrying",
-		"retry_count", "created_at", "updated_at", "shipment_tags", "tags"} {
-		if _, ok := attrs.m[ro]; ok {
-			return nil, boxwatch.Invalid(attrs.pointer+"/"+ro, boxwatch.CodeInvalid, "%s cannot be changed; only ref_numbers can.", ro)
-		}
-	}
-	if err := attrs.only("ref_numbers", "ref_number"); err != nil {
-		return nil, err
-	}
-	refs, hasList, err := attrs.strings("ref_numbers")
-	if err != nil {
-		return nil, err
-	}
-	one, hasOne, err := attrs.str("ref_number")
-	if err != nil {
-		return nil, err
-	}
+	a := b.Data.Attributes
+	var refs []string
 	switch {
-	case hasList && hasOne:
-		return nil, boxwatch.Invalid(attrs.pointer+"/ref_number", boxwatch.CodeInvalid, "Send ref_numbers or ref_number, not both.")
-	case hasOne:
-		refs = []string{one}
-	case !hasList:
-		if _, null := attrs.m["ref_numbers"]; !null {
-			return nil, boxwatch.Invalid(attrs.pointer+"/ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
-		}
-		refs = []string{}
+	case a.RefNumbers.Value != nil && a.RefNumber != nil:
+		return nil, boxwatch.Invalid(attrPointer+"ref_number", boxwatch.CodeInvalid, "Send ref_numbers or ref_number, not both.")
+	case a.RefNumber != nil:
+		refs = []string{*a.RefNumber}
+	case a.RefNumbers.Value != nil:
+		refs = *a.RefNumbers.Value
+	case !a.RefNumbers.Set:
+		return nil, boxwatch.Invalid(attrPointer+"ref_numbers", boxwatch.CodeBlank, "Send ref_numbers (a list, possibly empty) to replace the reference numbers.")
 	}
 	return nonNil(refs), boxwatch.ValidateRefNumbers(refs)
 }
 
-func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
+func handleTrackingRequestUpdate(st boxwatch.TrackingRequestStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := r.PathValue("id")
 		acct := account(r).ID
@@ -388,7 +395,7 @@ func handleTrackingRequestUpdate(st boxwatch.Store, now boxwatch.Clock, base fun
 		if err != nil {
 			return err
 		}
-		res := trackingRequestOut(tr)
+		res := jsonapi.TrackingRequest(tr)
 		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
 		return nil
 	}

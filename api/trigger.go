@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
-// triggerBody documents the trigger request: plain JSON, as the reference API takes it.
+// triggerBody is the body of POST /v2/webhooks/trigger: plain JSON, as the reference API takes it.
 type triggerBody struct {
 	URL    string `json:"url" format:"uri"`
 	Event  string `json:"event"`
@@ -27,38 +28,24 @@ type triggerResult struct {
 	ResponseBody    string            `json:"response_body"`
 }
 
+func (triggerBody) example() string {
+	return `{"url": "https://…", "event": "tracking_request.succeeded"}`
+}
+
 func decodeTrigger(body []byte) (triggerBody, error) {
-	var t triggerBody
-	doc, err := parseJSON(body)
-	if err != nil {
+	t, err := decodeBody[triggerBody](body, "")
+	switch {
+	case err != nil:
 		return t, err
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return t, boxwatch.Invalid("/", boxwatch.CodeInvalid, `The body must be a JSON object such as {"url": "https://…", "event": "tracking_request.succeeded"}.`)
-	}
-	o := object{m: m}
-	if err := o.only("url", "event", "secret"); err != nil {
-		return t, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"url", &t.URL}, {"event", &t.Event}, {"secret", &t.Secret}} {
-		if *f.dst, _, err = o.str(f.name); err != nil {
-			return t, err
-		}
-	}
-	if t.URL == "" {
+	case t.URL == "":
 		return t, boxwatch.Invalid("/url", boxwatch.CodeBlank, "url is required")
-	}
-	if !webhook.Known(t.Event) {
+	case !webhook.Known(t.Event):
 		return t, boxwatch.Invalid("/event", boxwatch.CodeInvalid, "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
 	}
 	return t, nil
 }
 
-func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Client, now boxwatch.Clock) handlerFunc {
+func handleWebhookTrigger(rd jsonapi.Renderer, policy webhook.Policy, client *http.Client, now boxwatch.Clock) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		body, err := readBody(w, r)
 		if err != nil {
@@ -90,7 +77,7 @@ func handleWebhookTrigger(rd *Renderer, policy webhook.Policy, client *http.Clie
 			}
 		}
 		at := now()
-		doc := rd.Example(t.Event, at)
+		doc := rd.ExampleNotification(t.Event, at)
 		payload := mustJSON(doc)
 		ex := webhook.Deliver(r.Context(), client, webhook.Request{URL: t.URL, Secret: secret, NotificationID: doc.Data.ID, Body: payload, Now: at})
 		res := triggerResult{URL: t.URL, Succeeded: ex.Outcome == webhook.Succeeded, Error: optString(ex.Err),

@@ -411,3 +411,35 @@ func TestWebhookTrigger(t *testing.T) {
 	strict.do(t, "POST", "/v2/webhooks/trigger", strict.acme, `{"url":"https://127.0.0.1/hook","event":"tracking_request.failed"}`,
 		"Content-Type", "application/json").wantError(t, 422, "", "/url", "")
 }
+
+func TestNotificationIncludesWebhook(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, storetest.SQLite, delivering(nil))
+	rc := newReceiver(t, always(200))
+	hookID := ts.register(t, ts.acme, rc, "tracking_request.succeeded")
+	ts.waitShipment(t, ts.acme, "HLCU123456785", "HLCU")
+	trackingtest.Eventually(t, 30*time.Second, "no delivery", func() bool { return len(rc.deliveries()) > 0 })
+	webhooks := func(path string) int {
+		r := ts.do(t, "GET", path, ts.acme, "").want(t, 200)
+		n := 0
+		for _, inc := range asList(r.body["included"]) {
+			if get(inc, "type") == "webhook" {
+				if get(inc, "id") != hookID {
+					t.Errorf("%s included webhook %v", path, get(inc, "id"))
+				}
+				n++
+			}
+		}
+		return n
+	}
+	if n := webhooks("/v2/webhook_notifications?include=webhook"); n != 1 {
+		t.Errorf("list included %d webhooks, want 1 (once)", n)
+	}
+	if n := webhooks("/v2/webhook_notifications/" + rc.deliveries()[0].id + "?include=webhook,reference_object"); n != 1 {
+		t.Errorf("notification included %d webhooks", n)
+	}
+	if n := webhooks("/v2/webhook_notifications"); n != 0 {
+		t.Errorf("without include: %d webhooks", n)
+	}
+	ts.do(t, "GET", "/v2/webhook_notifications?include=webhooks", ts.acme, "").wantError(t, 400, "invalid", "", "include")
+}

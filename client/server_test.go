@@ -16,6 +16,7 @@ import (
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/journey/journeytest"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -42,7 +43,7 @@ func startServer(t *testing.T, b storetest.Backend) *server {
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Webhooks: policy,
 		Limits: api.Limits{CreateTrackingRequest: 1 << 20, InferNumber: 1 << 20, Default: 1 << 20},
 	}
-	stack := trackingtest.Start(t, db, trackingtest.Options{Webhooks: policy, Renderer: api.NewRenderer(db, cfg.Carriers, cfg.Ports)})
+	stack := trackingtest.Start(t, db, trackingtest.Options{Webhooks: policy, Renderer: jsonapi.NewNotificationRenderer(db, cfg.Carriers, cfg.Ports)})
 	cfg.Tracker, cfg.Redeliverer = stack.Engine, stack.Deliveries
 	if err := withEngines(&cfg, db); err != nil {
 		t.Fatal(err)

@@ -101,7 +101,7 @@ func runAccountCreate(ctx context.Context, args []string, getenv func(string) st
 	return nil
 }
 
-func createAccount(ctx context.Context, st boxwatch.Store, name string, features []boxwatch.Feature) (boxwatch.Account, error) {
+func createAccount(ctx context.Context, st boxwatch.AccountStore, name string, features []boxwatch.Feature) (boxwatch.Account, error) {
 	now := boxwatch.SystemClock()
 	if features == nil {
 		features = []boxwatch.Feature{}

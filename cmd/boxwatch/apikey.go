@@ -135,7 +135,7 @@ func runAPIKeyCreate(ctx context.Context, args []string, getenv func(string) str
 	return nil
 }
 
-func createKey(ctx context.Context, st boxwatch.Store, a boxwatch.Account) (string, error) {
+func createKey(ctx context.Context, st boxwatch.AccountStore, a boxwatch.Account) (string, error) {
 	key, rec, err := boxwatch.NewAPIKey(a.ID, boxwatch.SystemClock())
 	if err != nil {
 		return "", err

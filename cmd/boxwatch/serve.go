@@ -29,6 +29,7 @@ import (
 	"github.com/boxwatch/boxwatch/geo"
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/journey"
+	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/tracking"
@@ -308,7 +309,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	renderer := api.NewRenderer(db, registry, ports)
+	renderer := jsonapi.NewNotificationRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
 		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
 		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks"), Metrics: reg})
@@ -510,7 +511,7 @@ func (s *servers) close() {
 // startDemo makes sure the demo account exists with every feature, prints a fresh key for it and
 // revokes the keys earlier starts printed, so restarts do not pile up live keys: the demo
 // account holds one key, the last one printed.
-func startDemo(ctx context.Context, db boxwatch.Store, apiURL string, stdout io.Writer) error {
+func startDemo(ctx context.Context, db boxwatch.AccountStore, apiURL string, stdout io.Writer) error {
 	a, err := db.AccountByName(ctx, "demo")
 	if boxwatch.IsKind(err, boxwatch.KindNotFound) {
 		a, err = createAccount(ctx, db, "demo", boxwatch.Features)

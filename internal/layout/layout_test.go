@@ -1,7 +1,8 @@
 // Package layout checks the import rules that keep the architecture readable: the domain imports
 // only the standard library, only the store and the queue reach a database driver or River's
 // drivers and migrator, only the binary wires the HTTP API in, the API holds HTTP only, the
-// journey engine none, and the MCP server is a client of the API.
+// journey engine none, the JSON:API documents are rendered without HTTP code (so that webhook
+// delivery shares them with the API), and the MCP server is a client of the API.
 package layout
 
 import (
@@ -84,7 +85,8 @@ func TestClientImportsOnlyStandardLibrary(t *testing.T) {
 	onlyStandardLibrary(t, module+"/client", "the Go client")
 }
 
-func onlyStandardLibrary(t *testing.T, pkg, what string) {
+// standardLibrary lists the packages of the standard library.
+func standardLibrary(t *testing.T) map[string]bool {
 	t.Helper()
 	std := map[string]bool{}
 	out, err := exec.Command("go", "list", "std").Output()
@@ -94,6 +96,12 @@ func onlyStandardLibrary(t *testing.T, pkg, what string) {
 	for _, p := range strings.Fields(string(out)) {
 		std[p] = true
 	}
+	return std
+}
+
+func onlyStandardLibrary(t *testing.T, pkg, what string) {
+	t.Helper()
+	std := standardLibrary(t)
 	found := false
 	for _, p := range packages(t) {
 		if p.ImportPath != pkg {
@@ -190,5 +198,32 @@ func TestAssistantIsAClientOfTheAPI(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the assistant package was not listed")
+	}
+}
+
+// The JSON:API documents are rendered from domain values alone, so the API and webhook delivery
+// share them: the renderer imports the domain and the standard library, never HTTP code.
+func TestJSONAPIRendersWithoutHTTP(t *testing.T) {
+	std := standardLibrary(t)
+	for _, p := range packages(t) {
+		if p.ImportPath != module+"/jsonapi" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == "net/http" || strings.HasPrefix(imp, "net/http/") || !std[imp] && imp != module {
+				t.Errorf("jsonapi imports %s: it may import only the domain and the standard library without net/http", imp)
+			}
+		}
+		return
+	}
+	t.Fatal("jsonapi was not listed")
+}
+
+// Webhook delivery renders its bodies with jsonapi; it never reaches into the HTTP API.
+func TestDispatchDoesNotImportAPI(t *testing.T) {
+	for _, p := range packages(t) {
+		if p.ImportPath == module+"/webhook/dispatch" && slices.Contains(p.Imports, module+"/api") {
+			t.Errorf("webhook/dispatch imports the api package: render notifications with jsonapi")
+		}
 	}
 }

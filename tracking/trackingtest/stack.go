@@ -65,8 +65,8 @@ type Options struct {
 	RefreshInterval time.Duration
 	// Workers defaults to 8; -1 runs none.
 	Workers int
-	// Renderer turns on webhook deliveries (api.NewRenderer); Webhooks is their URL policy (tests
-	// allow private addresses to reach receivers on loopback).
+	// Renderer turns on webhook deliveries (jsonapi.NewNotificationRenderer); Webhooks is their URL
+	// policy (tests allow private addresses to reach receivers on loopback).
 	Renderer dispatch.Renderer
 	Webhooks webhook.Policy
 	// JobTimeout defaults to 30 s; ScheduleEvery to 250 ms.

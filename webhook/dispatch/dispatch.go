@@ -28,10 +28,17 @@ type Renderer interface {
 	Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error)
 }
 
+// RedeliveryStore answers the account-scoped reads of redelivery: the notification, or the
+// webhook, to send again.
+type RedeliveryStore interface {
+	boxwatch.NotificationStore
+	boxwatch.WebhookStore
+}
+
 // Config is what a dispatcher needs; Store and Work are required.
 type Config struct {
 	// Store answers the account-scoped reads of redelivery; Work claims and records deliveries.
-	Store boxwatch.Store
+	Store RedeliveryStore
 	Work  boxwatch.WorkStore
 	// Renderer renders bodies; without one the dispatcher sends nothing (Start does nothing) and
 	// only marks redeliveries due, for a dispatcher running elsewhere.

@@ -1,4 +1,4 @@
-package api
+package jsonapi
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// eventObject is the reference object of events that are not stored resources of their own: an
+// EventObject is the reference object of events that are not stored resources of their own: an
 // estimate, a created or updated container.
-type eventObject struct {
+type EventObject struct {
 	ID            string         `json:"id" format:"uuid"`
 	Type          string         `json:"type" enum:"estimated_event,container_created_event,container_updated_event"`
 	Attributes    map[string]any `json:"attributes"`
@@ -29,40 +29,50 @@ type subject struct {
 	transportEvent  *boxwatch.TransportEvent
 }
 
-// Renderer writes webhook notification documents: the body receivers get.
-type Renderer struct {
-	st       boxwatch.Store
-	carriers *boxwatch.Carriers
-	ports    portRenderer
+// NotificationSource is what rendering a notification reads: its event, and the tracking
+// request, shipment, containers, milestones and port terminals the event concerns.
+type NotificationSource interface {
+	boxwatch.EventStore
+	boxwatch.TrackingRequestStore
+	boxwatch.ShipmentStore
+	boxwatch.ContainerStore
+	boxwatch.TerminalStore
 }
 
-// NewRenderer returns a renderer over the store; ports may be nil.
-func NewRenderer(st boxwatch.Store, carriers *boxwatch.Carriers, ports boxwatch.PortLookup) *Renderer {
-	return &Renderer{st: st, carriers: carriers, ports: portRenderer{ports: ports}}
+// NotificationRenderer renders webhook notification documents, the bodies receivers get, from
+// what the store holds. It is safe for concurrent use.
+type NotificationRenderer struct {
+	st NotificationSource
+	rd Renderer
+}
+
+// NewNotificationRenderer returns a renderer over the store; ports may be nil.
+func NewNotificationRenderer(st NotificationSource, carriers *boxwatch.Carriers, ports boxwatch.PortLookup) *NotificationRenderer {
+	return &NotificationRenderer{st: st, rd: Renderer{Carriers: carriers, Ports: ports}}
 }
 
 // Notification renders the document delivered for n, with the reference object and what a
 // receiver needs to act on it in included.
-func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error) {
-	ev, err := rd.st.Event(ctx, n.AccountID, n.EventID)
+func (nr *NotificationRenderer) Notification(ctx context.Context, n boxwatch.Notification) ([]byte, error) {
+	ev, err := nr.st.Event(ctx, n.AccountID, n.EventID)
 	if err != nil {
 		return nil, err
 	}
 	var sub subject
 	if ev.TrackingRequestID != "" {
-		tr, err := rd.st.TrackingRequest(ctx, n.AccountID, ev.TrackingRequestID)
+		tr, err := nr.st.TrackingRequest(ctx, n.AccountID, ev.TrackingRequestID)
 		if err != nil {
 			return nil, err
 		}
 		sub.tr = &tr
 	}
 	if ev.ShipmentID != "" {
-		s, err := rd.st.Shipment(ctx, n.AccountID, ev.ShipmentID)
+		s, err := nr.st.Shipment(ctx, n.AccountID, ev.ShipmentID)
 		if err != nil {
 			return nil, err
 		}
 		sub.shipment = &s
-		if sub.containers, err = rd.st.ShipmentContainers(ctx, n.AccountID, s.ID); err != nil {
+		if sub.containers, err = nr.st.ShipmentContainers(ctx, n.AccountID, s.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -72,28 +82,70 @@ func (rd *Renderer) Notification(ctx context.Context, n boxwatch.Notification) (
 				sub.container = &sub.containers[i]
 			}
 		}
-		byContainer, err := rd.st.TransportEventsOfContainers(ctx, n.AccountID, []string{ev.ContainerID})
+		byContainer, err := nr.st.TransportEventsOfContainers(ctx, n.AccountID, []string{ev.ContainerID})
 		if err != nil {
 			return nil, err
 		}
 		sub.containerEvents = byContainer[ev.ContainerID]
 	}
 	if ev.ObjectType == "transport_event" {
-		te, err := rd.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
+		te, err := nr.st.TransportEvent(ctx, n.AccountID, ev.ObjectID)
 		if err != nil {
 			return nil, err
 		}
 		sub.transportEvent = &te
 	}
 	n.DeliveryStatus = boxwatch.DeliveryPending // as it stands when sent
-	doc := rd.document(n, ev, sub)
-	if doc.Included, err = withTerminals(ctx, rd.st, doc.Included); err != nil {
+	doc := nr.rd.notificationDocument(n, ev, sub)
+	if doc.Included, err = WithTerminals(ctx, nr.st, doc.Included); err != nil {
 		return nil, err
 	}
 	return json.Marshal(doc)
 }
 
-func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub subject) notificationDocument {
+// ReferenceIncludes adds to included what the document of each notification in list includes
+// (its reference object and the resources around it), in the JSON form receivers get, each
+// resource once. It renders every notification in turn, so it reads in proportion to len(list).
+func (nr *NotificationRenderer) ReferenceIncludes(ctx context.Context, list []boxwatch.Notification, included []any) ([]any, error) {
+	seen := map[[2]string]bool{}
+	for _, res := range included {
+		if k, ok := resourceKey(res); ok {
+			seen[k] = true
+		}
+	}
+	for _, n := range list {
+		b, err := nr.Notification(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		var doc NotificationDocument
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, err
+		}
+		for _, res := range doc.Included {
+			k, ok := resourceKey(res)
+			if ok && seen[k] {
+				continue
+			}
+			seen[k] = true
+			included = append(included, res)
+		}
+	}
+	return included, nil
+}
+
+// resourceKey is the type and id of a rendered resource decoded from JSON.
+func resourceKey(res any) ([2]string, bool) {
+	m, ok := res.(map[string]any)
+	if !ok {
+		return [2]string{}, false
+	}
+	typ, _ := m["type"].(string)
+	id, _ := m["id"].(string)
+	return [2]string{typ, id}, typ != "" && id != ""
+}
+
+func (rd Renderer) notificationDocument(n boxwatch.Notification, ev boxwatch.Event, sub subject) NotificationDocument {
 	included := []any{}
 	var pod boxwatch.RouteStop
 	if sub.shipment != nil {
@@ -102,7 +154,7 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 	switch ev.ObjectType {
 	case "tracking_request":
 		if sub.tr != nil {
-			included = append(included, trackingRequestOut(*sub.tr))
+			included = append(included, TrackingRequest(*sub.tr))
 		}
 	case "transport_event":
 		if sub.transportEvent != nil {
@@ -110,26 +162,26 @@ func (rd *Renderer) document(n boxwatch.Notification, ev boxwatch.Event, sub sub
 			if sub.shipment != nil {
 				route = sub.shipment.Route
 			}
-			included = append(included, rd.ports.transportEventOut(*sub.transportEvent, route))
-			if pt, ok := rd.ports.port(sub.transportEvent.LOCODE); ok {
-				included = append(included, portOut(pt))
+			included = append(included, rd.TransportEvent(*sub.transportEvent, route))
+			if pt, ok := rd.port(sub.transportEvent.LOCODE); ok {
+				included = append(included, Port(pt))
 			}
 		}
 	default:
 		included = append(included, rd.eventObject(ev, sub, pod))
 	}
 	if sub.container != nil {
-		included = append(included, rd.ports.containerOut(*sub.container, pod, sub.containerEvents))
+		included = append(included, rd.Container(*sub.container, pod, sub.containerEvents))
 	}
 	if sub.shipment != nil {
-		included = append(included, rd.ports.shipmentOut(*sub.shipment, rd.carriers, sub.containers))
+		included = append(included, rd.Shipment(*sub.shipment, sub.containers))
 	}
-	return notificationDocument{Data: notificationOut(n, ev, nil), Included: included}
+	return NotificationDocument{Data: Notification(n, ev, nil), Included: included}
 }
 
 // eventObject renders the reference object kept in an event's data.
-func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.RouteStop) eventObject {
-	obj := eventObject{ID: ev.ObjectID, Type: ev.ObjectType, Attributes: map[string]any{}, Relationships: map[string]any{}}
+func (rd Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.RouteStop) EventObject {
+	obj := EventObject{ID: ev.ObjectID, Type: ev.ObjectType, Attributes: map[string]any{}, Relationships: map[string]any{}}
 	var data map[string]any
 	json.Unmarshal(ev.Data, &data)
 	at := ev.CreatedAt.UTC().Format(boxwatch.TimeFormat)
@@ -137,13 +189,13 @@ func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.Rou
 	case "estimated_event":
 		locode, _ := data["location_locode"].(string)
 		obj.Attributes = map[string]any{"event": ev.Name, "created_at": at, "estimated_timestamp": data["estimated_timestamp"],
-			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.ports.tz(locode), "data_source": "shipping_line"}
-		obj.Relationships["port"] = linkTo(rd.ports.id(locode), "port")
+			"voyage_number": data["voyage_number"], "location_locode": locode, "timezone": rd.timeZone(locode), "data_source": "shipping_line"}
+		obj.Relationships["port"] = linkTo(portID(locode), "port")
 		if imo, _ := data["vessel_imo"].(string); imo != "" {
 			obj.Relationships["vessel"] = linkTo(boxwatch.VesselID(imo), "vessel")
 		}
 	case "container_updated_event":
-		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.ports.tz(pod.LOCODE)}
+		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.timeZone(pod.LOCODE)}
 	default:
 		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
 	}
@@ -154,9 +206,9 @@ func (rd *Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.Rou
 	return obj
 }
 
-// Example renders a sample notification of an event, from made-up data in the shapes real ones
-// have. It never touches the store.
-func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
+// ExampleNotification renders a sample notification of an event, from made-up data in the shapes
+// real ones have.
+func (rd Renderer) ExampleNotification(name string, now time.Time) NotificationDocument {
 	pol, pod := "CNSHA", "NLRTM"
 	s := boxwatch.Shipment{ID: boxwatch.NewID(now), SCAC: "MAEU", BillOfLading: "MAEU123456789", NormalizedNumber: "123456789",
 		RefNumbers: []string{"PO-1234"}, Tags: []string{}, CreatedAt: now.Add(-72 * time.Hour), UpdatedAt: now,
@@ -204,5 +256,5 @@ func (rd *Renderer) Example(name string, now time.Time) notificationDocument {
 	default:
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, sub.container = "container_created_event", boxwatch.NewID(now), c.ID, &sub.containers[0]
 	}
-	return rd.document(n, ev, sub)
+	return rd.notificationDocument(n, ev, sub)
 }

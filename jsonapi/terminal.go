@@ -1,15 +1,12 @@
-package api
+package jsonapi
 
-import (
-	"net/http"
-
-	"github.com/boxwatch/boxwatch"
-)
+import "github.com/boxwatch/boxwatch"
 
 // Terminals are the facilities carriers name by SMDG code at the ports of a route: a shipment's
 // port of discharge terminal, its containers' terminal and pickup facility, a milestone's terminal.
 
-type terminalAttributes struct {
+// TerminalAttributes is the wire form of a terminal.
+type TerminalAttributes struct {
 	Name            string  `json:"name"`
 	Nickname        *string `json:"nickname" doc:"Null: carriers give no nickname."`
 	FirmsCode       *string `json:"firms_code" doc:"Null: carriers report SMDG codes, not FIRMS codes."`
@@ -23,25 +20,28 @@ type terminalAttributes struct {
 	Country         *string `json:"country" doc:"The ISO 3166 country code of the terminal's port."`
 }
 
-type terminalRelationships struct {
-	Port toOne `json:"port"`
+// TerminalRelationships link a terminal to its port.
+type TerminalRelationships struct {
+	Port ToOne `json:"port"`
 }
 
-type terminalResource struct {
+// TerminalResource is a terminal as a JSON:API resource.
+type TerminalResource struct {
 	ID            string                `json:"id" format:"uuid"`
 	Type          string                `json:"type" enum:"terminal"`
-	Attributes    terminalAttributes    `json:"attributes"`
-	Relationships terminalRelationships `json:"relationships"`
-	Links         resourceLinks         `json:"links"`
+	Attributes    TerminalAttributes    `json:"attributes"`
+	Relationships TerminalRelationships `json:"relationships"`
+	Links         ResourceLinks         `json:"links"`
 }
 
-type terminalDocument = document[terminalResource]
+// TerminalDocument answers one terminal.
+type TerminalDocument = Document[TerminalResource]
 
-// terminalOut renders a terminal with what the port list knows of its port. A terminal no
-// carrier named is called by its code and port.
-func (p portRenderer) terminalOut(t boxwatch.Terminal) terminalResource {
-	a := terminalAttributes{Name: t.Name, SMDGCode: optString(t.SMDGCode)}
-	if pt, ok := p.port(t.LOCODE); ok {
+// Terminal renders a terminal with what the port list knows of its port. A terminal no carrier
+// named is called by its code and port.
+func (rd Renderer) Terminal(t boxwatch.Terminal) TerminalResource {
+	a := TerminalAttributes{Name: t.Name, SMDGCode: optString(t.SMDGCode)}
+	if pt, ok := rd.port(t.LOCODE); ok {
 		a.City, a.StateAbbr, a.Country = optString(pt.City), optString(pt.StateAbbr), optString(pt.CountryCode)
 		if a.Name == "" {
 			a.Name = t.SMDGCode + " terminal, " + pt.Name
@@ -50,9 +50,9 @@ func (p portRenderer) terminalOut(t boxwatch.Terminal) terminalResource {
 	if a.Name == "" {
 		a.Name = t.SMDGCode + " terminal, " + t.LOCODE
 	}
-	return terminalResource{ID: t.ID, Type: "terminal", Attributes: a,
-		Relationships: terminalRelationships{Port: linkTo(p.id(t.LOCODE), "port")},
-		Links:         resourceLinks{Self: "/v2/terminals/" + t.ID}}
+	return TerminalResource{ID: t.ID, Type: "terminal", Attributes: a,
+		Relationships: TerminalRelationships{Port: linkTo(portID(t.LOCODE), "port")},
+		Links:         ResourceLinks{Self: "/v2/terminals/" + t.ID}}
 }
 
 // stopTerminal is the terminal of a route stop, ok false when the carrier named none.
@@ -71,21 +71,4 @@ func stopAt(route []boxwatch.RouteStop, locode string) boxwatch.RouteStop {
 		}
 	}
 	return boxwatch.RouteStop{}
-}
-
-// terminalAt is the terminal id of the route's stop at a port, "" when there is none.
-func terminalAt(route []boxwatch.RouteStop, locode string) string {
-	return stopAt(route, locode).TerminalID()
-}
-
-func handleTerminalGet(st boxwatch.Store, p portRenderer, base func(*http.Request) string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		t, err := st.Terminal(r.Context(), r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		res := p.terminalOut(t)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, nil)
-		return nil
-	}
 }

@@ -206,10 +206,13 @@ func TestTrackingToContainer(t *testing.T) {
 		if _, err := c.LiveTrackingRequest(ctx, "MAEU999999999", ""); !client.IsNotFound(err) {
 			t.Fatalf("LiveTrackingRequest of a number never tracked: %v", err)
 		}
-		// Without a SCAC the service picks the line, as InferNumber does.
+		// Without a SCAC the request is created with none, and its lookup finds the line.
 		auto, err := c.CreateTrackingRequest(ctx, client.NewTrackingRequest{RequestType: in.RequestType(), RequestNumber: "MAEU123456785", AutoDetect: true})
-		if err != nil || auto.SCAC != "MAEU" || auto.RequestType != client.BillOfLading {
-			t.Fatalf("CreateTrackingRequest detecting the line = %+v, %v", auto, err)
+		if err != nil || auto.SCAC != "" || auto.Status != "pending" || auto.RequestType != client.BillOfLading {
+			t.Fatalf("CreateTrackingRequest detecting the line = %+v, %v; want pending without a scac", auto, err)
+		}
+		if auto = settle(t, c, auto.ID); auto.SCAC != "MAEU" || auto.Status != "created" {
+			t.Fatalf("the detected request settled as %+v; want created with MAEU", auto)
 		}
 		events, err := c.TransportEvents(ctx, box.ID)
 		if err != nil || len(events) == 0 {

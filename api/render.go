@@ -23,15 +23,8 @@ func optString(s string) *string {
 	return &s
 }
 
-// portRenderer finds ports: the map engine by UN/LOCODE, the port endpoints by id or UN/LOCODE.
+// portRenderer finds ports for the port endpoints, by id or UN/LOCODE.
 type portRenderer struct{ ports boxwatch.PortLookup }
-
-func (p portRenderer) port(locode string) (boxwatch.Port, bool) {
-	if locode == "" || p.ports == nil {
-		return boxwatch.Port{}, false
-	}
-	return p.ports.ByLOCODE(locode)
-}
 
 // lookup finds a port by its id or UN/LOCODE.
 func (p portRenderer) lookup(id string) (boxwatch.Port, bool) {

@@ -13,7 +13,7 @@ import (
 )
 
 // outOfScope are the reference operations boxwatch does not serve, each with the reason; the
-// README's compatibility table says the same. Every other operation is driven below.
+// compatibility table in docs/api.md says the same. Every other operation is driven below.
 var outOfScope = map[string]string{
 	"GET /documents":                   "documents (AI extraction)",
 	"POST /documents":                  "documents (AI extraction)",

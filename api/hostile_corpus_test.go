@@ -199,7 +199,7 @@ func checkHostileAnswer(client *http.Client, req *http.Request) string {
 }
 
 // Go's HTTP server answers some malformed requests itself, in plain text, before any handler runs:
-// the README lists them as the exceptions to JSON:API errors. This pins that list, and checks the
+// docs/api.md ("Hostile input") lists them as the exceptions to JSON:API errors. This pins that list, and checks the
 // server still serves afterwards.
 func TestServerWrittenErrors(t *testing.T) {
 	ts := newTestServer(t, storetest.SQLite)

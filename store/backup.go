@@ -18,7 +18,7 @@ var ErrBackupExists = errors.New("the file exists; boxwatch never overwrites one
 // archiving.
 func (db *DB) Backup(ctx context.Context, path string) error {
 	if db.dialect != SQLite {
-		return errors.New("boxwatch backup copies SQLite databases; back PostgreSQL up with pg_dump or continuous archiving (see the README)")
+		return errors.New("boxwatch backup copies SQLite databases; back PostgreSQL up with pg_dump or continuous archiving (see docs/operations.md)")
 	}
 	return BackupSQLite(ctx, db.path, path)
 }

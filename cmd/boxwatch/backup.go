@@ -22,7 +22,7 @@ func runBackup(ctx context.Context, cmd string, args []string, getenv func(strin
 		return usagef("usage: boxwatch %s FILE [--db FILE]", cmd)
 	}
 	if store.IsPostgresURL(*dsn) {
-		return usagef("boxwatch %s works on SQLite files; back PostgreSQL up with pg_dump or continuous archiving (see the README)", cmd)
+		return usagef("boxwatch %s works on SQLite files; back PostgreSQL up with pg_dump or continuous archiving (see docs/operations.md)", cmd)
 	}
 	if cmd == "restore" {
 		if err := store.RestoreSQLite(ctx, pos[0], *dsn); err != nil {

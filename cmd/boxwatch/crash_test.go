@@ -170,7 +170,7 @@ func TestCrashBeforeLookup(t *testing.T) {
 				first.kill()
 
 				// The killed process's job is taken up once its lease (here the 2 s job timeout)
-				// lapses; the README promises under a minute with the default lease of 15 s.
+				// lapses; docs/api.md ("Lifecycle") promises under a minute with the default lease of 15 s.
 				second := startServe(t, bin, dsn)
 				trackingtest.Eventually(t, time.Minute, "the request did not complete within the recovery window after the restart", func() bool {
 					return attr(second.request(t, "GET", "/v2/tracking_requests/"+id, ""), "status") == "created"

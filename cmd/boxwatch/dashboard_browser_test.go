@@ -21,11 +21,11 @@ import (
 )
 
 // envUpdateScreenshots makes TestDashboardBrowser write the README's screenshots into
-// docs/screenshots (see the README's testing section).
+// docs/screenshots (see docs/development.md).
 const envUpdateScreenshots = "BOXWATCH_UPDATE_SCREENSHOTS"
 
 // Demo numbers the flows track, one per viewport so that each finds its own row: Maersk bills of
-// lading whose last digit puts the vessel at sea on the first ocean leg (README, "Demo and test
+// lading whose last digit puts the vessel at sea on the first ocean leg (docs/carriers.md, "Demo and test
 // numbers"), so the map has ports, the path sailed, the legs ahead and the vessel.
 var dashboardNumbers = map[string]string{"phone": "MAEU123456784", "desktop": "MAEU123456783"}
 
@@ -97,7 +97,7 @@ func js(s string) string { return strconv.Quote(s) }
 
 // readmeShot, when envUpdateScreenshots is set, writes what the window shows with the element
 // matching selector scrolled to the top, less above pixels (room for a heading), into the
-// README's folder as <view>-<viewport>.png.
+// docs/screenshots as <view>-<viewport>.png.
 func (d *dashboard) readmeShot(view, selector string, above int) {
 	d.t.Helper()
 	if os.Getenv(envUpdateScreenshots) == "" {

@@ -370,7 +370,7 @@ func (p *Page) WaitFor(expression string, timeout time.Duration, what string) {
 }
 
 // Screenshot saves a full-page PNG of the page in t's artifact directory (kept by go test
-// -artifacts, see the README's testing section), named by the test, the viewport and name, and
+// -artifacts, see docs/development.md), named by the test, the viewport and name, and
 // returns the image.
 func (p *Page) Screenshot(name string) []byte {
 	p.t.Helper()

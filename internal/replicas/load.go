@@ -95,7 +95,7 @@ func (l *Load) Run(ctx context.Context) {
 }
 
 // Number returns the i-th bill of lading of this run. The last digit places the journey in the
-// simulator (README, "Demo and test numbers"): 1–8, so every shipment is tracked and none ends
+// simulator (docs/carriers.md, "Demo and test numbers"): 1–8, so every shipment is tracked and none ends
 // in 0000 or 9999, which the simulator treats as unknown or unreachable.
 func (l *Load) Number(i int64) string {
 	return fmt.Sprintf("MAEU%03d%05d%d", l.Prefix, i/8%100000, 1+i%8)

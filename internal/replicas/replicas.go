@@ -295,7 +295,7 @@ func ready(url string) bool {
 }
 
 // HAProxyConfig is the load balancer's configuration for the replicas ("name host:port" each),
-// listening on front, with a statistics page on stats. The README's sample shows the same.
+// listening on front, with a statistics page on stats. docs/deploy.md shows the same with TLS.
 func HAProxyConfig(front, stats string, replicas []string) string {
 	var servers strings.Builder
 	for _, r := range replicas {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/journey/journeytest"
 	"github.com/boxwatch/boxwatch/store/storetest"
@@ -20,8 +19,7 @@ import (
 // for every map.
 func BenchmarkContainerMap(b *testing.B) {
 	clock := &journeytest.Clock{}
-	var n int
-	route, vessels := threeLegs(b, &n)
+	route, vessels, n := journeytest.ThreeLegs(b)
 	clock.Set(vessels[2].UpTo)
 	db := storetest.SQLite.Open(b)
 	acme := storetest.MustCreateAccount(b, db, "acme").ID
@@ -92,25 +90,4 @@ func parallel(b *testing.B, op func() error) {
 		}
 	})
 	b.ReportMetric(float64(cpu()-before)/float64(b.N), "cpu-ns/op")
-}
-
-// threeLegs is Shanghai → Singapore → Colombo → Rotterdam, at sea on the last leg, with positions
-// one a minute: the first two legs whole, the third as far as makes 20,000 in all. It sets n to
-// the number of positions.
-func threeLegs(b *testing.B, n *int) ([]boxwatch.RouteStop, []journeytest.Vessel) {
-	a, c, d := imoNumber(950000), imoNumber(950001), imoNumber(950002)
-	v1 := journeytest.Vessel{IMO: a, MMSI: "4" + a[:7] + "1", From: "CNSHA", To: "SGSIN", Departed: day(1), Knots: 18, UpTo: day(30), Step: time.Minute}
-	v2 := journeytest.Vessel{IMO: c, MMSI: "4" + c[:7] + "2", From: "SGSIN", To: "LKCMB", Departed: day(9), Knots: 18, UpTo: day(30), Step: time.Minute}
-	p1, p2 := journeytest.Sail(b, v1), journeytest.Sail(b, v2)
-	ata1, ata2 := p1[len(p1)-1].Timestamp.Add(time.Hour), p2[len(p2)-1].Timestamp.Add(time.Hour)
-	v3 := journeytest.Vessel{IMO: d, MMSI: "4" + d[:7] + "3", From: "LKCMB", To: "NLRTM", Departed: day(15), Knots: 18, Step: time.Minute}
-	v3.UpTo = v3.Departed.Add(time.Duration(20_000-len(p1)-len(p2)) * time.Minute)
-	*n = len(p1) + len(p2) + len(journeytest.Sail(b, v3))
-	route := []boxwatch.RouteStop{
-		stop(1, "CNSHA", boxwatch.RolePOL, z, z, day(1), day(1), "", a),
-		stop(2, "SGSIN", boxwatch.RoleTS, day(6.5), ata1, day(9), day(9), a, c),
-		stop(3, "LKCMB", boxwatch.RoleTS, day(13), ata2, day(15), day(15), c, d),
-		stop(4, "NLRTM", boxwatch.RolePOD, day(30), z, z, z, d, ""),
-	}
-	return route, []journeytest.Vessel{v1, v2, v3}
 }

@@ -217,3 +217,24 @@ func AsiaEuropeVessels(upToA, upToB time.Time) func(a, b string) []Vessel {
 		return append(vs, Vessel{IMO: b, MMSI: "2" + b[:7] + "2", From: "SGSIN", To: "NLRTM", Departed: Day(9), Knots: 17.5, UpTo: upToB})
 	}
 }
+
+// ThreeLegs is Shanghai → Singapore → Colombo → Rotterdam, at sea on the last leg, with AIS
+// positions one a minute: the first two legs whole, the third as far as makes 20,000 in all, the
+// number it returns. The benchmarks of the map draw it.
+func ThreeLegs(t testing.TB) (route []boxwatch.RouteStop, vessels []Vessel, positions int) {
+	a, c, d := IMO(950000), IMO(950001), IMO(950002)
+	v1 := Vessel{IMO: a, MMSI: "4" + a[:7] + "1", From: "CNSHA", To: "SGSIN", Departed: Day(1), Knots: 18, UpTo: Day(30), Step: time.Minute}
+	v2 := Vessel{IMO: c, MMSI: "4" + c[:7] + "2", From: "SGSIN", To: "LKCMB", Departed: Day(9), Knots: 18, UpTo: Day(30), Step: time.Minute}
+	p1, p2 := Sail(t, v1), Sail(t, v2)
+	ata1, ata2 := p1[len(p1)-1].Timestamp.Add(time.Hour), p2[len(p2)-1].Timestamp.Add(time.Hour)
+	v3 := Vessel{IMO: d, MMSI: "4" + d[:7] + "3", From: "LKCMB", To: "NLRTM", Departed: Day(15), Knots: 18, Step: time.Minute}
+	v3.UpTo = v3.Departed.Add(time.Duration(20_000-len(p1)-len(p2)) * time.Minute)
+	var z time.Time
+	route = []boxwatch.RouteStop{
+		Stop(1, "CNSHA", boxwatch.RolePOL, z, z, Day(1), Day(1), "", a),
+		Stop(2, "SGSIN", boxwatch.RoleTS, Day(6.5), ata1, Day(9), Day(9), a, c),
+		Stop(3, "LKCMB", boxwatch.RoleTS, Day(13), ata2, Day(15), Day(15), c, d),
+		Stop(4, "NLRTM", boxwatch.RolePOD, Day(30), z, z, z, d, ""),
+	}
+	return route, []Vessel{v1, v2, v3}, len(p1) + len(p2) + len(Sail(t, v3))
+}

@@ -171,20 +171,39 @@ func TestContainerMapRules(t *testing.T) {
 		})
 		t.Run("FuturePositions", func(t *testing.T) {
 			base := "/v2/vessels/" + a + "/future_positions"
-			r := ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA", ts.acme, "").want(t, 200)
+			r := ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA&interval=1", ts.acme, "").want(t, 200)
 			list := get(r.body, "data", "attributes", "positions").([]any)
 			// About 2,200 nm at 18 knots: a position a minute for about five days.
 			if len(list) < 6000 || len(list) > 9000 {
 				t.Errorf("%d positions", len(list))
 			}
-			t0, _ := time.Parse(time.RFC3339, list[0].(map[string]any)["timestamp"].(string))
-			t1, _ := time.Parse(time.RFC3339, list[1].(map[string]any)["timestamp"].(string))
-			if t1.Sub(t0) != time.Minute || list[0].(map[string]any)["estimated"] != true {
+			at := func(p any) time.Time {
+				t0, _ := time.Parse(time.RFC3339, p.(map[string]any)["timestamp"].(string))
+				return t0
+			}
+			if at(list[1]).Sub(at(list[0])) != time.Minute || list[0].(map[string]any)["estimated"] != true {
 				t.Errorf("first positions %v, %v", list[0], list[1])
+			}
+			// By default an hour apart, with the points where the path turns between: the same
+			// start and end, a small share of the positions.
+			r = ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA", ts.acme, "").want(t, 200)
+			hourly := get(r.body, "data", "attributes", "positions").([]any)
+			first, last := hourly[0].(map[string]any), hourly[len(hourly)-1].(map[string]any)
+			if len(hourly) < 100 || len(hourly) > len(list)/10 || at(first) != at(list[0]) ||
+				last["latitude"] != list[len(list)-1].(map[string]any)["latitude"] || at(last).Sub(at(list[len(list)-1])).Abs() > time.Minute {
+				t.Errorf("default spacing: %d positions from %v to %v; a minute apart %d from %v to %v", len(hourly), first, last, len(list), list[0], list[len(list)-1])
+			}
+			for i := range hourly {
+				if i > 0 && !at(hourly[i]).After(at(hourly[i-1])) {
+					t.Errorf("position %d at %v, not after the one before", i, hourly[i])
+				}
+			}
+			for _, bad := range []string{"0", "1441", "1.5", "x", ""} {
+				ts.do(t, "GET", base+"?port_id=SGSIN&previous_port_id=CNSHA&interval="+bad, ts.acme, "").wantError(t, 400, "invalid", "", "interval")
 			}
 			wc := "/v2/vessels/" + a + "/future_positions_with_coordinates?port_id=SGSIN&previous_port_id=CNSHA"
 			r = ts.do(t, "GET", wc+"&latitude=10&longitude=110", ts.acme, "").want(t, 200)
-			first := get(r.body, "data", "attributes", "positions").([]any)[0].(map[string]any)
+			first = get(r.body, "data", "attributes", "positions").([]any)[0].(map[string]any)
 			if first["latitude"] != 10.0 || first["longitude"] != 110.0 {
 				t.Errorf("starts at %v", first)
 			}

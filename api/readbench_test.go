@@ -43,6 +43,7 @@ var otherReads = []readEndpoint{
 	{"port", "/v2/ports/{pod}"},
 	{"vessel", "/v2/vessels/{vessel}"},
 	{"future_positions", "/v2/vessels/{vessel}/future_positions?port_id={pod}&previous_port_id={pol}"},
+	{"future_positions_minutes", "/v2/vessels/{vessel}/future_positions?port_id={pod}&previous_port_id={pol}&interval=1"},
 	{"future_positions_with_coordinates", "/v2/vessels/{vessel}/future_positions_with_coordinates?port_id={pod}&previous_port_id={pol}&latitude=5&longitude=100"},
 	{"webhooks", "/v2/webhooks"},
 	{"webhook_events", "/v2/webhooks/events"},

@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -92,9 +94,31 @@ func pastPositions(ctx context.Context, ps boxwatch.PositionStore, v boxwatch.Ve
 	return out, nil
 }
 
+// Future paths come an hour apart by default, with the points where the path turns: a 60-day
+// path at the reference's one-minute spacing is 86,400 positions and megabytes, which interval=1
+// still gives.
+const (
+	defaultFutureInterval = 60
+	maxFutureInterval     = 24 * 60
+)
+
 var futureParams = []param{
 	{name: "port_id", typ: "string", doc: "Required: the port the vessel is bound for (id or UN/LOCODE)."},
 	{name: "previous_port_id", typ: "string", doc: "Required: the port it left (id or UN/LOCODE)."},
+	{name: "interval", typ: "integer", doc: fmt.Sprintf("Minutes between positions, 1 to %d (default %d). Coarser than 1, the path also has a position wherever it turns, so the line through the positions stays on the route; 1 is Terminal49's one-minute spacing.", maxFutureInterval, defaultFutureInterval)},
+}
+
+// futureInterval reads interval, the spacing of a future path.
+func futureInterval(q url.Values) (time.Duration, error) {
+	v, ok := q["interval"]
+	if !ok {
+		return defaultFutureInterval * time.Minute, nil
+	}
+	n, err := strconv.Atoi(v[0])
+	if err != nil || n < 1 || n > maxFutureInterval {
+		return 0, boxwatch.BadParameter("interval", "interval must be a whole number of minutes from 1 to %d.", maxFutureInterval)
+	}
+	return time.Duration(n) * time.Minute, nil
 }
 
 var futureWithCoordinatesParams = append(futureParams[:len(futureParams):len(futureParams)],
@@ -102,10 +126,14 @@ var futureWithCoordinatesParams = append(futureParams[:len(futureParams):len(fut
 	param{name: "longitude", typ: "number", doc: "Required: where the path starts, -180 to 180."})
 
 // handleFuturePositions answers the sea path from the previous port (or, withCoordinates, from a
-// given point) to the port as positions one minute apart, as the journey engine times them.
+// given point) to the port as positions interval apart, as the journey engine times them.
 func handleFuturePositions(st boxwatch.Store, ports portRenderer, journeys *journey.Engine, withCoordinates bool, base func(*http.Request) string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
+		spacing, err := futureInterval(q)
+		if err != nil {
+			return err
+		}
 		to, err := portParam(ports, q.Get("port_id"), "port_id")
 		if err != nil {
 			return err
@@ -130,7 +158,7 @@ func handleFuturePositions(st boxwatch.Store, ports portRenderer, journeys *jour
 		if err != nil {
 			return err
 		}
-		future, err := journeys.FuturePositions(r.Context(), v, start, geo.Point{Lat: to.Latitude, Lon: to.Longitude})
+		future, err := journeys.FuturePositions(r.Context(), v, start, geo.Point{Lat: to.Latitude, Lon: to.Longitude}, spacing)
 		var noRoute *journey.RouteError
 		if errors.As(err, &noRoute) {
 			return boxwatch.BadParameter("latitude", "No sea route starts there: %v.", noRoute)

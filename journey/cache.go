@@ -25,6 +25,7 @@ type routeCache struct {
 type routeEntry struct {
 	path searoute.Path
 	ok   bool
+	err  error           // why there is no path, when !ok
 	line json.RawMessage // the path's LineString coordinates, encoded once
 }
 

@@ -413,10 +413,10 @@ func (e *Engine) routeEntry(from, to geo.Point) routeEntry {
 		p, err := e.sea.Route(from, to, searoute.Options{})
 		if err != nil {
 			e.log.Warn("map: no sea route", "from", fmt.Sprint(from), "to", fmt.Sprint(to), "error", err.Error())
-			return routeEntry{}
+			return routeEntry{err: err}
 		}
 		if len(p.Points) < 2 {
-			return routeEntry{}
+			return routeEntry{path: p} // no line to draw, though the router answered
 		}
 		g, _ := lineGeometry(p.Points, false)
 		return routeEntry{path: p, ok: true, line: g.Coordinates.(json.RawMessage)}

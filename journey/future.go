@@ -2,13 +2,13 @@ package journey
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/eta"
 	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/searoute"
 )
 
 // Position is a point of a vessel's estimated path: where it would be, heading where, and when.
@@ -20,8 +20,11 @@ type Position struct {
 }
 
 const (
-	// maxFuturePositions bounds a future path: 60 days at one position a minute.
-	maxFuturePositions = 60 * 24 * 60
+	// futureHorizon bounds a future path: 60 days, 86,400 positions at one a minute.
+	futureHorizon = 60 * 24 * time.Hour
+	// MinuteSpacing is the reference's spacing of future positions, one a minute; coarser
+	// spacings add the points where the path turns.
+	MinuteSpacing = time.Minute
 	// fallbackKnots is the speed a future path is timed at when the vessel's own is unknown or
 	// too slow to time one by: a container ship's usual service speed.
 	fallbackKnots = 16.0
@@ -38,15 +41,19 @@ type RouteError struct{ Err error }
 func (e *RouteError) Error() string { return e.Err.Error() }
 func (e *RouteError) Unwrap() error { return e.Err }
 
-// FuturePositions lays the sea route from start to the port at end out as positions one minute
-// apart, timed from now (or the vessel's latest report, when its clock is ahead of ours) at the
+// FuturePositions lays the sea route from start to the port at end out as positions every
+// spacing (a whole number of minutes, MinuteSpacing the finest), timed from now (or the vessel's latest report, when its clock is ahead of ours) at the
 // speed v made good over its recent track, or 16 knots when that is unknown or below
-// eta.MinKnots. It returns at most 60 days of positions. An end the router cannot join is a
-// *RouteError.
-func (e *Engine) FuturePositions(ctx context.Context, v boxwatch.Vessel, start, end geo.Point) ([]Position, error) {
-	path, err := e.sea.Route(start, end, searoute.Options{})
-	if err != nil {
-		return nil, &RouteError{Err: err}
+// eta.MinKnots. Spaced more coarsely than a minute, the path also has a position wherever it
+// turns, so the line through the positions is the route's own, clear of land. It returns at most
+// 60 days of positions. An end the router cannot join is a *RouteError.
+func (e *Engine) FuturePositions(ctx context.Context, v boxwatch.Vessel, start, end geo.Point, spacing time.Duration) ([]Position, error) {
+	if spacing < MinuteSpacing || spacing%time.Minute != 0 {
+		return nil, fmt.Errorf("journey: future positions spaced %v: a whole number of minutes is needed", spacing)
+	}
+	path := e.routeEntry(start, end) // through the cache the maps share
+	if path.err != nil {
+		return nil, &RouteError{Err: path.err}
 	}
 	knots := fallbackKnots
 	now := e.now()
@@ -66,33 +73,45 @@ func (e *Engine) FuturePositions(ctx context.Context, v boxwatch.Vessel, start, 
 	if p := v.Position; p != nil && p.Timestamp.After(now) {
 		now = p.Timestamp // the vessel's clock is ahead of ours, as in the demo's simulated world
 	}
-	return futurePath(startAt(path.Points, start), knots, now.Truncate(time.Minute)), nil
+	return futurePath(startAt(path.path.Points, start), knots, now.Truncate(time.Minute), spacing), nil
 }
 
-// futurePath places positions one minute apart along a path sailed at knots from start.
-func futurePath(points []geo.Point, knots float64, start time.Time) []Position {
-	step := knots / 60 // nm a minute
+// futurePath places positions along a path sailed at knots from start: one every spacing and,
+// when spacing is coarser than a minute, one at each point where the path turns. The last is the
+// path's end, with no heading.
+func futurePath(points []geo.Point, knots float64, start time.Time, spacing time.Duration) []Position {
 	out := []Position{}
-	along, seg := 0.0, 1
-	for i := 0; i < maxFuturePositions && seg < len(points); i++ {
+	if len(points) == 0 {
+		return out
+	}
+	pos := func(p geo.Point, heading *float64, t time.Time) Position {
+		return Position{Latitude: round6(p.Lat), Longitude: round6(wrapLon(p.Lon)), Heading: heading, Time: t}
+	}
+	sailed := func(nm float64) time.Time { // when the vessel has sailed nm, to the second
+		return start.Add(time.Duration(nm / knots * float64(time.Hour))).Truncate(time.Second)
+	}
+	stepNM := knots * spacing.Hours() // nm between two timed positions
+	steps := int(futureHorizon / spacing)
+	turns := spacing > MinuteSpacing
+	done, k := 0.0, 0 // nm sailed to the start of the current segment; the next timed position
+	for seg := 1; seg < len(points) && k < steps; seg++ {
 		a, b := points[seg-1], points[seg]
 		d := geo.DistanceNM(a, b)
-		p := b
-		if d > 0 {
-			p = geo.Intermediate(a, b, math.Min(1, along/d))
-		}
 		heading := math.Round(geo.Bearing(a, b))
-		out = append(out, Position{Latitude: round6(p.Lat), Longitude: round6(wrapLon(p.Lon)), Heading: &heading,
-			Time: start.Add(time.Duration(i) * time.Minute)})
-		along += step
-		for seg < len(points) && along >= geo.DistanceNM(points[seg-1], points[seg]) {
-			along -= geo.DistanceNM(points[seg-1], points[seg])
-			seg++
+		if turns && seg > 1 && float64(k)*stepNM > done {
+			out = append(out, pos(a, &heading, sailed(done))) // where the path turns, between two timed positions
 		}
+		for ; k < steps && float64(k)*stepNM < done+d; k++ {
+			p := a
+			if d > 0 {
+				p = geo.Intermediate(a, b, (float64(k)*stepNM-done)/d)
+			}
+			out = append(out, pos(p, &heading, start.Add(time.Duration(k)*spacing)))
+		}
+		done += d
 	}
-	if end := points[len(points)-1]; len(out) < maxFuturePositions {
-		out = append(out, Position{Latitude: round6(end.Lat), Longitude: round6(wrapLon(end.Lon)),
-			Time: start.Add(time.Duration(len(out)) * time.Minute)})
+	if k < steps {
+		out = append(out, pos(points[len(points)-1], nil, sailed(done)))
 	}
 	return out
 }

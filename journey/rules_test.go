@@ -176,7 +176,7 @@ func TestContainerMapRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			sha, sin := portAt(t, "CNSHA"), portAt(t, "SGSIN")
-			list, err := maps.FuturePositions(t.Context(), v, sha, sin)
+			list, err := maps.FuturePositions(t.Context(), v, sha, sin, journey.MinuteSpacing)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,13 +188,51 @@ func TestContainerMapRules(t *testing.T) {
 				t.Errorf("first positions %+v, %+v; last %+v", list[0], list[1], list[len(list)-1])
 			}
 			from := geo.Point{Lat: 10, Lon: 110}
-			if list, err = maps.FuturePositions(t.Context(), v, from, sin); err != nil || list[0].Latitude != 10 || list[0].Longitude != 110 {
+			if list, err = maps.FuturePositions(t.Context(), v, from, sin, journey.MinuteSpacing); err != nil || list[0].Latitude != 10 || list[0].Longitude != 110 {
 				t.Errorf("from %v: starts at %+v (%v)", from, list[0], err)
 			}
 			inland := geo.Point{Lat: 48.8566, Lon: 2.3522} // Paris
 			var re *journey.RouteError
-			if _, err := maps.FuturePositions(t.Context(), v, inland, sin); !errors.As(err, &re) {
+			if _, err := maps.FuturePositions(t.Context(), v, inland, sin, time.Hour); !errors.As(err, &re) {
 				t.Errorf("from Paris: %v, want a RouteError", err)
+			}
+			for _, bad := range []time.Duration{0, -time.Minute, 90 * time.Second} {
+				if _, err := maps.FuturePositions(t.Context(), v, sha, sin, bad); err == nil {
+					t.Errorf("spaced %v: no error", bad)
+				}
+			}
+			// Coarser spacings: the same path and arrival, a position each spacing from the start
+			// and one wherever the path turns, so the line through them stays clear of land.
+			minutes, _ := maps.FuturePositions(t.Context(), v, sha, sin, journey.MinuteSpacing)
+			arrival := minutes[len(minutes)-1]
+			for _, spacing := range []time.Duration{2 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour} {
+				list, err := maps.FuturePositions(t.Context(), v, sha, sin, spacing)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last := list[len(list)-1]
+				if last.Latitude != arrival.Latitude || last.Longitude != arrival.Longitude || last.Heading != nil ||
+					last.Time.Sub(arrival.Time).Abs() > time.Minute {
+					t.Errorf("spaced %v: ends at %+v, the minute path at %+v", spacing, last, arrival)
+				}
+				var line [][]float64
+				timed := 0
+				for i, p := range list {
+					line = append(line, []float64{p.Longitude, p.Latitude})
+					if i > 0 && !p.Time.After(list[i-1].Time) {
+						t.Errorf("spaced %v: position %d at %v, not after %v", spacing, i, p.Time, list[i-1].Time)
+					}
+					if p.Time.Sub(minutes[0].Time)%spacing == 0 {
+						timed++
+					}
+				}
+				if want := int(arrival.Time.Sub(minutes[0].Time)/spacing) + 1; timed < want {
+					t.Errorf("spaced %v: %d positions on the spacing, want %d", spacing, timed, want)
+				}
+				if len(list) >= len(minutes) {
+					t.Errorf("spaced %v: %d positions, as many as a minute apart (%d)", spacing, len(list), len(minutes))
+				}
+				checkSea(t, fmt.Sprintf("spaced %v", spacing), [][][]float64{line})
 			}
 		})
 	})

@@ -2,7 +2,8 @@
 # Installs, when they are missing, the programs the tests run other than HAProxy and Chromium
 # (scripts/haproxy.sh and scripts/chromium.sh see to those): PostgreSQL's server programs initdb
 # and pg_ctl, for the private clusters of internal/pgcluster; Node.js, for web/'s antimeridian
-# tests and the AIS agreement test; npm, which fetches that test's data (scripts/aisdata.sh).
+# tests and the AIS agreement test; npm, which fetches that test's data (scripts/aisdata.sh); the
+# IANA time zone database's zone.tab (tzdata), against which data/ports/gen checks the ports' zones.
 # make test runs it, and under make test those tests fail without them. Does nothing, quickly,
 # when everything is there; exits non-zero naming what it could not install.
 set -euo pipefail
@@ -21,6 +22,7 @@ check() {
   postgres_server || missing+=(postgresql)
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)
+  [ -f /usr/share/zoneinfo/zone.tab ] || missing+=(tzdata)
 }
 
 check

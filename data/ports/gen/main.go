@@ -1,6 +1,7 @@
 // Command gen writes data/ports/ports.json from an unpacked copy of the npm package sea-ports
 // (scripts/ports.sh fetches it). The output is deterministic: ports sorted by UN/LOCODE, one per
-// line, fields in a fixed order. Time zones that are not IANA zone names are dropped.
+// line, fields in a fixed order. Time zones that are not IANA zone names are dropped, and those
+// of another country or a deprecated name are corrected (zones.go).
 package main
 
 import (
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,16 +47,29 @@ type port struct {
 func main() {
 	pkg := flag.String("package", "", "directory of the unpacked sea-ports package")
 	out := flag.String("out", "data/ports", "directory to write ports.json and LICENSE.sea-ports to")
+	tzdir := flag.String("tzdata", "/usr/share/zoneinfo", "directory of the IANA time zone database's zone.tab and tzdata.zi (Debian's tzdata)")
 	flag.Parse()
-	if err := run(*pkg, *out); err != nil {
+	if err := run(*pkg, *out, *tzdir); err != nil {
 		fmt.Fprintln(os.Stderr, "ports:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pkg, out string) error {
+func run(pkg, out, tzdir string) error {
 	if pkg == "" {
 		return errors.New("-package is required")
+	}
+	var zones zoneTable
+	for name, read := range map[string]func(io.Reader, *zoneTable) error{"zone.tab": readZoneTab, "tzdata.zi": readLinks} {
+		f, err := os.Open(filepath.Join(tzdir, name))
+		if err != nil {
+			return err
+		}
+		err = read(f, &zones)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	raw, err := os.ReadFile(filepath.Join(pkg, "lib", "ports.json"))
 	if err != nil {
@@ -64,7 +79,7 @@ func run(pkg, out string) error {
 	if err := json.Unmarshal(raw, &src); err != nil {
 		return fmt.Errorf("lib/ports.json: %w", err)
 	}
-	ports, err := convert(src)
+	ports, err := convert(src, zones)
 	if err != nil {
 		return err
 	}
@@ -87,7 +102,7 @@ func run(pkg, out string) error {
 	return os.WriteFile(filepath.Join(out, "LICENSE.sea-ports"), license, 0o644)
 }
 
-func convert(src map[string]sourcePort) ([]port, error) {
+func convert(src map[string]sourcePort, zones zoneTable) ([]port, error) {
 	ports := make([]port, 0, len(src))
 	for code, s := range src {
 		if !boxwatch.IsLOCODE(code) {
@@ -118,6 +133,9 @@ func convert(src map[string]sourcePort) ([]port, error) {
 			p.Lat, p.Lon = &lat, &lon
 		default:
 			return nil, fmt.Errorf("%s: coordinates %v are not [lon, lat]", code, s.Coordinates)
+		}
+		if p.TimeZone != "" {
+			p.TimeZone = zones.zoneFor(code, p.CountryCode, p.TimeZone, p.Lat, p.Lon)
 		}
 		ports = append(ports, p)
 	}

@@ -11,7 +11,7 @@ func TestConvert(t *testing.T) {
 		"ARRIC": {Name: " Rio Cullen ", Country: "Argentina", TimeZone: "America/Argentina", Coordinates: []float64{-68.35, -52.9}},
 		"CNFOC": {Name: "Fuzhou", Country: "China"},
 	}
-	ports, err := convert(src)
+	ports, err := convert(src, testZones(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestConvertRejects(t *testing.T) {
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {
-			if _, err := convert(src); err == nil || !strings.Contains(err.Error(), "SG") {
+			if _, err := convert(src, testZones(t)); err == nil || !strings.Contains(err.Error(), "SG") {
 				t.Errorf("err = %v", err)
 			}
 		})

@@ -3,9 +3,7 @@ package api_test
 import (
 	"net/http"
 	"testing"
-	"time"
 
-	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/journey/journeytest"
@@ -20,15 +18,8 @@ import (
 // the API as serve runs it (a map drawn is reused for 10 s); map_nocache draws every map afresh,
 // the track and route caches on. journey's BenchmarkContainerMap measures the engine alone.
 func BenchmarkContainerMapHTTP(b *testing.B) {
-	clock := &journeytest.Clock{}
-	route, vessels, n := journeytest.ThreeLegs(b)
-	if n != 20_000 {
-		b.Fatalf("%d positions, want 20,000", n)
-	}
-	clock.Set(vessels[2].UpTo)
 	db := storetest.SQLite.Open(b)
-	acme := storetest.MustCreateAccount(b, db, "acme", boxwatch.Features...).ID
-	id := journeytest.MustSeed(b, db, acme, "BENCH00000001", route, time.Time{}, vessels...)
+	_, id, clock := journeytest.SeedThreeLegs(b, db)
 	withMapCache := func(bytes int64) option {
 		return func(t testing.TB, c *api.Config, db *store.DB) {
 			cfg := journeytest.Config(db, clock.Now)

@@ -18,15 +18,8 @@ import (
 // and route caches on); map_nocache_notrack also reads the legs' whole tracks from the database
 // for every map.
 func BenchmarkContainerMap(b *testing.B) {
-	clock := &journeytest.Clock{}
-	route, vessels, n := journeytest.ThreeLegs(b)
-	clock.Set(vessels[2].UpTo)
 	db := storetest.SQLite.Open(b)
-	acme := storetest.MustCreateAccount(b, db, "acme").ID
-	id := journeytest.MustSeed(b, db, acme, "BENCH00000001", route, time.Time{}, vessels...)
-	if n != 20_000 {
-		b.Fatalf("%d positions stored, want 20,000", n)
-	}
+	acme, id, clock := journeytest.SeedThreeLegs(b, db)
 	b.Run("baseline", func(b *testing.B) {
 		parallel(b, func() error {
 			c, err := db.Container(b.Context(), acme, id)

@@ -17,6 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
 // Config is the engine's configuration over db as serve builds it: the shipped ports and sea
@@ -216,6 +217,20 @@ func AsiaEuropeVessels(upToA, upToB time.Time) func(a, b string) []Vessel {
 		vs := []Vessel{{IMO: a, MMSI: "2" + a[:7] + "1", From: "CNSHA", To: "SGSIN", Departed: Day(1), Knots: 18, UpTo: upToA}}
 		return append(vs, Vessel{IMO: b, MMSI: "2" + b[:7] + "2", From: "SGSIN", To: "NLRTM", Departed: Day(9), Knots: 17.5, UpTo: upToB})
 	}
+}
+
+// SeedThreeLegs stores ThreeLegs in db as the container BENCH00000001 of a new account "acme"
+// with every feature, and returns them with a clock at the last position.
+func SeedThreeLegs(t testing.TB, db *store.DB) (accountID, containerID string, clock *Clock) {
+	t.Helper()
+	route, vessels, n := ThreeLegs(t)
+	if n != 20_000 {
+		t.Fatalf("%d positions, want 20,000", n)
+	}
+	clock = &Clock{}
+	clock.Set(vessels[2].UpTo)
+	acct := storetest.MustCreateAccount(t, db, "acme", boxwatch.Features...)
+	return acct.ID, MustSeed(t, db, acct.ID, "BENCH00000001", route, time.Time{}, vessels...), clock
 }
 
 // ThreeLegs is Shanghai → Singapore → Colombo → Rotterdam, at sea on the last leg, with AIS

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/api"
+	"github.com/boxwatch/boxwatch/jsonapi/payloadtest"
 	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -30,6 +31,7 @@ type delivery struct {
 	t49OK, stdOK  bool
 	extraHeader   string
 	includedTypes []string
+	body          []byte
 }
 
 // receiver is a webhook endpoint on loopback. It checks both signatures itself, from the raw body,
@@ -65,7 +67,7 @@ func newReceiver(t *testing.T, respond func(call int) int) *receiver {
 		std := hmac.New(sha256.New, key)
 		std.Write([]byte(r.Header.Get("webhook-id") + "." + r.Header.Get("webhook-timestamp") + "."))
 		std.Write(body)
-		d := delivery{id: r.Header.Get("webhook-id"), event: doc.Data.Attributes.Event, extraHeader: r.Header.Get("X-Team"),
+		d := delivery{id: r.Header.Get("webhook-id"), event: doc.Data.Attributes.Event, extraHeader: r.Header.Get("X-Team"), body: body,
 			t49OK: hmac.Equal([]byte(hex.EncodeToString(mac.Sum(nil))), []byte(r.Header.Get("X-T49-Webhook-Signature"))),
 			stdOK: strings.Contains(" "+r.Header.Get("webhook-signature")+" ", " v1,"+base64.StdEncoding.EncodeToString(std.Sum(nil))+" ")}
 		if doc.Data.ID != d.id {
@@ -231,6 +233,15 @@ func TestWebhookCatalogueAndExamples(t *testing.T) {
 		if len(asList(r.body["data"])) != 1 || get(r.body, "data", 0, "type") != "webhook_notification" || get(r.body, "data", 0, "relationships", "reference_object", "data", "type") != tt.refType ||
 			get(r.body, "included", 0, "type") != tt.refType || get(r.body, "links", "self") == nil {
 			t.Errorf("example of %s: %s", tt.event, r.raw)
+		}
+	}
+	// Every event but the document ones is rendered with its own reference object, in the shape
+	// the reference sends it.
+	for name := range payloadtest.Shapes() {
+		r := ts.do(t, "GET", "/v2/webhook_notifications/examples?event="+name, ts.acme, "").want(t, 200)
+		one, _ := json.Marshal(map[string]any{"data": get(r.body, "data", 0), "included": r.body["included"]})
+		if _, problems := payloadtest.Check(one); len(problems) > 0 {
+			t.Errorf("example: %s\n%s", payloadtest.Summary(name, problems), r.raw)
 		}
 	}
 	ts.do(t, "GET", "/v2/webhook_notifications/examples?event=nope", ts.acme, "").wantError(t, 400, "invalid", "", "event")

@@ -72,6 +72,7 @@ bench:
 	  $(GO) test -run '^$$' -bench 'BenchmarkReadEveryRoute$$' -benchtime 0.5s -count 1 ./api && \
 	  $(GO) test -run '^$$' -bench Limiter -benchtime 1s -count 3 ./store && \
 	  $(GO) test -run '^$$' -bench Deliver -benchtime 5000x -count 1 ./api && \
+	  $(GO) test -run '^$$' -bench RenderNotification -benchtime 1s -count 3 ./api && \
 	  $(GO) test -run '^$$' -bench ContainerMap -benchtime 2s -count 3 ./journey && \
 	  $(GO) test -run '^$$' -bench ContainerMapHTTP -benchtime 2s -count 3 ./api && \
 	  $(GO) test -run '^$$' -bench HealthyWhile -benchtime 4000x -count 1 ./webhook/dispatch && \

@@ -119,14 +119,6 @@ func (s Shipment) POD() (RouteStop, bool) {
 	return s.Route[len(s.Route)-1], true
 }
 
-// Container statuses (current_status).
-const (
-	ContainerNew           = "new"
-	ContainerOnShip        = "on_ship"
-	ContainerAvailable     = "available"
-	ContainerPickedUp      = "picked_up"
-	ContainerEmptyReturned = "empty_returned"
-)
 
 // Container is one container of a shipment.
 type Container struct {

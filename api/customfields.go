@@ -53,11 +53,11 @@ func (s *server) customFieldRoutes() []route {
 		},
 		{
 			method: "DELETE", path: "/v2/custom_fields/{id}", tag: "Custom Fields",
-			summary: "Delete a custom field", doc: "Clears the value. Answers 204.",
+			summary: "Delete a custom field", doc: "Clears the value. Answers 200 without a body, as the reference does.",
 			auth: true, bucket: bucketDefault,
-			status:  http.StatusNoContent,
+			status:  http.StatusOK,
 			errors:  []int{400, 401, 404, 429},
-			handler: handleCustomFieldDelete(st, ""),
+			handler: handleCustomFieldDelete(st, "", http.StatusOK),
 		},
 	}, s.entityCustomFieldRoutes()...)
 }
@@ -102,11 +102,11 @@ func (s *server) entityCustomFieldRoutes() []route {
 			},
 			route{
 				method: "DELETE", path: base + "/{api_slug}", tag: "Custom Fields",
-				summary: "Clear a " + e.name + "'s custom field", doc: "Removes the value of the definition the path's api_slug names. Answers 204.",
+				summary: "Clear a " + e.name + "'s custom field", doc: "Removes the value of the definition the path's api_slug names. Answers 204, as the reference does.",
 				auth: true, bucket: bucketDefault,
 				status:  http.StatusNoContent,
 				errors:  []int{400, 401, 404, 429},
-				handler: handleCustomFieldDelete(st, e.entity),
+				handler: handleCustomFieldDelete(st, e.entity, http.StatusNoContent),
 			},
 		)
 	}
@@ -456,7 +456,8 @@ func handleCustomFieldUpdate(st fieldStores, now boxwatch.Clock, base func(*http
 	}
 }
 
-func handleCustomFieldDelete(st entityFieldStores, entityType string) handlerFunc {
+// handleCustomFieldDelete clears a value and answers status, which the reference documents per path.
+func handleCustomFieldDelete(st entityFieldStores, entityType string, status int) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, _, err := customFieldOfPath(r, st, entityType)
 		if err != nil {
@@ -465,7 +466,7 @@ func handleCustomFieldDelete(st entityFieldStores, entityType string) handlerFun
 		if err := st.DeleteCustomField(r.Context(), account(r).ID, f.ID); err != nil {
 			return err
 		}
-		w.WriteHeader(http.StatusNoContent)
+		writeEmpty(w, status)
 		return nil
 	}
 }

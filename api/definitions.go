@@ -53,9 +53,9 @@ func (s *server) definitionRoutes() []route {
 		},
 		{
 			method: "DELETE", path: "/v2/custom_field_definitions/{id}", tag: "Custom Fields",
-			summary: "Delete a custom field definition", doc: "Removes the definition with its options and values. Answers 204.",
+			summary: "Delete a custom field definition", doc: "Removes the definition with its options and values. Answers 200 without a body, as the reference does.",
 			auth: true, bucket: bucketDefault,
-			status:  http.StatusNoContent,
+			status:  http.StatusOK,
 			errors:  []int{400, 401, 404, 429},
 			handler: handleDefinitionDelete(st),
 		},
@@ -274,7 +274,7 @@ func handleDefinitionDelete(st boxwatch.CustomFieldStore) handlerFunc {
 		if err := st.DeleteCustomFieldDefinition(r.Context(), account(r).ID, r.PathValue("id")); err != nil {
 			return err
 		}
-		w.WriteHeader(http.StatusNoContent)
+		writeEmpty(w, http.StatusOK)
 		return nil
 	}
 }

@@ -27,6 +27,8 @@ type RouteInfo struct {
 	Method, Path string
 	Params       []string
 	Body         bool
+	// Status is the success status the route documents and answers.
+	Status int
 }
 
 // RouteTable lists every route of the handler cfg builds.
@@ -37,7 +39,7 @@ func RouteTable(cfg Config) []RouteInfo {
 	s := &server{cfg: cfg}
 	var out []RouteInfo
 	for _, rt := range s.routes() {
-		ri := RouteInfo{Method: rt.method, Path: rt.path, Body: rt.body != nil}
+		ri := RouteInfo{Method: rt.method, Path: rt.path, Body: rt.body != nil, Status: rt.status}
 		for _, p := range rt.params {
 			ri.Params = append(ri.Params, p.name)
 		}

@@ -72,6 +72,14 @@ var statusOfKind = map[boxwatch.Kind]int{
 // writeJSON sends v as the body with the JSON:API media type.
 func writeJSON(w http.ResponseWriter, status int, v any) { writeJSONAs(w, status, MediaType, v) }
 
+// writeEmpty answers status without a body, as the reference answers a deletion: 200 where it
+// documents 200 (webhooks, custom field definitions, options, custom fields by id), 204 where it
+// documents 204 (an entity's custom field by api_slug).
+func writeEmpty(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(status)
+}
+
 // writeResource answers one resource with its absolute self link and what include added.
 func writeResource[R any](w http.ResponseWriter, status int, self string, res R, included []any) {
 	writeJSON(w, status, jsonapi.Document[R]{Data: res, Included: included, Links: &jsonapi.Links{Self: self}})

@@ -54,12 +54,18 @@ func handleNotificationExample(rd jsonapi.Renderer, now boxwatch.Clock, base fun
 		if !webhook.Known(name) {
 			return boxwatch.BadParameter("event", "event must name an event boxwatch sends; GET /v2/webhooks/events lists them.")
 		}
-		one := rd.ExampleNotification(name, now())
+		one := rd.ExampleNotification(name, referenceType(name), now())
 		// The reference answers a list holding the one example.
 		writeJSON(w, http.StatusOK, jsonapi.NotificationListDocument{Data: []jsonapi.NotificationResource{one.Data}, Included: one.Included,
 			Links: &jsonapi.Links{Self: base(r) + r.URL.Path + "?event=" + name}})
 		return nil
 	}
+}
+
+// referenceType is the type of the reference object of an event's notifications.
+func referenceType(event string) string {
+	e, _ := webhook.Lookup(event)
+	return e.ReferenceType
 }
 
 var notificationListParams = []param{

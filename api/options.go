@@ -45,9 +45,9 @@ func (s *server) optionRoutes() []route {
 		},
 		{
 			method: "DELETE", path: "/v2/custom_field_definitions/{id}/options/{option_id}", tag: "Custom Fields",
-			summary: "Delete an option", doc: "Removes an option. Answers 204.",
+			summary: "Delete an option", doc: "Removes an option. Answers 200 without a body, as the reference does.",
 			auth: true, bucket: bucketDefault,
-			status:  http.StatusNoContent,
+			status:  http.StatusOK,
 			errors:  []int{400, 401, 404, 429},
 			handler: handleOptionDelete(st),
 		},
@@ -209,7 +209,7 @@ func handleOptionDelete(st boxwatch.CustomFieldStore) handlerFunc {
 		if err := st.DeleteCustomFieldOption(r.Context(), account(r).ID, r.PathValue("id"), r.PathValue("option_id")); err != nil {
 			return err
 		}
-		w.WriteHeader(http.StatusNoContent)
+		writeEmpty(w, http.StatusOK)
 		return nil
 	}
 }

@@ -68,7 +68,7 @@ func handleTransportEvents(st transportEventStores, rd jsonapi.Renderer, pageLin
 			lp.included = rd.TransportEventIncludes(inc, e, s.Route, seen, lp.included)
 			if v, ok := vessels[e.VesselIMO]; ok && !seen[e.VesselIMO] {
 				seen[e.VesselIMO] = true
-				lp.included = append(lp.included, vesselOut(v))
+				lp.included = append(lp.included, jsonapi.Vessel(v))
 			}
 		}
 		lp.included, err = jsonapi.WithTerminals(r.Context(), st, lp.included)

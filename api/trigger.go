@@ -77,7 +77,7 @@ func handleWebhookTrigger(rd jsonapi.Renderer, policy webhook.Policy, client *ht
 			}
 		}
 		at := now()
-		doc := rd.ExampleNotification(t.Event, at)
+		doc := rd.ExampleNotification(t.Event, referenceType(t.Event), at)
 		payload := mustJSON(doc)
 		ex := webhook.Deliver(r.Context(), client, webhook.Request{URL: t.URL, Secret: secret, NotificationID: doc.Data.ID, Body: payload, Now: at})
 		res := triggerResult{URL: t.URL, Succeeded: ex.Outcome == webhook.Succeeded, Error: optString(ex.Err),

@@ -13,18 +13,11 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/geo"
 	"github.com/boxwatch/boxwatch/journey"
+	"github.com/boxwatch/boxwatch/jsonapi"
 )
 
 // The vessel routing endpoints: a vessel's stored positions, and the positions it would pass on
 // its way to a port, which the journey engine lays out.
-
-type vesselPosition struct {
-	Latitude  float64  `json:"latitude"`
-	Longitude float64  `json:"longitude"`
-	Heading   *float64 `json:"heading"`
-	Timestamp string   `json:"timestamp" format:"date-time"`
-	Estimated bool     `json:"estimated"`
-}
 
 const (
 	// showPositionsDefault is how far back show_positions reaches without from_timestamp.
@@ -78,8 +71,8 @@ func parseTimestamp(name, v string) (time.Time, error) {
 }
 
 // pastPositions lists a vessel's stored positions with from <= time <= to, oldest first.
-func pastPositions(ctx context.Context, ps boxwatch.PositionStore, v boxwatch.Vessel, from, to time.Time) ([]vesselPosition, error) {
-	out := []vesselPosition{}
+func pastPositions(ctx context.Context, ps boxwatch.PositionStore, v boxwatch.Vessel, from, to time.Time) ([]jsonapi.VesselPosition, error) {
+	out := []jsonapi.VesselPosition{}
 	if ps == nil || v.MMSI == "" {
 		return out, nil
 	}
@@ -88,7 +81,7 @@ func pastPositions(ctx context.Context, ps boxwatch.PositionStore, v boxwatch.Ve
 		return nil, err
 	}
 	for _, p := range got {
-		out = append(out, vesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.HeadingDegrees,
+		out = append(out, jsonapi.VesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.HeadingDegrees,
 			Timestamp: p.Timestamp.UTC().Format(boxwatch.TimeFormat)})
 	}
 	return out, nil
@@ -166,12 +159,12 @@ func handleFuturePositions(st boxwatch.Store, ports portRenderer, journeys *jour
 		if err != nil {
 			return err
 		}
-		list := make([]vesselPosition, len(future))
+		list := make([]jsonapi.VesselPosition, len(future))
 		for i, p := range future {
-			list[i] = vesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.Heading,
+			list[i] = jsonapi.VesselPosition{Latitude: p.Latitude, Longitude: p.Longitude, Heading: p.Heading,
 				Timestamp: p.Time.UTC().Format(boxwatch.TimeFormat), Estimated: true}
 		}
-		res := vesselOut(v)
+		res := jsonapi.Vessel(v)
 		res.Attributes.Positions = &list
 		res.Links.Self = r.URL.Path
 		writeResource(w, http.StatusOK, base(r)+r.URL.RequestURI(), res, nil)

@@ -17,7 +17,7 @@ func (s *server) vesselRoutes() []route {
 			doc: "Returns a vessel by its id or IMO number. With show_positions[from_timestamp] or show_positions[to_timestamp] " +
 				"(accounts with the map feature) it adds positions[], its stored AIS positions in that window, oldest first, at most 20,000.",
 			auth: true, bucket: bucketDefault, params: vesselGetParams,
-			status: http.StatusOK, resp: vesselDocument{},
+			status: http.StatusOK, resp: jsonapi.VesselDocument{},
 			errors:  []int{400, 401, 403, 404, 429},
 			handler: handleVesselGet(st, s.cfg.Positions, now, s.baseURL),
 		},
@@ -28,7 +28,7 @@ func (s *server) vesselRoutes() []route {
 				"apart (estimated: true), timed from now at the speed the vessel made good over its last 12 hours of track " +
 				"(16 knots when that is unknown or under 2 knots), at most 60 days of them.",
 			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureParams,
-			status: http.StatusOK, resp: vesselDocument{},
+			status: http.StatusOK, resp: jsonapi.VesselDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleFuturePositions(st, ports, s.cfg.Journey, false, s.baseURL),
 		},
@@ -37,44 +37,11 @@ func (s *server) vesselRoutes() []route {
 			summary: "Get the vessel's estimated path from a point to a port",
 			doc:     "As future_positions, from latitude and longitude (where the vessel is) instead of the previous port.",
 			auth:    true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: futureWithCoordinatesParams,
-			status: http.StatusOK, resp: vesselDocument{},
+			status: http.StatusOK, resp: jsonapi.VesselDocument{},
 			errors:  []int{400, 401, 404, 429},
 			handler: handleFuturePositions(st, ports, s.cfg.Journey, true, s.baseURL),
 		},
 	}
-}
-
-type vesselAttributes struct {
-	Name                       string   `json:"name"`
-	IMO                        string   `json:"imo"`
-	MMSI                       *string  `json:"mmsi"`
-	Latitude                   *float64 `json:"latitude"`
-	Longitude                  *float64 `json:"longitude"`
-	NauticalSpeedKnots         *float64 `json:"nautical_speed_knots"`
-	NavigationalHeadingDegrees *float64 `json:"navigational_heading_degrees"`
-	PositionTimestamp          *string  `json:"position_timestamp" format:"date-time"`
-	// Positions are listed only when asked for (show_positions, future positions); null otherwise,
-	// as every attribute of the reference is present.
-	Positions *[]vesselPosition `json:"positions"`
-}
-
-type vesselResource struct {
-	ID         string                `json:"id" format:"uuid"`
-	Type       string                `json:"type" enum:"vessel"`
-	Attributes vesselAttributes      `json:"attributes"`
-	Links      jsonapi.ResourceLinks `json:"links"`
-}
-
-type vesselDocument = jsonapi.Document[vesselResource]
-
-func vesselOut(v boxwatch.Vessel) vesselResource {
-	a := vesselAttributes{Name: v.Name, IMO: v.IMO, MMSI: optString(v.MMSI)}
-	if p := v.Position; p != nil {
-		lat, lon := p.Latitude, p.Longitude
-		a.Latitude, a.Longitude, a.NauticalSpeedKnots, a.NavigationalHeadingDegrees = &lat, &lon, p.SpeedKnots, p.HeadingDegrees
-		a.PositionTimestamp = optTime(p.Timestamp)
-	}
-	return vesselResource{ID: v.ID, Type: "vessel", Attributes: a, Links: jsonapi.ResourceLinks{Self: "/v2/vessels/" + v.ID}}
 }
 
 func handleVesselGet(st boxwatch.VesselStore, positions boxwatch.PositionStore, now boxwatch.Clock, base func(*http.Request) string) handlerFunc {
@@ -87,7 +54,7 @@ func handleVesselGet(st boxwatch.VesselStore, positions boxwatch.PositionStore, 
 		if err != nil {
 			return err
 		}
-		res := vesselOut(v)
+		res := jsonapi.Vessel(v)
 		if show {
 			list, err := pastPositions(r.Context(), positions, v, from, to)
 			if err != nil {

@@ -81,9 +81,9 @@ func (s *server) webhookRoutes(rd jsonapi.Renderer) []route {
 		},
 		{
 			method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks",
-			summary: "Delete a webhook", doc: "Removes the webhook and its notifications. Answers 204.",
+			summary: "Delete a webhook", doc: "Removes the webhook and its notifications. Answers 200 without a body, as the reference does.",
 			auth: true, bucket: bucketDefault,
-			status:  http.StatusNoContent,
+			status:  http.StatusOK,
 			errors:  []int{400, 401, 404, 429},
 			handler: handleWebhookDelete(st),
 		},
@@ -288,7 +288,7 @@ func handleWebhookDelete(st boxwatch.WebhookStore) handlerFunc {
 		if err := st.DeleteWebhook(r.Context(), account(r).ID, r.PathValue("id")); err != nil {
 			return err
 		}
-		w.WriteHeader(http.StatusNoContent)
+		writeEmpty(w, http.StatusOK)
 		return nil
 	}
 }

@@ -163,7 +163,7 @@ type Container struct {
 	ID              string     `json:"id"`
 	Number          string     `json:"number"`
 	ShipmentID      string     `json:"shipment_id"`
-	CurrentStatus   string     `json:"current_status" jsonschema:"new, on_ship, available, picked_up or empty_returned"`
+	CurrentStatus   string     `json:"current_status" jsonschema:"new, on_ship, grounded, available, not_available, picked_up or empty_returned (the reference's other values, such as on_rail, are not reached yet)"`
 	Status          string     `json:"status_description" jsonschema:"current_status in words"`
 	EquipmentType   *string    `json:"equipment_type"`
 	EquipmentLength *int       `json:"equipment_length" jsonschema:"in feet"`
@@ -230,7 +230,9 @@ type Terminal struct {
 var statusWords = map[string]string{
 	"new":            "booked: not yet loaded on a vessel",
 	"on_ship":        "on a vessel",
+	"grounded":       "discharged at the port of discharge; the terminal has not said whether it can be picked up",
 	"available":      "discharged at the port of discharge and available for pickup",
+	"not_available":  "discharged at the port of discharge but not available for pickup: held, or the terminal says so",
 	"picked_up":      "picked up at the port of discharge",
 	"empty_returned": "returned empty: the journey is over",
 }

@@ -11,7 +11,7 @@ type ContainerAttributes struct {
 	EquipmentLength    *int     `json:"equipment_length"`
 	EquipmentHeight    *string  `json:"equipment_height" enum:"standard,high_cube"`
 	WeightInLbs        *float64 `json:"weight_in_lbs"`
-	CurrentStatus      string   `json:"current_status" enum:"new,on_ship,available,picked_up,empty_returned"`
+	CurrentStatus      string   `json:"current_status" enum:"new,on_ship,available,not_available,grounded,on_rail,picked_up,off_dock,delivered,dropped,loaded,empty_returned,awaiting_inland_transfer" doc:"Derived by the reference's rules from what is known (docs/api.md lists when each value is reached)."`
 	AvailabilityKnown  bool     `json:"availability_known"`
 	AvailableForPickup *bool    `json:"available_for_pickup"`
 	PickupLFD          *string  `json:"pickup_lfd" format:"date-time"`

@@ -338,23 +338,12 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	c.PODFullOutAt = f.at(FullOut)
 	c.EmptyTerminatedAt = f.at(EmptyIn)
 	boxwatch.DescribeEquipment(c)
-	switch {
-	case !c.EmptyTerminatedAt.IsZero():
-		c.CurrentStatus = boxwatch.ContainerEmptyReturned
-	case !c.PODFullOutAt.IsZero():
-		c.CurrentStatus = boxwatch.ContainerPickedUp
-	case !c.PODDischargedAt.IsZero():
-		c.CurrentStatus = boxwatch.ContainerAvailable
-	case !c.LoadedAt.IsZero() || !c.DepartedAt.IsZero():
-		c.CurrentStatus = boxwatch.ContainerOnShip
-	default:
-		c.CurrentStatus = boxwatch.ContainerNew
-	}
-	// Discharged and not yet out: available for pickup, as far as the carrier says, unless the
-	// terminal says otherwise (a hold).
+	// Whether a discharged box can be picked up is the terminal's to say (a carrier's answer says
+	// nothing of holds): unknown until it does, as the reference's availability_known says. A box
+	// that left full can no longer be.
 	var avail *bool
-	if !c.PODDischargedAt.IsZero() {
-		v := c.PODFullOutAt.IsZero()
+	if !c.PODFullOutAt.IsZero() {
+		v := false
 		avail = &v
 	}
 	if t := f.terminal; t != nil {
@@ -365,4 +354,5 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 		c.PickupLFD, c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = t.PickupLFD, t.Holds, t.Fees, t.Location, t.CheckedAt
 	}
 	c.AvailableForPickup = avail
+	c.CurrentStatus = boxwatch.ContainerStatus(*c)
 }

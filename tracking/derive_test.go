@@ -122,7 +122,8 @@ func TestContainerStatusThroughTheJourney(t *testing.T) {
 	cs.Calls[4].Arrival.Actual = hours(505)
 	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "arr", Type: "TRANSPORT", Classifier: "ACT", Code: "ARRI", Time: hours(505), LOCODE: "NLRTM", TransportCallID: "c4"})
 	add("DISC", 510, "NLRTM", no())
-	if c := status(); c.CurrentStatus != boxwatch.ContainerAvailable || c.AvailableForPickup == nil || !*c.AvailableForPickup || !c.PODArrivedAt.Equal(hours(505)) {
+	// Discharged, and no terminal said whether it can be picked up: grounded, availability unknown.
+	if c := status(); c.CurrentStatus != boxwatch.ContainerGrounded || c.AvailableForPickup != nil || !c.PODArrivedAt.Equal(hours(505)) {
 		t.Fatalf("after discharge: %+v", c)
 	}
 	add("GTOT", 530, "NLRTM", no())

@@ -1,0 +1,64 @@
+package boxwatch
+
+// Container statuses (current_status): the 13 values of the reference, in journey order.
+const (
+	ContainerNew                    = "new"
+	ContainerOnShip                 = "on_ship"
+	ContainerGrounded               = "grounded"
+	ContainerAvailable              = "available"
+	ContainerNotAvailable           = "not_available"
+	ContainerAwaitingInlandTransfer = "awaiting_inland_transfer"
+	ContainerOnRail                 = "on_rail"
+	ContainerOffDock                = "off_dock"
+	ContainerPickedUp               = "picked_up"
+	ContainerDelivered              = "delivered"
+	ContainerDropped                = "dropped"
+	ContainerLoaded                 = "loaded"
+	ContainerEmptyReturned          = "empty_returned"
+)
+
+// ContainerStatuses lists every current_status of the reference, in journey order.
+var ContainerStatuses = []string{
+	ContainerNew, ContainerOnShip, ContainerGrounded, ContainerAvailable, ContainerNotAvailable,
+	ContainerAwaitingInlandTransfer, ContainerOnRail, ContainerOffDock, ContainerPickedUp,
+	ContainerDelivered, ContainerDropped, ContainerLoaded, ContainerEmptyReturned,
+}
+
+// UnreachedContainerStatuses are the statuses ContainerStatus never gives, each with what it
+// needs that boxwatch does not know yet: the inland (rail) legs of a journey, a terminal's report
+// of an off-dock move, a consignee's delivery.
+var UnreachedContainerStatuses = map[string]string{
+	ContainerAwaitingInlandTransfer: "an inland rail leg after the port of discharge (rail legs are not tracked yet)",
+	ContainerOnRail:                 "a rail_loaded milestone (rail legs are not tracked yet)",
+	ContainerOffDock:                "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
+	ContainerDelivered:              "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
+	ContainerDropped:                "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
+	ContainerLoaded:                 "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
+}
+
+// ContainerStatus derives a container's current_status from what is known of it, by the
+// reference's rules: empty_returned once the empty is back; picked_up once it left the port of
+// discharge full; once discharged there, not_available while a hold is listed or the terminal
+// says it cannot be picked up, available when a terminal reported it free of holds and
+// available, grounded while no terminal said either; on_ship from loading or departure at the
+// port of lading until discharge (transshipments included); new before. It reads the domain's
+// facts only, not where they came from.
+func ContainerStatus(c Container) string {
+	switch {
+	case !c.EmptyTerminatedAt.IsZero():
+		return ContainerEmptyReturned
+	case !c.PODFullOutAt.IsZero():
+		return ContainerPickedUp
+	case !c.PODDischargedAt.IsZero():
+		switch {
+		case len(c.Holds) > 0 || c.AvailableForPickup != nil && !*c.AvailableForPickup:
+			return ContainerNotAvailable
+		case !c.TerminalCheckedAt.IsZero() && c.AvailableForPickup != nil:
+			return ContainerAvailable
+		}
+		return ContainerGrounded
+	case !c.LoadedAt.IsZero() || !c.DepartedAt.IsZero() || !c.PODArrivedAt.IsZero():
+		return ContainerOnShip
+	}
+	return ContainerNew
+}

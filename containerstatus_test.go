@@ -1,0 +1,84 @@
+package boxwatch_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// TestContainerStatus derives every status of the reference boxwatch can reach from the facts
+// that reach it, and checks that each other status is listed with what it needs.
+func TestContainerStatus(t *testing.T) {
+	at := func(h int) time.Time { return time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour) }
+	yes, no := true, false
+	hold := []boxwatch.TerminalHold{{Name: "customs", Status: "hold"}}
+	pending := []boxwatch.TerminalHold{{Name: "freight", Status: "pending"}}
+	loaded := boxwatch.Container{EmptyOutAt: at(0), FullInAt: at(10), LoadedAt: at(20)}
+	departed := loaded
+	departed.DepartedAt = at(24)
+	arrived := departed
+	arrived.PODArrivedAt = at(500)
+	discharged := arrived
+	discharged.PODDischargedAt = at(505)
+	with := func(c boxwatch.Container, edit func(*boxwatch.Container)) boxwatch.Container {
+		edit(&c)
+		return c
+	}
+	tests := []struct {
+		name string
+		c    boxwatch.Container
+		want string
+	}{
+		{"New", boxwatch.Container{}, boxwatch.ContainerNew},
+		{"NewWithTheEmptyOut", boxwatch.Container{EmptyOutAt: at(0)}, boxwatch.ContainerNew},
+		{"NewGatedInFull", boxwatch.Container{EmptyOutAt: at(0), FullInAt: at(10)}, boxwatch.ContainerNew},
+		{"OnShipLoaded", loaded, boxwatch.ContainerOnShip},
+		{"OnShipDeparted", departed, boxwatch.ContainerOnShip},
+		{"OnShipDepartedWithoutLoading", boxwatch.Container{DepartedAt: at(24)}, boxwatch.ContainerOnShip},
+		{"OnShipArrived", arrived, boxwatch.ContainerOnShip},
+		{"GroundedWithoutATerminal", discharged, boxwatch.ContainerGrounded},
+		{"GroundedTerminalSilentOnAvailability", with(discharged, func(c *boxwatch.Container) { c.TerminalCheckedAt = at(506) }), boxwatch.ContainerGrounded},
+		{"Available", with(discharged, func(c *boxwatch.Container) { c.TerminalCheckedAt, c.AvailableForPickup = at(506), &yes }), boxwatch.ContainerAvailable},
+		{"NotAvailableTerminalSays", with(discharged, func(c *boxwatch.Container) { c.TerminalCheckedAt, c.AvailableForPickup = at(506), &no }), boxwatch.ContainerNotAvailable},
+		{"NotAvailableHeld", with(discharged, func(c *boxwatch.Container) { c.TerminalCheckedAt, c.Holds = at(506), hold }), boxwatch.ContainerNotAvailable},
+		{"NotAvailableHeldThoughAvailable", with(discharged, func(c *boxwatch.Container) {
+			c.TerminalCheckedAt, c.AvailableForPickup, c.Holds = at(506), &yes, hold
+		}), boxwatch.ContainerNotAvailable},
+		{"NotAvailableHoldPending", with(discharged, func(c *boxwatch.Container) {
+			c.TerminalCheckedAt, c.AvailableForPickup, c.Holds = at(506), &yes, pending
+		}), boxwatch.ContainerNotAvailable},
+		{"PickedUp", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.AvailableForPickup = at(530), &no }), boxwatch.ContainerPickedUp},
+		{"PickedUpWithAHoldLeftListed", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Holds = at(530), hold }), boxwatch.ContainerPickedUp},
+		{"EmptyReturned", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.EmptyTerminatedAt = at(530), at(600) }), boxwatch.ContainerEmptyReturned},
+	}
+	reached := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := boxwatch.ContainerStatus(tt.c); got != tt.want {
+				t.Errorf("ContainerStatus = %s, want %s", got, tt.want)
+			}
+		})
+		reached[tt.want] = true
+	}
+	if len(boxwatch.ContainerStatuses) != 13 {
+		t.Fatalf("%d statuses; the reference has 13", len(boxwatch.ContainerStatuses))
+	}
+	for _, status := range boxwatch.ContainerStatuses {
+		needs, unreached := boxwatch.UnreachedContainerStatuses[status]
+		switch {
+		case reached[status] && unreached:
+			t.Errorf("%s is reached, yet listed as needing %s", status, needs)
+		case !reached[status] && !unreached:
+			t.Errorf("%s is neither reached by a case nor listed with what it needs", status)
+		case unreached && needs == "":
+			t.Errorf("%s is listed without what it needs", status)
+		}
+	}
+	for status := range boxwatch.UnreachedContainerStatuses {
+		if !slices.Contains(boxwatch.ContainerStatuses, status) {
+			t.Errorf("%s is not a status of the reference", status)
+		}
+	}
+}

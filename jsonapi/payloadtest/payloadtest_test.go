@@ -50,17 +50,27 @@ func TestCheckFindsEachDeparture(t *testing.T) {
 		{"MissingReferenceObject", "container.transport.vessel_arrived", "transport_event", "included lacks the reference object",
 			func(doc map[string]any) { without(doc, "transport_event") }},
 		{"ExtraResource", "container.transport.available", "transport_event", "which the reference does not send",
-			func(doc map[string]any) { doc["included"] = append(included(doc), map[string]any{"id": "x", "type": "port"}) }},
+			func(doc map[string]any) {
+				doc["included"] = append(included(doc), map[string]any{"id": "x", "type": "port"})
+			}},
 		{"Duplicate", "container.transport.vessel_arrived", "transport_event", "twice",
 			func(doc map[string]any) { doc["included"] = append(included(doc), included(doc)[1]) }},
 		{"MissingAttribute", "shipment.estimated.arrival", "estimated_event", "estimated_event attributes",
-			func(doc map[string]any) { delete(ofType(doc, "estimated_event")["attributes"].(map[string]any), "voyage_number") }},
+			func(doc map[string]any) {
+				delete(ofType(doc, "estimated_event")["attributes"].(map[string]any), "voyage_number")
+			}},
 		{"ExtraRelationship", "container.created", "container_created_event", "container_created_event relationships",
-			func(doc map[string]any) { ofType(doc, "container_created_event")["relationships"].(map[string]any)["terminal"] = map[string]any{"data": nil} }},
+			func(doc map[string]any) {
+				ofType(doc, "container_created_event")["relationships"].(map[string]any)["terminal"] = map[string]any{"data": nil}
+			}},
 		{"WrongDataSource", "container.updated", "container_updated_event", "data_source",
-			func(doc map[string]any) { ofType(doc, "container_updated_event")["attributes"].(map[string]any)["data_source"] = "shipping_line" }},
+			func(doc map[string]any) {
+				ofType(doc, "container_updated_event")["attributes"].(map[string]any)["data_source"] = "shipping_line"
+			}},
 		{"WrongEventName", "container.transport.full_out", "transport_event", "attributes.event",
-			func(doc map[string]any) { ofType(doc, "transport_event")["attributes"].(map[string]any)["event"] = "container.transport.full_in" }},
+			func(doc map[string]any) {
+				ofType(doc, "transport_event")["attributes"].(map[string]any)["event"] = "container.transport.full_in"
+			}},
 		{"WrongRelationshipType", "container.transport.full_out", "transport_event", "names a shipment",
 			func(doc map[string]any) {
 				ofType(doc, "transport_event")["relationships"].(map[string]any)["location"] = ofType(doc, "container")["relationships"].(map[string]any)["shipment"]

@@ -11,7 +11,9 @@ import (
 // TestContainerStatus derives every status of the reference boxwatch can reach from the facts
 // that reach it, and checks that each other status is listed with what it needs.
 func TestContainerStatus(t *testing.T) {
-	at := func(h int) time.Time { return time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour) }
+	at := func(h int) time.Time {
+		return time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour)
+	}
 	yes, no := true, false
 	hold := []boxwatch.TerminalHold{{Name: "customs", Status: "hold"}}
 	pending := []boxwatch.TerminalHold{{Name: "freight", Status: "pending"}}

@@ -119,7 +119,6 @@ func (s Shipment) POD() (RouteStop, bool) {
 	return s.Route[len(s.Route)-1], true
 }
 
-
 // Container is one container of a shipment.
 type Container struct {
 	ID         string

@@ -265,7 +265,8 @@ func (rd Renderer) notificationDocument(n boxwatch.Notification, ev boxwatch.Eve
 
 // referenceObject renders an event's reference object and lists the resources its non-null
 // relationships name, in the order of its relationships. obj is nil when the event's object
-// cannot be rendered (its tracking request or transport event is gone).
+// cannot be rendered (its tracking request or transport event is gone, or it is of no type
+// boxwatch renders).
 func (rd Renderer) referenceObject(ev boxwatch.Event, sub subject) (obj any, related []ResourceIdentifier) {
 	switch ev.ObjectType {
 	case objectTrackingRequest:
@@ -286,6 +287,9 @@ func (rd Renderer) referenceObject(ev boxwatch.Event, sub subject) (obj any, rel
 		r := te.Relationships
 		return te, nonNull(r.Shipment, r.Container, r.Location, r.Terminal, r.Vessel)
 	default:
+		if _, ok := eventObjectRelationships[ev.ObjectType]; !ok {
+			return nil, nil
+		}
 		eo := rd.eventObject(ev, sub)
 		var links []ToOne
 		for _, name := range eventObjectRelationships[eo.Type] {

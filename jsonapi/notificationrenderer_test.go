@@ -54,3 +54,17 @@ func TestNotificationPayloads(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentEventExample: documents are out of scope, so their events' examples have no
+// reference object and include nothing.
+func TestDocumentEventExample(t *testing.T) {
+	rd := jsonapi.Renderer{Carriers: data.Carriers(), Ports: data.Ports()}
+	for _, name := range []string{"document.extracted", "document.extraction_failed"} {
+		e, _ := webhook.Lookup(name)
+		doc := rd.ExampleNotification(name, e.ReferenceType, time.Now())
+		if doc.Data.Relationships.ReferenceObject.Data != nil || len(doc.Included) != 0 || doc.Data.Attributes.Event != name {
+			body, _ := json.Marshal(doc)
+			t.Errorf("%s: %s", name, body)
+		}
+	}
+}

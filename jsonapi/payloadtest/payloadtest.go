@@ -11,9 +11,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed payloads.json
@@ -43,8 +45,12 @@ type Shape struct {
 }
 
 // Shapes returns the shape of each of the 41 events boxwatch renders (every event of the
-// reference but the two document events), by name.
+// reference but the two document events), by name. The map is the caller's.
 func Shapes() map[string]Shape {
+	return maps.Clone(shapes())
+}
+
+var shapes = sync.OnceValue(func() map[string]Shape {
 	var f struct {
 		Events map[string]Shape `json:"events"`
 	}
@@ -52,7 +58,7 @@ func Shapes() map[string]Shape {
 		panic("payloadtest: payloads.json: " + err.Error())
 	}
 	return f.Events
-}
+})
 
 type resource struct {
 	ID            string                     `json:"id"`
@@ -90,7 +96,7 @@ func Check(body []byte) (event string, problems []string) {
 	}
 	event = doc.Data.Attributes.Event
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	shape, ok := Shapes()[event]
+	shape, ok := shapes()[event]
 	switch {
 	case doc.Data.Type != "webhook_notification":
 		bad("data.type is %q, not webhook_notification", doc.Data.Type)

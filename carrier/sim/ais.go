@@ -312,7 +312,7 @@ func (p passage) segments(vessel ais.Message, dest string) []segment {
 	var out []segment
 	if p.canalTo > p.canalFrom {
 		out = append(out, sail(p.depart, p.canalFrom),
-			hold(p.canalFrom, p.canalTo, pointAlong(p.path, p.cum, reach*p.pace.progress(p.sailed(p.canalFrom), sailing))),
+			hold(p.canalFrom, p.canalTo, pointAlong(p.path, p.cum, min(p.canalNM, reach))),
 			sail(p.canalTo, p.anchor))
 	} else {
 		out = append(out, sail(p.depart, p.anchor))

@@ -149,7 +149,7 @@ func (j *journey) estimate(d dice, i int, now time.Duration) (est, revised time.
 //     to six hours, not counting any wait there;
 //   - once it waits at the anchorage, when the terminal expects to berth it, to six hours, give
 //     or take a third of the wait;
-//   - the day before it berths (or a tenth of the time to it, when shorter), exactly.
+//   - the day before it berths (or a tenth of the time to it, when shorter), to the hour.
 func (j *journey) arrivalEstimate(d dice, i int, p passage, now time.Duration) (est, revised time.Duration) {
 	m := j.moves[i]
 	label := fmt.Sprint("eta/", i)
@@ -178,7 +178,7 @@ func (j *journey) arrivalEstimate(d dice, i int, p passage, now time.Duration) (
 	}
 	span := m.actual - j.confirmed
 	if at := m.actual - min(lastRevision, span/10); at <= now {
-		est, revised = m.actual, at
+		est, revised = m.actual.Round(hour), at
 	}
 	return est, revised
 }

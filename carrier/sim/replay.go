@@ -2,6 +2,7 @@ package sim
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -102,4 +103,18 @@ func (r Replay) Track(since, at time.Time, every time.Duration) []boxwatch.Vesse
 		out = append(out, p)
 	}
 	return out
+}
+
+// Lane is the trade of the journey's service ("TP Transpacific"), to group measurements by.
+func (r Replay) Lane() string {
+	for _, s := range r.j.calls {
+		if s.service != "" {
+			for _, l := range lanes {
+				if strings.HasPrefix(s.service, l.code) {
+					return l.code + " " + l.name
+				}
+			}
+		}
+	}
+	return ""
 }

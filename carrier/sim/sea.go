@@ -71,7 +71,7 @@ var causeReasons = map[cause]delayReason{
 // Chittagong, Lagos, Karachi, Durban-class bottlenecks); every other port is worth a day and a half.
 var congested = map[string]float64{
 	"NLRTM": 3.5, "DEHAM": 4, "BEANR": 3.5, "DEBRV": 3, "GBFXT": 2.5,
-	"BDCGP": 6, "NGAPP": 6, "PKKHI": 4, "GHTEM": 3.5, "CIABJ": 3, "SNDKR": 3, "TGLFW": 3,
+	"BDCGP": 4.5, "NGAPP": 4.5, "PKKHI": 4, "GHTEM": 3.5, "CIABJ": 3, "SNDKR": 3, "TGLFW": 3,
 	"INNSA": 3, "AUSYD": 3, "AUMEL": 3, "NZAKL": 3, "USNYC": 2.5, "USSAV": 2.5, "USLAX": 2, "USLGB": 2,
 	"CNSHA": 2, "CNNGB": 2, "SGSIN": 2.5, "LKCMB": 3, "MAPTM": 3, "PAMIT": 2.5,
 }
@@ -238,7 +238,7 @@ func newPacing(d dice, label string, total time.Duration, storm bool) pacing {
 }
 
 // tailScale sets the mean delay of late arrivals to September 2025's 4.88 days.
-const tailScale = 1.35
+const tailScale = 1.48
 
 // arrivalDraw is how a vessel arrival goes: its cause and how late it is (negative when early).
 type arrivalDraw struct {
@@ -310,9 +310,10 @@ func drawArrival(d dice, label, scac string, port place, when time.Time, c *cana
 		weights[i] = weighted[mix]{x, x.weight}
 	}
 	k := pick(d, label+"/cause", weights)
-	// Late by more than a day: a day and a bit, then a long tail (exponential, capped).
+	// Late by more than a day: a day and a bit, then a long tail (exponential, capped at three
+	// times its mean).
 	mean := k.mean * tailScale
-	tail := time.Duration(min(-math.Log(1-0.999*d.frac(label+"/tail"))*mean, 5*mean) * float64(day))
+	tail := time.Duration(min(-math.Log(1-0.999*d.frac(label+"/tail"))*mean, 3*mean) * float64(day))
 	late := lateBase + d.between(label+"/late", 0, 12*hour) + tail
 	return arrivalDraw{k.cause, late.Truncate(time.Minute)}
 }
@@ -354,7 +355,7 @@ func (j *journey) sail(w *world, d dice, label string, from, to int, depart, pla
 	p.pace = newPacing(d, label, sailing, a.cause == heavyWeather)
 	p.plannedKnots = nm / sailing.Hours()
 	if canalWait > 0 {
-		p.canalFrom = p.depart + p.pace.sailTime(p.canalNM/nm, sailing)
+		p.canalFrom = p.depart + p.pace.sailTime(p.canalNM/max(nm-anchorageNM, nm*0.9), sailing)
 		p.canalTo = p.canalFrom + canalWait
 	}
 	p.anchor = p.depart + sailing + canalWait

@@ -23,6 +23,9 @@ type Voyage struct {
 	Canals      []string
 	// InCanal is the canal the vessel is in or off when it is one, else "".
 	InCanal string
+	// CarrierETA is the carrier's latest estimate of the arrival and CarrierRevised when it made
+	// it; zero when the carrier gave none.
+	CarrierETA, CarrierRevised time.Time
 }
 
 // CruiseWindow is how much of the track the cruising speed is measured over: long enough that a
@@ -39,8 +42,9 @@ const (
 // Predict returns when the vessel is expected to berth at its port of discharge: at the anchorage
 // off the port, when the waits there leave it to; under way, after the route still to sail at the
 // speed it has made good while cruising, the queues at the canals on the way and the wait at the
-// port, each as long as the waits recently seen there. ok is false without a track or when the
-// vessel has not been seen cruising.
+// port, each as long as the waits recently seen there (or, at the anchorage, as the carrier's
+// estimate says when it revised it since the vessel stopped there). ok is false without a track
+// or when the vessel has not been seen cruising.
 func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 	if len(v.Track) == 0 {
 		return time.Time{}, false
@@ -48,6 +52,11 @@ func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 	last := v.Track[len(v.Track)-1]
 	since, stopped := stoppedSince(v.Track)
 	if stopped && geo.DistanceNM(point(last), v.PortPoint) <= AnchorageNM {
+		// Waiting for a berth: an estimate the carrier revised since then carries the terminal's
+		// berthing plan; without one, the waits seen at the port say how long it lasts.
+		if v.CarrierRevised.After(since) && v.CarrierETA.After(v.At) {
+			return v.CarrierETA, true
+		}
 		left, _ := waits.Remaining(v.Port, v.At, v.At.Sub(since))
 		return v.At.Add(left).Truncate(time.Second), true
 	}
@@ -98,15 +107,11 @@ func isStopped(track []boxwatch.VesselPosition, i int) bool {
 }
 
 // CruiseSpeed is the speed in knots the vessel made good under way over the last CruiseWindow
-// of its track (oldest first), leaving out the time it was stopped: at a canal, at anchor. ok is
-// false when it covers less than an hour under way or is below MinKnots.
+// of its track (oldest first) it spent under way, leaving out the time it was stopped: at a
+// canal, at anchor. ok is false when it covers less than an hour under way or is below MinKnots.
 func CruiseSpeed(track []boxwatch.VesselPosition) (float64, bool) {
-	if len(track) < 2 {
-		return 0, false
-	}
-	since := track[len(track)-1].Timestamp.Add(-CruiseWindow)
 	nm, hours := 0.0, 0.0
-	for i := len(track) - 1; i > 0 && !track[i-1].Timestamp.Before(since); i-- {
+	for i := len(track) - 1; i > 0 && hours < CruiseWindow.Hours(); i-- {
 		if isStopped(track, i-1) {
 			continue
 		}

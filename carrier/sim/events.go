@@ -149,7 +149,8 @@ func (j *journey) estimate(d dice, i int, now time.Duration) (est, revised time.
 //     to six hours, not counting any wait there;
 //   - once it waits at the anchorage, when the terminal expects to berth it, to six hours, give
 //     or take a third of the wait;
-//   - the day before it berths (or a tenth of the time to it, when shorter), to the hour.
+//   - the day before it berths, 18 to 30 hours before (or a tenth of the time to it, when
+//     shorter), to the hour.
 func (j *journey) arrivalEstimate(d dice, i int, p passage, now time.Duration) (est, revised time.Duration) {
 	m := j.moves[i]
 	label := fmt.Sprint("eta/", i)
@@ -177,7 +178,7 @@ func (j *journey) arrivalEstimate(d dice, i int, p passage, now time.Duration) (
 		step(p.anchor+d.between(label+"/anchored", 4*hour, 20*hour), p.anchor+guess, 6*hour)
 	}
 	span := m.actual - j.confirmed
-	if at := m.actual - min(lastRevision, span/10); at <= now {
+	if at := m.actual - min(d.between(label+"/last", 18*hour, 30*hour), span/10); at <= now {
 		est, revised = m.actual.Round(hour), at
 	}
 	return est, revised

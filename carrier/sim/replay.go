@@ -57,18 +57,19 @@ func (r Replay) LOCODE() string  { return r.j.calls[r.pod].place.LOCODE }
 func (r Replay) Departed() time.Time { return r.start.Add(r.leg[0].from) }
 func (r Replay) Arrived() time.Time  { return r.start.Add(r.j.moves[r.arri].actual) }
 
-// CarrierETA is the carrier's latest estimate of the arrival at the port of discharge as of at;
-// ok is false before the plan is published or once the arrival is recorded.
-func (r Replay) CarrierETA(at time.Time) (time.Time, bool) {
+// CarrierETA is the carrier's latest estimate of the arrival at the port of discharge as of at,
+// and when the carrier made it; ok is false before the plan is published or once the arrival is
+// recorded.
+func (r Replay) CarrierETA(at time.Time) (eta, revised time.Time, ok bool) {
 	m := r.j.moves[r.arri]
 	if !r.start.Add(m.actual + m.lag).After(at) {
-		return time.Time{}, false
+		return time.Time{}, time.Time{}, false
 	}
-	est, _, ok := r.j.estimate(dice("estimates/"+r.j.key), r.arri, at.Sub(r.start))
+	est, rev, ok := r.j.estimate(dice("estimates/"+r.j.key), r.arri, at.Sub(r.start))
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, time.Time{}, false
 	}
-	return r.start.Add(est).Truncate(time.Minute), true
+	return r.start.Add(est).Truncate(time.Minute), r.start.Add(rev).Truncate(time.Minute), true
 }
 
 // Track is the positions the vessel broadcasts on its way to the port of discharge from since up

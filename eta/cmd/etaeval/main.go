@@ -129,8 +129,10 @@ const (
 	noPrediction        // at sea, but boxwatch predicts nothing
 )
 
-// errors are one voyage's absolute errors at a horizon, in hours.
-type errors struct{ boxwatch, carrier, greatCircle float64 }
+// errors are one voyage's absolute errors at a horizon, in hours: boxwatch's prediction, the
+// carrier's ETA, the great circle at service speed, and the route still to sail at the speed
+// made good over the last eta.Window (what the map's predicted_arrival_at shows today).
+type errors struct{ boxwatch, carrier, greatCircle, trackSpeed float64 }
 
 // row sums the errors of a lane at a horizon.
 type row struct {
@@ -151,6 +153,7 @@ func (r *row) add(e errors, s status) {
 	r.sum.boxwatch += e.boxwatch
 	r.sum.carrier += e.carrier
 	r.sum.greatCircle += e.greatCircle
+	r.sum.trackSpeed += e.trackSpeed
 	if e.boxwatch < e.carrier {
 		r.closer++
 	}
@@ -163,7 +166,7 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 	if at.Before(r.Departed().Add(time.Hour)) {
 		return errors{}, notAtSea
 	}
-	carrier, ok := r.CarrierETA(at)
+	carrier, revised, ok := r.CarrierETA(at)
 	if !ok {
 		return errors{}, notAtSea
 	}
@@ -178,7 +181,7 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 		return errors{}, noPrediction
 	}
 	v := eta.Voyage{At: at, Track: track, Port: r.LOCODE(), PortPoint: r.Port(), RemainingNM: path.DistanceNM,
-		InCanal: canalAt(here)}
+		InCanal: canalAt(here), CarrierETA: carrier, CarrierRevised: revised}
 	for _, p := range path.Passages {
 		if slices.Contains(queueing, p) {
 			v.Canals = append(v.Canals, string(p))
@@ -188,16 +191,18 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 	if !ok {
 		return errors{}, noPrediction
 	}
-	if os.Getenv("ETAEVAL_DEBUG") != "" && math.Abs(predicted.Sub(actual).Hours()) > 48 {
-		since, _ := waits.Remaining(r.LOCODE(), at, 0)
-		k, _ := eta.CruiseSpeed(track)
-		fmt.Fprintf(os.Stderr, "%s %v out: pred %v actual %v carrier %v; %.0f nm at %.1f kn, port wait %v, canals %v in %q, last speed %v, dist %.0f\n", r.LOCODE(), horizon, predicted, actual, carrier, path.DistanceNM, k, since, v.Canals, v.InCanal, *last.SpeedKnots, geo.DistanceNM(here, r.Port()))
-	}
 	gc := at.Add(time.Duration(geo.DistanceNM(here, r.Port()) / serviceSpeed(track) * float64(time.Hour)))
+	plain := at // a vessel stopped has no speed: the plain prediction says "now"
+	if knots, ok := eta.Speed(track); ok {
+		if t, ok := eta.Arrival(at, path.DistanceNM, knots); ok {
+			plain = t
+		}
+	}
 	return errors{
 		boxwatch:    math.Abs(predicted.Sub(actual).Hours()),
 		carrier:     math.Abs(carrier.Sub(actual).Hours()),
 		greatCircle: math.Abs(gc.Sub(actual).Hours()),
+		trackSpeed:  math.Abs(plain.Sub(actual).Hours()),
 	}, graded
 }
 
@@ -264,8 +269,8 @@ func learn(waits *eta.Waits, r sim.Replay) {
 
 func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 	fmt.Fprintf(w, "%d voyages graded (%v), waits learned from them and %d more; positions every %v\n\n", graded, scacs, history, trackEvery)
-	fmt.Fprintln(w, "| lane | days out | voyages at sea on the last leg | boxwatch MAE (h) | carrier ETA MAE (h) | great circle MAE (h) | boxwatch / carrier | boxwatch closer | not at sea yet | no prediction |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| lane | days out | voyages at sea on the last leg | boxwatch MAE (h) | carrier ETA MAE (h) | great circle MAE (h) | track speed only MAE (h) | boxwatch / carrier | boxwatch closer | not at sea yet | no prediction |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	lanes := make([]string, 0, len(rows))
 	for l := range rows {
 		lanes = append(lanes, l)
@@ -280,7 +285,7 @@ func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 		for h, horizon := range horizons {
 			r := rows[lane][h]
 			if r.n == 0 {
-				fmt.Fprintf(w, "| %s | %.0f | 0 | – | – | – | – | – | %d | %d |\n", name, horizon.Hours()/24, r.notAtSea, r.none)
+				fmt.Fprintf(w, "| %s | %.0f | 0 | – | – | – | – | – | – | %d | %d |\n", name, horizon.Hours()/24, r.notAtSea, r.none)
 				continue
 			}
 			n := float64(r.n)
@@ -291,8 +296,8 @@ func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 			} else if horizon > 2*24*time.Hour && ratio > 0.7 {
 				short = append(short, fmt.Sprintf("%s at %.0f days", name, horizon.Hours()/24))
 			}
-			fmt.Fprintf(w, "| %s | %.0f | %d%s | %.1f | %.1f | %.1f | %.2f | %.0f %% | %d | %d |\n", name, horizon.Hours()/24, r.n, mark,
-				r.sum.boxwatch/n, r.sum.carrier/n, r.sum.greatCircle/n, ratio, 100*float64(r.closer)/n, r.notAtSea, r.none)
+			fmt.Fprintf(w, "| %s | %.0f | %d%s | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f %% | %d | %d |\n", name, horizon.Hours()/24, r.n, mark,
+				r.sum.boxwatch/n, r.sum.carrier/n, r.sum.greatCircle/n, r.sum.trackSpeed/n, ratio, 100*float64(r.closer)/n, r.notAtSea, r.none)
 		}
 	}
 	fmt.Fprintln(w)

@@ -121,11 +121,15 @@ func (c canal) contains(p geo.Point) bool {
 	return p.Lon >= c.minLon && p.Lon <= c.maxLon && p.Lat >= c.minLat && p.Lat <= c.maxLat
 }
 
-// canalOn returns the canal a path passes and how far along it (in nm) the vessel reaches its
-// approaches; ok is false for a path through no canal (a great circle never is).
+// canalOn returns the canal a path transits and how far along it (in nm) the vessel reaches its
+// approaches; ok is false for a path through no canal (a great circle never is). A path from or
+// to a port within a canal's approaches (Manzanillo, Panama) does not queue there.
 func canalOn(path []geo.Point, cum []float64) (canal, float64, bool) {
-	for i, p := range path {
-		for _, c := range canals {
+	for _, c := range canals {
+		if c.contains(path[0]) || c.contains(path[len(path)-1]) {
+			continue
+		}
+		for i, p := range path {
 			if c.contains(p) {
 				return c, cum[i], true
 			}

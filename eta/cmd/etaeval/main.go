@@ -183,7 +183,8 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 	v := eta.Voyage{At: at, Track: track, Port: r.LOCODE(), PortPoint: r.Port(), RemainingNM: path.DistanceNM,
 		InCanal: canalAt(here), CarrierETA: carrier, CarrierRevised: revised}
 	for _, p := range path.Passages {
-		if slices.Contains(queueing, p) {
+		// A port within a canal's approaches (Manzanillo, Panama) is reached without queueing.
+		if slices.Contains(queueing, p) && canalAt(r.Port()) != string(p) && v.InCanal != string(p) {
 			v.Canals = append(v.Canals, string(p))
 		}
 	}

@@ -367,13 +367,13 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 		m.Speed, m.HasSpeed = 0, true
 		return m
 	}
-	length, along, knots := s.cum[len(s.cum)-1], 0.0, 0.0
+	var along, knots float64
 	if s.pace != nil {
 		sailed := s.sailFrom + elapsed
-		length = s.reach
 		along = s.reach * s.pace.progress(sailed, s.sailTotal)
 		knots = s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal)
 	} else {
+		length := s.cum[len(s.cum)-1]
 		along = length * float64(elapsed) / float64(total)
 		knots = length / total.Hours()
 	}
@@ -394,6 +394,5 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 	m.Course, m.HasCourse = math.Round(course*10)/10, true
 	m.Heading, m.HasHeading = int(math.Round(course))%360, true
 	m.Speed, m.HasSpeed = math.Round(knots*10)/10, true
-	_ = length
 	return m
 }

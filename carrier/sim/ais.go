@@ -367,16 +367,9 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 		m.Speed, m.HasSpeed = 0, true
 		return m
 	}
-	var along, knots float64
-	if s.pace != nil {
-		sailed := s.sailFrom + elapsed
-		along = s.reach * s.pace.progress(sailed, s.sailTotal)
-		knots = s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal)
-	} else {
-		length := s.cum[len(s.cum)-1]
-		along = length * float64(elapsed) / float64(total)
-		knots = length / total.Hours()
-	}
+	sailed := s.sailFrom + elapsed
+	along := s.reach * s.pace.progress(sailed, s.sailTotal)
+	knots := s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal)
 	i := 1
 	for i < len(s.cum)-1 && s.cum[i] < along {
 		i++

@@ -24,8 +24,6 @@ type journey struct {
 	seaNM     []float64 // sea distance of each ocean leg
 	moves     []move
 	passages  []passage // what the vessel of each ocean leg does, in order
-	// rolled: the box missed its vessel at the port of lading; missed: its connection at the hub.
-	rolled, missed bool
 	// confirmed is when the booking was confirmed: the plan is published then.
 	confirmed time.Duration
 	lookup    time.Duration

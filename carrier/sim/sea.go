@@ -153,18 +153,17 @@ const (
 // it sails (its speed changes every day with the weather), may queue at a canal on the way, and
 // may wait at the anchorage off the port before berthing.
 type passage struct {
-	from, to     int // the calls it departs from and arrives at
-	path         []geo.Point
-	cum          []float64 // nm along path to each point
-	depart       time.Duration
-	pace         pacing
-	canal        canal
-	canalNM      float64       // where the vessel queues; 0 without a canal
-	canalFrom    time.Duration // the queue at the canal, or 0, 0 without
-	canalTo      time.Duration
-	anchor       time.Duration // reaches the anchorage
-	berth        time.Duration // berths: the actual arrival
-	plannedKnots float64
+	from, to  int // the calls it departs from and arrives at
+	path      []geo.Point
+	cum       []float64 // nm along path to each point
+	depart    time.Duration
+	pace      pacing
+	canal     canal
+	canalNM   float64       // where the vessel queues; 0 without a canal
+	canalFrom time.Duration // the queue at the canal, or 0, 0 without
+	canalTo   time.Duration
+	anchor    time.Duration // reaches the anchorage
+	berth     time.Duration // berths: the actual arrival
 }
 
 // pacing is how fast a vessel sails on each day of a passage, relative to the others.
@@ -328,7 +327,7 @@ func drawArrival(d dice, label, scac string, port place, when time.Time, c *cana
 func (j *journey) sail(w *world, d dice, label string, from, to int, depart, plannedBerth time.Duration, a arrivalDraw) passage {
 	p := passage{from: from, to: to, depart: depart}
 	p.path, p.cum = w.seaPath(j.calls[from].place, j.calls[to].place)
-	nm := p.cum[len(p.cum)-1]
+	nm := j.legNM(from)
 	if a.cause == slipped {
 		p.depart = max(p.depart, plannedBerth+a.delay-time.Duration(nm/maxServiceKnots*float64(hour)))
 	}
@@ -357,9 +356,9 @@ func (j *journey) sail(w *world, d dice, label string, from, to int, depart, pla
 	}
 	sailing = sailing.Truncate(time.Minute)
 	p.pace = newPacing(d, label, sailing, a.cause == heavyWeather)
-	p.plannedKnots = nm / sailing.Hours()
 	if canalWait > 0 {
-		p.canalFrom = p.depart + p.pace.sailTime(p.canalNM/max(nm-anchorageNM, nm*0.9), sailing)
+		length := p.cum[len(p.cum)-1]
+		p.canalFrom = p.depart + p.pace.sailTime(p.canalNM/max(length-anchorageNM, length*0.9), sailing)
 		p.canalTo = p.canalFrom + canalWait
 	}
 	p.anchor = p.depart + sailing + canalWait

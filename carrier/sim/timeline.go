@@ -26,7 +26,6 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 	var slot time.Duration
 	if d.frac("pol/rolled") < rolledShare {
 		slot = week
-		j.rolled = true
 	}
 	polDraw := drawArrival(d, "pol", scac, j.calls[pol].place, abs(plannedArrival+slot), nil, false, 0)
 	if polDraw.cause == canalQueue {
@@ -67,7 +66,6 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 		own := d.between("hub/delay", -6*hour, 30*hour)
 		if hubArrival+connection > plannedDeparture+own {
 			hubSlot = week * (1 + (hubArrival+connection-plannedDeparture-own)/week)
-			j.missed = true
 		}
 		plannedBerth = plannedDeparture + j.plannedSea(w, d, pol+2, pod)
 		draw = drawArrival(d, "leg/1", scac, j.calls[pod].place, abs(plannedBerth+hubSlot), j.canalOf(w, pol+2, pod), j.large(pol+2), 0)
@@ -122,7 +120,7 @@ func departing(c cause) cause {
 func (j *journey) plannedSea(w *world, d dice, from, to int) time.Duration {
 	path, cum := w.seaPath(j.calls[from].place, j.calls[to].place)
 	knots := minServiceKnots + (maxServiceKnots-minServiceKnots)*d.frac(fmt.Sprint("knots/", from))
-	planned := time.Duration(cum[len(cum)-1] / knots * float64(time.Hour))
+	planned := time.Duration(j.legNM(from) / knots * float64(time.Hour))
 	if c, _, ok := canalOn(path, cum); ok {
 		planned += c.planned
 	}
@@ -133,11 +131,20 @@ func (j *journey) plannedSea(w *world, d dice, from, to int) time.Duration {
 // planned transit.
 func (j *journey) fastestSea(w *world, from, to int) time.Duration {
 	path, cum := w.seaPath(j.calls[from].place, j.calls[to].place)
-	fastest := time.Duration(cum[len(cum)-1] / maxKnots * float64(time.Hour))
+	fastest := time.Duration(j.legNM(from) / maxKnots * float64(time.Hour))
 	if c, _, ok := canalOn(path, cum); ok {
 		fastest += c.planned
 	}
 	return fastest
+}
+
+// legNM is the sea distance of the ocean leg departing from call from: the router's, or the
+// great circle times the lane's detour without a router.
+func (j *journey) legNM(from int) float64 {
+	if from == 1 {
+		return j.seaNM[0]
+	}
+	return j.seaNM[len(j.seaNM)-1]
 }
 
 // canalOf is the canal between two calls, nil when there is none.

@@ -41,11 +41,11 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 
 	// Ocean legs.
 	next := pol + 1
-	plannedBerth := plannedDeparture + j.plannedSea(w, d, pol, next)
+	sea := j.plannedSea(w, d, pol, next)
+	plannedBerth := plannedDeparture + sea
 	// The next arrival is late whatever happens at sea when the vessel came to the port of lading
 	// later than its stay and the passage can make up: how often that is, is counted in the line's
 	// late arrivals.
-	sea := j.plannedSea(w, d, pol, next)
 	slack := plannedDeparture - plannedArrival - 14*hour + sea - j.fastestSea(w, pol, next) + day
 	forced := disruptedShare(scac) * forcedLate(causes(j.calls[pol].place, abs(plannedArrival+slot), nil, false), slack)
 	draw := drawArrival(d, "leg/0", scac, j.calls[next].place, abs(plannedBerth+slot), j.canalOf(w, pol, next), j.large(pol), forced)

@@ -146,3 +146,50 @@ func TestCruiseSpeedLeavesOutStops(t *testing.T) {
 		t.Error("a speed from one position")
 	}
 }
+
+func TestWaitsLearn(t *testing.T) {
+	t.Parallel()
+	// Sailing east along the equator at 18 knots, an hour between positions: 10 hours stopped at
+	// the canal (longitude 101), 20 at the anchorage 5 nm off the port, then it berths.
+	zero, knots := 0.0, 18.0
+	var tr []boxwatch.VesselPosition
+	at, lon := t0, 100.0
+	add := func(hours int, moving bool) {
+		for range hours {
+			p := boxwatch.VesselPosition{Longitude: lon, Timestamp: at, SpeedKnots: &zero}
+			if moving {
+				p.SpeedKnots = &knots
+				lon += knots / 60
+			}
+			tr = append(tr, p)
+			at = at.Add(time.Hour)
+		}
+	}
+	add(10, true)
+	canal := lon
+	add(10, false)
+	add(30, true)
+	port := geo.Point{Lon: lon + 5.0/60}
+	add(20, false)
+	canalAt := func(p geo.Point) string {
+		if p.Lon == canal {
+			return "suez"
+		}
+		return ""
+	}
+	var w eta.Waits
+	w.Learn(tr, "PORT", port, at, canalAt)
+	if got, n := w.Remaining("suez", at, 0); n != 1 || got != 10*time.Hour {
+		t.Errorf("canal: %v from %d, want 10h from 1", got, n)
+	}
+	if got, n := w.Remaining("PORT", at.Add(time.Second), 0); n != 2 || got != 20*time.Hour {
+		t.Errorf("port: %v from %d, want 20h (with the canal's, too few at the port) from 2", got, n)
+	}
+	// Sailing straight in: the port's wait is the time since its last position off the port.
+	var straight eta.Waits
+	straight.Learn(tr[:50], "PORT", geo.Point{Lon: tr[49].Longitude + 3.0/60}, tr[49].Timestamp.Add(20*time.Minute),
+		func(geo.Point) string { return "" })
+	if got, _ := straight.Remaining("PORT", at, 0); got != 20*time.Minute {
+		t.Errorf("straight in: waited %v, want 20m", got)
+	}
+}

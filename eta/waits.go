@@ -5,6 +5,9 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/geo"
 )
 
 // LearnWindow is how far back the waits at a place are learned from: queues at a port or a
@@ -88,4 +91,38 @@ func (w *Waits) left(list []wait, at time.Time, window, waited time.Duration) []
 		}
 	}
 	return out
+}
+
+// Learn records the waits a vessel's passage shows once it has berthed at port (at portPoint) at
+// berthed, as the service sees them: track is the vessel's positions from its departure up to
+// berthed, oldest first. Each stop at a place canalAt names (a canal, by the position; "" for
+// none) is a wait there; the stop off the port that lasts until berthed, within AnchorageNM of
+// it, is the wait at port, and a vessel that sailed straight in waited none.
+func (w *Waits) Learn(track []boxwatch.VesselPosition, port string, portPoint geo.Point, berthed time.Time, canalAt func(geo.Point) string) {
+	var stopFrom time.Time
+	var stopAt string
+	for i, p := range track {
+		stopped := isStopped(track, i)
+		if stopped && stopFrom.IsZero() {
+			stopFrom, stopAt = p.Timestamp, canalAt(point(p))
+		}
+		if stopped || stopFrom.IsZero() {
+			continue
+		}
+		if stopAt != "" {
+			w.Add(stopAt, stopFrom, p.Timestamp)
+		}
+		stopFrom = time.Time{}
+	}
+	waitFrom := berthed
+	if len(track) > 0 {
+		last := track[len(track)-1]
+		switch near := geo.DistanceNM(point(last), portPoint) <= AnchorageNM; {
+		case near && !stopFrom.IsZero():
+			waitFrom = stopFrom
+		case near:
+			waitFrom = last.Timestamp
+		}
+	}
+	w.Add(port, waitFrom, berthed)
 }

@@ -235,37 +235,7 @@ func serviceSpeed(track []boxwatch.VesselPosition) float64 {
 // stops at a canal on the way (AIS) and its stop off the port until the carrier's arrival
 // milestone.
 func learn(waits *eta.Waits, r sim.Replay) {
-	track := r.Track(r.Departed(), r.Arrived(), learnEvery)
-	var stopFrom time.Time
-	var stopAt string
-	for i, p := range track {
-		stopped := p.SpeedKnots != nil && *p.SpeedKnots < eta.StoppedKnots
-		where := canalAt(geo.Point{Lat: p.Latitude, Lon: p.Longitude})
-		if stopped && stopFrom.IsZero() {
-			stopFrom, stopAt = p.Timestamp, where
-		}
-		if (!stopped || i == len(track)-1) && !stopFrom.IsZero() {
-			if stopAt != "" && !stopped {
-				waits.Add(stopAt, stopFrom, p.Timestamp)
-			}
-			if stopped {
-				break // still stopped at the end: the wait at the port, below
-			}
-			stopFrom = time.Time{}
-		}
-	}
-	berthed := r.Arrived()
-	waitFrom := berthed
-	if len(track) > 0 {
-		last := track[len(track)-1]
-		near := geo.DistanceNM(geo.Point{Lat: last.Latitude, Lon: last.Longitude}, r.Port()) <= eta.AnchorageNM
-		if !stopFrom.IsZero() && near {
-			waitFrom = stopFrom
-		} else if near {
-			waitFrom = last.Timestamp
-		}
-	}
-	waits.Add(r.LOCODE(), waitFrom, berthed)
+	waits.Learn(r.Track(r.Departed(), r.Arrived(), learnEvery), r.LOCODE(), r.Port(), r.Arrived(), canalAt)
 }
 
 func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {

@@ -24,6 +24,8 @@ type journey struct {
 	seaNM     []float64 // sea distance of each ocean leg
 	moves     []move
 	passages  []passage // what the vessel of each ocean leg does, in order
+	// omitted: the vessel the box was booked on omitted the port of lading; it sails on the next.
+	omitted bool
 	// confirmed is when the booking was confirmed: the plan is published then.
 	confirmed time.Duration
 	lookup    time.Duration

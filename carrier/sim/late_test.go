@@ -130,3 +130,30 @@ func TestCarrierETAsRevisedLateInSteps(t *testing.T) {
 		t.Errorf("only %d of %d ETAs off by more than a day a week out", offAWeekOut, voyages)
 	}
 }
+
+// Boxes miss their vessel at the port of lading (shut out, or the vessel omits the call) and at
+// the hub, and go on the service's next vessel a week later, which the carrier says.
+func TestBoxesRollToTheNextVessel(t *testing.T) {
+	t.Parallel()
+	w := lateWorld(t)
+	line, _ := data.Carriers().BySCAC("HLCU")
+	reasons := map[string]int{}
+	journeys := 2000
+	for i := range journeys {
+		j := w.newJourney(line, fmt.Sprintf("ROLL%07d", i), time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
+		for _, m := range j.moves {
+			if m.family != "TRANSPORT" || m.code != "DEPA" || m.slot == 0 {
+				continue
+			}
+			if m.slot%week != 0 || m.actual-m.planned < m.slot-day {
+				t.Errorf("%s: leaves %v after its plan, on a vessel scheduled %v later", j.key, m.actual-m.planned, m.slot)
+			}
+			reasons[m.reason.remark]++
+		}
+	}
+	t.Logf("%v", reasons)
+	shutOut, omitted := reasons["Booked on the next vessel"], reasons["Call omitted by the vessel booked; booked on the next vessel"]
+	if shutOut < journeys/100 || omitted < journeys/200 {
+		t.Errorf("of %d journeys, %d boxes shut out or missing their connection and %d left by an omitted call", journeys, shutOut, omitted)
+	}
+}

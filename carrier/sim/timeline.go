@@ -26,6 +26,9 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 	var slot time.Duration
 	if d.frac("pol/rolled") < rolledShare {
 		slot = week
+		// Half of these boxes are shut out of a full vessel; for the other half the vessel they
+		// were booked on omits the call (a blank sailing).
+		j.omitted = d.frac("pol/omitted") < 0.5
 	}
 	polDraw := drawArrival(d, "pol", scac, j.calls[pol].place, abs(plannedArrival+slot), nil, false, 0)
 	if polDraw.cause == canalQueue {
@@ -99,7 +102,8 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 
 const (
 	week = 7 * day
-	// rolledShare is how often a box misses the vessel it was booked on at the port of lading.
+	// rolledShare is how often a box misses the vessel it was booked on at the port of lading
+	// (shut out, or the vessel omits the call).
 	rolledShare = 0.04
 	// connection is the least time from a vessel's berthing at the hub to the departure of the
 	// one a box connects to.
@@ -185,6 +189,8 @@ func (j *journey) vesselTransport(d dice, code string, c int, planned, actual, s
 		lag: d.between(fmt.Sprint("lag/", code, "/", c), 2*time.Minute, 25*time.Minute), slot: slot, cause: why}
 	switch {
 	case actual-planned <= 2*hour:
+	case slot > 0 && actual-planned-slot <= 2*hour && c == 1 && j.omitted:
+		m.reason = delayReason{remark: "Call omitted by the vessel booked; booked on the next vessel"}
 	case slot > 0 && actual-planned-slot <= 2*hour:
 		m.reason = delayReason{remark: "Booked on the next vessel"}
 	case why != onSchedule:

@@ -1,8 +1,12 @@
-// Package eta predicts when a vessel at sea reaches its next port: the sea distance still to go
-// (from package searoute) at the speed the vessel has actually made good over its recent track.
-// Carriers' ETAs follow the schedule and lag what the ship does; the track does not.
+// Package eta predicts when a vessel at sea reaches its next port. Arrival is the sea distance
+// still to go (from package searoute) at the speed the vessel has actually made good over its
+// recent track; Predict adds what the track cannot show, the queues at the canals on the way and
+// the wait at the port's anchorage, as long as the waits other vessels recently had there (Waits,
+// learned from their tracks and berthing milestones). Carriers' ETAs follow the schedule and lag
+// what the ship does; the track does not.
 //
-// The package does no I/O: callers hand it the track and the distance.
+// The package does no I/O: callers hand it the track, the route's distance and canals, and the
+// waits they saw. It must not know how a simulated world is made.
 package eta
 
 import (

@@ -59,14 +59,21 @@ type voyage struct {
 	sent     time.Time // simulated time up to which reports were sent
 }
 
-// segment is a vessel's stay at a port or passage between two, in offsets of the journey.
+// segment is a vessel's stay at a port, wait at an anchorage or a canal, or sailing between two,
+// in offsets of the journey.
 type segment struct {
 	vessel   ais.Message // MMSI, IMO, name, call sign, dimensions: the static report's fields
 	from, to time.Duration
-	path     []geo.Point // one point while at a port
+	path     []geo.Point // one point while at a port or waiting
 	cum      []float64   // nm along path to each point
 	dest     string      // UN/LOCODE the vessel is bound for
 	heard    bool        // its static report was sent
+	anchored bool        // waiting at anchor rather than moored at a berth
+	// While sailing: the passage's pace, the sailing time at from, the whole sailing time, and
+	// how far along path the sailing ends (the anchorage off the port).
+	pace                pacing
+	sailFrom, sailTotal time.Duration
+	reach               float64
 }
 
 // StartAIS broadcasts AIS on ln until Close: every connection receives the reports of the
@@ -246,8 +253,8 @@ func (b *broadcaster) catchUp(now time.Time) []byte {
 }
 
 // segments lays out where the journey's vessels are: at each port from arrival to departure
-// (portLinger after arriving at the last), and along the sea path of each ocean leg. A vessel
-// without a valid MMSI is not heard.
+// (portLinger after arriving at the last), and on each passage: sailing its sea path, queueing at
+// a canal, waiting at the anchorage off the port. A vessel without a valid MMSI is not heard.
 func (w *world) segments(j *journey) []segment {
 	var out []segment
 	static := func(c call) (ais.Message, bool) {
@@ -278,20 +285,55 @@ func (w *world) segments(j *journey) []segment {
 			stay.from, stay.to = arrival.actual, arrival.actual+portLinger
 			out = append(out, stay)
 		}
-		if k+1 >= len(j.calls) || !departs {
+	}
+	for _, p := range j.passages {
+		vessel, ok := static(j.calls[p.from])
+		if !ok {
 			continue
 		}
-		next := j.calls[k+1]
-		if next.mode != "VESSEL" || next.vessel == nil || next.vessel.IMO != c.vessel.IMO {
-			continue
-		}
-		if arrival, ok := j.transportAt("ARRI", k+1); ok {
-			path, cum := w.seaPath(c.place, next.place)
-			out = append(out, segment{vessel: vessel, from: departure.actual, to: arrival.actual, path: path, cum: cum, dest: next.place.LOCODE})
-		}
+		out = append(out, p.segments(vessel, j.calls[p.to].place.LOCODE)...)
 	}
 	slices.SortFunc(out, func(a, b segment) int { return cmp.Compare(a.from, b.from) })
 	return out
+}
+
+// segments are the passage's stretches: sailing, the canal queue, sailing on, the anchorage.
+func (p passage) segments(vessel ais.Message, dest string) []segment {
+	nm := p.cum[len(p.cum)-1]
+	reach := max(nm-anchorageNM, nm*0.9)
+	sailing := p.sailing()
+	sail := func(from, to time.Duration) segment {
+		return segment{vessel: vessel, from: from, to: to, path: p.path, cum: p.cum, dest: dest,
+			pace: p.pace, sailFrom: p.sailed(from), sailTotal: sailing, reach: reach}
+	}
+	hold := func(from, to time.Duration, at geo.Point) segment {
+		return segment{vessel: vessel, from: from, to: to, path: []geo.Point{at}, cum: []float64{0}, dest: dest, anchored: true}
+	}
+	var out []segment
+	if p.canalTo > p.canalFrom {
+		out = append(out, sail(p.depart, p.canalFrom),
+			hold(p.canalFrom, p.canalTo, pointAlong(p.path, p.cum, min(p.canalNM, reach))),
+			sail(p.canalTo, p.anchor))
+	} else {
+		out = append(out, sail(p.depart, p.anchor))
+	}
+	if p.berth > p.anchor {
+		out = append(out, hold(p.anchor, p.berth, pointAlong(p.path, p.cum, reach)))
+	}
+	return out
+}
+
+// pointAlong is the point along nm of a path.
+func pointAlong(path []geo.Point, cum []float64, along float64) geo.Point {
+	i := 1
+	for i < len(cum)-1 && cum[i] < along {
+		i++
+	}
+	f := 0.0
+	if leg := cum[i] - cum[i-1]; leg > 0 {
+		f = min(1, max(0, (along-cum[i-1])/leg))
+	}
+	return geo.Intermediate(path[i-1], path[i], f)
 }
 
 // transportAt returns the transport move of a code at call k, if the journey has one.
@@ -319,11 +361,15 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 	m := ais.Message{Type: 1, MMSI: s.vessel.MMSI, HasPosition: true}
 	if len(s.path) == 1 || total <= 0 {
 		m.Position, m.NavStatus = s.path[0], 5 // moored
+		if s.anchored {
+			m.NavStatus = 1
+		}
 		m.Speed, m.HasSpeed = 0, true
 		return m
 	}
-	length := s.cum[len(s.cum)-1]
-	along := length * float64(elapsed) / float64(total)
+	sailed := s.sailFrom + elapsed
+	along := s.reach * s.pace.progress(sailed, s.sailTotal)
+	knots := s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal)
 	i := 1
 	for i < len(s.cum)-1 && s.cum[i] < along {
 		i++
@@ -331,7 +377,7 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 	a, c := s.path[i-1], s.path[i]
 	f := 0.0
 	if leg := s.cum[i] - s.cum[i-1]; leg > 0 {
-		f = (along - s.cum[i-1]) / leg
+		f = min(1, (along-s.cum[i-1])/leg)
 	}
 	m.Position = geo.Intermediate(a, c, f)
 	course := geo.Bearing(m.Position, c)
@@ -340,6 +386,6 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 	}
 	m.Course, m.HasCourse = math.Round(course*10)/10, true
 	m.Heading, m.HasHeading = int(math.Round(course))%360, true
-	m.Speed, m.HasSpeed = math.Round(length/total.Hours()*10)/10, true
+	m.Speed, m.HasSpeed = math.Round(knots*10)/10, true
 	return m
 }

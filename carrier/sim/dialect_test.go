@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,9 +232,14 @@ func summarize(s boxwatch.CarrierShipment) string {
 	for _, e := range s.Equipment {
 		b.WriteString("box " + e.Reference + " " + e.ISOCode + " " + strings.Join(e.Seals, ",") + "\n")
 	}
+	// Events at the same time and creation time are ordered by their ids, which dialects change:
+	// their lines are compared as a set.
+	var events []string
 	for _, e := range s.Events {
-		b.WriteString(strings.Join([]string{"event", e.Type, e.Classifier, e.Code, e.Time.UTC().Format(time.RFC3339), e.LOCODE, e.EquipmentReference}, " ") + "\n")
+		events = append(events, strings.Join([]string{"event", e.Type, e.Classifier, e.Code, e.Time.UTC().Format(time.RFC3339), e.LOCODE, e.EquipmentReference}, " ")+"\n")
 	}
+	slices.Sort(events)
+	b.WriteString(strings.Join(events, ""))
 	return b.String()
 }
 

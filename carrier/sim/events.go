@@ -109,11 +109,20 @@ func (j *journey) events(anchor, now time.Time) []event {
 }
 
 // estimate returns the latest estimate of transport move i that was made by offset now, and when
-// it was made; ok is false before the plan's publication.
+// it was made; ok is false before the plan's publication. A vessel's arrival from sea is
+// estimated as lines do (see arrivalEstimate); every other move converges on its time.
 func (j *journey) estimate(d dice, i int, now time.Duration) (est, revised time.Duration, ok bool) {
 	m := j.moves[i]
 	if now < j.confirmed {
 		return 0, 0, false
+	}
+	if m.code == "ARRI" {
+		for _, p := range j.passages {
+			if p.to == m.call {
+				est, revised = j.arrivalEstimate(d, i, p, now)
+				return est, revised, true
+			}
+		}
 	}
 	est, revised = m.planned, j.confirmed
 	span := m.actual - j.confirmed
@@ -129,6 +138,50 @@ func (j *journey) estimate(d dice, i int, now time.Duration) (est, revised time.
 		est, revised = m.actual, at
 	}
 	return est, revised, true
+}
+
+// arrivalEstimate is a line's ETA for a vessel's arrival from sea, revised late and in steps as
+// its schedule desk learns of the delay, and sometimes wrong:
+//   - from publication, the schedule (the next vessel's, for a rolled box);
+//   - once the vessel has left the previous call, the schedule plus the departure's delay,
+//     to the half day, one time in six off by a day or two;
+//   - three days before the vessel reaches the anchorage (the pre-arrival notice), when it does,
+//     to six hours, not counting any wait there;
+//   - once it waits at the anchorage, when the terminal expects to berth it, to six hours, give
+//     or take a third of the wait;
+//   - the day before it berths, 18 to 30 hours before (or a tenth of the time to it, when
+//     shorter), to the hour.
+func (j *journey) arrivalEstimate(d dice, i int, p passage, now time.Duration) (est, revised time.Duration) {
+	m := j.moves[i]
+	label := fmt.Sprint("eta/", i)
+	est, revised = m.planned+m.slot, j.confirmed
+	dep, _ := j.transportAt("DEPA", p.from)
+	step := func(at, e, to time.Duration) {
+		if at <= now && at >= revised {
+			est, revised = e.Round(to), at
+		}
+	}
+	after := p.depart + d.between(label+"/departed", 6*hour, 36*hour)
+	e := m.planned + m.slot + max(0, p.depart-dep.planned-dep.slot)
+	if d.frac(label+"/wrong") < 1.0/6 {
+		off := d.between(label+"/off", day, 2*day)
+		if d.frac(label+"/off-sign") < 0.5 {
+			off = -off
+		}
+		e += off
+	}
+	step(after, e, 12*hour)
+	notice := p.anchor - 3*day + d.between(label+"/notice", 0, 8*hour)
+	step(max(notice, after), p.anchor+d.between(label+"/notice-error", -6*hour, 6*hour), 6*hour)
+	if wait := p.berth - p.anchor; wait > 12*hour {
+		guess := time.Duration(float64(wait) * (0.67 + 0.66*d.frac(label+"/wait")))
+		step(p.anchor+d.between(label+"/anchored", 4*hour, 20*hour), p.anchor+guess, 6*hour)
+	}
+	span := m.actual - j.confirmed
+	if at := m.actual - min(d.between(label+"/last", 18*hour, 30*hour), span/10); at <= now {
+		est, revised = m.actual.Round(hour), at
+	}
+	return est, revised
 }
 
 // documentReferences ties the journey's events to its booking and bill of lading, when known.

@@ -23,6 +23,9 @@ type journey struct {
 	calls     []call
 	seaNM     []float64 // sea distance of each ocean leg
 	moves     []move
+	passages  []passage // what the vessel of each ocean leg does, in order
+	// omitted: the vessel the box was booked on omitted the port of lading; it sails on the next.
+	omitted bool
 	// confirmed is when the booking was confirmed: the plan is published then.
 	confirmed time.Duration
 	lookup    time.Duration
@@ -62,6 +65,10 @@ type move struct {
 	docType   string        // shipment moves
 	docID     string
 	reason    delayReason // transport moves that run late
+	// slot is how much later than the box's plan the vessel that carries it was itself
+	// scheduled (a week when the box was rolled to the next vessel); cause what made it late.
+	slot  time.Duration
+	cause cause
 }
 
 type delayReason struct{ code, remark string }
@@ -90,8 +97,16 @@ const (
 	margin = time.Hour
 )
 
-// newJourney builds the journey of number (upper case) with the line of primary SCAC scac.
-func (w *world) newJourney(line boxwatch.ShippingLine, number string) *journey {
+// newJourney builds the journey of number (upper case) with the line of primary SCAC scac,
+// first looked up at anchor. The seasons and the ports' queues it meets depend on when it sails:
+// it is laid out once as if it started at anchor, then again from the start that puts its first
+// lookup at anchor.
+func (w *world) newJourney(line boxwatch.ShippingLine, number string, anchor time.Time) *journey {
+	j := w.layJourney(line, number, anchor)
+	return w.layJourney(line, number, anchor.Add(-j.lookup))
+}
+
+func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time.Time) *journey {
 	key := line.SCAC + "/" + number
 	d := dice("journey/" + key)
 	j := &journey{key: key}
@@ -125,7 +140,7 @@ func (w *world) newJourney(line boxwatch.ShippingLine, number string) *journey {
 	services := w.services[line.SCAC]
 	s := services[d.intn("service", len(services))]
 	j.route(w, d, s)
-	j.schedule(d)
+	j.schedule(w, d, line.SCAC, start)
 	j.lookup = j.stage(stageDigit(number))
 	j.depart(number)
 	return j

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -15,9 +16,9 @@ import (
 type Replay struct {
 	j     *journey
 	start time.Time // the journey's start: offsets of its moves count from here
-	leg   segment
-	pod   int // index of the port of discharge's call
-	arri  int // index of the arrival move there
+	leg   []segment // the vessel's passage to the port of discharge, in order
+	pod   int       // index of the port of discharge's call
+	arri  int       // index of the arrival move there
 }
 
 // Replay returns the replay of the journey of a number with a line (primary or alternative
@@ -28,7 +29,7 @@ func (n *Network) Replay(scac, number string, anchor time.Time) (Replay, bool) {
 	if !ok || unknown(line, number) {
 		return Replay{}, false
 	}
-	j := n.world.newJourney(line, number)
+	j := n.world.newJourney(line, number, anchor)
 	r := Replay{j: j, start: anchor.Add(-j.lookup), pod: j.pod(), arri: -1}
 	for i, m := range j.moves {
 		if m.family == "TRANSPORT" && m.code == "ARRI" && m.call == r.pod {
@@ -38,13 +39,13 @@ func (n *Network) Replay(scac, number string, anchor time.Time) (Replay, bool) {
 	if r.arri < 0 {
 		return Replay{}, false
 	}
-	dest := j.calls[r.pod].place.LOCODE
+	last := j.passages[len(j.passages)-1]
 	for _, s := range n.world.segments(j) {
-		if len(s.path) > 1 && s.dest == dest {
-			r.leg = s
+		if s.from >= last.depart && s.to <= last.berth && s.dest == j.calls[r.pod].place.LOCODE {
+			r.leg = append(r.leg, s)
 		}
 	}
-	return r, len(r.leg.path) > 1
+	return r, len(r.leg) > 0
 }
 
 // Port is the port of discharge's position; LOCODE its UN/LOCODE.
@@ -53,45 +54,68 @@ func (r Replay) LOCODE() string  { return r.j.calls[r.pod].place.LOCODE }
 
 // Departed and Arrived are the instants the vessel really leaves for the port of discharge and
 // reaches it (the carrier reports its times to the minute).
-func (r Replay) Departed() time.Time { return r.start.Add(r.leg.from) }
+func (r Replay) Departed() time.Time { return r.start.Add(r.leg[0].from) }
 func (r Replay) Arrived() time.Time  { return r.start.Add(r.j.moves[r.arri].actual) }
 
-// CarrierETA is the carrier's latest estimate of the arrival at the port of discharge as of at;
-// ok is false before the plan is published or once the arrival is recorded.
-func (r Replay) CarrierETA(at time.Time) (time.Time, bool) {
+// CarrierETA is the carrier's latest estimate of the arrival at the port of discharge as of at,
+// and when the carrier made it; ok is false before the plan is published or once the arrival is
+// recorded.
+func (r Replay) CarrierETA(at time.Time) (eta, revised time.Time, ok bool) {
 	m := r.j.moves[r.arri]
 	if !r.start.Add(m.actual + m.lag).After(at) {
-		return time.Time{}, false
+		return time.Time{}, time.Time{}, false
 	}
-	est, _, ok := r.j.estimate(dice("estimates/"+r.j.key), r.arri, at.Sub(r.start))
+	est, rev, ok := r.j.estimate(dice("estimates/"+r.j.key), r.arri, at.Sub(r.start))
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, time.Time{}, false
 	}
-	return r.start.Add(est).Truncate(time.Minute), true
+	return r.start.Add(est).Truncate(time.Minute), r.start.Add(rev).Truncate(time.Minute), true
 }
 
 // Track is the positions the vessel broadcasts on its way to the port of discharge from since up
 // to at, one every `every` of simulated time (boxwatch stores one every five minutes), oldest
-// first.
+// first: under way, queueing at a canal, waiting at the anchorage.
 func (r Replay) Track(since, at time.Time, every time.Duration) []boxwatch.VesselPosition {
-	from, to := r.start.Add(r.leg.from), r.start.Add(r.leg.to)
-	if since.Before(from) {
-		since = from
-	}
-	if at.After(to) {
-		at = to
-	}
-	mmsi := strconv.FormatUint(uint64(r.leg.vessel.MMSI), 10)
 	var out []boxwatch.VesselPosition
 	t := since.Truncate(every)
 	if t.Before(since) {
 		t = t.Add(every)
 	}
+	k := 0
 	for ; !t.After(at); t = t.Add(every) {
-		m := r.leg.report(t.Sub(from), to.Sub(from))
+		for k < len(r.leg) && !r.start.Add(r.leg[k].to).After(t) {
+			k++
+		}
+		if k == len(r.leg) {
+			break
+		}
+		s := r.leg[k]
+		from, to := r.start.Add(s.from), r.start.Add(s.to)
+		if t.Before(from) {
+			continue
+		}
+		m := s.report(t.Sub(from), to.Sub(from))
 		speed, course := m.Speed, m.Course
-		out = append(out, boxwatch.VesselPosition{MMSI: mmsi, Latitude: m.Position.Lat, Longitude: m.Position.Lon,
-			SpeedKnots: &speed, CourseDegrees: &course, Timestamp: t})
+		mmsi := strconv.FormatUint(uint64(s.vessel.MMSI), 10)
+		p := boxwatch.VesselPosition{MMSI: mmsi, Latitude: m.Position.Lat, Longitude: m.Position.Lon, SpeedKnots: &speed, Timestamp: t}
+		if m.HasCourse {
+			p.CourseDegrees = &course
+		}
+		out = append(out, p)
 	}
 	return out
+}
+
+// Lane is the trade of the journey's service ("TP Transpacific"), to group measurements by.
+func (r Replay) Lane() string {
+	for _, s := range r.j.calls {
+		if s.service != "" {
+			for _, l := range lanes {
+				if strings.HasPrefix(s.service, l.code) {
+					return l.code + " " + l.name
+				}
+			}
+		}
+	}
+	return ""
 }

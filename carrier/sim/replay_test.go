@@ -20,7 +20,7 @@ func TestReplayMatchesTheCarrier(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no replay", number)
 		}
-		eta, ok := r.CarrierETA(start)
+		eta, _, ok := r.CarrierETA(start)
 		if want := first.estimate(t, "ARRI", first.pod()); !ok || !eta.Equal(want) {
 			t.Errorf("%s: carrier ETA %v, %v; the API says %v", number, eta, ok, want)
 		}
@@ -39,7 +39,7 @@ func TestReplayMatchesTheCarrier(t *testing.T) {
 		if !ata.Equal(r.Arrived().Truncate(time.Minute)) {
 			t.Errorf("%s: arrives %v, the API says %v", number, r.Arrived(), ata)
 		}
-		if _, ok := r.CarrierETA(r.Arrived().Add(time.Hour)); ok {
+		if _, _, ok := r.CarrierETA(r.Arrived().Add(time.Hour)); ok {
 			t.Errorf("%s: an ETA after the arrival was recorded", number)
 		}
 		track := r.Track(r.Arrived().Add(-2*time.Hour), r.Arrived(), 5*time.Minute)

@@ -397,7 +397,7 @@ func (n *Network) lookup(ctx context.Context, line boxwatch.ShippingLine, q *que
 		}
 		q.Anchor, q.AsOf = anchor, n.simTime(anchor, now)
 	}
-	j := n.world.newJourney(line, number)
+	j := n.world.newJourney(line, number, q.Anchor)
 	if q.Equipment != "" && !slices.ContainsFunc(j.equipment, func(e equipment) bool { return e.ref == q.Equipment }) {
 		return nil, nil
 	}

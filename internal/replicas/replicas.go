@@ -203,6 +203,9 @@ func (c *Cluster) RSS(i int) int {
 	return 0
 }
 
+// Run numbers replica i's current process: 1 for its first start, one more after each restart.
+func (c *Cluster) Run(i int) int { return c.replicas[i].starts }
+
 // Log returns the lines replica i has written to stderr in its current run.
 func (c *Cluster) Log(i int) []string { return c.replicas[i].proc.lines() }
 

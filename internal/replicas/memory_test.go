@@ -27,16 +27,16 @@ const maxRSS = 512 // MiB
 // the end it reports, for each run of each replica (a restart begins a new run), the growth after
 // warm-up and a verdict against the bar, and what grew according to the profiles.
 type memoryWatch struct {
-	c                *replicas.Cluster
-	every, warmup    time.Duration
-	dir              string
-	start            time.Time
-	stopc, done      chan struct{}
-	mu               sync.Mutex
-	runs             map[string]*memoryRun
-	order            []string // run keys in the order first seen
-	fetchErrs        []string
-	client           http.Client
+	c             *replicas.Cluster
+	every, warmup time.Duration
+	dir           string
+	start         time.Time
+	stopc, done   chan struct{}
+	mu            sync.Mutex
+	runs          map[string]*memoryRun
+	order         []string // run keys in the order first seen
+	fetchErrs     []string
+	client        http.Client
 }
 
 type memoryRun struct {

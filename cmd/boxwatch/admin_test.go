@@ -248,6 +248,20 @@ func TestAdminMetrics(t *testing.T) {
 		atLeast(1, "boxwatch_db_connections", pools)
 		atLeast(0, "boxwatch_db_acquire_waits_total", pools)
 		atLeast(0, "boxwatch_db_acquire_wait_seconds_total", pools)
+		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks"}
+		if dialectOf(b.DSN(t)) == store.Postgres {
+			caches = append(caches, "read")
+		}
+		for _, name := range caches {
+			label := `cache="` + name + `"`
+			atLeast(1, "boxwatch_cache_max_bytes", label)
+			atLeast(0, "boxwatch_cache_bytes", label)
+			atLeast(0, "boxwatch_cache_entries", label)
+			atLeast(0, "boxwatch_cache_lookups_total", label, `result="hit"`)
+			atLeast(0, "boxwatch_cache_evictions_total", label)
+		}
+		atLeast(1, "boxwatch_cache_entries", `cache="statements"`)
+		atLeast(1, "boxwatch_cache_lookups_total", `cache="api_keys"`)
 		if dialectOf(b.DSN(t)) == store.Postgres {
 			atLeast(0, "boxwatch_read_cache_live")
 			atLeast(0, "boxwatch_read_cache_entries")

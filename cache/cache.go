@@ -19,10 +19,10 @@ type LRU[K comparable, V any] struct {
 	weigh   func(K, V) int64
 	release func(K, V) // nil, or told of every value let go
 	mu      sync.Mutex
-	items  map[K]*list.Element
-	order  list.List // of *entry[K, V], most recently used first
-	bytes  int64
-	counts Stats
+	items   map[K]*list.Element
+	order   list.List // of *entry[K, V], most recently used first
+	bytes   int64
+	counts  Stats
 }
 
 type entry[K comparable, V any] struct {

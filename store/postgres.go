@@ -47,11 +47,11 @@ func openPostgres(ctx context.Context, dsn string, o Options) (*DB, error) {
 		write:      translatingConn{pgConn{pool, rebound}, translatePostgres},
 		rebound:    rebound,
 		statements: rebound.Stats,
-		closers:   []func(){pool.Close},
-		ping:      pool.Ping,
-		translate: translatePostgres,
-		ts:        func(t time.Time) any { return t },
-		pool:      pool,
+		closers:    []func(){pool.Close},
+		ping:       pool.Ping,
+		translate:  translatePostgres,
+		ts:         func(t time.Time) any { return t },
+		pool:       pool,
 	}
 	db.limiter = newLeaseLimiter(db, time.Now) // monotonic: leases last their length whatever the wall clock does
 	return db, nil

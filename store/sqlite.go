@@ -62,14 +62,14 @@ func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
 		read:       translatingConn{newSQLConn(r, "read", stmts), translateSQLite},
 		write:      translatingConn{newSQLConn(w, "write", stmts), translateSQLite},
 		statements: stmts.Stats,
-		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
-		ping:      r.PingContext,
-		limiter:   newMemoryLimiter(boxwatch.SystemClock),
-		translate: translateSQLite,
-		ts:        func(t time.Time) any { return t.UnixMicro() },
-		sqlWriter: w,
-		sqlReader: r,
-		path:      path,
+		closers:    []func(){func() { r.Close() }, func() { w.Close() }},
+		ping:       r.PingContext,
+		limiter:    newMemoryLimiter(boxwatch.SystemClock),
+		translate:  translateSQLite,
+		ts:         func(t time.Time) any { return t.UnixMicro() },
+		sqlWriter:  w,
+		sqlReader:  r,
+		path:       path,
 	}, nil
 }
 

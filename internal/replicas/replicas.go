@@ -386,8 +386,13 @@ var build struct {
 }
 
 // Binary builds boxwatch once per test binary and returns its path; Main removes it.
+// BOXWATCH_REPLICAS_BINARY names a binary to run instead, built elsewhere: an older commit's,
+// to measure it under this harness.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("BOXWATCH_REPLICAS_BINARY"); bin != "" {
+		return bin
+	}
 	build.once.Do(func() {
 		build.dir, build.err = os.MkdirTemp("", "boxwatch-replicas-")
 		if build.err != nil {

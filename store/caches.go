@@ -15,7 +15,7 @@ const (
 	// few hundred distinct statements: the bound holds them all with room to spare.
 	DefaultStatementCacheBytes = 8 << 20
 	// DefaultReadCacheBytes bounds PostgreSQL's read cache of hot single objects (readcache.go).
-	DefaultReadCacheBytes = 32 << 20
+	DefaultReadCacheBytes = 16 << 20
 	// DefaultKeyCacheBytes bounds the API key records verified in the last KeyCacheTTL (about
 	// 3,000 of them).
 	DefaultKeyCacheBytes = 1 << 20

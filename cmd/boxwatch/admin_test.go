@@ -248,7 +248,7 @@ func TestAdminMetrics(t *testing.T) {
 		atLeast(1, "boxwatch_db_connections", pools)
 		atLeast(0, "boxwatch_db_acquire_waits_total", pools)
 		atLeast(0, "boxwatch_db_acquire_wait_seconds_total", pools)
-		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks"}
+		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks", "ais_identities"}
 		if dialectOf(b.DSN(t)) == store.Postgres {
 			caches = append(caches, "read")
 		}

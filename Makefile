@@ -40,7 +40,10 @@ test: deps-check
 # PostgreSQL, killed and restarted in turn under a mixed load (TestSoak), then one node on SQLite
 # under the same load (TestSoakSQLite). BOXWATCH_SOAK_DURATION (10m each), BOXWATCH_SOAK_REPLICAS
 # (2), BOXWATCH_SOAK_KILLS (4) and BOXWATCH_SOAK_SHIPMENTS (100000) tune them; SOAK=TestSoakSQLite
-# runs one. The figures they log go in BENCHMARKS.md.
+# runs one. Each replica's heap profile, resident memory and live heap are read from its admin
+# listener every minute and the growth after warm-up judged (BOXWATCH_SOAK_SAMPLE_EVERY,
+# BOXWATCH_SOAK_WARMUP, BOXWATCH_SOAK_PROFILES keeps the profiles). The figures they log go in
+# BENCHMARKS.md.
 SOAK ?= TestSoak|TestSoakSQLite
 soak:
 	scripts/postgres.sh "$(PG_URL)"

@@ -1,10 +1,11 @@
-// Package admin serves the admin listener: Prometheus metrics at /metrics, and a read-only page
-// of what the service is doing (jobs by state and kind, running jobs and their leases, recent
+// Package admin serves the admin listener: Prometheus metrics at /metrics, a read-only page of
+// what the service is doing (jobs by state and kind, running jobs and their leases, recent
 // failures, the webhook backlog, AIS sources, database pools) at / with the same data as JSON at
-// /status.json.
+// /status.json, and Go's runtime profiles (net/http/pprof) under /debug/pprof/.
 //
-// The admin listener has no authentication: it must stay on loopback or a private network. This
-// package never writes: it reads the queue, the store and the ingest's counters.
+// The admin listener has no authentication: it must stay on loopback or a private network (a
+// profile shows the program's memory). This package never writes: it reads the queue, the store
+// and the ingest's counters.
 package admin
 
 import (
@@ -14,6 +15,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"slices"
 	"strconv"
@@ -105,6 +107,13 @@ func NewHandler(cfg Config) http.Handler {
 			cfg.Logger.Warn("admin page", "error", err.Error())
 		}
 	})
+	// The profiles, as net/http/pprof serves them on the default mux, which boxwatch never
+	// serves: here only. Index serves every named profile (heap, goroutine, allocs...).
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	mux.HandleFunc("GET /status.json", func(w http.ResponseWriter, r *http.Request) {
 		secure(w, "application/json")
 		q, err := parseQuery(r.URL.RawQuery)

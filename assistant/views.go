@@ -20,16 +20,20 @@ type Time struct {
 	UTC      string `json:"utc" jsonschema:"the same moment in UTC, ISO 8601"`
 }
 
-// zones caches the time zones loaded, by name; a name that does not load maps to nil.
+// zones caches the time zones loaded, by name. Only zones that load are kept, so it holds at most
+// the IANA database's few hundred zones whatever names the API answers with.
 var zones sync.Map
 
 func zone(name string) *time.Location {
 	if v, ok := zones.Load(name); ok {
 		return v.(*time.Location)
 	}
+	if name == "" || name == "Local" {
+		return nil
+	}
 	loc, err := time.LoadLocation(name)
-	if err != nil || name == "" || name == "Local" {
-		loc = nil
+	if err != nil {
+		return nil
 	}
 	zones.Store(name, loc)
 	return loc

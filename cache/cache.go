@@ -14,14 +14,15 @@ import (
 // the total fits. An entry heavier than the bound on its own is not kept. It is safe for concurrent
 // use. A nil *LRU holds nothing: Get misses and Add keeps nothing, so "no cache" needs no branch.
 type LRU[K comparable, V any] struct {
-	name   string
-	max    int64
-	weigh  func(K, V) int64
-	mu     sync.Mutex
-	items  map[K]*list.Element
-	order  list.List // of *entry[K, V], most recently used first
-	bytes  int64
-	counts Stats
+	name    string
+	max     int64
+	weigh   func(K, V) int64
+	release func(K, V) // nil, or told of every value let go
+	mu      sync.Mutex
+	items   map[K]*list.Element
+	order   list.List // of *entry[K, V], most recently used first
+	bytes   int64
+	counts  Stats
 }
 
 type entry[K comparable, V any] struct {
@@ -51,6 +52,26 @@ func New[K comparable, V any](name string, maxBytes int64, weigh func(K, V) int6
 	return &LRU[K, V]{name: name, max: maxBytes, weigh: weigh, items: map[K]*list.Element{}}
 }
 
+// NewReleasing is New for values that hold something to give back (a prepared statement): release
+// is called with every value the cache lets go, whether the bound dropped it, a newer value
+// replaced it, Remove or Purge dropped it, or Add could not keep it. It is called after the
+// cache's lock is released, by the goroutine whose call let the value go, and may block it.
+func NewReleasing[K comparable, V any](name string, maxBytes int64, weigh func(K, V) int64, release func(K, V)) *LRU[K, V] {
+	c := New(name, maxBytes, weigh)
+	c.release = release
+	return c
+}
+
+// let calls release with the entries let go, after mu is unlocked.
+func (c *LRU[K, V]) let(gone []*entry[K, V]) {
+	if c.release == nil {
+		return
+	}
+	for _, e := range gone {
+		c.release(e.key, e.value)
+	}
+}
+
 // Get returns the value kept for key and marks it recently used.
 func (c *LRU[K, V]) Get(key K) (V, bool) {
 	var zero V
@@ -77,18 +98,21 @@ func (c *LRU[K, V]) Add(key K, value V) bool {
 		return false
 	}
 	w := Overhead + c.weigh(key, value)
+	var gone []*entry[K, V]
+	defer func() { c.let(gone) }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.items[key]; ok {
-		c.remove(el)
+		gone = append(gone, c.remove(el))
 	}
 	if w > c.max {
+		gone = append(gone, &entry[K, V]{key: key, value: value})
 		return false
 	}
 	c.items[key] = c.order.PushFront(&entry[K, V]{key: key, value: value, weight: w})
 	c.bytes += w
 	for c.bytes > c.max {
-		c.remove(c.order.Back())
+		gone = append(gone, c.remove(c.order.Back()))
 		c.counts.Evictions++
 	}
 	return true
@@ -99,10 +123,12 @@ func (c *LRU[K, V]) Remove(key K) {
 	if c == nil {
 		return
 	}
+	var gone []*entry[K, V]
+	defer func() { c.let(gone) }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.items[key]; ok {
-		c.remove(el)
+		gone = append(gone, c.remove(el))
 	}
 }
 
@@ -111,8 +137,15 @@ func (c *LRU[K, V]) Purge() {
 	if c == nil {
 		return
 	}
+	var gone []*entry[K, V]
+	defer func() { c.let(gone) }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.release != nil {
+		for el := c.order.Front(); el != nil; el = el.Next() {
+			gone = append(gone, el.Value.(*entry[K, V]))
+		}
+	}
 	clear(c.items)
 	c.order.Init()
 	c.bytes = 0
@@ -140,9 +173,10 @@ func (c *LRU[K, V]) Stats() Stats {
 	return s
 }
 
-// remove unlinks el; the caller holds mu.
-func (c *LRU[K, V]) remove(el *list.Element) {
+// remove unlinks el and returns its entry; the caller holds mu.
+func (c *LRU[K, V]) remove(el *list.Element) *entry[K, V] {
 	e := c.order.Remove(el).(*entry[K, V])
 	delete(c.items, e.key)
 	c.bytes -= e.weight
+	return e
 }

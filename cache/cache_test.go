@@ -148,3 +148,49 @@ func TestLRUConcurrentUse(t *testing.T) {
 		t.Errorf("Stats = %+v: over the bound, or lookups lost", s)
 	}
 }
+
+// Every value added is, at any moment, either held or released exactly once: whether the bound
+// dropped it, a newer value replaced it, Remove or Purge dropped it, or it was too heavy to keep.
+func TestLRUReleasesEveryValueLetGoOnce(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	type value struct {
+		id   int
+		size int
+	}
+	released := map[int]int{}
+	c := NewReleasing("releasing", 10*Overhead, func(_ string, v *value) int64 { return int64(v.size) },
+		func(_ string, v *value) { released[v.id]++ })
+	added := 0
+	for i := range 20_000 {
+		k := fmt.Sprint(r.IntN(32))
+		switch r.IntN(10) {
+		case 0:
+			c.Remove(k)
+		case 1:
+			if r.IntN(50) == 0 {
+				c.Purge()
+			}
+		default:
+			c.Add(k, &value{id: added, size: r.IntN(12 * Overhead)})
+			added++
+		}
+		if i%1000 == 0 || i == 19_999 {
+			held := map[int]bool{}
+			c.mu.Lock()
+			for el := c.order.Front(); el != nil; el = el.Next() {
+				held[el.Value.(*entry[string, *value]).value.id] = true
+			}
+			c.mu.Unlock()
+			for id := range added {
+				if n := released[id]; n > 1 || n == 1 && held[id] || n == 0 && !held[id] {
+					t.Fatalf("step %d: value %d released %d times, held %v", i, id, n, held[id])
+				}
+			}
+		}
+	}
+	if c.Stats().Evictions == 0 {
+		t.Error("the bound never dropped an entry: the test did not reach it")
+	}
+}

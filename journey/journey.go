@@ -45,11 +45,13 @@ type Config struct {
 // positions at ingest's five-minute interval (its raw positions are kept to extend it). A live
 // map is reused for seconds only, so its working set is the maps asked for in those seconds; a
 // track is the costliest to rebuild (thousands of rows read and simplified), so it gets the most
-// room: some 500 legs at sea and the legs they sailed before.
+// room: some 250 legs at sea and the legs they sailed before. The service's caches together
+// (these and the store's) stay near 140 MiB, so that a replica stays under 512 MiB resident with
+// Go's collector letting the heap grow to twice what is live.
 const (
 	DefaultMapCacheBytes   = 32 << 20
 	DefaultRouteCacheBytes = 16 << 20
-	DefaultTrackCacheBytes = 128 << 20
+	DefaultTrackCacheBytes = 64 << 20
 )
 
 // Engine draws maps, predicts arrivals and lays out future paths. It is safe for concurrent use.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 )
 
 // CreateAccount stores a new account; a taken name is a KindConflict error.
@@ -82,10 +83,11 @@ func (db *DB) APIKey(ctx context.Context, keyID string) (boxwatch.APIKey, boxwat
 // process keeps working here.
 const KeyCacheTTL = 10 * time.Second
 
-// keyCache holds the key records APIKey found recently: hashes, never keys.
+// keyCache holds the key records APIKey found recently: hashes, never keys. Its LRU is bounded
+// in bytes (Options.KeyCacheBytes); a record is served for KeyCacheTTL after it was read.
 type keyCache struct {
+	lru *cache.LRU[string, cachedKey] // nil: no cache
 	mu  sync.Mutex
-	m   map[string]cachedKey
 	gen uint64 // counts revocations, so a lookup that raced one is not cached
 }
 
@@ -95,12 +97,12 @@ type cachedKey struct {
 	expires time.Time
 }
 
-const keyCacheSize = 10000
+func newKeyCache(maxBytes int64) *cache.LRU[string, cachedKey] {
+	return cache.New(keyCacheName, maxBytes, func(id string, k cachedKey) int64 { return int64(len(id)) + sizeOf(k) })
+}
 
 func (c *keyCache) get(id string) (boxwatch.APIKey, boxwatch.Account, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[id]
+	e, ok := c.lru.Get(id)
 	if !ok || !time.Now().Before(e.expires) {
 		return boxwatch.APIKey{}, boxwatch.Account{}, false
 	}
@@ -120,16 +122,13 @@ func (c *keyCache) put(gen uint64, k boxwatch.APIKey, a boxwatch.Account) {
 	if c.gen != gen {
 		return
 	}
-	if c.m == nil || len(c.m) >= keyCacheSize {
-		c.m = map[string]cachedKey{}
-	}
-	c.m[k.ID] = cachedKey{key: k, account: a, expires: time.Now().Add(KeyCacheTTL)}
+	c.lru.Add(k.ID, cachedKey{key: k, account: a, expires: time.Now().Add(KeyCacheTTL)})
 }
 
 func (c *keyCache) revoke(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.m, id)
+	c.lru.Remove(id)
 	c.gen++
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -12,9 +13,35 @@ import (
 // number of statements whatever its size. A page holds at most a few hundred ids, far below
 // either dialect's limit on bound parameters.
 
-// in returns "IN (?, ?, …)" for n values.
+// in returns "IN (?, ?, …)" for n values, rounded up to a power of two: the values bound to it
+// must be padded with pad. The lists a statement can take then come in a few lengths, so that the
+// statements the store runs stay few (each distinct text is prepared and cached by both dialects;
+// a list of active vessels varies with every route change, and made a new one each time).
 func in(n int) string {
-	return "IN (" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+	return "IN (" + strings.TrimSuffix(strings.Repeat("?, ", listLength(n)), ", ") + ")"
+}
+
+// pad returns args lengthened to the list length of in(len(args)) by repeating its last value,
+// which an IN list matches no differently.
+func pad(args []any) []any {
+	n := listLength(len(args))
+	if n == len(args) {
+		return args
+	}
+	out := make([]any, n)
+	copy(out, args)
+	for i := len(args); i < n; i++ {
+		out[i] = args[len(args)-1]
+	}
+	return out
+}
+
+// listLength is the smallest power of two at least n (n itself below 2).
+func listLength(n int) int {
+	if n < 2 {
+		return n
+	}
+	return 1 << bits.Len(uint(n-1))
 }
 
 // uuidArgs returns the well-formed ids among ids, lower-cased and each once, as statement
@@ -54,7 +81,7 @@ func (db *DB) ShipmentsByID(ctx context.Context, accountID string, ids []string)
 	}
 	tokens := db.cache.beginAll(shipmentKey, args)
 	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
-		append([]any{accountID}, args...), scanShipment)
+		append([]any{accountID}, pad(args)...), scanShipment)
 	for _, s := range list {
 		out[s.ID] = s
 	}
@@ -82,7 +109,7 @@ func (db *DB) ContainersOfShipments(ctx context.Context, accountID string, shipm
 	}
 	tokens := db.cache.beginAll(shipmentContainersKey, args)
 	list, err := batch(ctx, db, "containers of shipments", "SELECT "+containerColumns+" FROM containers WHERE account_id = ? AND shipment_id "+
-		in(len(args))+" ORDER BY shipment_id, number", append([]any{accountID}, args...), scanContainer)
+		in(len(args))+" ORDER BY shipment_id, number", append([]any{accountID}, pad(args)...), scanContainer)
 	for _, c := range list {
 		out[c.ShipmentID] = append(out[c.ShipmentID], c)
 	}
@@ -111,7 +138,7 @@ func (db *DB) TransportEventsOfContainers(ctx context.Context, accountID string,
 	tokens := db.cache.beginAll(containerEventsKey, args)
 	list, err := batch(ctx, db, "transport events of containers", "SELECT "+transportEventColumns+
 		" FROM transport_events WHERE account_id = ? AND container_id "+in(len(args))+" ORDER BY timestamp, id",
-		append([]any{accountID}, args...), scanTransportEvent)
+		append([]any{accountID}, pad(args)...), scanTransportEvent)
 	for _, e := range list {
 		out[e.ContainerID] = append(out[e.ContainerID], e)
 	}
@@ -135,7 +162,7 @@ func (db *DB) VesselsByIMO(ctx context.Context, imos []string) (map[string]boxwa
 	if len(args) == 0 {
 		return out, nil
 	}
-	list, err := batch(ctx, db, "vessels by imo", "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE imo "+in(len(args)), args,
+	list, err := batch(ctx, db, "vessels by imo", "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE imo "+in(len(args)), pad(args),
 		func(r row) (boxwatch.Vessel, error) {
 			var v boxwatch.Vessel
 			return v, r.Scan(nullString{&v.ID}, &v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.Flag)
@@ -154,7 +181,7 @@ func (db *DB) EventsByID(ctx context.Context, accountID string, ids []string) (m
 		return out, nil
 	}
 	list, err := batch(ctx, db, "events by id", `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id,
-		container_id, data, key, created_at FROM events WHERE account_id = ? AND id `+in(len(args)), append([]any{accountID}, args...),
+		container_id, data, key, created_at FROM events WHERE account_id = ? AND id `+in(len(args)), append([]any{accountID}, pad(args)...),
 		func(r row) (boxwatch.Event, error) {
 			var e boxwatch.Event
 			var data string
@@ -180,7 +207,7 @@ func (db *DB) DeliveryAttemptsOf(ctx context.Context, accountID string, notifica
 	list, err := batch(ctx, db, "delivery attempts of notifications", `SELECT l.id, l.notification_id, l.attempted_at, l.status_code,
 		l.latency_ms, l.error, l.response_snippet FROM webhook_notification_logs l
 		JOIN webhook_notifications n ON n.id = l.notification_id
-		WHERE n.account_id = ? AND l.notification_id `+in(len(args))+` ORDER BY l.attempted_at, l.id`, append([]any{accountID}, args...),
+		WHERE n.account_id = ? AND l.notification_id `+in(len(args))+` ORDER BY l.attempted_at, l.id`, append([]any{accountID}, pad(args)...),
 		func(r row) (boxwatch.DeliveryAttempt, error) {
 			var a boxwatch.DeliveryAttempt
 			var status *int64

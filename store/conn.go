@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/boxwatch/boxwatch/cache"
 )
 
 // conn is the little each dialect must provide: statements written once, with ? placeholders, run
@@ -30,8 +32,8 @@ type rows interface {
 type row interface{ Scan(dest ...any) error }
 
 // sqlConn runs statements on a database/sql handle (a pool or a transaction). On a pool it
-// prepares each distinct statement once and reuses it: parsing dominates SQLite's cost for the
-// small queries the API makes.
+// prepares each distinct statement once and reuses it from the store's statement cache: parsing
+// dominates SQLite's cost for the small queries the API makes.
 type sqlConn struct {
 	db interface {
 		ExecContext(context.Context, string, ...any) (sql.Result, error)
@@ -39,41 +41,87 @@ type sqlConn struct {
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 		PrepareContext(context.Context, string) (*sql.Stmt, error)
 	}
-	stmts *sync.Map // statement → *sql.Stmt; nil inside a transaction
+	stmts *cache.LRU[stmtKey, *preparedStmt] // nil inside a transaction
+	pool  string                             // which pool's statements: the cache's key
 }
 
-func newSQLConn(db *sql.DB) sqlConn { return sqlConn{db: db, stmts: &sync.Map{}} }
+// stmtKey names a prepared statement: the pool it was prepared on, and its text.
+type stmtKey struct{ pool, q string }
 
-// prepared returns the cached statement for q, or nil when statements are not cached here.
-func (c sqlConn) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+// preparedStmt is a cached statement. The cache closes it once it lets it go; a statement
+// starting on it then holds mu for reading, so the close waits for the start (rows already
+// returned outlive it: database/sql finalizes the statement after them).
+type preparedStmt struct {
+	mu     sync.RWMutex
+	st     *sql.Stmt
+	closed bool
+}
+
+func (p *preparedStmt) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	p.st.Close()
+}
+
+// sqliteStmtWeight is what a prepared statement is counted to weigh beyond its text: SQLite's
+// compiled program for it, per connection it runs on, lives outside the Go heap where the store
+// cannot measure it; a few kilobytes is what a simple statement's program takes.
+const sqliteStmtWeight = 8 << 10
+
+// newSQLStatements returns the cache of the prepared statements of a SQLite database's pools.
+func newSQLStatements(maxBytes int64) *cache.LRU[stmtKey, *preparedStmt] {
+	return cache.NewReleasing(statementCacheName, maxBytes,
+		func(k stmtKey, _ *preparedStmt) int64 { return int64(len(k.pool)+len(k.q)) + sqliteStmtWeight },
+		func(_ stmtKey, p *preparedStmt) { go p.close() }) // it waits for statements starting on it
+}
+
+func newSQLConn(db *sql.DB, pool string, stmts *cache.LRU[stmtKey, *preparedStmt]) sqlConn {
+	return sqlConn{db: db, stmts: stmts, pool: pool}
+}
+
+// prepared returns the cached statement for q, preparing and caching it if need be, or nil when
+// statements are not cached here.
+func (c sqlConn) prepared(ctx context.Context, q string) (*preparedStmt, error) {
 	if c.stmts == nil {
 		return nil, nil
 	}
-	if st, ok := c.stmts.Load(q); ok {
-		return st.(*sql.Stmt), nil
+	key := stmtKey{c.pool, q}
+	if p, ok := c.stmts.Get(key); ok {
+		return p, nil
 	}
 	st, err := c.db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	if prev, loaded := c.stmts.LoadOrStore(q, st); loaded {
-		st.Close()
-		return prev.(*sql.Stmt), nil
+	p := &preparedStmt{st: st}
+	c.stmts.Add(key, p) // one kept (another prepared at once is released), or too heavy and closed: either way usable below
+	return p, nil
+}
+
+// run starts q on its prepared statement, or unprepared when there is none or the cache closed it.
+func (c sqlConn) run(ctx context.Context, q string, prepared func(*sql.Stmt) error, direct func() error) error {
+	p, err := c.prepared(ctx, q)
+	if err != nil {
+		return err
 	}
-	return st, nil
+	if p != nil {
+		p.mu.RLock()
+		if !p.closed {
+			err := prepared(p.st)
+			p.mu.RUnlock()
+			return err
+		}
+		p.mu.RUnlock()
+	}
+	return direct()
 }
 
 func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	st, err := c.prepared(ctx, q)
-	if err != nil {
-		return 0, err
-	}
 	var res sql.Result
-	if st != nil {
-		res, err = st.ExecContext(ctx, args...)
-	} else {
-		res, err = c.db.ExecContext(ctx, q, args...)
-	}
+	err := c.run(ctx, q,
+		func(st *sql.Stmt) (err error) { res, err = st.ExecContext(ctx, args...); return err },
+		func() (err error) { res, err = c.db.ExecContext(ctx, q, args...); return err })
 	if err != nil {
 		return 0, err
 	}
@@ -81,16 +129,10 @@ func (c sqlConn) exec(ctx context.Context, q string, args ...any) (int64, error)
 }
 
 func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error) {
-	st, err := c.prepared(ctx, q)
-	if err != nil {
-		return nil, err
-	}
 	var r *sql.Rows
-	if st != nil {
-		r, err = st.QueryContext(ctx, args...)
-	} else {
-		r, err = c.db.QueryContext(ctx, q, args...)
-	}
+	err := c.run(ctx, q,
+		func(st *sql.Stmt) (err error) { r, err = st.QueryContext(ctx, args...); return err },
+		func() (err error) { r, err = c.db.QueryContext(ctx, q, args...); return err })
 	if err != nil {
 		return nil, err
 	}
@@ -98,14 +140,14 @@ func (c sqlConn) query(ctx context.Context, q string, args ...any) (rows, error)
 }
 
 func (c sqlConn) queryRow(ctx context.Context, q string, args ...any) row {
-	st, err := c.prepared(ctx, q)
+	var r *sql.Row
+	err := c.run(ctx, q,
+		func(st *sql.Stmt) error { r = st.QueryRowContext(ctx, args...); return nil },
+		func() error { r = c.db.QueryRowContext(ctx, q, args...); return nil })
 	if err != nil {
 		return errRow{err}
 	}
-	if st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return c.db.QueryRowContext(ctx, q, args...)
+	return r
 }
 
 // errRow is a row whose statement could not be prepared.
@@ -118,22 +160,28 @@ type sqlRows struct{ *sql.Rows }
 func (r sqlRows) Close() { r.Rows.Close() }
 
 // pgConn runs statements on a pgx pool or transaction, rewriting ? placeholders to $n once per
-// distinct statement.
+// distinct statement: the rewrites are kept in the store's statement cache.
 type pgConn struct {
 	db interface {
 		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
 		Query(context.Context, string, ...any) (pgx.Rows, error)
 		QueryRow(context.Context, string, ...any) pgx.Row
 	}
+	rebound *cache.LRU[string, string] // statement with ? → statement with $n
+}
+
+// newPGStatements returns the cache of a PostgreSQL store's rewritten statements.
+func newPGStatements(maxBytes int64) *cache.LRU[string, string] {
+	return cache.New(statementCacheName, maxBytes, func(q, rebound string) int64 { return int64(len(q) + len(rebound)) })
 }
 
 func (c pgConn) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	tag, err := c.db.Exec(ctx, rebind(q), args...)
+	tag, err := c.db.Exec(ctx, c.rebind(q), args...)
 	return tag.RowsAffected(), err
 }
 
 func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) {
-	r, err := c.db.Query(ctx, rebind(q), args...)
+	r, err := c.db.Query(ctx, c.rebind(q), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -141,15 +189,13 @@ func (c pgConn) query(ctx context.Context, q string, args ...any) (rows, error) 
 }
 
 func (c pgConn) queryRow(ctx context.Context, q string, args ...any) row {
-	return c.db.QueryRow(ctx, rebind(q), args...)
+	return c.db.QueryRow(ctx, c.rebind(q), args...)
 }
 
-var rebound sync.Map // statement with ? → statement with $n
-
 // rebind numbers the ? placeholders of q. Statements here never hold a literal '?'.
-func rebind(q string) string {
-	if v, ok := rebound.Load(q); ok {
-		return v.(string)
+func (c pgConn) rebind(q string) string {
+	if v, ok := c.rebound.Get(q); ok {
+		return v
 	}
 	var b strings.Builder
 	n := 0
@@ -162,7 +208,7 @@ func rebind(q string) string {
 		}
 		b.WriteByte(q[i])
 	}
-	rebound.Store(q, b.String())
+	c.rebound.Add(q, b.String())
 	return b.String()
 }
 

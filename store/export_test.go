@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // Hooks for the read cache's tests (readcache_test.go).
 
 // ReadCacheLive reports whether the read cache answers: its listener is connected.
@@ -17,4 +19,12 @@ func (db *DB) SetReadCacheHooks(fetched func(key string), reconnecting func()) {
 	db.cache.mu.Lock()
 	defer db.cache.mu.Unlock()
 	db.cache.testHooks.fetched, db.cache.testHooks.reconnecting = fetched, reconnecting
+}
+
+// RunStatement runs q (with ? placeholders) on the reader and returns the one integer it selects:
+// the statement cache's tests run many distinct statements through it.
+func (db *DB) RunStatement(ctx context.Context, q string, args ...any) (int64, error) {
+	var n int64
+	err := db.read.queryRow(ctx, q, args...).Scan(&n)
+	return n, err
 }

@@ -79,7 +79,7 @@ func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIde
 			}
 			// Vessels the carriers named by IMO number learn their MMSI.
 			_, err = c.exec(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
-				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE mmsi = '' AND imo `+in(len(imos)), imos...)
+				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE mmsi = '' AND imo `+in(len(imos)), pad(imos)...)
 			return err
 		})
 	})
@@ -183,22 +183,22 @@ func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, er
 	return n, db.internal("delete positions", err)
 }
 
-// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI.
+// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI. It
+// reads the routes one row at a time and keeps only the IMO numbers they name: its memory is that
+// of the vessels, whatever the number of shipments tracked (it runs at every route change).
 func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
 	rs, err := db.read.query(ctx, "SELECT route FROM shipments WHERE stopped_at IS NULL")
 	if err != nil {
 		return nil, db.internal("active leg vessels", err)
 	}
-	routes, err := collect(rs, func(r row) ([]boxwatch.RouteStop, error) {
-		var route []boxwatch.RouteStop
-		return route, r.Scan(jsonCol{&route})
-	})
-	if err != nil {
-		return nil, db.internal("active leg vessels", err)
-	}
 	seen := map[string]bool{}
 	var imos []any
-	for _, route := range routes {
+	for rs.Next() {
+		var route []boxwatch.RouteStop // fresh: decoding into a reused one would keep fields a row leaves out
+		if err := rs.Scan(jsonCol{&route}); err != nil {
+			rs.Close()
+			return nil, db.internal("active leg vessels", err)
+		}
 		for i := 1; i < len(route); i++ {
 			if imo := route[i-1].OutboundVesselIMO; imo != "" && route[i].ATA.IsZero() && !seen[imo] {
 				seen[imo] = true
@@ -206,13 +206,19 @@ func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
 			}
 		}
 	}
+	err = rs.Err()
+	rs.Close()
+	if err != nil {
+		return nil, db.internal("active leg vessels", err)
+	}
 	out := map[string]string{}
 	if len(imos) == 0 {
 		return out, nil
 	}
 	// A vessel's MMSI comes from the carrier (vessels) or from static reports (vessel_identities).
+	imos = pad(imos)
 	list, err := batch(ctx, db, "active leg vessels", `SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo `+in(len(imos))+`
-		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo `+in(len(imos)), append(imos, imos...),
+		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo `+in(len(imos)), append(slices.Clip(imos), imos...),
 		func(r row) (boxwatch.VesselIdentity, error) {
 			var id boxwatch.VesselIdentity
 			return id, r.Scan(&id.MMSI, &id.IMO)

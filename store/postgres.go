@@ -17,7 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+func openPostgres(ctx context.Context, dsn string, o Options) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("invalid PostgreSQL URL %s: %v", Redact(dsn), pgErrorText(err))
@@ -40,15 +40,18 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("cannot reach PostgreSQL at %s: %v (is the server running? check --db or BOXWATCH_DB)", Redact(dsn), pgErrorText(err))
 	}
+	rebound := newPGStatements(bound(o.StatementCacheBytes, DefaultStatementCacheBytes))
 	db := &DB{
-		dialect:   Postgres,
-		read:      translatingConn{pgConn{pool}, translatePostgres},
-		write:     translatingConn{pgConn{pool}, translatePostgres},
-		closers:   []func(){pool.Close},
-		ping:      pool.Ping,
-		translate: translatePostgres,
-		ts:        func(t time.Time) any { return t },
-		pool:      pool,
+		dialect:    Postgres,
+		read:       translatingConn{pgConn{pool, rebound}, translatePostgres},
+		write:      translatingConn{pgConn{pool, rebound}, translatePostgres},
+		rebound:    rebound,
+		statements: rebound.Stats,
+		closers:    []func(){pool.Close},
+		ping:       pool.Ping,
+		translate:  translatePostgres,
+		ts:         func(t time.Time) any { return t },
+		pool:       pool,
 	}
 	db.limiter = newLeaseLimiter(db, time.Now) // monotonic: leases last their length whatever the wall clock does
 	return db, nil

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"hash/maphash"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/boxwatch/boxwatch/cache"
 )
 
 // The read cache spares PostgreSQL deployments a round trip for the single objects clients poll
@@ -33,9 +34,6 @@ import (
 // cacheChannel is the channel the triggers notify.
 const cacheChannel = "boxwatch_cache"
 
-// ReadCacheSize is how many objects a replica's read cache holds, least recently used first out.
-const ReadCacheSize = 4096
-
 // Keys of the read cache, the payloads the triggers send: "<kind>:<id>".
 func trackingRequestKey(id string) string    { return "tracking_requests:" + id }
 func shipmentKey(id string) string           { return "shipments:" + id }
@@ -43,17 +41,16 @@ func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }
 
-// readCache is a bounded LRU of objects by key, each entry answering only the account it was
-// read for. Entries are private copies and get returns copies, so no caller shares a value.
+// readCache is an LRU of objects by key bounded in bytes (Options.ReadCacheBytes), each entry
+// answering only the account it was read for. Entries are private copies and get returns copies,
+// so no caller shares a value.
 type readCache struct {
-	mu      sync.Mutex
-	live    bool // the listener is connected: entries may be served and stored
-	epoch   uint64
-	gens    [cacheSlots]uint64 // bumped by every eviction of a key hashing to the slot
-	entries map[string]*list.Element
-	lru     list.List // of *cacheEntry, most recently used first
-	max     int
-	seed    maphash.Seed
+	mu    sync.Mutex // held around every use of lru, so that live, epoch and gens agree with it
+	live  bool       // the listener is connected: entries may be served and stored
+	epoch uint64
+	gens  [cacheSlots]uint64 // bumped by every eviction of a key hashing to the slot
+	lru   *cache.LRU[string, *cacheEntry]
+	seed  maphash.Seed
 
 	hits, misses atomic.Int64
 	notified     atomic.Int64 // notifications handled
@@ -78,8 +75,9 @@ func (c *readCache) hooks() cacheHooks {
 const cacheSlots = 1024
 
 type cacheEntry struct {
-	key, account string
-	value        any
+	account string
+	value   any
+	weight  int64 // of account and value, as sizeOf counts them
 }
 
 // cacheToken is the state of the cache when a read started: the read stores what it fetched only
@@ -90,8 +88,9 @@ type cacheToken struct {
 	ok         bool
 }
 
-func newReadCache(size int) *readCache {
-	return &readCache{entries: map[string]*list.Element{}, max: size, seed: maphash.MakeSeed()}
+func newReadCache(maxBytes int64) *readCache {
+	return &readCache{seed: maphash.MakeSeed(),
+		lru: cache.New(readCacheName, maxBytes, func(key string, e *cacheEntry) int64 { return int64(len(key)) + e.weight })}
 }
 
 func (c *readCache) slot(key string) int { return int(maphash.String(c.seed, key) % cacheSlots) }
@@ -102,14 +101,17 @@ func (c *readCache) get(key, account string) (any, bool) {
 		return nil, false
 	}
 	c.mu.Lock()
-	el, ok := c.entries[key]
-	if !c.live || !ok || el.Value.(*cacheEntry).account != account {
+	var e *cacheEntry
+	ok := false
+	if c.live {
+		e, ok = c.lru.Get(key)
+	}
+	if !ok || e.account != account {
 		c.mu.Unlock()
 		c.misses.Add(1)
 		return nil, false
 	}
-	c.lru.MoveToFront(el)
-	v := el.Value.(*cacheEntry).value
+	v := e.value
 	c.mu.Unlock()
 	c.hits.Add(1)
 	return deepCopy(v), true // stored values are never changed: copying outside the lock is safe
@@ -134,23 +136,13 @@ func (c *readCache) put(t cacheToken, key, account string, value any) {
 		hook(key)
 	}
 	value = deepCopy(value)
+	e := &cacheEntry{account: account, value: value, weight: int64(len(account)) + sizeOf(value)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.live || c.epoch != t.epoch || c.gens[c.slot(key)] != t.gen {
 		return
 	}
-	e := &cacheEntry{key: key, account: account, value: value}
-	if el, ok := c.entries[key]; ok {
-		el.Value = e
-		c.lru.MoveToFront(el)
-		return
-	}
-	c.entries[key] = c.lru.PushFront(e)
-	for c.lru.Len() > c.max {
-		oldest := c.lru.Back()
-		c.lru.Remove(oldest)
-		delete(c.entries, oldest.Value.(*cacheEntry).key)
-	}
+	c.lru.Add(key, e)
 }
 
 // evict drops keys and makes reads of them in flight store nothing.
@@ -162,10 +154,7 @@ func (c *readCache) evict(keys ...string) {
 	defer c.mu.Unlock()
 	for _, k := range keys {
 		c.gens[c.slot(k)]++
-		if el, ok := c.entries[k]; ok {
-			c.lru.Remove(el)
-			delete(c.entries, k)
-		}
+		c.lru.Remove(k)
 	}
 }
 
@@ -179,8 +168,7 @@ func (c *readCache) reset(live bool) {
 	defer c.mu.Unlock()
 	c.epoch++
 	c.live = live
-	clear(c.entries)
-	c.lru.Init()
+	c.lru.Purge()
 }
 
 // dropAll drops every entry and makes every read in flight store nothing.
@@ -191,8 +179,7 @@ func (c *readCache) dropAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epoch++
-	clear(c.entries)
-	c.lru.Init()
+	c.lru.Purge()
 }
 
 func (c *readCache) isLive() bool {
@@ -278,12 +265,22 @@ func (db *DB) ReadCacheStats() ReadCacheStats {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return ReadCacheStats{On: true, Live: c.live, Entries: len(c.entries), Hits: c.hits.Load(), Misses: c.misses.Load()}
+	return ReadCacheStats{On: true, Live: c.live, Entries: c.lru.Len(), Hits: c.hits.Load(), Misses: c.misses.Load()}
 }
 
-// startReadCache turns the read cache on and runs its listener until the store closes.
-func (db *DB) startReadCache(log *slog.Logger) {
-	db.cache = newReadCache(ReadCacheSize)
+// stats is the read cache as the admin listener's cache metrics report it: its weight and
+// evictions from its LRU, its hits and misses as reads count them (a read while the listener is
+// down, or of another account's entry, is a miss).
+func (c *readCache) stats() cache.Stats {
+	s := c.lru.Stats()
+	s.Hits, s.Misses = uint64(c.hits.Load()), uint64(c.misses.Load())
+	return s
+}
+
+// startReadCache turns the read cache on, bounded at maxBytes, and runs its listener until the
+// store closes.
+func (db *DB) startReadCache(maxBytes int64, log *slog.Logger) {
+	db.cache = newReadCache(maxBytes)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 )
 
 // TestDeepCopy: a copy shares nothing a caller could change, nested slices, maps and pointers
@@ -47,10 +48,11 @@ func TestDeepCopy(t *testing.T) {
 	}
 }
 
-// TestReadCacheBounds: the cache holds at most its size, dropping the least recently used; an
-// entry answers only its account; nothing answers while the cache is not live.
+// TestReadCacheBounds: the cache holds at most its bound in bytes, dropping the least recently
+// used; an entry answers only its account; nothing answers while the cache is not live.
 func TestReadCacheBounds(t *testing.T) {
-	c := newReadCache(3)
+	small := cache.Overhead + int64(len("0")+len("acct")) + sizeOf("0") // what each entry below weighs
+	c := newReadCache(3 * small)
 	put := func(key string) { c.put(c.begin(key), key, "acct", key) }
 	put("a") // not live yet: nothing stored
 	if _, ok := c.get("a", "acct"); ok {
@@ -79,5 +81,90 @@ func TestReadCacheBounds(t *testing.T) {
 	c.reset(false)
 	if _, ok := c.get("0", "acct"); ok {
 		t.Error("entries survived the listener's loss")
+	}
+}
+
+// TestReadCacheBoundInBytes: what bounds the cache is what its objects weigh, not their count: a
+// shipment's containers with their many events evict several small objects, one heavier than the
+// bound is not kept, and the bytes reported never pass the bound.
+func TestReadCacheBoundInBytes(t *testing.T) {
+	const max = 64 << 10
+	c := newReadCache(max)
+	c.reset(true)
+	events := func(n int) []boxwatch.TransportEvent {
+		list := make([]boxwatch.TransportEvent, n)
+		for i := range list {
+			list[i] = boxwatch.TransportEvent{ID: fmt.Sprintf("%036d", i), Event: "container.transport.vessel_departed", LOCODE: "CNSHA"}
+		}
+		return list
+	}
+	put := func(i int) {
+		key := containerEventsKey(fmt.Sprint(i))
+		c.put(c.begin(key), key, "acct", events(1))
+	}
+	put(0)
+	small := c.stats().Bytes
+	fill := int(max * 9 / 10 / small) // nine tenths of the bound
+	for i := 1; i < fill; i++ {
+		put(i)
+	}
+	before := c.stats()
+	if before.Entries != fill || before.Evictions != 0 {
+		t.Fatalf("%d small entries of %d bytes: %+v, want all kept", fill, small, before)
+	}
+	// One weighing a third of the bound: small ones go, least recently used first.
+	big := events(1)
+	for sizeOf(big) < max/3 {
+		big = events(2 * len(big))
+	}
+	c.put(c.begin("big"), "big", "acct", big)
+	after := c.stats()
+	if _, ok := c.get("big", "acct"); !ok || after.Bytes > max || after.Evictions == 0 {
+		t.Fatalf("after a heavy entry: %+v (kept %v), want it kept and small ones evicted within %d bytes", after, ok, max)
+	}
+	if _, ok := c.get(containerEventsKey("0"), "acct"); ok {
+		t.Error("the least recently used small entry was kept")
+	}
+	// Heavier than the bound on its own: not kept.
+	for sizeOf(big) <= max {
+		big = events(2 * len(big))
+	}
+	c.put(c.begin("huge"), "huge", "acct", big)
+	if _, ok := c.get("huge", "acct"); ok {
+		t.Error("an entry heavier than the bound was kept")
+	}
+	if s := c.stats(); s.Bytes > s.MaxBytes || s.MaxBytes != max || s.Name != "read" {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// sizeOf counts what values point to: strings by their bytes, slices by their capacity and
+// elements, pointers and maps by what they hold, and never a time's shared location.
+func TestSizeOf(t *testing.T) {
+	type inner struct {
+		S string
+		P *int
+	}
+	type outer struct {
+		A  int
+		S  string
+		L  []inner
+		M  map[string]int
+		At time.Time
+		u  string // unexported: not followed
+	}
+	n := 7
+	v := outer{S: "12345", L: make([]inner, 2, 4), M: map[string]int{"ab": 1}, At: time.Now().In(time.Local), u: "ignored"}
+	v.L[0] = inner{S: "xyz", P: &n}
+	size := func(x any) int64 { return int64(reflect.TypeOf(x).Size()) }
+	want := size(v) + 5 + 4*size(inner{}) + 3 + size(n) + 2*(size("")+size(0)) + 2
+	if got := sizeOf(v); got != want {
+		t.Errorf("sizeOf = %d, want %d", got, want)
+	}
+	if got := sizeOf(&v); got != size(&v)+want {
+		t.Errorf("sizeOf(pointer) = %d, want %d", got, size(&v)+want)
+	}
+	if sizeOf(nil) != 0 || sizeOf(42) != 8 {
+		t.Errorf("sizeOf(nil) = %d, sizeOf(42) = %d", sizeOf(nil), sizeOf(42))
 	}
 }

@@ -19,7 +19,7 @@ import (
 // sqliteReaders is the size of the read pool; WAL lets readers run beside the one writer.
 const sqliteReaders = 4
 
-func openSQLite(ctx context.Context, path string) (*DB, error) {
+func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("empty database path: set --db or BOXWATCH_DB to a SQLite file or a postgres:// URL")
 	}
@@ -56,18 +56,20 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	r.SetMaxIdleConns(sqliteReaders)
 	r.SetConnMaxLifetime(0)
 
+	stmts := newSQLStatements(bound(o.StatementCacheBytes, DefaultStatementCacheBytes))
 	return &DB{
-		dialect:   SQLite,
-		read:      translatingConn{newSQLConn(r), translateSQLite},
-		write:     translatingConn{newSQLConn(w), translateSQLite},
-		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
-		ping:      r.PingContext,
-		limiter:   newMemoryLimiter(boxwatch.SystemClock),
-		translate: translateSQLite,
-		ts:        func(t time.Time) any { return t.UnixMicro() },
-		sqlWriter: w,
-		sqlReader: r,
-		path:      path,
+		dialect:    SQLite,
+		read:       translatingConn{newSQLConn(r, "read", stmts), translateSQLite},
+		write:      translatingConn{newSQLConn(w, "write", stmts), translateSQLite},
+		statements: stmts.Stats,
+		closers:    []func(){func() { r.Close() }, func() { w.Close() }},
+		ping:       r.PingContext,
+		limiter:    newMemoryLimiter(boxwatch.SystemClock),
+		translate:  translateSQLite,
+		ts:         func(t time.Time) any { return t.UnixMicro() },
+		sqlWriter:  w,
+		sqlReader:  r,
+		path:       path,
 	}, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 )
 
 // Dialect names a database engine.
@@ -49,6 +50,11 @@ type DB struct {
 	translate func(error) error
 	// ts converts a time to the value the dialect stores.
 	ts func(time.Time) any
+
+	// rebound is PostgreSQL's statement cache, shared by its transactions; statements reports
+	// the statement cache of either dialect.
+	rebound    *cache.LRU[string, string]
+	statements func() cache.Stats
 
 	sqlWriter *sql.DB       // SQLite only
 	sqlReader *sql.DB       // SQLite only
@@ -103,7 +109,7 @@ func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error)
 		if err != nil {
 			return db.internal("begin", err)
 		}
-		tx.c, tx.native = translatingConn{pgConn{t}, db.translate}, t
+		tx.c, tx.native = translatingConn{pgConn{t, db.rebound}, db.translate}, t
 		return finishTx(fn, tx, func() error { return t.Commit(ctx) }, func() { t.Rollback(context.WithoutCancel(ctx)) })
 	}
 	t, err := db.sqlWriter.BeginTx(ctx, nil)
@@ -165,6 +171,10 @@ type Options struct {
 	// DisableReadCache turns off PostgreSQL's per-process cache of hot single objects (see
 	// readcache.go): every read then goes to the database.
 	DisableReadCache bool
+	// The bounds of the store's in-memory caches, in bytes (caches.go): the statements prepared
+	// or rewritten, PostgreSQL's read cache, and the API keys verified. 0 takes the default
+	// (DefaultStatementCacheBytes...), a negative bound keeps nothing.
+	StatementCacheBytes, ReadCacheBytes, KeyCacheBytes int64
 	// Logger receives the store's own reports (the read cache's listener lost and regained);
 	// nil is slog's default logger.
 	Logger *slog.Logger
@@ -175,19 +185,20 @@ func OpenWith(ctx context.Context, dsn string, o Options) (*DB, error) {
 	var db *DB
 	var err error
 	if IsPostgresURL(dsn) {
-		db, err = openPostgres(ctx, dsn)
+		db, err = openPostgres(ctx, dsn, o)
 	} else {
-		db, err = openSQLite(ctx, dsn)
+		db, err = openSQLite(ctx, dsn, o)
 	}
 	if err != nil {
 		return nil, err
 	}
+	db.keys.lru = newKeyCache(bound(o.KeyCacheBytes, DefaultKeyCacheBytes))
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrating %s: %w", Redact(dsn), err)
 	}
-	if db.dialect == Postgres && !o.DisableReadCache {
-		db.startReadCache(cmp.Or(o.Logger, slog.Default()))
+	if readBytes := bound(o.ReadCacheBytes, DefaultReadCacheBytes); db.dialect == Postgres && !o.DisableReadCache && readBytes > 0 {
+		db.startReadCache(readBytes, cmp.Or(o.Logger, slog.Default()))
 	}
 	return db, nil
 }

@@ -50,7 +50,7 @@ func (db *DB) TerminalsAtPorts(ctx context.Context, locodes []string) (map[strin
 		return out, nil
 	}
 	list, err := batch(ctx, db, "terminals at ports", "SELECT "+terminalColumns+" FROM terminals WHERE locode "+in(len(args))+
-		" ORDER BY locode, smdg_code", args, scanTerminal)
+		" ORDER BY locode, smdg_code", pad(args), scanTerminal)
 	for _, t := range list {
 		out[t.LOCODE] = append(out[t.LOCODE], t)
 	}

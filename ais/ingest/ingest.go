@@ -21,12 +21,30 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/ais"
+	"github.com/boxwatch/boxwatch/cache"
 )
+
+// newIdentityCache weighs an identity as its fields hold it.
+func newIdentityCache(maxBytes int64) *cache.LRU[uint32, boxwatch.VesselIdentity] {
+	switch {
+	case maxBytes == 0:
+		maxBytes = DefaultIdentityCacheBytes
+	case maxBytes < 0:
+		maxBytes = 0
+	}
+	return cache.New("ais_identities", maxBytes, func(_ uint32, id boxwatch.VesselIdentity) int64 {
+		return int64(unsafe.Sizeof(id)) + int64(len(id.MMSI)+len(id.IMO)+len(id.Name)+len(id.CallSign)) + 4
+	})
+}
+
+// CacheStats reports the identity cache, for the admin listener's metrics.
+func (in *Ingest) CacheStats() cache.Stats { return in.identities.Stats() }
 
 // Defaults of Config.
 const (
@@ -79,7 +97,15 @@ type Config struct {
 	// Metrics receives the ingest's counts (boxwatch_ais_*), read at every scrape; nil
 	// registers none.
 	Metrics prometheus.Registerer
+	// IdentityCacheBytes bounds the identities static reports gave that are kept to tell a
+	// report that changes one from a repeat (a vessel evicted is written once more when next
+	// heard). 0 takes DefaultIdentityCacheBytes; a negative bound keeps none.
+	IdentityCacheBytes int64
 }
+
+// DefaultIdentityCacheBytes holds the identities of about 40,000 vessels, as many as a global
+// feed hears in a few hours.
+const DefaultIdentityCacheBytes = 8 << 20
 
 // Stats counts what an Ingest has seen since it was made.
 type Stats struct {
@@ -125,20 +151,23 @@ type Ingest struct {
 	recent     map[uint32][]boxwatch.VesselPosition
 	recentOld  map[uint32][]boxwatch.VesselPosition
 	wake       chan struct{}
-	identities map[uint32]boxwatch.VesselIdentity // what static reports say, per vessel
-	idPending  map[uint32]bool                    // identities changed and not yet written
-	listening  []net.Addr                         // the UDP sources' addresses
+	identities *cache.LRU[uint32, boxwatch.VesselIdentity] // what static reports said, per vessel heard lately
+	idPending  map[uint32]boxwatch.VesselIdentity          // identities changed and not yet written
+	listening  []net.Addr                                  // the UDP sources' addresses
 
 	life    sync.Mutex
 	cancel  context.CancelFunc
 	running sync.WaitGroup
 }
 
-// track is what decimation remembers of a vessel on an active leg.
+// track is what decimation remembers of a vessel: its last position kept. A vessel not heard
+// for an interval is forgotten (its next report is kept anyway), so tracks holds only the
+// vessels heard lately.
 type track struct {
 	at     time.Time
 	course float64
 	moving bool
+	heard  time.Time // when, by the clock, its last report arrived
 }
 
 // New checks cfg and returns an Ingest that does nothing until Start.
@@ -166,7 +195,7 @@ func New(cfg Config) (*Ingest, error) {
 	}
 	in := &Ingest{cfg: cfg, seed: maphash.MakeSeed(), active: map[uint32]bool{},
 		tracks: map[uint32]*track{}, last: map[uint32]boxwatch.VesselPosition{},
-		identities: map[uint32]boxwatch.VesselIdentity{}, idPending: map[uint32]bool{},
+		identities: newIdentityCache(cfg.IdentityCacheBytes), idPending: map[uint32]boxwatch.VesselIdentity{},
 		recent: map[uint32][]boxwatch.VesselPosition{}, recentOld: map[uint32][]boxwatch.VesselPosition{}, wake: make(chan struct{}, 1)}
 	for _, raw := range cfg.Sources {
 		s, err := parseSource(raw)
@@ -319,6 +348,12 @@ func (in *Ingest) RefreshActive(ctx context.Context) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.active = active
+	now := in.cfg.Clock()
+	for mmsi, t := range in.tracks {
+		if now.Sub(t.heard) > in.cfg.Interval {
+			delete(in.tracks, mmsi) // its next report passes decimation whatever it remembered
+		}
+	}
 	for _, buffer := range []map[uint32][]boxwatch.VesselPosition{in.recentOld, in.recent} {
 		for mmsi, track := range buffer {
 			if active[mmsi] {
@@ -355,8 +390,8 @@ func (in *Ingest) Flush(ctx context.Context) error {
 	}
 	clear(in.last)
 	ids := make([]boxwatch.VesselIdentity, 0, len(in.idPending))
-	for mmsi := range in.idPending {
-		ids = append(ids, in.identities[mmsi])
+	for _, id := range in.idPending {
+		ids = append(ids, id)
 	}
 	clear(in.idPending)
 	in.mu.Unlock()
@@ -405,7 +440,9 @@ func (in *Ingest) requeue(positions, last []boxwatch.VesselPosition, ids []boxwa
 		}
 	}
 	for _, id := range ids {
-		in.idPending[parseMMSI(id.MMSI)] = true
+		if _, newer := in.idPending[parseMMSI(id.MMSI)]; !newer {
+			in.idPending[parseMMSI(id.MMSI)] = id
+		}
 	}
 }
 
@@ -603,7 +640,7 @@ func (in *Ingest) position(m *ais.Message, now time.Time) {
 		t = &track{}
 		in.tracks[m.MMSI] = t
 	}
-	t.at, t.moving = at, moving
+	t.at, t.moving, t.heard = at, moving, now
 	if m.HasCourse {
 		t.course = m.Course
 	}
@@ -625,7 +662,10 @@ func (in *Ingest) identity(m *ais.Message) {
 	if m.MMSI == 0 {
 		return
 	}
-	id := in.identities[m.MMSI]
+	id, pending := in.idPending[m.MMSI]
+	if !pending {
+		id, _ = in.identities.Get(m.MMSI)
+	}
 	next := id
 	next.MMSI = formatMMSI(m.MMSI)
 	if m.IMO != 0 {
@@ -640,8 +680,8 @@ func (in *Ingest) identity(m *ais.Message) {
 		next.CallSign = cs
 	}
 	if next != id {
-		in.identities[m.MMSI] = next
-		in.idPending[m.MMSI] = true
+		in.identities.Add(m.MMSI, next)
+		in.idPending[m.MMSI] = next
 		in.stats.Identities++
 	}
 }

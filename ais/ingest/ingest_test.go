@@ -484,3 +484,55 @@ func TestReplicasStoreOnce(t *testing.T) {
 		}
 	})
 }
+
+// validIMO returns the IMO number of six digits n with its check digit.
+func validIMO(n int) string {
+	s := fmt.Sprintf("%06d", n)
+	sum := 0
+	for i, c := range s {
+		sum += int(c-'0') * (7 - i)
+	}
+	return fmt.Sprintf("%s%d", s, sum%10)
+}
+
+// TestIdentitiesBoundedInBytes: the identities static reports gave are kept within their byte
+// bound, and an identity evicted before its flush is still written.
+func TestIdentitiesBoundedInBytes(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db := b.Open(t)
+		const vessels, max = 500, 8 << 10
+		tracked := []int{0, 1, vessels / 2}
+		for _, i := range tracked {
+			trackVessel(t, db, validIMO(100000+i))
+		}
+		in := newIngest(t, db, ingest.Config{IdentityCacheBytes: max})
+		var ms []ais.Message
+		for i := range vessels {
+			ms = append(ms, ais.Message{Type: 5, MMSI: uint32(300000000 + i), IMO: uint32(100000+i)*10 + uint32(validIMO(100000 + i)[6]-'0'),
+				Name: ais.TextOf(fmt.Sprintf("VESSEL %d", i)), CallSign: ais.TextOf("CALL")})
+		}
+		if err := in.Feed(ctx, bytes.NewReader(nmea(t, ms...))); err != nil {
+			t.Fatal(err)
+		}
+		st := in.CacheStats()
+		if st.Name != "ais_identities" || st.Bytes > max || st.MaxBytes != max || st.Evictions == 0 || st.Entries >= vessels {
+			t.Fatalf("identities after %d vessels: %+v, want evictions within %d bytes", vessels, st, max)
+		}
+		if err := in.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.ActiveLegVessels(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range tracked {
+			if imo := got[fmt.Sprint(300000000+i)]; imo != validIMO(100000+i) {
+				t.Errorf("vessel %d: active legs found MMSI → IMO %q, want %s: its identity, evicted before the flush, was not written", i, imo, validIMO(100000+i))
+			}
+		}
+		if n := in.Stats().Identities; n != vessels {
+			t.Errorf("%d identities counted, want %d", n, vessels)
+		}
+	})
+}

@@ -41,14 +41,29 @@ type broadcaster struct {
 	n  *Network
 	ln net.Listener
 
+	// journeys holds a journey while a vessel of it is still to be heard from it: one whose
+	// vessels fell silent, or are all heard from journeys looked up later, is dropped, so that
+	// what the broadcaster keeps is bounded by the vessels sailing, not by the lookups made.
 	mu       sync.Mutex
-	journeys map[string]*voyage // by journey key, while a vessel of it is still heard
-	ended    map[string]bool    // journeys whose vessels fell silent: never registered again
-	owner    map[uint32]string  // MMSI → the journey whose vessel that is, the latest looked up
+	journeys map[string]*voyage   // by journey key
+	owner    map[uint32]ownership // MMSI → the journey whose vessel that is
 	clients  map[chan []byte]bool
 
 	stop    context.CancelFunc
 	running sync.WaitGroup
+}
+
+// ownership names the journey a vessel is heard from: of the journeys that sail it, the one
+// first looked up last (an anchor kept by the State, so the choice is the same in every replica
+// and after a restart, whatever order the lookups come in).
+type ownership struct {
+	key    string
+	anchor time.Time
+}
+
+// supersededBy reports whether a journey first looked up at anchor with key takes a vessel from o.
+func (o ownership) supersededBy(key string, anchor time.Time) bool {
+	return anchor.After(o.anchor) || anchor.Equal(o.anchor) && key > o.key
 }
 
 // voyage is what the broadcaster keeps of a journey: where each of its vessels is when.
@@ -86,7 +101,7 @@ func (n *Network) StartAIS(ln net.Listener) error {
 		return errors.New("sim: AIS already started")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &broadcaster{n: n, ln: ln, journeys: map[string]*voyage{}, ended: map[string]bool{}, owner: map[uint32]string{},
+	b := &broadcaster{n: n, ln: ln, journeys: map[string]*voyage{}, owner: map[uint32]ownership{},
 		clients: map[chan []byte]bool{}, stop: cancel}
 	n.broadcast = b
 	b.running.Go(func() { b.accept(ctx) })
@@ -183,21 +198,54 @@ func (b *broadcaster) send(batch []byte) {
 }
 
 // register adds a journey looked up at anchor; its vessels' reports start at the first segment
-// (the backlog of a voyage under way goes out at the next tick).
+// (the backlog of a voyage under way goes out at the next tick). A journey that is over, or none
+// of whose vessels is its own (each sails for a journey first looked up later), is not kept; the
+// journeys it takes every vessel from are dropped.
 func (b *broadcaster) register(j *journey, anchor time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, known := b.journeys[j.key]; known || b.ended[j.key] {
+	if _, known := b.journeys[j.key]; known {
 		return
 	}
 	v := &voyage{anchor: anchor, start: anchor.Add(-j.lookup), segments: b.n.world.segments(j)}
-	if len(v.segments) > 0 {
-		v.sent = v.start.Add(v.segments[0].from - time.Nanosecond)
+	if v.over(b.n.simTime(anchor, b.n.clock())) {
+		return
 	}
-	b.journeys[j.key] = v
+	v.sent = v.start.Add(v.segments[0].from - time.Nanosecond)
+	var took []string
 	for _, s := range v.segments {
-		b.owner[s.vessel.MMSI] = j.key
+		o, owned := b.owner[s.vessel.MMSI]
+		if owned && o.key != j.key && !o.supersededBy(j.key, anchor) {
+			continue
+		}
+		if owned && o.key != j.key {
+			took = append(took, o.key)
+		}
+		b.owner[s.vessel.MMSI] = ownership{key: j.key, anchor: anchor}
 	}
+	if b.owns(j.key, v) {
+		b.journeys[j.key] = v
+	}
+	for _, key := range took {
+		if old, ok := b.journeys[key]; ok && !b.owns(key, old) {
+			delete(b.journeys, key)
+		}
+	}
+}
+
+// owns reports whether a vessel of v is heard from the journey of key.
+func (b *broadcaster) owns(key string, v *voyage) bool {
+	for _, s := range v.segments {
+		if b.owner[s.vessel.MMSI].key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// over reports whether every vessel of the voyage fell silent by simulated time simNow.
+func (v *voyage) over(simNow time.Time) bool {
+	return len(v.segments) == 0 || !simNow.Before(v.start.Add(v.segments[len(v.segments)-1].to))
 }
 
 // catchUp returns the lines of every report due between each journey's last tick and real time
@@ -211,7 +259,7 @@ func (b *broadcaster) catchUp(now time.Time) []byte {
 		simNow := b.n.simTime(v.anchor, now)
 		for i := range v.segments {
 			s := &v.segments[i]
-			if b.owner[s.vessel.MMSI] != key {
+			if b.owner[s.vessel.MMSI].key != key {
 				continue // a journey looked up later uses this vessel now
 			}
 			from, to := v.start.Add(s.from), v.start.Add(s.to)
@@ -238,12 +286,12 @@ func (b *broadcaster) catchUp(now time.Time) []byte {
 			}
 		}
 		v.sent = simNow
-		if len(v.segments) == 0 || !simNow.Before(v.start.Add(v.segments[len(v.segments)-1].to)) {
-			// Its last vessel fell silent: stop walking it at every tick.
+		if v.over(simNow) {
+			// Its last vessel fell silent: stop walking it at every tick (a lookup of it again
+			// finds it over and keeps nothing).
 			delete(b.journeys, key)
-			b.ended[key] = true
 			for _, s := range v.segments {
-				if b.owner[s.vessel.MMSI] == key {
+				if b.owner[s.vessel.MMSI].key == key {
 					delete(b.owner, s.vessel.MMSI)
 				}
 			}
@@ -346,14 +394,11 @@ func (j *journey) transportAt(code string, k int) (move, bool) {
 	return move{}, false
 }
 
-// seaPath is the path between two ports, with the distance along it to each point.
+// seaPath is the path between two ports, with the distance along it to each point: both shared
+// by every journey between them, never changed.
 func (w *world) seaPath(from, to place) ([]geo.Point, []float64) {
-	path, _ := w.route(from, to)
-	cum := make([]float64, len(path))
-	for i := 1; i < len(path); i++ {
-		cum[i] = cum[i-1] + geo.DistanceNM(path[i-1], path[i])
-	}
-	return path, cum
+	r := w.seaRoute(from, to)
+	return r.points, r.cum
 }
 
 // report is the position report of a vessel elapsed into a segment lasting total.

@@ -213,3 +213,56 @@ func portPoint(t *testing.T, locode string) geo.Point {
 	}
 	return geo.Point{Lat: p.Latitude, Lon: p.Longitude}
 }
+
+// TestAISKeepsSailingJourneysOnly: the feed keeps a journey while one of its vessels is heard from
+// it, so what it holds is bounded by the vessels, not by the lookups: journeys whose every vessel
+// sails for a journey looked up later are dropped, journeys over are dropped and not kept again
+// when looked up again, and a vessel is heard from the journey looked up last whatever the order
+// of the later lookups.
+func TestAISKeepsSailingJourneysOnly(t *testing.T) {
+	n := newTestNetwork(t, func(o *sim.Options) { o.Speed = 60 })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.StartAIS(ln); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+
+	const lookups = 120
+	for i := range lookups {
+		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
+		n.clock.Advance(time.Second) // each first looked up later than the one before
+		journeys, vessels := n.AISJourneys()
+		if journeys > vessels {
+			t.Fatalf("after %d lookups the feed keeps %d journeys for %d vessels: a journey without a vessel of its own is kept", i+1, journeys, vessels)
+		}
+	}
+	journeys, vessels := n.AISJourneys()
+	t.Logf("%d lookups: %d journeys kept for %d vessels", lookups, journeys, vessels)
+	if journeys >= lookups || vessels == 0 {
+		t.Fatalf("%d lookups left %d journeys for %d vessels: superseded journeys are kept", lookups, journeys, vessels)
+	}
+	// Looking up the earlier numbers again takes no vessel back from the later journeys.
+	for i := range lookups / 2 {
+		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
+	}
+	if again, _ := n.AISJourneys(); again > journeys {
+		t.Errorf("looking up earlier journeys again kept %d journeys, %d before: they took vessels back", again, journeys)
+	}
+
+	// Half a year of simulated time later every voyage is over: the feed drops them all at its
+	// next tick, and keeps none of them when they are looked up again.
+	n.clock.Advance(3 * 24 * time.Hour)
+	trackingtest.Eventually(t, 10*time.Second, "journeys kept after every voyage ended", func() bool {
+		j, v := n.AISJourneys()
+		return j == 0 && v == 0
+	})
+	for i := range 10 {
+		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
+	}
+	if j, v := n.AISJourneys(); j != 0 || v != 0 {
+		t.Errorf("journeys over, looked up again: %d kept for %d vessels, want none", j, v)
+	}
+}

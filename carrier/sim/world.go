@@ -140,33 +140,44 @@ type world struct {
 	routes map[[2]string]seaRoute // by port pair
 }
 
-// seaRoute is the path of a vessel between two ports and its length.
+// seaRoute is the path of a vessel between two ports, the distance along it to each point, and
+// its length.
 type seaRoute struct {
 	points []geo.Point
+	cum    []float64
 	nm     float64
 }
 
-// route returns the sea path between two ports: the router's (computed once per pair), or the
-// great circle without a router or when it finds no path.
+// route returns the sea path between two ports and its length.
 func (w *world) route(from, to place) ([]geo.Point, float64) {
-	if w.router == nil {
-		return []geo.Point{from.point, to.point}, geo.DistanceNM(from.point, to.point)
-	}
+	r := w.seaRoute(from, to)
+	return r.points, r.nm
+}
+
+// seaRoute returns the router's path between two ports, computed once per pair (the pairs are the
+// lanes' ports: a fixed set), or the great circle without a router or when it finds no path.
+func (w *world) seaRoute(from, to place) seaRoute {
 	key := [2]string{from.LOCODE, to.LOCODE}
 	w.mu.Lock()
 	r, ok := w.routes[key]
 	w.mu.Unlock()
-	if !ok {
-		points, nm, err := w.router(from.point, to.point)
-		if err != nil || len(points) < 2 {
-			points, nm = []geo.Point{from.point, to.point}, geo.DistanceNM(from.point, to.point)
-		}
-		r = seaRoute{points, nm}
-		w.mu.Lock()
-		w.routes[key] = r
-		w.mu.Unlock()
+	if ok {
+		return r
 	}
-	return r.points, r.nm
+	points, nm := []geo.Point{from.point, to.point}, geo.DistanceNM(from.point, to.point)
+	if w.router != nil {
+		if p, n, err := w.router(from.point, to.point); err == nil && len(p) >= 2 {
+			points, nm = p, n
+		}
+	}
+	r = seaRoute{points: points, cum: make([]float64, len(points)), nm: nm}
+	for i := 1; i < len(points); i++ {
+		r.cum[i] = r.cum[i-1] + geo.DistanceNM(points[i-1], points[i])
+	}
+	w.mu.Lock()
+	w.routes[key] = r
+	w.mu.Unlock()
+	return r
 }
 
 // servicePoolSize is how many vessels a carrier's pool holds at least, and serviceVessels how

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -246,6 +248,20 @@ func TestAdminMetrics(t *testing.T) {
 		atLeast(1, "boxwatch_db_connections", pools)
 		atLeast(0, "boxwatch_db_acquire_waits_total", pools)
 		atLeast(0, "boxwatch_db_acquire_wait_seconds_total", pools)
+		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks", "ais_identities"}
+		if dialectOf(b.DSN(t)) == store.Postgres {
+			caches = append(caches, "read")
+		}
+		for _, name := range caches {
+			label := `cache="` + name + `"`
+			atLeast(1, "boxwatch_cache_max_bytes", label)
+			atLeast(0, "boxwatch_cache_bytes", label)
+			atLeast(0, "boxwatch_cache_entries", label)
+			atLeast(0, "boxwatch_cache_lookups_total", label, `result="hit"`)
+			atLeast(0, "boxwatch_cache_evictions_total", label)
+		}
+		atLeast(1, "boxwatch_cache_entries", `cache="statements"`)
+		atLeast(1, "boxwatch_cache_lookups_total", `cache="api_keys"`)
 		if dialectOf(b.DSN(t)) == store.Postgres {
 			atLeast(0, "boxwatch_read_cache_live")
 			atLeast(0, "boxwatch_read_cache_entries")
@@ -408,5 +424,50 @@ func enqueueProbe(t *testing.T, dsn string, opts *river.InsertOpts) {
 		return q.Enqueue(context.Background(), tx, probeArgs{Note: "<script>alert(1)</script>"}, opts)
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The admin listener serves Go's profiles; the public listener serves none of them, with or
+// without an API key.
+func TestAdminProfiles(t *testing.T) {
+	t.Parallel()
+	s := startAdminServer(t, filepath.Join(t.TempDir(), "boxwatch.db"))
+
+	status, body := s.get(t, s.admin+"/debug/pprof/heap?debug=1")
+	if status != 200 || !strings.HasPrefix(body, "heap profile: ") || !strings.Contains(body, "# runtime.MemStats") {
+		t.Fatalf("admin GET /debug/pprof/heap?debug=1: %d, want a heap profile in text:\n%.300s", status, body)
+	}
+	// The binary form is what go tool pprof fetches: a gzipped protocol buffer.
+	status, body = s.get(t, s.admin+"/debug/pprof/heap")
+	if status != 200 {
+		t.Fatalf("admin GET /debug/pprof/heap: %d", status)
+	}
+	zr, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("admin heap profile is not gzipped: %v", err)
+	}
+	if raw, err := io.ReadAll(zr); err != nil || len(raw) == 0 {
+		t.Fatalf("admin heap profile: %d bytes, %v", len(raw), err)
+	}
+	status, body = s.get(t, s.admin+"/debug/pprof/")
+	for _, name := range []string{"heap", "goroutine", "allocs", "profile"} {
+		if status != 200 || !strings.Contains(body, name) {
+			t.Errorf("admin GET /debug/pprof/: %d, want the index listing %s", status, name)
+		}
+	}
+
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/heap", "/debug/pprof/heap?debug=1", "/debug/pprof/goroutine?debug=2",
+		"/debug/pprof/cmdline", "/debug/pprof/symbol", "/debug/pprof/allocs"} {
+		for _, key := range []string{"", s.key} {
+			req, _ := http.NewRequest("GET", s.api+path, nil)
+			if key != "" {
+				req.Header.Set("Authorization", "Token "+key)
+			}
+			status, body := s.do(t, req)
+			if status == 200 || strings.Contains(body, "heap profile") || strings.Contains(body, "goroutine profile") ||
+				strings.Contains(body, "runtime/pprof") || strings.Contains(body, "boxwatch serve") {
+				t.Errorf("public GET %s (key %v): %d serves a profile:\n%.300s", path, key != "", status, body)
+			}
+		}
 	}
 }

@@ -49,10 +49,17 @@ func TestServeConfigValidate(t *testing.T) {
 		"ShortAISRetention": {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
 		"OKEgressIPs":       {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"203.0.113.7", "2001:db8::1"} }, ""},
 		"EgressNotAnIP":     {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"egress.example.com"} }, "--webhook-egress-ips"},
-		"OKNoCaches":        {func(c *serveConfig) { c.mapCacheBytes, c.routeCacheBytes, c.trackCacheBytes = 0, 0, 0 }, ""},
-		"NegativeMaps":      {func(c *serveConfig) { c.mapCacheBytes = -1 }, "--map-cache-bytes"},
-		"NegativeRoutes":    {func(c *serveConfig) { c.routeCacheBytes = -1 }, "--route-cache-bytes"},
-		"NegativeTracks":    {func(c *serveConfig) { c.trackCacheBytes = -1 }, "--track-cache-bytes"},
+		"OKNoCaches": {func(c *serveConfig) {
+			c.mapCacheBytes, c.routeCacheBytes, c.trackCacheBytes, c.statementCacheBytes, c.readCacheBytes, c.keyCacheBytes = 0, 0, 0, 0, 0, 0
+			c.aisIdentityCacheBytes = 0
+		}, ""},
+		"NegativeStatements": {func(c *serveConfig) { c.statementCacheBytes = -1 }, "--statement-cache-bytes"},
+		"NegativeReads":      {func(c *serveConfig) { c.readCacheBytes = -1 }, "--read-cache-bytes"},
+		"NegativeKeys":       {func(c *serveConfig) { c.keyCacheBytes = -1 }, "--key-cache-bytes"},
+		"NegativeIdentities": {func(c *serveConfig) { c.aisIdentityCacheBytes = -1 }, "--ais-identity-cache-bytes"},
+		"NegativeMaps":       {func(c *serveConfig) { c.mapCacheBytes = -1 }, "--map-cache-bytes"},
+		"NegativeRoutes":     {func(c *serveConfig) { c.routeCacheBytes = -1 }, "--route-cache-bytes"},
+		"NegativeTracks":     {func(c *serveConfig) { c.trackCacheBytes = -1 }, "--track-cache-bytes"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := defaultServeConfig()

@@ -65,6 +65,8 @@ type serveConfig struct {
 	aisInterval, aisRetention                time.Duration
 	mapCacheBytes, routeCacheBytes           int64
 	trackCacheBytes                          int64
+	statementCacheBytes, readCacheBytes      int64
+	keyCacheBytes, aisIdentityCacheBytes     int64
 }
 
 // sourceList is a repeatable flag; a comma-separated value (as from the environment) adds each.
@@ -91,6 +93,8 @@ func defaultServeConfig() serveConfig {
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention, readCache: true,
 		mapCacheBytes: journey.DefaultMapCacheBytes, routeCacheBytes: journey.DefaultRouteCacheBytes, trackCacheBytes: journey.DefaultTrackCacheBytes,
+		statementCacheBytes: store.DefaultStatementCacheBytes, readCacheBytes: store.DefaultReadCacheBytes, keyCacheBytes: store.DefaultKeyCacheBytes,
+		aisIdentityCacheBytes: ingest.DefaultIdentityCacheBytes,
 	}
 }
 
@@ -143,7 +147,9 @@ func (c serveConfig) validate() error {
 	for _, b := range []struct {
 		flag string
 		v    int64
-	}{{"map-cache-bytes", c.mapCacheBytes}, {"route-cache-bytes", c.routeCacheBytes}, {"track-cache-bytes", c.trackCacheBytes}} {
+	}{{"map-cache-bytes", c.mapCacheBytes}, {"route-cache-bytes", c.routeCacheBytes}, {"track-cache-bytes", c.trackCacheBytes},
+		{"statement-cache-bytes", c.statementCacheBytes}, {"read-cache-bytes", c.readCacheBytes}, {"key-cache-bytes", c.keyCacheBytes},
+		{"ais-identity-cache-bytes", c.aisIdentityCacheBytes}} {
 		if b.v < 0 {
 			return usagef("--%s must be 0 (no cache) or more, got %d", b.flag, b.v)
 		}
@@ -162,6 +168,15 @@ func (c serveConfig) validate() error {
 		return err
 	}
 	return nil
+}
+
+// storeBound is a size flag as store.Options and ingest.Config take it: there 0 is the default
+// and a negative bound keeps nothing.
+func storeBound(flag int64) int64 {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }
 
 // egressIPs parses the addresses validate has checked.
@@ -214,6 +229,10 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.Int64Var(&cfg.mapCacheBytes, "map-cache-bytes", cfg.mapCacheBytes, "bytes of container maps drawn kept for reuse (0: none)")
 	fs.Int64Var(&cfg.routeCacheBytes, "route-cache-bytes", cfg.routeCacheBytes, "bytes of sea routes kept for the maps and predicted arrivals (0: none)")
 	fs.Int64Var(&cfg.trackCacheBytes, "track-cache-bytes", cfg.trackCacheBytes, "bytes of vessel tracks kept for the maps and predicted arrivals (0: none, every map reads its tracks whole)")
+	fs.Int64Var(&cfg.statementCacheBytes, "statement-cache-bytes", cfg.statementCacheBytes, "bytes of database statements kept prepared (SQLite) or rewritten (PostgreSQL) for reuse (0: none)")
+	fs.Int64Var(&cfg.readCacheBytes, "read-cache-bytes", cfg.readCacheBytes, "bytes of objects the PostgreSQL read cache keeps (0: none, as --read-cache=false)")
+	fs.Int64Var(&cfg.aisIdentityCacheBytes, "ais-identity-cache-bytes", cfg.aisIdentityCacheBytes, "bytes of vessel identities from AIS static reports kept to skip writing repeats (0: none, every static report is written)")
+	fs.Int64Var(&cfg.keyCacheBytes, "key-cache-bytes", cfg.keyCacheBytes, "bytes of API key records kept verified for 10s (0: none, every request reads its key)")
 	pos, err := parseFlags(fs, args, getenv)
 	if err != nil {
 		return cfg, err
@@ -247,7 +266,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Every part started below is stopped by the deferred calls, in reverse order: the database
 	// closes last, after everything that uses it has finished.
-	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache, Logger: log.With("component", "store")})
+	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache, Logger: log.With("component", "store"),
+		StatementCacheBytes: storeBound(cfg.statementCacheBytes), ReadCacheBytes: storeBound(cfg.readCacheBytes), KeyCacheBytes: storeBound(cfg.keyCacheBytes)})
 	if err != nil {
 		return err
 	}
@@ -304,7 +324,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
 	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
-		Retention: cfg.aisRetention, Logger: log.With("component", "ais"), Metrics: reg})
+		Retention: cfg.aisRetention, Logger: log.With("component", "ais"), Metrics: reg, IdentityCacheBytes: storeBound(cfg.aisIdentityCacheBytes)})
 	if err != nil {
 		return err
 	}
@@ -337,7 +357,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	reg.MustRegister(admin.CacheCollector(journeys.CacheStats()...))
+	// Every in-memory cache, one collector: the journey engine's and the store's.
+	reg.MustRegister(admin.CacheCollector(append(append(journeys.CacheStats(), db.CacheStats()...), feeds.CacheStats)...))
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Infer: inferEngine, Journey: journeys, Positions: db,

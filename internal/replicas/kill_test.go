@@ -41,6 +41,9 @@ type scenario struct {
 	flags           []string      // more serve flags
 	// sqlite runs one replica on a SQLite file, with no balancer in front (and no kills).
 	sqlite bool
+	// watchMemory samples each replica's memory and heap profile while the load runs, and
+	// judges its growth (memory_test.go).
+	watchMemory bool
 }
 
 // TestKillReplica runs three replicas behind HAProxy under a mixed load, kills one with SIGKILL
@@ -99,6 +102,10 @@ func runScenario(t *testing.T, sc scenario) {
 		<-loadDone
 	}()
 	probe := startProbe(t, c, open()) // a connection of its own: a pgx.Conn serves one goroutine
+	var memory *memoryWatch
+	if sc.watchMemory {
+		memory = startMemoryWatch(t, c, sc.load)
+	}
 
 	var windows []time.Duration
 	phase := sc.load / time.Duration(sc.kills+1)
@@ -113,6 +120,9 @@ func runScenario(t *testing.T, sc scenario) {
 	<-loadDone
 	elapsed := time.Since(start)
 	probe.stop()
+	if memory != nil {
+		memory.stop()
+	}
 
 	// No tracking request stays pending once the load stops: each is looked up within the bound.
 	end := time.Now()
@@ -164,6 +174,9 @@ func runScenario(t *testing.T, sc scenario) {
 			w.Round(100*time.Millisecond), recoveryBound, jobTimeout)
 	}
 	probe.report(t)
+	if memory != nil {
+		memory.report(t)
+	}
 }
 
 // killAndRestart kills replica victim and measures the recovery window: from the kill until

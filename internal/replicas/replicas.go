@@ -203,6 +203,9 @@ func (c *Cluster) RSS(i int) int {
 	return 0
 }
 
+// Run numbers replica i's current process: 1 for its first start, one more after each restart.
+func (c *Cluster) Run(i int) int { return c.replicas[i].starts }
+
 // Log returns the lines replica i has written to stderr in its current run.
 func (c *Cluster) Log(i int) []string { return c.replicas[i].proc.lines() }
 
@@ -383,8 +386,13 @@ var build struct {
 }
 
 // Binary builds boxwatch once per test binary and returns its path; Main removes it.
+// BOXWATCH_REPLICAS_BINARY names a binary to run instead, built elsewhere: an older commit's,
+// to measure it under this harness.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("BOXWATCH_REPLICAS_BINARY"); bin != "" {
+		return bin
+	}
 	build.once.Do(func() {
 		build.dir, build.err = os.MkdirTemp("", "boxwatch-replicas-")
 		if build.err != nil {

@@ -130,6 +130,9 @@ var conformance = []struct {
 
 	// pool.go
 	{"PoolStats", withDB(testPoolStats), []string{"DB.PoolStats"}},
+	// caches.go
+	{"CacheStats", withDB(testCacheStats), []string{"DB.CacheStats"}},
+	{"KeyCacheBound", testKeyCacheBound, []string{"DB.CacheStats", "AccountStore.APIKey"}},
 	// limiter.go
 	{"LimiterReplicas", testLimiterReplicas, []string{"DB.Limiter"}},
 	{"LimiterIdleReplica", testLimiterIdleReplica, []string{"DB.Limiter", "DB.NewLimiter"}},
@@ -145,6 +148,7 @@ var notInSuite = map[string]string{
 	"ReadCacheListenerPID": "test hook of store's read cache tests",
 	"ReadCacheNotified":    "test hook of store's read cache tests",
 	"SetReadCacheHooks":    "test hook of store's read cache tests",
+	"RunStatement":         "test hook of store's statement cache tests",
 }
 
 // Run is the conformance suite: every behaviour boxwatch relies on from a store, run on one

@@ -184,8 +184,6 @@ type containerFacts struct {
 	isoCode    string
 	seal       string
 	milestones []milestone
-	// terminal is the terminal's report at the port of discharge, nil when none came.
-	terminal *boxwatch.TerminalStatus
 }
 
 // deriveContainers lists every container the carrier reports with its milestones, in journey
@@ -232,7 +230,6 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 	for _, eq := range cs.Equipment {
 		f := add(eq.Reference)
 		f.isoCode = eq.ISOCode
-		f.terminal = eq.Terminal
 		if len(eq.Seals) > 0 {
 			f.seal = eq.Seals[0]
 		}
@@ -335,8 +332,9 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	c.DepartedAt = f.at(VesselDeparted)
 	c.PODArrivedAt = f.at(VesselArrived)
 	c.PODDischargedAt = f.at(VesselDischarged)
-	c.PODFullOutAt = f.at(FullOut)
-	c.EmptyTerminatedAt = f.at(EmptyIn)
+	// The terminal's gate records stand until the carrier reports its own.
+	c.PODFullOutAt = firstTime(f.at(FullOut), c.TerminalFullOutAt)
+	c.EmptyTerminatedAt = firstTime(f.at(EmptyIn), c.TerminalEmptyInAt)
 	boxwatch.DescribeEquipment(c)
 	switch {
 	case !c.EmptyTerminatedAt.IsZero():
@@ -350,19 +348,17 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	default:
 		c.CurrentStatus = boxwatch.ContainerNew
 	}
-	// Discharged and not yet out: available for pickup, as far as the carrier says, unless the
-	// terminal says otherwise (a hold).
-	var avail *bool
-	if !c.PODDischargedAt.IsZero() {
-		v := c.PODFullOutAt.IsZero()
-		avail = &v
+	// Once the terminal has spoken, availability is its word (see applyReport), until the box
+	// leaves; before, a box discharged and not yet out is available as far as the carrier says.
+	switch {
+	case !c.PODFullOutAt.IsZero() && !c.PODDischargedAt.IsZero():
+		no := false
+		c.AvailableForPickup = &no
+	case !c.TerminalCheckedAt.IsZero():
+	case !c.PODDischargedAt.IsZero():
+		yes := true
+		c.AvailableForPickup = &yes
+	default:
+		c.AvailableForPickup = nil
 	}
-	if t := f.terminal; t != nil {
-		if t.Available != nil {
-			v := *t.Available
-			avail = &v
-		}
-		c.PickupLFD, c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = t.PickupLFD, t.Holds, t.Fees, t.Location, t.CheckedAt
-	}
-	c.AvailableForPickup = avail
 }

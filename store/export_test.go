@@ -1,5 +1,10 @@
 package store
 
+import (
+	"context"
+	"fmt"
+)
+
 // Hooks for the read cache's tests (readcache_test.go).
 
 // ReadCacheLive reports whether the read cache answers: its listener is connected.
@@ -17,4 +22,22 @@ func (db *DB) SetReadCacheHooks(fetched func(key string), reconnecting func()) {
 	db.cache.mu.Lock()
 	defer db.cache.mu.Unlock()
 	db.cache.testHooks.fetched, db.cache.testHooks.reconnecting = fetched, reconnecting
+}
+
+// RunMigration runs the SQL of the dialect's migration named name again, in a transaction, as
+// it ran when the database was migrated; its test checks what it did to the rows already there.
+func (db *DB) RunMigration(ctx context.Context, name string) error {
+	ms, err := migrations(db.dialect)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.name == name {
+			return db.inTx(ctx, func(c conn) error {
+				_, err := c.exec(ctx, m.sql)
+				return err
+			})
+		}
+	}
+	return fmt.Errorf("no migration %q", name)
 }

@@ -1,6 +1,10 @@
 package jsonapi
 
-import "github.com/boxwatch/boxwatch"
+import (
+	"cmp"
+
+	"github.com/boxwatch/boxwatch"
+)
 
 // ContainerAttributes is the wire form of a container.
 type ContainerAttributes struct {
@@ -103,8 +107,9 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
 		HoldsAtPODTerminal: []TerminalHold{}, FeesAtPODTerminal: []TerminalFee{}, PickupLFD: optTime(c.PickupLFD),
 		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
-		ImportDeadlines: ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFD)},
-		CurrentStatus:   c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
+		ImportDeadlines:     ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFDTerminal), PickupLFDLine: optTime(c.PickupLFDLine)},
+		PickupAppointmentAt: optTime(c.PickupAppointmentAt),
+		CurrentStatus:       c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
 		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: rd.timeZone(pod.LOCODE),
@@ -122,7 +127,7 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 		a.EquipmentLength = &n
 	}
 	// Without rail or inland data, a container is picked up where the vessel left it.
-	terminal := linkTo(pod.TerminalID(), "terminal")
+	terminal := linkTo(cmp.Or(c.PODTerminalID, pod.TerminalID()), "terminal")
 	rel := ContainerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), PODTerminal: terminal, PickupFacility: terminal,
 		TransportEvents: ToMany{Data: []ResourceIdentifier{}}, RawEvents: ToMany{Data: []ResourceIdentifier{}}}
 	for _, e := range events {

@@ -13,7 +13,7 @@ import (
 // estimate, a created or updated container.
 type EventObject struct {
 	ID            string         `json:"id" format:"uuid"`
-	Type          string         `json:"type" enum:"estimated_event,container_created_event,container_updated_event"`
+	Type          string         `json:"type" enum:"estimated_event,container_created_event,container_updated_event,container_pod_terminal_changed_event"`
 	Attributes    map[string]any `json:"attributes"`
 	Relationships map[string]any `json:"relationships"`
 }
@@ -195,7 +195,21 @@ func (rd Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.Rout
 			obj.Relationships["vessel"] = linkTo(boxwatch.VesselID(imo), "vessel")
 		}
 	case "container_updated_event":
-		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "shipping_line", "timezone": rd.timeZone(pod.LOCODE)}
+		// The changeset with who reported it; events logged before the terminal source hold the bare changeset.
+		changeset, source := any(data), "shipping_line"
+		if cs, ok := data["changeset"].(map[string]any); ok {
+			changeset = cs
+			if ds, _ := data["data_source"].(string); ds != "" {
+				source = ds
+			}
+		}
+		obj.Attributes = map[string]any{"changeset": changeset, "timestamp": at, "data_source": source, "timezone": rd.timeZone(pod.LOCODE)}
+		obj.Relationships["terminal"] = linkTo(terminalOf(sub, pod), "terminal")
+	case "container_pod_terminal_changed_event":
+		source, _ := data["data_source"].(string)
+		terminal, _ := data["terminal_id"].(string)
+		obj.Attributes = map[string]any{"timestamp": at, "data_source": source}
+		obj.Relationships["terminal"] = linkTo(terminal, "terminal")
 	default:
 		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
 	}
@@ -204,6 +218,15 @@ func (rd Renderer) eventObject(ev boxwatch.Event, sub subject, pod boxwatch.Rout
 		obj.Relationships["container"] = linkTo(ev.ContainerID, "container")
 	}
 	return obj
+}
+
+// terminalOf is the terminal the event's container is at: the one its terminal named, else the
+// port of discharge's.
+func terminalOf(sub subject, pod boxwatch.RouteStop) string {
+	if sub.container != nil && sub.container.PODTerminalID != "" {
+		return sub.container.PODTerminalID
+	}
+	return pod.TerminalID()
 }
 
 // ExampleNotification renders a sample notification of an event, from made-up data in the shapes
@@ -246,9 +269,12 @@ func (rd Renderer) ExampleNotification(name string, now time.Time) NotificationD
 			"voyage_number": "247W", "vessel_imo": "9839430"})
 		ev.ObjectType, ev.ObjectID, ev.Data = "estimated_event", boxwatch.NewID(now), data
 	case name == "container.updated":
-		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
+		data, _ := json.Marshal(map[string]any{"changeset": map[string]any{"available_for_pickup": []any{false, true}}, "data_source": "terminal"})
 		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_updated_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
-	case name == "container.pickup_lfd.changed":
+	case name == "container.pod_terminal_changed":
+		data, _ := json.Marshal(map[string]any{"terminal_id": boxwatch.TerminalID(pod, "ECTDE"), "data_source": "terminal"})
+		ev.ObjectType, ev.ObjectID, ev.ContainerID, ev.Data, sub.container = "container_pod_terminal_changed_event", boxwatch.NewID(now), c.ID, data, &sub.containers[0]
+	case strings.HasPrefix(name, "container.pickup_"):
 		lfd := now.Add(96 * time.Hour).UTC().Truncate(24 * time.Hour)
 		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), ShipmentID: s.ID, ContainerID: c.ID, Event: name, Timestamp: lfd,
 			LOCODE: pod, DataSource: "terminal", Value: lfd.Format(time.RFC3339), CreatedAt: now}

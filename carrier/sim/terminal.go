@@ -172,7 +172,7 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	}
 	abs := func(off time.Duration) time.Time { return start.Add(off).Truncate(time.Minute) }
 	stamp := func(off time.Duration) string { return abs(off).UTC().Format(time.RFC3339) }
-	local := func(off time.Duration) string { return abs(off).In(t.place.loc).Format(time.DateOnly) }
+	local := func(off time.Duration) string { return start.Add(off).In(t.place.loc).Format(time.DateOnly) }
 	d := dice("terminal/" + j.key)
 	e := func(label string) string { return fmt.Sprint(label, "/", i) }
 	c := terminal.Container{Number: q.ref, TimeZone: t.place.loc.String(), CheckedAt: stamp(now),
@@ -225,11 +225,17 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 
 	// Last free days: the terminal's after four days (one more for three boxes in ten, granted
 	// the day after discharge), the line's after its own free time, from five to seven days.
-	lfd := (disc + terminalFreeDays*day).Truncate(day)
-	if d.frac(e("extension")) < 0.3 && now >= disc+20*hour {
-		lfd += day
+	// A last free day is a date at the terminal, counted from the day of discharge there; its
+	// offset is the start of that day.
+	dayAfter := func(off time.Duration, days int) time.Duration {
+		y, m, dd := abs(off).In(t.place.loc).Date()
+		return time.Date(y, m, dd+days, 0, 0, 0, 0, t.place.loc).Sub(start)
 	}
-	lineLFD := (disc + time.Duration(5+d.intn("line-free-days", 3))*day).Truncate(day)
+	free := terminalFreeDays
+	if d.frac(e("extension")) < 0.3 && now >= disc+20*hour {
+		free++
+	}
+	lfd, lineLFD := dayAfter(disc, free), dayAfter(disc, 5+d.intn("line-free-days", 3))
 	c.LastFreeDay = &terminal.LastFreeDays{Terminal: local(lfd), Line: local(lineLFD)}
 	c.DischargedAt = stamp(disc)
 
@@ -260,8 +266,9 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		}
 		return float64((until - day0 + day - 1) / day)
 	}
-	fee("demurrage", demurrageRate*daysPast(lineLFD))
-	fee("extended_dwell_time", dwellRate*daysPast(lfd))
+	// Charged for every day begun after the last free day ends.
+	fee("demurrage", demurrageRate*daysPast(lineLFD+day))
+	fee("extended_dwell_time", dwellRate*daysPast(lfd+day))
 	if exam && now >= customs-day {
 		fee("exam", examFee)
 	}

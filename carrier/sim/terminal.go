@@ -208,6 +208,10 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		if !h.on || now < h.listed {
 			continue
 		}
+		if bt.hasOut {
+			// The box leaves as the carrier says it does: every hold is lifted before.
+			h.until = max(min(h.until, bt.fullOut-3*hour), disc+hour)
+		}
 		released = max(released, h.until)
 		status := terminal.HoldHold
 		switch {

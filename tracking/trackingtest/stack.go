@@ -76,6 +76,8 @@ type Options struct {
 	Logger        *slog.Logger
 	// Metrics receives the engine's metrics; nil registers none.
 	Metrics prometheus.Registerer
+	// Terminals replaces the simulated terminals the engine checks containers with.
+	Terminals boxwatch.TerminalDirectory
 }
 
 // Stack is a running engine and webhook dispatcher with their simulated carriers.
@@ -146,9 +148,13 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 			t.Fatal(err)
 		}
 	}
-	terminals := terminal.NewDirectory()
-	if err := carrier.SimulatedTerminals(network, terminals, nil, nil); err != nil {
+	simulated := terminal.NewDirectory()
+	if err := carrier.SimulatedTerminals(network, simulated, nil, nil); err != nil {
 		t.Fatal(err)
+	}
+	terminals := boxwatch.TerminalDirectory(simulated)
+	if o.Terminals != nil {
+		terminals = o.Terminals
 	}
 	lines, err := infer.New(registry, data.Lessors())
 	if err != nil {

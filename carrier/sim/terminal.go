@@ -228,7 +228,7 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	}
 
 	// Last free days: the terminal's after four days (one more for three boxes in ten, granted
-	// the day after discharge), the line's after its own free time, from five to seven days.
+	// the day after discharge), the line's after its own free time, from six to eight days.
 	// A last free day is a date at the terminal, counted from the day of discharge there; its
 	// offset is the start of that day.
 	dayAfter := func(off time.Duration, days int) time.Duration {
@@ -239,7 +239,7 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	if d.frac(e("extension")) < 0.3 && now >= disc+20*hour {
 		free++
 	}
-	lfd, lineLFD := dayAfter(disc, free), dayAfter(disc, 5+d.intn("line-free-days", 3))
+	lfd, lineLFD := dayAfter(disc, free), dayAfter(disc, 6+d.intn("line-free-days", 3))
 	c.LastFreeDay = &terminal.LastFreeDays{Terminal: local(lfd), Line: local(lineLFD)}
 	c.DischargedAt = stamp(disc)
 

@@ -167,7 +167,10 @@ func TestTerminalFollowsTheBox(t *testing.T) {
 				if r.TerminalLFD.IsZero() || r.LineLFD.IsZero() || r.Location == "" || r.Available == nil {
 					t.Fatalf("%s in the yard: %+v", b.container, r)
 				}
-				if r.TerminalLFD.Before(r.DischargedAt) || r.LineLFD.Before(r.DischargedAt) {
+				if !r.TerminalLFD.Before(r.LineLFD) {
+					t.Fatalf("%s: the terminal's last free day %v is not before the line's %v", b.container, r.TerminalLFD, r.LineLFD)
+				}
+				if r.TerminalLFD.Before(r.DischargedAt.Add(3*24*time.Hour)) || r.LineLFD.Before(r.DischargedAt) {
 					t.Fatalf("%s: last free days %v and %v before the discharge %v", b.container, r.TerminalLFD, r.LineLFD, r.DischargedAt)
 				}
 				if *r.Available != (len(r.Holds) == 0) {

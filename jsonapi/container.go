@@ -138,15 +138,21 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 
 // ContainerIncludes adds to out the resources include (inc) asks for of a container of shipment s
 // (the zero shipment when it is not known): the shipment with its containers (siblings), the
-// port of discharge terminal, and the container's milestones (events). seen holds the shipments
-// and terminals out already has; each is added once.
-func (rd Renderer) ContainerIncludes(inc map[string]bool, s boxwatch.Shipment, siblings []boxwatch.Container, events []boxwatch.TransportEvent, seen map[string]bool, out []any) []any {
+// terminal the container is at (at, as the store holds it; else the port of discharge's as the
+// route names it), and the container's milestones (events). seen holds the shipments and
+// terminals out already has; each is added once.
+func (rd Renderer) ContainerIncludes(inc map[string]bool, s boxwatch.Shipment, siblings []boxwatch.Container, events []boxwatch.TransportEvent,
+	at boxwatch.Terminal, seen map[string]bool, out []any) []any {
 	if inc["shipment"] && s.ID != "" && !seen["shipment:"+s.ID] {
 		seen["shipment:"+s.ID] = true
 		out = append(out, rd.Shipment(s, siblings))
 	}
 	pod, _ := s.POD()
-	if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen["terminal:"+t.ID] {
+	t, ok := stopTerminal(pod)
+	if at.ID != "" {
+		t, ok = at, true
+	}
+	if ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen["terminal:"+t.ID] {
 		seen["terminal:"+t.ID] = true
 		out = append(out, rd.Terminal(t))
 	}

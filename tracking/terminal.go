@@ -359,7 +359,13 @@ func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.
 		if err != nil {
 			return err
 		}
-		if err := event(v.event, "transport_event", te.ID, after.ID, fmt.Sprintf("%s:%s:%d", v.event, after.ID, v.is.Unix()), nil); err != nil {
+		// The last free day in force keeps the key it had before the terminal seam, so that an
+		// upgrade announces no day twice.
+		key := fmt.Sprintf("%s:%s:%d", v.event, after.ID, v.is.Unix())
+		if v.attribute == "pickup_lfd" {
+			key = fmt.Sprintf("lfd:%s:%d", after.ID, v.is.Unix())
+		}
+		if err := event(v.event, "transport_event", te.ID, after.ID, key, nil); err != nil {
 			return err
 		}
 	}

@@ -86,7 +86,7 @@ bench:
 
 # Short runs of every fuzz target (each FUZZTIME long); the seed corpora also run in make test.
 fuzz:
-	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./webhook ./ais ./ais/ingest ./geo/land ./searoute ./cmd/boxwatch ./client ./assistant; do \
+	@for pkg in . ./api ./infer ./carrier/dcsa ./carrier/sim ./terminal ./webhook ./ais ./ais/ingest ./geo/land ./searoute ./cmd/boxwatch ./client ./assistant; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 200x $$pkg || exit 1; \
 	  done; \

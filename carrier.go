@@ -153,39 +153,6 @@ type CarrierEquipment struct {
 	// ISOCode is the ISO 6346 size-type code (22G1, 45G1, …), when reported.
 	ISOCode string
 	Seals   []string
-	// Terminal is what the terminal at the port of discharge says of the container, when the
-	// carrier passes it on; nil otherwise.
-	Terminal *TerminalStatus `json:",omitempty"`
-}
-
-// TerminalStatus is a terminal's report on a container at the port of discharge.
-type TerminalStatus struct {
-	// CheckedAt is when the terminal reported.
-	CheckedAt time.Time
-	// Available is whether the container can be picked up; nil when the terminal does not say.
-	Available *bool `json:",omitempty"`
-	// PickupLFD is the last free day for picking the container up; zero when unknown.
-	PickupLFD time.Time
-	Holds     []TerminalHold `json:",omitempty"`
-	Fees      []TerminalFee  `json:",omitempty"`
-	// Location is where the container stands in the terminal (a yard block, a row).
-	Location string `json:",omitempty"`
-}
-
-// TerminalHold is a hold on a container at the terminal: customs, freight, USDA, …
-type TerminalHold struct {
-	Name string
-	// Status is "hold" or "pending"; a released hold is no longer listed.
-	Status      string
-	Description string `json:",omitempty"`
-}
-
-// TerminalFee is a fee owed at the terminal, in local currency.
-type TerminalFee struct {
-	// Type is demurrage, exam, extended_dwell_time, other or total.
-	Type     string
-	Amount   float64
-	Currency string
 }
 
 // DCSA event families (CarrierEvent.Type) used by boxwatch.

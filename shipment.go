@@ -88,15 +88,22 @@ func (s RouteStop) TerminalID() string {
 	return TerminalID(s.LOCODE, s.TerminalCode)
 }
 
-// Terminal is a container terminal at a port, known by its SMDG code as carriers report it.
+// Terminal is a container terminal at a port, known by its SMDG code as carriers report it, by
+// its FIRMS code as US Customs and terminal systems do, or both. Listed terminals come from
+// boxwatch's terminal list (data/terminals) with their names and address; the others are the
+// codes carriers reported.
 type Terminal struct {
-	ID       string
-	LOCODE   string
-	SMDGCode string
-	// Name is the carrier's name for it, when one gave it.
-	Name      string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID        string
+	LOCODE    string
+	SMDGCode  string
+	FIRMSCode string
+	// Name is the list's name, else the carrier's, when one gave it.
+	Name, Nickname                      string
+	Street, City, State, StateAbbr, Zip string
+	Country                             string
+	Listed                              bool
+	CreatedAt                           time.Time
+	UpdatedAt                           time.Time
 }
 
 // TerminalID is the id of the terminal with an SMDG code at a port: the same on every installation.
@@ -147,6 +154,21 @@ type Container struct {
 	Fees               []TerminalFee
 	LocationAtTerminal string
 	TerminalCheckedAt  time.Time
+	// PickupLFD is the last free day in force: the terminal's, else the line's. PickupLFDTerminal
+	// and PickupLFDLine are each as its source gave it.
+	PickupLFDTerminal, PickupLFDLine time.Time
+	PickupAppointmentAt              time.Time
+	// PODTerminalID is the terminal the box is actually at, when its terminal said it is not the
+	// one the carrier named for the port of discharge; "" otherwise.
+	PODTerminalID string
+	// TerminalFullOutAt and TerminalEmptyInAt are the gate-out and empty return as the terminal
+	// recorded them, which stand until the carrier reports its own.
+	TerminalFullOutAt, TerminalEmptyInAt time.Time
+	// TerminalNextCheckAt is when the terminal is next asked about the box; zero while it is not
+	// asked (before arrival, once the box is done with, or without a terminal to ask).
+	// TerminalFailedReason is why the last check failed, "" when it succeeded.
+	TerminalNextCheckAt  time.Time
+	TerminalFailedReason string
 	// ShipmentLastTrackingRequestAt is the last lookup of the container's shipment with the
 	// carrier, answered or not; PODLastTrackingRequestAt the last of those that asked for its
 	// data at the port of discharge (from a day before the vessel's arrival until the box left).

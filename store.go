@@ -119,6 +119,9 @@ type TerminalStore interface {
 	// TerminalsAtPorts returns the terminals known at each port, keyed by UN/LOCODE, each list by
 	// SMDG code; a port without terminals is absent.
 	TerminalsAtPorts(ctx context.Context, locodes []string) (map[string][]Terminal, error)
+	// TerminalByRef returns the terminal a ref names, by port and SMDG code, else by FIRMS code,
+	// or ErrNotFound.
+	TerminalByRef(ctx context.Context, ref TerminalRef) (Terminal, error)
 }
 
 // EventStore reads the account's logged events, the source of its notifications.
@@ -233,6 +236,8 @@ type Tx interface {
 	LockAccountShipment(ctx context.Context, accountID, id string) (Shipment, error)
 	// ShipmentContainers returns a shipment's containers by number, unlocked.
 	ShipmentContainers(ctx context.Context, shipmentID string) ([]Container, error)
+	// LockContainer returns a container by id, whatever its account, or ErrNotFound.
+	LockContainer(ctx context.Context, id string) (Container, error)
 	// SaveContainer inserts a container or writes every mutable field of an existing one, except
 	// the times RecordLookup keeps.
 	SaveContainer(ctx context.Context, c Container) error
@@ -254,8 +259,8 @@ type Tx interface {
 	// SetCustomField sets a definition's value on a resource in the transaction, creating the
 	// field or replacing its value.
 	SetCustomField(ctx context.Context, f CustomField) (CustomField, error)
-	// SaveTerminal records a terminal a carrier reported; a known one keeps its name unless the
-	// report names it.
+	// SaveTerminal records a terminal: a listed one (from the terminal list) whole; a carrier's
+	// report of a known one changes only the name of a terminal not listed, when it names one.
 	SaveTerminal(ctx context.Context, t Terminal) error
 
 	// AppendEvent logs an event unless one with the same key is logged; it reports whether it
@@ -291,6 +296,9 @@ type WorkStore interface {
 	// DueShipments returns up to limit ids of tracked shipments whose next refresh is at or
 	// before now, the most overdue first.
 	DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// DueTerminalChecks returns up to limit ids of containers of tracked shipments whose next
+	// terminal check is at or before now, the most overdue first.
+	DueTerminalChecks(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// NotificationAndWebhook returns a notification and its webhook, unlocked, or ErrNotFound.
 	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
 	// ClaimDueNotifications claims up to limit pending notifications that are due at now and not

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"cmp"
+	"context"
+	"errors"
 	"net/http"
 
 	"github.com/boxwatch/boxwatch"
@@ -91,6 +94,22 @@ var containerListParams = []param{
 type containerStores interface {
 	boxwatch.ContainerStore
 	boxwatch.ShipmentStore
+	boxwatch.TerminalStore
+}
+
+// containerTerminal is the terminal a container is at as the store holds it, when include asks for
+// it: the one its terminal named, else its port of discharge's; zero when none is known.
+func containerTerminal(ctx context.Context, st boxwatch.TerminalStore, inc map[string]bool, c boxwatch.Container, s boxwatch.Shipment) (boxwatch.Terminal, error) {
+	pod, _ := s.POD()
+	id := cmp.Or(c.PODTerminalID, pod.TerminalID())
+	if id == "" || !inc["pod_terminal"] && !inc["pickup_facility"] {
+		return boxwatch.Terminal{}, nil
+	}
+	t, err := st.Terminal(ctx, id)
+	if errors.Is(err, boxwatch.ErrNotFound) {
+		return boxwatch.Terminal{}, nil
+	}
+	return t, err
 }
 
 func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
@@ -130,7 +149,11 @@ func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks page
 			s := shipments[c.ShipmentID]
 			pod, _ := s.POD()
 			lp.data[i] = rd.Container(c, pod, events[c.ID])
-			lp.included = rd.ContainerIncludes(inc, s, siblings[s.ID], events[c.ID], seen, lp.included)
+			at, err := containerTerminal(r.Context(), st, inc, c, s)
+			if err != nil {
+				return lp, err
+			}
+			lp.included = rd.ContainerIncludes(inc, s, siblings[s.ID], events[c.ID], at, seen, lp.included)
 		}
 		return lp, nil
 	})
@@ -170,7 +193,11 @@ func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, 
 			return err
 		}
 	}
-	included := rd.ContainerIncludes(inc, s, siblings, events, map[string]bool{}, []any{})
+	at, err := containerTerminal(r.Context(), st, inc, c, s)
+	if err != nil {
+		return err
+	}
+	included := rd.ContainerIncludes(inc, s, siblings, events, at, map[string]bool{}, []any{})
 	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 	return nil
 }

@@ -104,7 +104,8 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 	}
 	ts := newTestServer(t, storetest.SQLite, voyage)
 	rc := newReceiver(t, always(200))
-	ts.register(t, ts.acme, rc, "container.pickup_lfd.changed", "container.updated", "container.transport.available")
+	ts.register(t, ts.acme, rc, "container.pickup_lfd.changed", "container.updated", "container.transport.available",
+		"container.pickup_lfd_terminal.changed", "container.pickup_lfd_line.changed", "container.pickup_appointment.changed")
 	// Stage 7: the vessel arrives within 12 hours.
 	_, sid := ts.waitShipment(t, ts.acme, "ONEYSH123457", "ONEY")
 	for range 8 {
@@ -120,9 +121,28 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 		for _, d := range rc.deliveries() {
 			events[d.event] = d.t49OK && d.stdOK
 		}
-		return events["container.pickup_lfd.changed"] && events["container.updated"] && events["container.transport.available"]
+		return events["container.pickup_lfd.changed"] && events["container.updated"] && events["container.transport.available"] &&
+			events["container.pickup_lfd_terminal.changed"] && events["container.pickup_lfd_line.changed"] && events["container.pickup_appointment.changed"]
 	})
-	r := ts.do(t, "GET", "/v2/webhook_notifications?filter[event]=container.pickup_lfd.changed", ts.acme, "").want(t, 200)
+	// A container.updated from the terminal says so, with a changeset of the container's attributes.
+	fromTerminal := false
+	r := ts.do(t, "GET", "/v2/webhook_notifications?filter[event]=container.updated&page[size]=100", ts.acme, "").want(t, 200)
+	for _, n := range asList(r.body["data"]) {
+		r := ts.do(t, "GET", "/v2/webhook_notifications/"+get(n, "id").(string)+"?include=reference_object", ts.acme, "").want(t, 200)
+		for _, inc := range asList(r.body["included"]) {
+			if get(inc, "type") == "container_updated_event" && get(inc, "attributes", "data_source") == "terminal" {
+				changeset, _ := get(inc, "attributes", "changeset").(map[string]any)
+				fromTerminal = fromTerminal || changeset["holds_at_pod_terminal"] != nil || changeset["pickup_lfd"] != nil
+				if get(inc, "relationships", "terminal", "data") == nil {
+					t.Errorf("container_updated_event without its terminal: %v", inc)
+				}
+			}
+		}
+	}
+	if !fromTerminal {
+		t.Errorf("no container.updated from the terminal with holds or the last free day")
+	}
+	r = ts.do(t, "GET", "/v2/webhook_notifications?filter[event]=container.pickup_lfd.changed", ts.acme, "").want(t, 200)
 	n := asList(r.body["data"])
 	if len(n) == 0 {
 		t.Fatalf("no notification: %s", r.raw)
@@ -151,8 +171,14 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 	cid := get(ts.do(t, "GET", "/v2/shipments/"+sid, ts.acme, "").want(t, 200).body, "data", "relationships", "containers", "data", 0, "id").(string)
 	c := ts.do(t, "GET", "/v2/containers/"+cid, ts.acme, "").want(t, 200)
 	a := get(c.body, "data", "attributes")
-	if get(a, "pickup_lfd") == nil || get(a, "import_deadlines", "pickup_lfd_terminal") != get(a, "pickup_lfd") || get(a, "terminal_checked_at") == nil {
+	if get(a, "pickup_lfd") == nil || get(a, "import_deadlines", "pickup_lfd_terminal") != get(a, "pickup_lfd") || get(a, "terminal_checked_at") == nil ||
+		get(a, "import_deadlines", "pickup_lfd_line") == nil || get(a, "import_deadlines", "pickup_lfd_line") == get(a, "pickup_lfd") {
 		t.Errorf("container terminal attributes: %s", c.raw)
+	}
+	// A listed terminal answers with its codes and address.
+	term := ts.do(t, "GET", "/v2/terminals/"+boxwatch.TerminalID("USLAX", "APMT"), ts.acme, "").want(t, 200)
+	if ta := get(term.body, "data", "attributes"); get(ta, "firms_code") != "W185" || get(ta, "nickname") != "APMT" || get(ta, "zip") != "90731" {
+		t.Errorf("listed terminal: %s", term.raw)
 	}
 	// The catalogue says these events are sent.
 	cat := ts.do(t, "GET", "/v2/webhooks/events", ts.acme, "").want(t, 200)
@@ -162,7 +188,8 @@ func TestTerminalEventsReachWebhooks(t *testing.T) {
 			emitted[get(e, "name").(string)], _ = get(e, "emitted").(bool)
 		}
 	}
-	if !emitted["container.pickup_lfd.changed"] || !emitted["container.updated"] || !emitted["container.transport.available"] {
+	if !emitted["container.pickup_lfd.changed"] || !emitted["container.updated"] || !emitted["container.transport.available"] ||
+		!emitted["container.pod_terminal_changed"] || !emitted["container.pickup_appointment.changed"] {
 		t.Errorf("catalogue: pickup_lfd.changed %v, updated %v", emitted["container.pickup_lfd.changed"], emitted["container.updated"])
 	}
 }

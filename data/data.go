@@ -32,6 +32,8 @@ var (
 	portsJSON []byte
 	//go:embed vessels/vessels.json
 	vesselsJSON []byte
+	//go:embed terminals/terminals.json
+	terminalsJSON []byte
 	//go:embed land/land-50m.bin
 	landBin []byte
 	//go:embed searoute/network.bin
@@ -43,6 +45,7 @@ var (
 	lessors  = once("lessors/lessors.json", lessorsJSON, boxwatch.LoadLessors)
 	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
+	termList = once("terminals/terminals.json", terminalsJSON, boxwatch.LoadTerminals)
 	landSet  = once("land/land-50m.bin", landBin, readLand)
 	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
 )
@@ -68,6 +71,11 @@ func Ports() *boxwatch.Ports { return ports() }
 // Fleet returns the container ships (vessels/vessels.json, from real AIS static reports), in IMO
 // order. The caller owns the returned slice.
 func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
+
+// Terminals returns the container terminals of the US ports, with their SMDG and FIRMS codes,
+// names and addresses (terminals/terminals.json, from SMDG's and CBP's lists), by port and code.
+// The caller owns the returned slice.
+func Terminals() []boxwatch.Terminal { return slices.Clone(termList()) }
 
 // Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
 // world-atlas), indexed. Every call returns the same set, which is read-only and safe for

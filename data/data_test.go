@@ -193,3 +193,30 @@ var simPorts = func() map[string]bool {
 	}
 	return m
 }()
+
+func TestTerminals(t *testing.T) {
+	list := data.Terminals()
+	if len(list) != 48 {
+		t.Fatalf("%d terminals, want 48", len(list))
+	}
+	ports := data.Ports()
+	byPort := map[string]int{}
+	for _, term := range list {
+		if _, ok := ports.ByLOCODE(term.LOCODE); !ok {
+			t.Errorf("%s: port %s is not in the port list", term.Name, term.LOCODE)
+		}
+		if term.FIRMSCode == "" && term.SMDGCode == "" || term.Nickname == "" || term.Country != "US" || !term.Listed {
+			t.Errorf("incomplete: %+v", term)
+		}
+		if term.SMDGCode != "" && (term.Street == "" || term.City == "" || term.StateAbbr == "" || term.Zip == "" || term.State == "") {
+			t.Errorf("%s: no address: %+v", term.Name, term)
+		}
+		byPort[term.LOCODE]++
+	}
+	// Every US port of the simulator's lanes has terminals to run.
+	for _, port := range []string{"USLAX", "USLGB", "USSEA", "USTIW", "USNYC", "USSAV", "USCHS", "USORF", "USBAL", "USMIA", "USPEF", "USJAX", "USHOU"} {
+		if byPort[port] == 0 {
+			t.Errorf("no terminal at %s", port)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package jsonapi
 
-import "github.com/boxwatch/boxwatch"
+import (
+	"cmp"
+
+	"github.com/boxwatch/boxwatch"
+)
 
 // ContainerAttributes is the wire form of a container.
 type ContainerAttributes struct {
@@ -103,8 +107,9 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
 		HoldsAtPODTerminal: []TerminalHold{}, FeesAtPODTerminal: []TerminalFee{}, PickupLFD: optTime(c.PickupLFD),
 		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
-		ImportDeadlines: ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFD)},
-		CurrentStatus:   c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
+		ImportDeadlines:     ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFDTerminal), PickupLFDLine: optTime(c.PickupLFDLine)},
+		PickupAppointmentAt: optTime(c.PickupAppointmentAt),
+		CurrentStatus:       c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),
 		POLVesselDeparted: optTime(c.DepartedAt), PODArrivedAt: optTime(c.PODArrivedAt), PODDischargedAt: optTime(c.PODDischargedAt),
 		PODFullOutAt: optTime(c.PODFullOutAt), EmptyTerminatedAt: optTime(c.EmptyTerminatedAt), PODTimezone: rd.timeZone(pod.LOCODE),
@@ -122,7 +127,7 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 		a.EquipmentLength = &n
 	}
 	// Without rail or inland data, a container is picked up where the vessel left it.
-	terminal := linkTo(pod.TerminalID(), "terminal")
+	terminal := linkTo(cmp.Or(c.PODTerminalID, pod.TerminalID()), "terminal")
 	rel := ContainerRelationships{Shipment: linkTo(c.ShipmentID, "shipment"), PODTerminal: terminal, PickupFacility: terminal,
 		TransportEvents: ToMany{Data: []ResourceIdentifier{}}, RawEvents: ToMany{Data: []ResourceIdentifier{}}}
 	for _, e := range events {
@@ -133,15 +138,21 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 
 // ContainerIncludes adds to out the resources include (inc) asks for of a container of shipment s
 // (the zero shipment when it is not known): the shipment with its containers (siblings), the
-// port of discharge terminal, and the container's milestones (events). seen holds the shipments
-// and terminals out already has; each is added once.
-func (rd Renderer) ContainerIncludes(inc map[string]bool, s boxwatch.Shipment, siblings []boxwatch.Container, events []boxwatch.TransportEvent, seen map[string]bool, out []any) []any {
+// terminal the container is at (at, as the store holds it; else the port of discharge's as the
+// route names it), and the container's milestones (events). seen holds the shipments and
+// terminals out already has; each is added once.
+func (rd Renderer) ContainerIncludes(inc map[string]bool, s boxwatch.Shipment, siblings []boxwatch.Container, events []boxwatch.TransportEvent,
+	at boxwatch.Terminal, seen map[string]bool, out []any) []any {
 	if inc["shipment"] && s.ID != "" && !seen["shipment:"+s.ID] {
 		seen["shipment:"+s.ID] = true
 		out = append(out, rd.Shipment(s, siblings))
 	}
 	pod, _ := s.POD()
-	if t, ok := stopTerminal(pod); ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen["terminal:"+t.ID] {
+	t, ok := stopTerminal(pod)
+	if at.ID != "" {
+		t, ok = at, true
+	}
+	if ok && (inc["pod_terminal"] || inc["pickup_facility"]) && !seen["terminal:"+t.ID] {
 		seen["terminal:"+t.ID] = true
 		out = append(out, rd.Terminal(t))
 	}

@@ -1,6 +1,7 @@
 package jsonapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -380,17 +381,36 @@ func (rd Renderer) eventObject(ev boxwatch.Event, sub subject) EventObject {
 		}
 		return obj
 	case objectContainerUpdated:
-		// Terminal facts: the reference's only data_source for this object is the terminal.
-		obj.Attributes = map[string]any{"changeset": data, "timestamp": at, "data_source": "terminal", "timezone": rd.timeZone(pod.LOCODE)}
-		obj.Relationships["terminal"] = linkTo(pod.TerminalID(), "terminal")
+		// The changeset with who reported it: the reference's only data_source for this object is
+		// the terminal; events logged before the terminal source hold the bare changeset.
+		changeset, source := any(data), "terminal"
+		if cs, ok := data["changeset"].(map[string]any); ok {
+			changeset = cs
+			if ds, _ := data["data_source"].(string); ds != "" {
+				source = ds
+			}
+		}
+		obj.Attributes = map[string]any{"changeset": changeset, "timestamp": at, "data_source": source, "timezone": rd.timeZone(pod.LOCODE)}
+		obj.Relationships["terminal"] = linkTo(terminalOf(sub, pod), "terminal")
 	case objectPODTerminalChanged:
-		obj.Attributes = map[string]any{"timestamp": at, "data_source": "shipping_line"}
-		obj.Relationships["terminal"] = linkTo(pod.TerminalID(), "terminal")
+		source, _ := data["data_source"].(string)
+		terminal, _ := data["terminal_id"].(string)
+		obj.Attributes = map[string]any{"timestamp": at, "data_source": cmp.Or(source, "shipping_line")}
+		obj.Relationships["terminal"] = linkTo(cmp.Or(terminal, terminalOf(sub, pod)), "terminal")
 	default:
 		obj.Attributes = map[string]any{"timestamp": at, "timezone": "Etc/UTC"}
 	}
 	obj.Relationships["container"] = linkTo(ev.ContainerID, "container")
 	return obj
+}
+
+// terminalOf is the terminal the event's container is at: the one its terminal named, else the
+// port of discharge's.
+func terminalOf(sub subject, pod boxwatch.RouteStop) string {
+	if sub.container != nil && sub.container.PODTerminalID != "" {
+		return sub.container.PODTerminalID
+	}
+	return pod.TerminalID()
 }
 
 // ExampleNotification renders a sample notification of an event whose reference object is of type
@@ -446,9 +466,14 @@ func (rd Renderer) ExampleNotification(name, objectType string, now time.Time) N
 			"voyage_number": "031W", "vessel_imo": vesselIMO})
 		ev.Data = data
 	case objectContainerUpdated:
-		data, _ := json.Marshal(map[string]any{"available_for_pickup": []any{false, true}})
+		data, _ := json.Marshal(map[string]any{"changeset": map[string]any{"available_for_pickup": []any{false, true}}, "data_source": "terminal"})
 		ev.ContainerID, ev.Data, sub.container = c.ID, data, &sub.containers[0]
-	case objectContainerCreated, objectPODTerminalChanged:
+	case objectPODTerminalChanged:
+		moved := boxwatch.Terminal{ID: boxwatch.TerminalID(pod, "ECTDE"), LOCODE: pod, SMDGCode: "ECTDE", Name: "ECT Delta Terminal",
+			CreatedAt: now, UpdatedAt: now}
+		data, _ := json.Marshal(map[string]any{"terminal_id": moved.ID, "data_source": "terminal"})
+		ev.ContainerID, ev.Data, sub.container, sub.terminals[moved.ID] = c.ID, data, &sub.containers[0], moved
+	case objectContainerCreated:
 		ev.ContainerID, sub.container = c.ID, &sub.containers[0]
 	default:
 		ev.ObjectID, ev.ShipmentID, sub = "", "", subject{}

@@ -8,15 +8,15 @@ import "github.com/boxwatch/boxwatch"
 // TerminalAttributes is the wire form of a terminal.
 type TerminalAttributes struct {
 	Name            string  `json:"name"`
-	Nickname        *string `json:"nickname" doc:"Null: carriers give no nickname."`
-	FirmsCode       *string `json:"firms_code" doc:"Null: carriers report SMDG codes, not FIRMS codes."`
+	Nickname        *string `json:"nickname" doc:"From boxwatch's terminal list; null for a terminal only carriers named."`
+	FirmsCode       *string `json:"firms_code" doc:"CBP's FIRMS code, from boxwatch's terminal list; null for a terminal only carriers named."`
 	SMDGCode        *string `json:"smdg_code"`
 	BICFacilityCode *string `json:"bic_facility_code" doc:"Null: carriers report terminals by SMDG code."`
-	Street          *string `json:"street" doc:"Null: carriers give no address."`
+	Street          *string `json:"street" doc:"From boxwatch's terminal list (SMDG's address); null for a terminal only carriers named."`
 	City            *string `json:"city" doc:"The city of the terminal's port, when known."`
-	State           *string `json:"state" doc:"Null: the port list holds state abbreviations only."`
+	State           *string `json:"state" doc:"From boxwatch's terminal list; null otherwise (the port list holds state abbreviations only)."`
 	StateAbbr       *string `json:"state_abbr"`
-	Zip             *string `json:"zip" doc:"Null: carriers give no address."`
+	Zip             *string `json:"zip" doc:"From boxwatch's terminal list; null for a terminal only carriers named."`
 	Country         *string `json:"country" doc:"The ISO 3166 country code of the terminal's port."`
 }
 
@@ -40,8 +40,10 @@ type TerminalDocument = Document[TerminalResource]
 // Terminal renders a terminal with what the port list knows of its port. A terminal no carrier
 // named is called by its code and port.
 func (rd Renderer) Terminal(t boxwatch.Terminal) TerminalResource {
-	a := TerminalAttributes{Name: t.Name, SMDGCode: optString(t.SMDGCode)}
-	if pt, ok := rd.port(t.LOCODE); ok {
+	a := TerminalAttributes{Name: t.Name, SMDGCode: optString(t.SMDGCode), FirmsCode: optString(t.FIRMSCode), Nickname: optString(t.Nickname),
+		Street: optString(t.Street), City: optString(t.City), State: optString(t.State), StateAbbr: optString(t.StateAbbr),
+		Zip: optString(t.Zip), Country: optString(t.Country)}
+	if pt, ok := rd.port(t.LOCODE); ok && !t.Listed {
 		a.City, a.StateAbbr, a.Country = optString(pt.City), optString(pt.StateAbbr), optString(pt.CountryCode)
 		if a.Name == "" {
 			a.Name = t.SMDGCode + " terminal, " + pt.Name

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Hooks for the read cache's tests (readcache_test.go).
 
@@ -27,4 +30,22 @@ func (db *DB) RunStatement(ctx context.Context, q string, args ...any) (int64, e
 	var n int64
 	err := db.read.queryRow(ctx, q, args...).Scan(&n)
 	return n, err
+}
+
+// RunMigration runs the SQL of the dialect's migration named name again, in a transaction, as
+// it ran when the database was migrated; its test checks what it did to the rows already there.
+func (db *DB) RunMigration(ctx context.Context, name string) error {
+	ms, err := migrations(db.dialect)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.name == name {
+			return db.inTx(ctx, func(c conn) error {
+				_, err := c.exec(ctx, m.sql)
+				return err
+			})
+		}
+	}
+	return fmt.Errorf("no migration %q", name)
 }

@@ -2,27 +2,64 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
 )
 
-const terminalColumns = `id, locode, smdg_code, name, created_at, updated_at`
+const terminalColumns = `id, locode, smdg_code, name, created_at, updated_at, firms_code, nickname, street, city, state,
+	state_abbr, zip, country, listed`
 
 func scanTerminal(r row) (boxwatch.Terminal, error) {
 	var t boxwatch.Terminal
-	err := r.Scan(nullString{&t.ID}, &t.LOCODE, &t.SMDGCode, &t.Name, timeCol{&t.CreatedAt}, timeCol{&t.UpdatedAt})
+	err := r.Scan(nullString{&t.ID}, &t.LOCODE, &t.SMDGCode, &t.Name, timeCol{&t.CreatedAt}, timeCol{&t.UpdatedAt},
+		&t.FIRMSCode, &t.Nickname, &t.Street, &t.City, &t.State, &t.StateAbbr, &t.Zip, &t.Country, &t.Listed)
 	return t, err
 }
 
-// SaveTerminal records a terminal a carrier reported; a known one keeps its name unless the new
-// report names it.
+// SaveTerminal records a terminal. A listed one (from the terminal list) is written whole; a
+// carrier's report of a known terminal changes only the name, and only of a terminal not listed
+// and when the report names it.
 func (tx *txn) SaveTerminal(ctx context.Context, t boxwatch.Terminal) error {
-	_, err := tx.c.exec(ctx, "INSERT INTO terminals ("+terminalColumns+`) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE terminals.name END,
-		updated_at = CASE WHEN excluded.name <> '' AND excluded.name <> terminals.name THEN excluded.updated_at ELSE terminals.updated_at END`,
-		t.ID, t.LOCODE, t.SMDGCode, t.Name, tx.db.ts(t.CreatedAt), tx.db.ts(t.UpdatedAt))
+	_, err := tx.c.exec(ctx, "INSERT INTO terminals ("+terminalColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET
+		name = CASE WHEN excluded.listed OR (NOT terminals.listed AND excluded.name <> '') THEN excluded.name ELSE terminals.name END,
+		updated_at = CASE WHEN excluded.listed AND (excluded.name <> terminals.name OR excluded.firms_code <> terminals.firms_code
+			OR excluded.nickname <> terminals.nickname OR excluded.street <> terminals.street OR excluded.city <> terminals.city
+			OR excluded.zip <> terminals.zip OR NOT terminals.listed)
+			OR NOT terminals.listed AND excluded.name <> '' AND excluded.name <> terminals.name
+			THEN excluded.updated_at ELSE terminals.updated_at END,
+		firms_code = CASE WHEN excluded.listed THEN excluded.firms_code ELSE terminals.firms_code END,
+		nickname = CASE WHEN excluded.listed THEN excluded.nickname ELSE terminals.nickname END,
+		street = CASE WHEN excluded.listed THEN excluded.street ELSE terminals.street END,
+		city = CASE WHEN excluded.listed THEN excluded.city ELSE terminals.city END,
+		state = CASE WHEN excluded.listed THEN excluded.state ELSE terminals.state END,
+		state_abbr = CASE WHEN excluded.listed THEN excluded.state_abbr ELSE terminals.state_abbr END,
+		zip = CASE WHEN excluded.listed THEN excluded.zip ELSE terminals.zip END,
+		country = CASE WHEN excluded.listed THEN excluded.country ELSE terminals.country END,
+		listed = terminals.listed OR excluded.listed`,
+		t.ID, t.LOCODE, t.SMDGCode, t.Name, tx.db.ts(t.CreatedAt), tx.db.ts(t.UpdatedAt), t.FIRMSCode, t.Nickname, t.Street,
+		t.City, t.State, t.StateAbbr, t.Zip, t.Country, t.Listed)
 	return tx.db.internal("save terminal", err)
+}
+
+// TerminalByRef returns the terminal a ref names: by its port and SMDG code, else by its FIRMS
+// code; ErrNotFound when none is known.
+func (db *DB) TerminalByRef(ctx context.Context, ref boxwatch.TerminalRef) (boxwatch.Terminal, error) {
+	if ref.SMDGCode != "" {
+		t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE locode = ? AND smdg_code = ?",
+			strings.ToUpper(ref.LOCODE), strings.ToUpper(ref.SMDGCode)))
+		if err = db.lookupErr("terminal", err); !errors.Is(err, boxwatch.ErrNotFound) || ref.FIRMSCode == "" {
+			return t, err
+		}
+	}
+	if ref.FIRMSCode == "" {
+		return boxwatch.Terminal{}, boxwatch.ErrNotFound
+	}
+	t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE firms_code = ? ORDER BY listed DESC, id LIMIT 1",
+		strings.ToUpper(ref.FIRMSCode)))
+	return t, db.lookupErr("terminal", err)
 }
 
 // Terminal returns a terminal by id, or ErrNotFound.

@@ -272,10 +272,37 @@ func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]str
 	return ids, db.internal("due shipments", rs.Err())
 }
 
+// DueTerminalChecks returns the ids of containers whose terminal check is due at now, the most
+// overdue first, those of shipments whose tracking stopped left out.
+func (db *DB) DueTerminalChecks(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	rs, err := db.read.query(ctx, `SELECT c.id FROM containers c JOIN shipments s ON s.id = c.shipment_id
+		WHERE c.terminal_next_check_at IS NOT NULL AND c.terminal_next_check_at <= ? AND s.stopped_at IS NULL
+		ORDER BY c.terminal_next_check_at LIMIT ?`, db.ts(now), limit)
+	if err != nil {
+		return nil, db.internal("due terminal checks", err)
+	}
+	ids, err := collect(rs, func(r row) (string, error) {
+		var id string
+		return id, r.Scan(nullString{&id})
+	})
+	return ids, db.internal("due terminal checks", err)
+}
+
+// LockContainer returns a container by id, whatever its account, locked until the transaction
+// ends, or ErrNotFound.
+func (tx *txn) LockContainer(ctx context.Context, id string) (boxwatch.Container, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Container{}, boxwatch.ErrNotFound
+	}
+	c, err := scanContainer(tx.c.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE id = ?"+tx.forUpdate(), strings.ToLower(id)))
+	return c, tx.db.lookupErr("container", err)
+}
+
 const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
 	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers,
-	shipment_last_tracking_request_at, pod_last_tracking_request_at`
+	shipment_last_tracking_request_at, pod_last_tracking_request_at, pickup_lfd_terminal, pickup_lfd_line, pickup_appointment_at,
+	pod_terminal_id, terminal_full_out_at, terminal_empty_in_at, terminal_next_check_at, terminal_failed_reason`
 
 func scanContainer(r row) (boxwatch.Container, error) {
 	var c boxwatch.Container
@@ -284,7 +311,9 @@ func scanContainer(r row) (boxwatch.Container, error) {
 		nullTimeCol{&c.PODArrivedAt}, nullTimeCol{&c.PODDischargedAt}, nullTimeCol{&c.PODFullOutAt}, nullTimeCol{&c.EmptyTerminatedAt},
 		&c.AvailableForPickup, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, nullTimeCol{&c.PickupLFD}, jsonCol{&c.Holds},
 		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt}, listCol{&c.RefNumbers},
-		nullTimeCol{&c.ShipmentLastTrackingRequestAt}, nullTimeCol{&c.PODLastTrackingRequestAt})
+		nullTimeCol{&c.ShipmentLastTrackingRequestAt}, nullTimeCol{&c.PODLastTrackingRequestAt}, nullTimeCol{&c.PickupLFDTerminal},
+		nullTimeCol{&c.PickupLFDLine}, nullTimeCol{&c.PickupAppointmentAt}, &c.PODTerminalID, nullTimeCol{&c.TerminalFullOutAt},
+		nullTimeCol{&c.TerminalEmptyInAt}, nullTimeCol{&c.TerminalNextCheckAt}, &c.TerminalFailedReason)
 	if len(c.RefNumbers) == 0 {
 		c.RefNumbers = nil
 	}
@@ -312,19 +341,26 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 		return err
 	}
 	tx.evict(containerKey(strings.ToLower(c.ID)), shipmentContainersKey(strings.ToLower(c.ShipmentID)))
-	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
 		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
 		pod_discharged_at = excluded.pod_discharged_at, pod_full_out_at = excluded.pod_full_out_at,
 		empty_terminated_at = excluded.empty_terminated_at, available_for_pickup = excluded.available_for_pickup,
 		updated_at = excluded.updated_at, pickup_lfd = excluded.pickup_lfd, holds = excluded.holds, fees = excluded.fees,
-		location_at_terminal = excluded.location_at_terminal, terminal_checked_at = excluded.terminal_checked_at`,
+		location_at_terminal = excluded.location_at_terminal, terminal_checked_at = excluded.terminal_checked_at,
+		pickup_lfd_terminal = excluded.pickup_lfd_terminal, pickup_lfd_line = excluded.pickup_lfd_line,
+		pickup_appointment_at = excluded.pickup_appointment_at, pod_terminal_id = excluded.pod_terminal_id,
+		terminal_full_out_at = excluded.terminal_full_out_at, terminal_empty_in_at = excluded.terminal_empty_in_at,
+		terminal_next_check_at = excluded.terminal_next_check_at, terminal_failed_reason = excluded.terminal_failed_reason`,
 		c.ID, c.AccountID, c.ShipmentID, c.Number, c.SealNumber, c.ISOCode, c.CurrentStatus, db.nullTime(c.EmptyOutAt),
 		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
 		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
 		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt),
-		listArg(c.RefNumbers), db.nullTime(c.ShipmentLastTrackingRequestAt), db.nullTime(c.PODLastTrackingRequestAt))
+		listArg(c.RefNumbers), db.nullTime(c.ShipmentLastTrackingRequestAt), db.nullTime(c.PODLastTrackingRequestAt),
+		db.nullTime(c.PickupLFDTerminal), db.nullTime(c.PickupLFDLine), db.nullTime(c.PickupAppointmentAt), c.PODTerminalID,
+		db.nullTime(c.TerminalFullOutAt), db.nullTime(c.TerminalEmptyInAt), db.nullTime(c.TerminalNextCheckAt), c.TerminalFailedReason)
 	return db.internal("save container", err)
 }
 

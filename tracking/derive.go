@@ -184,8 +184,6 @@ type containerFacts struct {
 	isoCode    string
 	seal       string
 	milestones []milestone
-	// terminal is the terminal's report at the port of discharge, nil when none came.
-	terminal *boxwatch.TerminalStatus
 }
 
 // deriveContainers lists every container the carrier reports with its milestones, in journey
@@ -232,7 +230,6 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 	for _, eq := range cs.Equipment {
 		f := add(eq.Reference)
 		f.isoCode = eq.ISOCode
-		f.terminal = eq.Terminal
 		if len(eq.Seals) > 0 {
 			f.seal = eq.Seals[0]
 		}
@@ -335,24 +332,20 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	c.DepartedAt = f.at(VesselDeparted)
 	c.PODArrivedAt = f.at(VesselArrived)
 	c.PODDischargedAt = f.at(VesselDischarged)
-	c.PODFullOutAt = f.at(FullOut)
-	c.EmptyTerminatedAt = f.at(EmptyIn)
+	// The terminal's gate records stand until the carrier reports its own.
+	c.PODFullOutAt = firstTime(f.at(FullOut), c.TerminalFullOutAt)
+	c.EmptyTerminatedAt = firstTime(f.at(EmptyIn), c.TerminalEmptyInAt)
 	boxwatch.DescribeEquipment(c)
-	// Whether a discharged box can be picked up is the terminal's to say (a carrier's answer says
-	// nothing of holds): unknown until it does, as the reference's availability_known says. A box
-	// that left full can no longer be.
-	var avail *bool
-	if !c.PODFullOutAt.IsZero() {
-		v := false
-		avail = &v
+	// Whether a discharged box can be picked up is the terminal's to say (applyReport; a carrier's
+	// answer says nothing of holds): unknown until it does, as the reference's availability_known
+	// says, and its word stands until the box leaves. A box that left full can no longer be.
+	switch {
+	case !c.PODFullOutAt.IsZero():
+		no := false
+		c.AvailableForPickup = &no
+	case !c.TerminalCheckedAt.IsZero():
+	default:
+		c.AvailableForPickup = nil
 	}
-	if t := f.terminal; t != nil {
-		if t.Available != nil {
-			v := *t.Available
-			avail = &v
-		}
-		c.PickupLFD, c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = t.PickupLFD, t.Holds, t.Fees, t.Location, t.CheckedAt
-	}
-	c.AvailableForPickup = avail
 	c.CurrentStatus = boxwatch.ContainerStatus(*c)
 }

@@ -27,6 +27,7 @@ import (
 // job queue runs on.
 type Database interface {
 	boxwatch.WorkStore
+	boxwatch.TerminalStore
 	queue.Database
 }
 
@@ -39,9 +40,15 @@ type Config struct {
 	Carriers map[string]boxwatch.Carrier
 	// Lines ranks the lines a request without SCAC (auto_detect_vocc_scac) is looked up with;
 	// without it such requests fail with scac_auto_detect_failed.
-	Lines  boxwatch.LineRanker
-	Clock  boxwatch.Clock
-	Logger *slog.Logger
+	Lines boxwatch.LineRanker
+	// Terminals finds the source that reports on a container at its terminal of discharge; nil
+	// checks no terminal (see terminal.go).
+	Terminals boxwatch.TerminalDirectory
+	// TerminalInterval is how often a container is checked with its terminal while it is there;
+	// default DefaultTerminalInterval.
+	TerminalInterval time.Duration
+	Clock            boxwatch.Clock
+	Logger           *slog.Logger
 	// RetryScale multiplies every retry and backoff delay (tests use a small value); default 1.
 	RetryScale float64
 	// RefreshInterval is how often a tracked shipment is looked up again; default DefaultRefreshInterval.
@@ -78,8 +85,9 @@ type Engine struct {
 	cfg   Config
 	log   *slog.Logger
 	queue *queue.Queue
-	// refreshFailures counts the refreshes carriers did not answer; nil without Metrics.
-	refreshFailures *prometheus.CounterVec
+	// refreshFailures counts the refreshes carriers did not answer, terminalFailures the
+	// terminal checks terminals did not; nil without Metrics.
+	refreshFailures, terminalFailures *prometheus.CounterVec
 }
 
 // refreshFailureReasons are the reason label's values: the failed_reason each failure would give
@@ -138,6 +146,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.RefreshInterval <= 0 {
 		cfg.RefreshInterval = DefaultRefreshInterval
 	}
+	if cfg.TerminalInterval <= 0 {
+		cfg.TerminalInterval = DefaultTerminalInterval
+	}
 	if cfg.JobTimeout <= 0 {
 		cfg.JobTimeout = DefaultJobTimeout
 	}
@@ -164,12 +175,23 @@ func New(cfg Config) (*Engine, error) {
 				e.refreshFailures.WithLabelValues(scac, reason)
 			}
 		}
+		e.terminalFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxwatch_terminal_check_failures_total",
+			Help: "Checks of containers with their terminal that failed, by reason (the container's terminal failure reason): not_found, terminal_unreachable, rate_limited, unrecognized_response, terminal_unsupported (no source answers for the terminal) or internal_processing_error.",
+		}, []string{"reason"})
+		if err := cfg.Metrics.Register(e.terminalFailures); err != nil {
+			return nil, fmt.Errorf("tracking: %w", err)
+		}
+		for _, reason := range terminalFailureReasons {
+			e.terminalFailures.WithLabelValues(reason)
+		}
 	}
 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &lookupWorker{e: e})
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
+	river.AddWorker(workers, &terminalWorker{e: e})
 	q, err := queue.New(cfg.DB, queue.Config{
 		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
 		Metrics: cfg.Metrics,

@@ -488,6 +488,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		before := c
 		applyFacts(&c, f)
+		checkNow := e.scheduleTerminal(*s, &c, now)
 		if !existed || containerChanged(before, c) {
 			c.UpdatedAt = now
 			if err := tx.SaveContainer(ctx, c); err != nil {
@@ -495,23 +496,19 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 			}
 		}
 		boxes = append(boxes, c)
+		if checkNow {
+			if err := e.queue.Enqueue(ctx, tx, terminalArgs{ContainerID: c.ID}, nil); err != nil {
+				return err
+			}
+		}
 		switch {
 		case !existed && !initial:
 			if err := event("container.created", "container_created_event", boxwatch.NewID(now), c.ID, "cc:"+c.ID, nil); err != nil {
 				return err
 			}
-		case existed && !sameBool(before.AvailableForPickup, c.AvailableForPickup):
-			change := ContainerChange{"available_for_pickup": {before.AvailableForPickup, c.AvailableForPickup}}
-			if err := event("container.updated", "container_updated_event", boxwatch.NewID(now), c.ID,
-				fmt.Sprintf("cu:%s:available_for_pickup:%v", c.ID, c.AvailableForPickup != nil && *c.AvailableForPickup), change); err != nil {
-				return err
-			}
 		}
-		if existed && !initial {
-			if err := terminalEvents(ctx, tx, before, c, newPOD.LOCODE, now, event); err != nil {
-				return err
-			}
-		}
+		// container.updated is the terminal's (its reference object's data_source is "terminal"):
+		// the terminal checks send it; a carrier's gate-out is container.transport.full_out.
 		for _, m := range f.milestones {
 			te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, ContainerID: c.ID,
 				Event: m.event, Timestamp: m.at.UTC(), LOCODE: m.locode, VoyageNumber: m.voyage, VesselIMO: m.vessel,
@@ -605,67 +602,6 @@ type EstimatedArrival struct {
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
-// terminalEvents logs what the terminal's report changed, as the reference names it: the last
-// free day as container.pickup_lfd.changed (a terminal transport event whose value is the day),
-// availability as container.transport.available and .not_available, and holds, fees or the place
-// in the yard as container.updated with a changeset.
-func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, pod string, now time.Time,
-	event func(name, objectType, objectID, containerID, key string, data any) error) error {
-	terminalEvent := func(name string, at time.Time, value string) (boxwatch.TransportEvent, bool, error) {
-		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: after.AccountID, ShipmentID: after.ShipmentID, ContainerID: after.ID,
-			Event: name, Timestamp: at.UTC(), LOCODE: pod, DataSource: "terminal", Value: value, CreatedAt: now}
-		added, err := tx.InsertTransportEvent(ctx, te)
-		return te, added, err
-	}
-	if lfd := after.PickupLFD; !before.PickupLFD.Equal(lfd) && !lfd.IsZero() {
-		const name = "container.pickup_lfd.changed"
-		value := lfd.UTC().Format(time.RFC3339)
-		te, added, err := terminalEvent(name, lfd, value)
-		if err == nil && !added {
-			te, err = tx.SetTransportEventValue(ctx, after.ID, name, pod, lfd.UTC(), value)
-		}
-		if err != nil {
-			return err
-		}
-		if err := event(name, "transport_event", te.ID, after.ID, fmt.Sprintf("lfd:%s:%d", after.ID, lfd.Unix()), nil); err != nil {
-			return err
-		}
-	}
-	if !after.TerminalCheckedAt.IsZero() && after.AvailableForPickup != nil && !sameBool(before.AvailableForPickup, after.AvailableForPickup) {
-		name := "container.transport.available"
-		if !*after.AvailableForPickup {
-			name = "container.transport.not_available"
-		}
-		// Not available because it left is full_out, not a terminal event.
-		if *after.AvailableForPickup || after.PODFullOutAt.IsZero() {
-			te, added, err := terminalEvent(name, after.TerminalCheckedAt, "")
-			if err != nil {
-				return err
-			}
-			if added {
-				if err := event(name, "transport_event", te.ID, after.ID, "te:"+after.ID+":"+name+":"+pod, nil); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	change := ContainerChange{}
-	if !reflect.DeepEqual(before.Holds, after.Holds) {
-		change["holds_at_pod_terminal"] = [2]any{before.Holds, after.Holds}
-	}
-	if !reflect.DeepEqual(before.Fees, after.Fees) {
-		change["fees_at_pod_terminal"] = [2]any{before.Fees, after.Fees}
-	}
-	if before.LocationAtTerminal != after.LocationAtTerminal {
-		change["location_at_pod_terminal"] = [2]any{before.LocationAtTerminal, after.LocationAtTerminal}
-	}
-	if len(change) == 0 {
-		return nil
-	}
-	return event("container.updated", "container_updated_event", boxwatch.NewID(now), after.ID,
-		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.Unix()), change)
-}
-
 func containerChanged(a, b boxwatch.Container) bool {
 	return !a.PickupLFD.Equal(b.PickupLFD) || !reflect.DeepEqual(a.Holds, b.Holds) || !reflect.DeepEqual(a.Fees, b.Fees) ||
 		a.LocationAtTerminal != b.LocationAtTerminal || !a.TerminalCheckedAt.Equal(b.TerminalCheckedAt) ||
@@ -673,7 +609,8 @@ func containerChanged(a, b boxwatch.Container) bool {
 		!a.EmptyOutAt.Equal(b.EmptyOutAt) || !a.FullInAt.Equal(b.FullInAt) || !a.LoadedAt.Equal(b.LoadedAt) ||
 		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
 		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||
-		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup)
+		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup) ||
+		!a.TerminalNextCheckAt.Equal(b.TerminalNextCheckAt)
 }
 
 func sameBool(a, b *bool) bool {
@@ -779,8 +716,9 @@ type scheduleWorker struct {
 	e *Engine
 }
 
-// Work enqueues a refresh for every shipment that is due. It runs on the leader only; the
-// refresh jobs are unique per shipment, so a shipment already queued is not queued twice.
+// Work enqueues a refresh for every shipment that is due, and a terminal check for every
+// container that is. It runs on the leader only; the jobs are unique per shipment and per
+// container, so one already queued is not queued twice.
 func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs]) error {
 	e := w.e
 	ids, err := e.cfg.DB.DueShipments(ctx, e.cfg.Clock(), 1000)
@@ -790,6 +728,18 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 	jobs := make([]river.InsertManyParams, len(ids))
 	for i, id := range ids {
 		jobs[i] = river.InsertManyParams{Args: refreshArgs{ShipmentID: id}}
+	}
+	if e.cfg.Terminals != nil {
+		boxes, err := e.cfg.DB.DueTerminalChecks(ctx, e.cfg.Clock(), 1000)
+		if err != nil {
+			return err
+		}
+		for _, id := range boxes {
+			jobs = append(jobs, river.InsertManyParams{Args: terminalArgs{ContainerID: id}})
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
 	}
 	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error { return e.queue.EnqueueMany(ctx, tx, jobs) })
 }

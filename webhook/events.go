@@ -75,14 +75,14 @@ var catalogue = []Category{
 	{ID: "container-events", Name: "Container Events", Events: []EventSummary{
 		{"container.created", "A container was added to a shipment that was already being tracked.", refContainerCreated, true},
 		{"container.updated", "Terminal facts about a container changed, such as availability, holds or fees; the changeset lists the old and new values.", refContainerUpdated, true},
-		{"container.pod_terminal_changed", "The terminal where the container will be discharged changed.", refPODTerminalChange, false},
+		{"container.pod_terminal_changed", "The container is at another terminal of the port of discharge than the one known so far, as its terminal says.", refPODTerminalChange, true},
 	}},
 	{ID: "container-pickup-events", Name: "Container Pickup Events", Events: []EventSummary{
 		{"container.pickup_lfd.changed", "The last free day for picking the container up at the port of discharge changed; the transport event's value is the new day.", refTransportEvent, true},
-		{"container.pickup_lfd_line.changed", "The shipping line's last free day for the container changed.", refTransportEvent, false},
-		{"container.pickup_lfd_terminal.changed", "The terminal's last free day for the container changed.", refTransportEvent, false},
+		{"container.pickup_lfd_line.changed", "The shipping line's last free day for the container changed, as the terminal reports it; the transport event's value is the new day.", refTransportEvent, true},
+		{"container.pickup_lfd_terminal.changed", "The terminal's last free day for the container changed; the transport event's value is the new day.", refTransportEvent, true},
 		{"container.pickup_lfd_rail.changed", "The rail operator's last free day for the container changed.", refTransportEvent, false},
-		{"container.pickup_appointment.changed", "The pickup appointment for the container was booked, moved or cancelled.", refTransportEvent, false},
+		{"container.pickup_appointment.changed", "The pickup appointment for the container was booked or moved; the transport event's value is the new time.", refTransportEvent, true},
 	}},
 	{ID: "document-events", Name: "Document Events", Events: []EventSummary{
 		{"document.extracted", "Data was read out of an uploaded shipping document.", "", false},

@@ -8,7 +8,7 @@ import (
 	"github.com/boxwatch/boxwatch/webhook"
 )
 
-// emitted are the events the tracking engine writes today (tracking/derive.go and workers.go).
+// emitted are the events the tracking engine writes today (tracking/derive.go, workers.go and terminal.go).
 var emitted = []string{
 	"tracking_request.succeeded", "tracking_request.failed", "tracking_request.awaiting_manifest",
 	"tracking_request.tracking_stopped", "shipment.estimated.arrival", "container.created", "container.updated",
@@ -18,6 +18,8 @@ var emitted = []string{
 	"container.transport.transshipment_departed", "container.transport.vessel_arrived",
 	"container.transport.vessel_discharged", "container.transport.full_out", "container.transport.empty_in",
 	"container.pickup_lfd.changed", "container.transport.available", "container.transport.not_available",
+	"container.pickup_lfd_terminal.changed", "container.pickup_lfd_line.changed", "container.pickup_appointment.changed",
+	"container.pod_terminal_changed",
 }
 
 func TestCatalogueShape(t *testing.T) {

@@ -2,7 +2,6 @@ package dcsa
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -259,36 +258,6 @@ func addEquipment(equipment map[string]*boxwatch.CarrierEquipment, e event) {
 	if len(seals) > 0 {
 		eq.Seals = seals
 	}
-	if d := e.CarrierSpecificData; d != nil && d.TerminalStatus != nil {
-		if ts, ok := terminalStatus(d.TerminalStatus); ok && (eq.Terminal == nil || !ts.CheckedAt.Before(eq.Terminal.CheckedAt)) {
-			eq.Terminal = &ts
-		}
-	}
-}
-
-// terminalStatus reads a terminal's report; one without a readable time is left out.
-func terminalStatus(w *TerminalStatus) (boxwatch.TerminalStatus, bool) {
-	checked, err := time.Parse(time.RFC3339, w.CheckedDateTime)
-	if err != nil {
-		return boxwatch.TerminalStatus{}, false
-	}
-	ts := boxwatch.TerminalStatus{CheckedAt: checked.UTC(), Available: w.AvailableForPickup, Location: w.YardLocation}
-	if w.LastFreeDate != "" {
-		if lfd, err := time.Parse(time.RFC3339, w.LastFreeDate); err == nil {
-			ts.PickupLFD = lfd.UTC()
-		}
-	}
-	for _, h := range w.Holds {
-		if h.HoldType != "" && (h.Status == "hold" || h.Status == "pending") {
-			ts.Holds = append(ts.Holds, boxwatch.TerminalHold{Name: h.HoldType, Status: h.Status, Description: h.Description})
-		}
-	}
-	for _, f := range w.Fees {
-		if f.ChargeType != "" && !math.IsNaN(f.Amount) && !math.IsInf(f.Amount, 0) {
-			ts.Fees = append(ts.Fees, boxwatch.TerminalFee{Type: f.ChargeType, Amount: f.Amount, Currency: f.CurrencyCode})
-		}
-	}
-	return ts, true
 }
 
 // call gathers what the events say of one transport call.

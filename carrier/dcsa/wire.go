@@ -57,34 +57,6 @@ type CarrierSpecificData struct {
 	ShipmentLocationType string `json:"shipmentLocationType,omitempty"`
 	// TransportationPhase is Export, Transshipment or Import.
 	TransportationPhase string `json:"transportationPhase,omitempty"`
-	// TerminalStatus is what the terminal at the port of discharge says of the event's container
-	// (boxwatch's simulator passes it on; DCSA has no member for it).
-	TerminalStatus *TerminalStatus `json:"terminalStatus,omitempty"`
-}
-
-// TerminalStatus is a terminal's report on a container: availability, last free day, holds,
-// fees and place in the yard, as of checkedDateTime.
-type TerminalStatus struct {
-	CheckedDateTime    string           `json:"checkedDateTime"`
-	AvailableForPickup *bool            `json:"availableForPickup,omitempty"`
-	LastFreeDate       string           `json:"lastFreeDate,omitempty"`
-	Holds              []TerminalHold   `json:"holds,omitempty"`
-	Fees               []TerminalCharge `json:"fees,omitempty"`
-	YardLocation       string           `json:"yardLocation,omitempty"`
-}
-
-// TerminalHold is a hold on a container: its kind (customs, freight, USDA, …) and status.
-type TerminalHold struct {
-	HoldType    string `json:"holdType"`
-	Status      string `json:"status"`
-	Description string `json:"description,omitempty"`
-}
-
-// TerminalCharge is a fee owed at the terminal.
-type TerminalCharge struct {
-	ChargeType   string  `json:"chargeType"`
-	Amount       float64 `json:"amount"`
-	CurrencyCode string  `json:"currencyCode"`
 }
 
 // TransportCall is a call of a vessel (or other means) at a place.

@@ -83,9 +83,6 @@ func (j *journey) events(anchor, now time.Time) []event {
 		}
 		if !recorded.After(now) {
 			add(m, boxwatch.ClassifierActual, actual, recorded, m.reason)
-			if status := j.dischargeStatus(m, now.Sub(start), start); status != nil {
-				out[len(out)-1].CarrierSpecificData = status
-			}
 			continue
 		}
 		if m.family != "TRANSPORT" {

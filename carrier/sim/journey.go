@@ -228,7 +228,9 @@ func (j *journey) route(w *world, d dice, s service) {
 			c.facility, c.mode, c.name = "DEPO", "TRUCK", c.place.Name+" inland depot"
 		} else {
 			c.facility, c.mode = "POTE", "VESSEL"
-			c.terminal, c.name = simulatedTerminal(c.place, d.intn("terminal/"+port, simulatedTerminals))
+			berths := w.berths(port)
+			t := berths[d.intn("terminal/"+port, len(berths))]
+			c.terminal, c.name = t.SMDGCode, t.Name
 			c.vessel, c.voyage, c.service = vessels[leg], voyages[leg], s.codes[laneLegs[leg]]
 			c.operator = operatorOf(c.vessel.Name)
 		}

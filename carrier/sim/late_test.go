@@ -21,6 +21,7 @@ func lateWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.setTerminals(data.Terminals()) // as New does
 	return w
 }
 

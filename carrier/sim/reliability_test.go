@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch/data"
-	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/searoute"
 )
 
 // punctuality counts vessel arrivals as Sea-Intelligence does: on time within a day of the
@@ -46,14 +44,7 @@ func (p punctuality) lateMean() float64 { return p.lateDays / float64(p.late) }
 // the carriers the report only places in a band, within it; the others near the industry's).
 func TestScheduleReliability(t *testing.T) {
 	t.Parallel()
-	sea := data.SeaNetwork()
-	w, err := newWorld(data.Carriers(), data.Ports(), data.Fleet(), func(from, to geo.Point) ([]geo.Point, float64, error) {
-		p, err := sea.Route(from, to, searoute.Options{})
-		return p.Points, p.DistanceNM, err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lateWorld(t)
 	const perLine = 500
 	var all punctuality
 	byLine := map[string]*punctuality{}

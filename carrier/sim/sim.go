@@ -43,6 +43,9 @@ type Options struct {
 	// Every port of the simulator's lanes must be in Ports with coordinates.
 	Ports *boxwatch.Ports
 	Fleet []boxwatch.Vessel
+	// Terminals are the listed terminals whose operating systems the simulator runs at their
+	// ports (a port without any runs two simulated ones); data.Terminals when nil.
+	Terminals []boxwatch.Terminal
 	// State remembers first lookups and attempts; a MemoryState when nil.
 	State State
 	// Clock is the real time; time.Now when nil.
@@ -65,8 +68,9 @@ type Options struct {
 }
 
 // Network is the simulated carrier network. It is an http.Handler serving
-// GET /{SCAC}/v2/events (GET /{SCAC}/v3/events in Track & Trace 3.0) for every simulated SCAC;
-// Start serves it on a listener.
+// GET /{SCAC}/v2/events (GET /{SCAC}/v3/events in Track & Trace 3.0) for every simulated SCAC,
+// and the terminal operating systems of the ports it calls at (see terminal.go); Start serves it
+// on a listener.
 //
 // Every number has a journey, the same on every run and every replica sharing a State, except
 // these documented test numbers:
@@ -161,6 +165,9 @@ func New(o Options) (*Network, error) {
 	if o.Fleet == nil {
 		o.Fleet = data.Fleet()
 	}
+	if o.Terminals == nil {
+		o.Terminals = data.Terminals()
+	}
 	if o.State == nil {
 		o.State = NewMemoryState()
 	}
@@ -186,6 +193,7 @@ func New(o Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.setTerminals(o.Terminals)
 	n := &Network{world: w, lines: map[string]boxwatch.ShippingLine{}, state: o.State, clock: o.Clock,
 		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log, dialect: o.Dialect}
 	scacs := o.SCACs
@@ -204,6 +212,7 @@ func New(o Options) (*Network, error) {
 	}
 	n.mux = http.NewServeMux()
 	n.mux.HandleFunc(n.eventsPath("{scac}"), n.serveEvents)
+	n.mux.HandleFunc("/terminals/{locode}/{terminal}/v1/containers/{number}", n.serveTerminal)
 	n.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		n.fail(w, r, http.StatusNotFound, "notFound", "no such resource: the simulated carriers serve "+n.eventsPath("{SCAC}"))
 	})

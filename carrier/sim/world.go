@@ -135,6 +135,8 @@ type world struct {
 	places   map[string]place
 	services map[string][]service // by primary SCAC
 	router   Router               // nil: vessels sail great circles
+	// terminals are the terminals of every place, by UN/LOCODE, by path key (see setTerminals).
+	terminals map[string][]terminalSpot
 
 	mu     sync.Mutex
 	routes map[[2]string]seaRoute // by port pair

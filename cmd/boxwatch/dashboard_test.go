@@ -72,7 +72,7 @@ func TestDashboardUsesRegisteredMetrics(t *testing.T) {
 		}
 	}
 	walk(dash.Panels)
-	if want := []string{"API", "Jobs", "Carriers", "Webhooks", "AIS", "Database"}; !slices.Equal(rows, want) {
+	if want := []string{"API", "Jobs", "Carriers", "Webhooks", "AIS", "Database", "Terminals"}; !slices.Equal(rows, want) {
 		t.Errorf("rows %v, want %v", rows, want)
 	}
 

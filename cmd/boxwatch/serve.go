@@ -32,6 +32,7 @@ import (
 	"github.com/boxwatch/boxwatch/jsonapi"
 	"github.com/boxwatch/boxwatch/searoute"
 	"github.com/boxwatch/boxwatch/store"
+	terminals "github.com/boxwatch/boxwatch/terminal"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/web"
 	"github.com/boxwatch/boxwatch/webhook"
@@ -44,7 +45,8 @@ type serveConfig struct {
 	addr, adminAddr, db, publicURL, logLevel string
 	demo                                     bool
 	limits                                   api.Limits
-	carriersFile                             string
+	carriersFile, terminalsFile              string
+	terminalInterval                         time.Duration
 	sim                                      bool
 	simSpeed                                 float64
 	simLatency                               time.Duration
@@ -88,7 +90,8 @@ func defaultServeConfig() serveConfig {
 		addr: "127.0.0.1:8080", adminAddr: "127.0.0.1:9090", db: defaultDB, logLevel: "info",
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
-		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
+		terminalInterval: tracking.DefaultTerminalInterval,
+		webhookTimeout:   webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention, readCache: true,
@@ -117,6 +120,8 @@ func (c serveConfig) validate() error {
 		return usagef("--retry-scale must be more than 0, got %v", c.retryScale)
 	case c.refreshInterval < time.Second:
 		return usagef("--refresh-interval must be at least 1s, got %v", c.refreshInterval)
+	case c.terminalInterval < time.Second:
+		return usagef("--terminal-interval must be at least 1s, got %v", c.terminalInterval)
 	case c.workers < 0:
 		return usagef("--workers must be 0 or more, got %d", c.workers)
 	case c.jobTimeout < time.Second:
@@ -203,7 +208,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.IntVar(&cfg.limits.InferNumber, "limit-infer", cfg.limits.InferNumber, "POST /v2/tracking_requests/infer_number per account per minute (0 lifts the limit)")
 	fs.IntVar(&cfg.limits.Default, "limit-default", cfg.limits.Default, "every other /v2 request per account per minute (0 lifts the limit)")
 	fs.StringVar(&cfg.carriersFile, "carriers", cfg.carriersFile, "carrier configuration file (JSON): SCAC → adapter, base URL, credentials")
-	fs.BoolVar(&cfg.sim, "sim", cfg.sim, "simulate every carrier the carriers file does not configure (on with --demo)")
+	fs.StringVar(&cfg.terminalsFile, "terminals", cfg.terminalsFile, "terminals file (JSON): terminal (USLAX/APMT or FIRMS:W185) → base URL of its boxwatch terminal protocol, credentials, rate (docs/terminals.md)")
+	fs.DurationVar(&cfg.terminalInterval, "terminal-interval", cfg.terminalInterval, "how often a container at its terminal of discharge is checked with the terminal")
+	fs.BoolVar(&cfg.sim, "sim", cfg.sim, "simulate every carrier the carriers file does not configure, and every terminal the terminals file does not (on with --demo)")
 	fs.Float64Var(&cfg.simSpeed, "sim-speed", cfg.simSpeed, "run the simulated world this many times faster than real time")
 	fs.DurationVar(&cfg.simLatency, "sim-latency", cfg.simLatency, "delay every simulated carrier answer by this much")
 	fs.StringVar(&cfg.simDCSAVersion, "sim-dcsa-version", cfg.simDCSAVersion, "DCSA Track & Trace version the simulated carriers speak: 2.2 or 3.0")
@@ -264,6 +271,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
+	terminalDir := terminals.NewDirectory()
+	if cfg.terminalsFile != "" {
+		if err := loadTerminals(cfg.terminalsFile, terminalDir, getenv, carrierHTTP); err != nil {
+			return err
+		}
+	}
 	// Every part started below is stopped by the deferred calls, in reverse order: the database
 	// closes last, after everything that uses it has finished.
 	db, err := store.OpenWith(ctx, cfg.db, store.Options{DisableReadCache: !cfg.readCache, Logger: log.With("component", "store"),
@@ -274,6 +287,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer db.Close()
 	if err := tracking.Migrate(ctx, db); err != nil {
 		return err
+	}
+	if err := tracking.SaveTerminalList(ctx, db, data.Terminals(), time.Now()); err != nil {
+		return fmt.Errorf("recording the terminal list: %w", err)
 	}
 	ports, sea := data.Ports(), data.SeaNetwork()
 	carriers := configured
@@ -312,7 +328,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if carriers, err = carrier.CheckFormats(carriers, configured, registry); err != nil {
 			return err
 		}
-		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()), "dcsa_version", network.Version())
+		if err := carrier.SimulatedTerminals(network, terminalDir, configured, carrierHTTP); err != nil {
+			return err
+		}
+		log.Info("carrier simulator", "addr", simLn.Addr().String(), "ais", aisLn.Addr().String(), "speed", cfg.simSpeed, "lines", len(network.SCACs()),
+			"terminals", len(network.Terminals()), "dcsa_version", network.Version())
 	}
 	policy := webhook.Policy{AllowPrivate: cfg.webhookAllowPrivate, Timeout: cfg.webhookTimeout}
 	webhookClient := webhook.NewClient(policy)
@@ -339,12 +359,20 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if carriers, err = carrier.Observed(carriers, log.With("component", "carriers"), reg); err != nil {
 		return err
 	}
+	if err := terminalDir.Observe(reg); err != nil {
+		return err
+	}
+	var terminalSources boxwatch.TerminalDirectory
+	if terminalDir.Len() > 0 {
+		terminalSources = terminalDir
+	}
 	// infer_number's engine; requests sent with auto_detect_vocc_scac are looked up with the lines it ranks.
 	inferEngine, err := infer.New(registry, data.Lessors())
 	if err != nil {
 		return err
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
+		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
 	if err != nil {
@@ -597,6 +625,23 @@ func sweepRateLimits(ctx context.Context, db *store.DB, log *slog.Logger) {
 			}
 		}
 	}
+}
+
+// loadTerminals reads the terminals file and adds a client of each of its terminals to dir.
+func loadTerminals(path string, dir *terminals.Directory, getenv func(string) string, client *http.Client) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("--terminals: %w", err)
+	}
+	defer f.Close()
+	cfg, err := terminals.Load(f)
+	if err == nil {
+		err = cfg.Build(dir, getenv, client)
+	}
+	if err != nil {
+		return fmt.Errorf("--terminals %s: %w", path, err)
+	}
+	return nil
 }
 
 // loadCarriers reads the carrier configuration file and builds its adapters.

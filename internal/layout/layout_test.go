@@ -2,7 +2,8 @@
 // only the standard library, only the store and the queue reach a database driver or River's
 // drivers and migrator, only the binary wires the HTTP API in, the API holds HTTP only, the
 // journey engine none, the JSON:API documents are rendered without HTTP code (so that webhook
-// delivery shares them with the API), and the MCP server is a client of the API.
+// delivery shares them with the API), the MCP server is a client of the API, and the tracking engine
+// reaches terminals only through the domain's TerminalDirectory.
 package layout
 
 import (
@@ -225,5 +226,32 @@ func TestDispatchDoesNotImportAPI(t *testing.T) {
 		if p.ImportPath == module+"/webhook/dispatch" && slices.Contains(p.Imports, module+"/api") {
 			t.Errorf("webhook/dispatch imports the api package: render notifications with jsonapi")
 		}
+	}
+}
+
+// The terminal seam stands beside the carrier one: the tracking engine asks terminals through the
+// domain's TerminalDirectory, never through the terminal package or the simulator; the terminal
+// package knows neither the store, the engine nor the simulator (which speaks its protocol).
+func TestTerminalSeam(t *testing.T) {
+	found := false
+	for _, p := range packages(t) {
+		switch p.ImportPath {
+		case module + "/tracking":
+			for _, imp := range []string{module + "/terminal", module + "/carrier/sim"} {
+				if slices.Contains(p.Imports, imp) {
+					t.Errorf("tracking imports %s: it asks terminals through boxwatch.TerminalDirectory", imp)
+				}
+			}
+		case module + "/terminal":
+			found = true
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module+"/") && imp != module {
+					t.Errorf("the terminal package imports %s: it depends on the domain only", imp)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the terminal package was not listed")
 	}
 }

@@ -307,6 +307,9 @@ func testContainers(t *testing.T, db *store.DB) {
 	c1.PickupLFD, c1.TerminalCheckedAt, c1.LocationAtTerminal = at(96*time.Hour), at(3*time.Hour), "Block A3"
 	c1.Holds = []boxwatch.TerminalHold{{Name: "customs", Status: "hold", Description: "Exam ordered"}}
 	c1.Fees = []boxwatch.TerminalFee{{Type: "demurrage", Amount: 150.5, Currency: "USD"}}
+	c1.PickupLFDTerminal, c1.PickupLFDLine, c1.PickupAppointmentAt = at(96*time.Hour), at(120*time.Hour), at(80*time.Hour)
+	c1.PODTerminalID, c1.TerminalFullOutAt, c1.TerminalEmptyInAt = boxwatch.TerminalID("USLAX", "APMT"), at(81*time.Hour), at(150*time.Hour)
+	c1.TerminalNextCheckAt, c1.TerminalFailedReason = at(4*time.Hour), boxwatch.TerminalUnreachable
 	mustSaveContainer(t, db, c1)
 	boxwatch.DescribeEquipment(&c1)
 	got, err := db.Container(ctx, a.ID, c1.ID)

@@ -62,6 +62,8 @@ var conformance = []struct {
 	// terminals.go
 	{"TransportEventValue", withDB(testTransportEventValue), []string{"Tx.SetTransportEventValue", "Tx.InsertTransportEvent", "ContainerStore.TransportEvent"}},
 	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "TerminalStore.Terminal", "TerminalStore.TerminalsAtPorts"}},
+	{"ListedTerminals", withDB(testListedTerminals), []string{"Tx.SaveTerminal", "TerminalStore.Terminal", "TerminalStore.TerminalByRef"}},
+	{"DueTerminalChecks", withDB(testDueTerminalChecks), []string{"WorkStore.DueTerminalChecks", "Tx.LockContainer", "Tx.SaveContainer"}},
 
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "ShipmentStore.Shipment"}},
@@ -149,6 +151,7 @@ var notInSuite = map[string]string{
 	"ReadCacheNotified":    "test hook of store's read cache tests",
 	"SetReadCacheHooks":    "test hook of store's read cache tests",
 	"RunStatement":         "test hook of store's statement cache tests",
+	"RunMigration":         "test hook of store's migration tests",
 }
 
 // Run is the conformance suite: every behaviour boxwatch relies on from a store, run on one

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +84,123 @@ func testTransportEventValue(t *testing.T, db *store.DB) {
 	if !errors.Is(err, boxwatch.ErrNotFound) {
 		t.Errorf("no such event: %v", err)
 	}
+}
+
+// A listed terminal (from the terminal list) is written whole and keeps its name whatever a
+// carrier calls it; one is found by port and SMDG code, or by FIRMS code.
+func testListedTerminals(t *testing.T, db *store.DB) {
+	carrierSaw := boxwatch.Terminal{ID: boxwatch.TerminalID("USLAX", "APMT"), LOCODE: "USLAX", SMDGCode: "APMT", Name: "APM PIER 400",
+		CreatedAt: base, UpdatedAt: base}
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, carrierSaw) })
+	listed := boxwatch.Terminal{ID: carrierSaw.ID, LOCODE: "USLAX", SMDGCode: "APMT", FIRMSCode: "W185", Name: "APM Terminals Pier 400",
+		Nickname: "APMT", Street: "2500 Navy Way", City: "Terminal Island", State: "California", StateAbbr: "CA", Zip: "90731",
+		Country: "US", Listed: true, CreatedAt: at(time.Hour), UpdatedAt: at(time.Hour)}
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, listed) })
+	want := listed
+	want.CreatedAt = base
+	if got, err := db.Terminal(ctx, listed.ID); err != nil || got != want {
+		t.Fatalf("listed over a carrier's report:\n got %+v, %v\nwant %+v", got, err, want)
+	}
+	// A carrier's later name changes nothing of a listed terminal.
+	carrierSaw.Name, carrierSaw.UpdatedAt = "APM TERMINALS LOS ANGELES", at(2*time.Hour)
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, carrierSaw) })
+	if got, _ := db.Terminal(ctx, listed.ID); got != want {
+		t.Errorf("a carrier renamed a listed terminal:\n got %+v\nwant %+v", got, want)
+	}
+	// Saving the same list again changes nothing, updated_at included.
+	again := listed
+	again.UpdatedAt = at(3 * time.Hour)
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, again) })
+	if got, _ := db.Terminal(ctx, listed.ID); got != want {
+		t.Errorf("the same list again:\n got %+v\nwant %+v", got, want)
+	}
+	firmsOnly := boxwatch.Terminal{LOCODE: "USLGB", FIRMSCode: "W183", Name: "Long Beach Container Terminal (Pier F)", Country: "US",
+		Listed: true, CreatedAt: base, UpdatedAt: base}
+	firmsOnly.ID = firmsOnly.Ref().ID()
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, firmsOnly) })
+
+	for _, tt := range []struct {
+		name string
+		ref  boxwatch.TerminalRef
+		want string
+	}{
+		{"BySMDG", boxwatch.TerminalRef{LOCODE: "uslax", SMDGCode: "apmt"}, listed.ID},
+		{"ByFIRMS", boxwatch.TerminalRef{FIRMSCode: "W185"}, listed.ID},
+		{"UnknownSMDGKnownFIRMS", boxwatch.TerminalRef{LOCODE: "USLAX", SMDGCode: "NOPE", FIRMSCode: "W183"}, firmsOnly.ID},
+		{"FIRMSOnly", boxwatch.TerminalRef{LOCODE: "USLGB", FIRMSCode: "W183"}, firmsOnly.ID},
+		{"ErrNotFound", boxwatch.TerminalRef{LOCODE: "USLAX", SMDGCode: "NOPE"}, ""},
+		{"ErrNotFoundFIRMS", boxwatch.TerminalRef{FIRMSCode: "ZZZZ"}, ""},
+		{"ErrNotFoundEmpty", boxwatch.TerminalRef{}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := db.TerminalByRef(ctx, tt.ref)
+			if tt.want == "" {
+				if !errors.Is(err, boxwatch.ErrNotFound) {
+					t.Fatalf("got %+v, %v; want ErrNotFound", got, err)
+				}
+				return
+			}
+			if err != nil || got.ID != tt.want {
+				t.Fatalf("got %+v, %v; want %s", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// Terminal checks come due per container, most overdue first, never for a stopped shipment's;
+// a container is locked and read whole by id.
+func testDueTerminalChecks(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	b := MustCreateAccount(t, db, "globex")
+	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
+	other := mustCreateShipment(t, db, b.ID, "MEDUFR030803", base)
+	stopped := mustCreateShipment(t, db, a.ID, "MEDUFR030804", base)
+	stopped.StoppedAt, stopped.StoppedReason = base, boxwatch.StopCancelledByUser
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.UpdateShipment(ctx, stopped) })
+	now := at(time.Hour)
+	due := func(s boxwatch.Shipment, number string, next time.Time) boxwatch.Container {
+		c := newContainer(s, number, base)
+		c.TerminalNextCheckAt = next
+		return mustSaveContainer(t, db, c)
+	}
+	late := due(s, "MSCU1", now.Add(-time.Minute))
+	latest := due(other, "MSCU2", now.Add(-time.Hour))
+	onTime := due(s, "MSCU3", now)
+	due(s, "MSCU4", now.Add(time.Second))
+	due(s, "MSCU5", time.Time{})
+	due(stopped, "MSCU6", now.Add(-2*time.Hour))
+	for _, tt := range []struct {
+		name  string
+		limit int
+		want  []string
+	}{
+		{"MostOverdueFirst", 10, []string{latest.ID, late.ID, onTime.ID}},
+		{"Limit", 2, []string{latest.ID, late.ID}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := db.DueTerminalChecks(ctx, now, tt.limit); err != nil || !slices.Equal(got, tt.want) {
+				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+	t.Run("LockContainer", func(t *testing.T) {
+		var got boxwatch.Container
+		mustInTx(t, db, func(tx boxwatch.Tx) error {
+			var err error
+			got, err = tx.LockContainer(ctx, strings.ToUpper(late.ID))
+			return err
+		})
+		if !got.TerminalNextCheckAt.Equal(late.TerminalNextCheckAt) || got.ID != late.ID || got.Number != "MSCU1" {
+			t.Fatalf("got %+v; want %+v", got, late)
+		}
+		for _, id := range []string{boxwatch.NewID(now), "MSCU1"} {
+			err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+				_, err := tx.LockContainer(ctx, id)
+				return err
+			})
+			if !errors.Is(err, boxwatch.ErrNotFound) {
+				t.Errorf("%s: %v, want ErrNotFound", id, err)
+			}
+		}
+	})
 }

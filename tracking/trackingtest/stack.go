@@ -19,6 +19,7 @@ import (
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/infer"
 	"github.com/boxwatch/boxwatch/store"
+	"github.com/boxwatch/boxwatch/terminal"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/webhook"
 	"github.com/boxwatch/boxwatch/webhook/dispatch"
@@ -61,8 +62,8 @@ type Options struct {
 	CheckFormats bool
 	// RetryScale defaults to 0.0001: a day of backoff becomes under 9 seconds.
 	RetryScale float64
-	// RefreshInterval defaults to an hour.
-	RefreshInterval time.Duration
+	// RefreshInterval defaults to an hour, TerminalInterval (terminal checks) to an hour.
+	RefreshInterval, TerminalInterval time.Duration
 	// Workers defaults to 8; -1 runs none.
 	Workers int
 	// Renderer turns on webhook deliveries (jsonapi.NewNotificationRenderer); Webhooks is their URL
@@ -75,6 +76,8 @@ type Options struct {
 	Logger        *slog.Logger
 	// Metrics receives the engine's metrics; nil registers none.
 	Metrics prometheus.Registerer
+	// Terminals replaces the simulated terminals the engine checks containers with.
+	Terminals boxwatch.TerminalDirectory
 }
 
 // Stack is a running engine and webhook dispatcher with their simulated carriers.
@@ -145,6 +148,14 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 			t.Fatal(err)
 		}
 	}
+	simulated := terminal.NewDirectory()
+	if err := carrier.SimulatedTerminals(network, simulated, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	terminals := boxwatch.TerminalDirectory(simulated)
+	if o.Terminals != nil {
+		terminals = o.Terminals
+	}
 	lines, err := infer.New(registry, data.Lessors())
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +165,11 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
+	if err := seedTerminals(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Terminals: terminals,
+		TerminalInterval: o.TerminalInterval, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
 		Notified: deliveries.Wake})
 	if err != nil {
@@ -173,6 +188,11 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 		engine.Stop(stopCtx)
 	})
 	return &Stack{Engine: engine, Deliveries: deliveries, Network: network, Carriers: carriers, Clock: clock}
+}
+
+// seedTerminals records the terminal list in the store, as boxwatch serve does at start.
+func seedTerminals(ctx context.Context, db *store.DB) error {
+	return tracking.SaveTerminalList(ctx, db, data.Terminals(), time.Now())
 }
 
 // Eventually polls cond every 20 ms until it holds, failing the test after limit.

@@ -1,0 +1,468 @@
+package tracking
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/boxwatch/boxwatch"
+)
+
+// Terminal checks: what the terminal at the port of discharge says of each container, asked of
+// the terminal's own system (Config.Terminals), never of the carrier. A container is checked from
+// terminalLead before its vessel's arrival until its empty comes back, or emptyWindow after it
+// left full, every TerminalInterval (four times less often once it left), each check a job of its
+// own outside any transaction; the report and the events it causes commit together.
+const (
+	kindTerminalCheck       = "terminal_check"
+	DefaultTerminalInterval = time.Hour
+	terminalLead            = 3 * 24 * time.Hour
+	emptyWindow             = 14 * 24 * time.Hour
+	// unsupportedRecheck is how long a container whose terminal no source answers for waits
+	// before it is tried again (the carrier may name another terminal meanwhile).
+	unsupportedRecheck = 24 * time.Hour
+)
+
+type terminalArgs struct {
+	ContainerID string `json:"container_id"`
+}
+
+func (terminalArgs) Kind() string { return kindTerminalCheck }
+
+func (terminalArgs) InsertOpts() river.InsertOpts {
+	// One check of a container at a time, across every replica.
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
+	}}}
+}
+
+// terminalFailureReasons are the reason label's values of boxwatch_terminal_check_failures_total.
+var terminalFailureReasons = []string{boxwatch.TerminalNotFound, boxwatch.TerminalUnreachable, boxwatch.TerminalRateLimited,
+	boxwatch.TerminalUnrecognized, boxwatch.TerminalUnsupported, boxwatch.TerminalInternal}
+
+// podTerminal is the terminal a container is checked with: the one its terminal said it is at,
+// else the one the carrier names for the port of discharge; zero when neither is known.
+func (e *Engine) podTerminal(ctx context.Context, s boxwatch.Shipment, c boxwatch.Container) (boxwatch.TerminalRef, error) {
+	pod, ok := s.POD()
+	id := c.PODTerminalID
+	if id == "" && ok {
+		id = pod.TerminalID()
+	}
+	if id == "" {
+		return boxwatch.TerminalRef{}, nil
+	}
+	t, err := e.cfg.DB.Terminal(ctx, id)
+	switch {
+	case errors.Is(err, boxwatch.ErrNotFound) && c.PODTerminalID == "" && ok:
+		return boxwatch.TerminalRef{LOCODE: pod.LOCODE, SMDGCode: pod.TerminalCode}, nil
+	case err != nil:
+		return boxwatch.TerminalRef{}, err
+	}
+	return t.Ref(), nil
+}
+
+// terminalDue reports whether a container of s is to be checked with its terminal at now: its
+// shipment names a terminal at the port of discharge (or the box's terminal named another), its
+// vessel arrived there or will within terminalLead, and the box is not done with.
+func terminalDue(s boxwatch.Shipment, c boxwatch.Container, now time.Time) bool {
+	pod, ok := s.POD()
+	switch {
+	case !ok || pod.TerminalCode == "" && c.PODTerminalID == "":
+		return false
+	case pod.ATA.IsZero() && (pod.ETA.IsZero() || pod.ETA.Sub(now) > terminalLead):
+		return false
+	case !c.EmptyTerminatedAt.IsZero():
+		return false
+	}
+	return c.PODFullOutAt.IsZero() || now.Sub(c.PODFullOutAt) < emptyWindow
+}
+
+// scheduleTerminal starts or ends a container's terminal checks as the carrier's answer moves its
+// journey along; it reports whether a check is due now.
+func (e *Engine) scheduleTerminal(s boxwatch.Shipment, c *boxwatch.Container, now time.Time) bool {
+	if e.cfg.Terminals == nil {
+		return false
+	}
+	due := terminalDue(s, *c, now)
+	switch {
+	case due && c.TerminalNextCheckAt.IsZero():
+		c.TerminalNextCheckAt = now
+		return true
+	case !due:
+		c.TerminalNextCheckAt = time.Time{}
+	}
+	return false
+}
+
+type terminalWorker struct {
+	river.WorkerDefaults[terminalArgs]
+	e *Engine
+}
+
+// Work checks one container with its terminal and records the report or the failure.
+func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs]) error {
+	e := w.e
+	var s boxwatch.Shipment
+	var c boxwatch.Container
+	if err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+		if c, err = tx.LockContainer(ctx, job.Args.ContainerID); err != nil {
+			return err
+		}
+		s, err = tx.LockShipment(ctx, c.ShipmentID)
+		return err
+	}); err != nil {
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	if !s.StoppedAt.IsZero() || c.TerminalNextCheckAt.IsZero() || e.cfg.Terminals == nil {
+		return nil
+	}
+	ref, err := e.podTerminal(ctx, s, c)
+	if err != nil {
+		return err
+	}
+	var report boxwatch.TerminalReport
+	src := e.cfg.Terminals.Source(ref)
+	switch {
+	case ref.IsZero() || src == nil:
+		err = &boxwatch.TerminalError{Reason: boxwatch.TerminalUnsupported, Err: fmt.Errorf("no source answers for terminal %s", ref)}
+	default:
+		report, err = src.Check(ctx, boxwatch.TerminalQuery{Terminal: ref, Container: c.Number, SCAC: s.SCAC,
+			BillOfLading: s.BillOfLading, Booking: s.Booking})
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return river.JobSnooze(0)
+	}
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
+	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
+		c, lerr := tx.LockContainer(ctx, job.Args.ContainerID)
+		if lerr != nil {
+			return lerr
+		}
+		s, lerr := tx.LockShipment(ctx, c.ShipmentID)
+		if lerr != nil || !s.StoppedAt.IsZero() {
+			return lerr
+		}
+		now := e.cfg.Clock()
+		if err != nil {
+			return e.terminalFailed(ctx, tx, s, c, ref, err, now)
+		}
+		return e.applyReport(ctx, tx, s, c, ref, report, now)
+	})
+}
+
+// terminalFailed records a check the terminal did not answer: the reason on the container, a log
+// line and the failure counted once tx commits, and the next check after the interval, sooner
+// when the terminal is only briefly away, later when no source answers for it.
+func (e *Engine) terminalFailed(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, c boxwatch.Container, ref boxwatch.TerminalRef, err error, now time.Time) error {
+	reason, delay := boxwatch.TerminalInternal, e.cfg.TerminalInterval
+	var te *boxwatch.TerminalError
+	switch {
+	case errors.As(err, &te):
+		reason = te.Reason
+		switch {
+		case te.Temporary:
+			delay = min(delay, max(e.backoff(3), e.scaled(te.RetryAfter)))
+		case te.Reason == boxwatch.TerminalUnsupported:
+			delay = e.scaled(unsupportedRecheck)
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		reason = boxwatch.TerminalUnreachable
+	}
+	id, terminal := c.ID, ref.String()
+	tx.AfterCommit(func() {
+		e.log.Warn("terminal check failed", "container_id", id, "shipment_id", s.ID, "terminal", terminal, "reason", reason, "error", err.Error())
+		if e.terminalFailures != nil {
+			e.terminalFailures.WithLabelValues(reason).Inc()
+		}
+	})
+	c.TerminalFailedReason, c.TerminalNextCheckAt = reason, now.Add(delay)
+	if !terminalDue(s, c, now) {
+		c.TerminalNextCheckAt = time.Time{}
+	}
+	return tx.SaveContainer(ctx, c)
+}
+
+// ContainerUpdate is the data of a container.updated event: the changeset (attribute → [before,
+// after]) and who reported the change (shipping_line or terminal).
+type ContainerUpdate struct {
+	Changeset  ContainerChange `json:"changeset"`
+	DataSource string          `json:"data_source"`
+}
+
+// PODTerminalChange is the data of a container.pod_terminal_changed event.
+type PODTerminalChange struct {
+	TerminalID         string `json:"terminal_id"`
+	PreviousTerminalID string `json:"previous_terminal_id"`
+	DataSource         string `json:"data_source"`
+}
+
+// applyReport brings a container up to its terminal's report and logs every change. A report
+// that the box is at another terminal moves its checks there (container.pod_terminal_changed).
+func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, c boxwatch.Container, ref boxwatch.TerminalRef,
+	r boxwatch.TerminalReport, now time.Time) error {
+	pod, _ := s.POD()
+	logged := 0
+	event := func(name, objectType, objectID, containerID, key string, data any) error {
+		at := now.Add(time.Duration(logged) * time.Microsecond)
+		logged++
+		ev := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: s.AccountID, Name: name, ObjectType: objectType, ObjectID: objectID,
+			TrackingRequestID: s.TrackingRequestID, ShipmentID: s.ID, ContainerID: containerID, Key: key, CreatedAt: at}
+		if data != nil {
+			b, err := json.Marshal(data)
+			if err != nil {
+				return err
+			}
+			ev.Data = b
+		}
+		return e.appendEvent(ctx, tx, ev)
+	}
+	before := c
+	c.TerminalFailedReason, c.UpdatedAt = "", now
+	if !r.At.IsZero() {
+		at := r.At
+		if at.LOCODE == "" {
+			at.LOCODE = ref.LOCODE
+		}
+		t, err := e.cfg.DB.TerminalByRef(ctx, at)
+		if errors.Is(err, boxwatch.ErrNotFound) {
+			t = boxwatch.Terminal{ID: at.ID(), LOCODE: at.LOCODE, SMDGCode: at.SMDGCode, FIRMSCode: at.FIRMSCode, CreatedAt: now, UpdatedAt: now}
+			err = tx.SaveTerminal(ctx, t)
+		}
+		if err != nil {
+			return err
+		}
+		previous := c.PODTerminalID
+		if previous == "" {
+			previous = pod.TerminalID()
+		}
+		c.PODTerminalID, c.TerminalNextCheckAt = t.ID, now
+		if t.ID == previous {
+			// The terminal names itself: nothing moved; ask again after the interval.
+			c.TerminalNextCheckAt = now.Add(e.cfg.TerminalInterval)
+			return tx.SaveContainer(ctx, c)
+		}
+		if err := tx.SaveContainer(ctx, c); err != nil {
+			return err
+		}
+		tx.AfterCommit(func() {
+			e.log.Info("container at another terminal", "container_id", c.ID, "terminal_id", t.ID, "was", previous)
+		})
+		if err := event("container.pod_terminal_changed", "container_pod_terminal_changed_event", boxwatch.NewID(now), c.ID,
+			"ptc:"+c.ID+":"+t.ID, PODTerminalChange{TerminalID: t.ID, PreviousTerminalID: previous, DataSource: "terminal"}); err != nil {
+			return err
+		}
+		return event("container.updated", "container_updated_event", boxwatch.NewID(now), c.ID, "cu:"+c.ID+":pod_terminal:"+t.ID,
+			ContainerUpdate{Changeset: ContainerChange{"pod_terminal": {previous, t.ID}}, DataSource: "terminal"})
+	}
+
+	if r.Available != nil {
+		v := *r.Available
+		c.AvailableForPickup = &v
+	}
+	c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = r.Holds, r.Fees, r.Location, r.CheckedAt
+	c.PickupLFDTerminal, c.PickupLFDLine, c.PickupAppointmentAt = r.TerminalLFD, r.LineLFD, r.AppointmentAt
+	c.PickupLFD = firstTime(r.TerminalLFD, r.LineLFD)
+	c.TerminalFullOutAt, c.TerminalEmptyInAt = r.FullOutAt, r.EmptyInAt
+	// The gate's records stand until the carrier reports its own.
+	if c.PODFullOutAt.IsZero() && !r.FullOutAt.IsZero() {
+		c.PODFullOutAt = r.FullOutAt
+		no := false
+		c.AvailableForPickup = &no
+	}
+	if c.EmptyTerminatedAt.IsZero() && !r.EmptyInAt.IsZero() {
+		c.EmptyTerminatedAt = r.EmptyInAt
+	}
+	// The status by the reference's rules; a box the terminal has discharged counts as
+	// discharged before the carrier says so.
+	seen := c
+	if seen.PODDischargedAt.IsZero() {
+		seen.PODDischargedAt = r.DischargedAt
+	}
+	c.CurrentStatus = boxwatch.ContainerStatus(seen)
+	c.TerminalNextCheckAt = now.Add(e.cfg.TerminalInterval)
+	if !c.PODFullOutAt.IsZero() {
+		c.TerminalNextCheckAt = now.Add(4 * e.cfg.TerminalInterval)
+	}
+	if !terminalDue(s, c, now) {
+		c.TerminalNextCheckAt = time.Time{}
+	}
+	if err := tx.SaveContainer(ctx, c); err != nil {
+		return err
+	}
+	locode := firstNonEmpty(ref.LOCODE, pod.LOCODE)
+	for _, m := range []struct {
+		name      string
+		was, is   time.Time
+		milestone string
+	}{{FullOut, before.PODFullOutAt, c.PODFullOutAt, FullOut}, {EmptyIn, before.EmptyTerminatedAt, c.EmptyTerminatedAt, EmptyIn}} {
+		if !m.was.IsZero() || m.is.IsZero() {
+			continue
+		}
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: c.AccountID, ShipmentID: c.ShipmentID, ContainerID: c.ID,
+			Event: m.name, Timestamp: m.is.UTC(), LOCODE: locode, DataSource: "terminal", CreatedAt: now}
+		added, err := tx.InsertTransportEvent(ctx, te)
+		if err != nil {
+			return err
+		}
+		if added {
+			if err := event(m.name, "transport_event", te.ID, c.ID, "te:"+c.ID+":"+m.name+":"+locode, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return terminalEvents(ctx, tx, before, c, locode, now, event)
+}
+
+// terminalEvents logs what the terminal's report changed, as the reference names it: each last
+// free day (the one in force, the terminal's, the line's) and the pickup appointment as
+// container.pickup_lfd.changed, .pickup_lfd_terminal.changed, .pickup_lfd_line.changed and
+// .pickup_appointment.changed (terminal transport events whose value is the new time),
+// availability as container.transport.available and .not_available, and everything changed as
+// one container.updated with its changeset, from the terminal.
+func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, locode string, now time.Time,
+	event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	terminalEvent := func(name string, at time.Time, value string) (boxwatch.TransportEvent, bool, error) {
+		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: after.AccountID, ShipmentID: after.ShipmentID, ContainerID: after.ID,
+			Event: name, Timestamp: at.UTC(), LOCODE: locode, DataSource: "terminal", Value: value, CreatedAt: now}
+		added, err := tx.InsertTransportEvent(ctx, te)
+		return te, added, err
+	}
+	change := ContainerChange{}
+	for _, v := range []struct {
+		event, attribute string
+		was, is          time.Time
+	}{
+		{"container.pickup_lfd.changed", "pickup_lfd", before.PickupLFD, after.PickupLFD},
+		{"container.pickup_lfd_terminal.changed", "pickup_lfd_terminal", before.PickupLFDTerminal, after.PickupLFDTerminal},
+		{"container.pickup_lfd_line.changed", "pickup_lfd_line", before.PickupLFDLine, after.PickupLFDLine},
+		{"container.pickup_appointment.changed", "pickup_appointment_at", before.PickupAppointmentAt, after.PickupAppointmentAt},
+	} {
+		if v.was.Equal(v.is) {
+			continue
+		}
+		change[v.attribute] = [2]any{optTime(v.was), optTime(v.is)}
+		if v.is.IsZero() {
+			continue
+		}
+		value := v.is.UTC().Format(time.RFC3339)
+		te, added, err := terminalEvent(v.event, v.is, value)
+		if err == nil && !added {
+			te, err = tx.SetTransportEventValue(ctx, after.ID, v.event, locode, v.is.UTC(), value)
+		}
+		if err != nil {
+			return err
+		}
+		// The last free day in force keeps the key it had before the terminal seam, so that an
+		// upgrade announces no day twice.
+		key := fmt.Sprintf("%s:%s:%d", v.event, after.ID, v.is.Unix())
+		if v.attribute == "pickup_lfd" {
+			key = fmt.Sprintf("lfd:%s:%d", after.ID, v.is.Unix())
+		}
+		if err := event(v.event, "transport_event", te.ID, after.ID, key, nil); err != nil {
+			return err
+		}
+	}
+	if after.AvailableForPickup != nil && !sameBool(before.AvailableForPickup, after.AvailableForPickup) {
+		change["available_for_pickup"] = [2]any{before.AvailableForPickup, after.AvailableForPickup}
+		name := "container.transport.available"
+		if !*after.AvailableForPickup {
+			name = "container.transport.not_available"
+		}
+		// Not available because it left is full_out, not a terminal event.
+		if *after.AvailableForPickup || after.PODFullOutAt.IsZero() {
+			te, added, err := terminalEvent(name, after.TerminalCheckedAt, "")
+			if err != nil {
+				return err
+			}
+			if added {
+				if err := event(name, "transport_event", te.ID, after.ID, "te:"+after.ID+":"+name+":"+locode, nil); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if !reflect.DeepEqual(before.Holds, after.Holds) {
+		change["holds_at_pod_terminal"] = [2]any{holdsJSON(before.Holds), holdsJSON(after.Holds)}
+	}
+	if !reflect.DeepEqual(before.Fees, after.Fees) {
+		change["fees_at_pod_terminal"] = [2]any{feesJSON(before.Fees), feesJSON(after.Fees)}
+	}
+	if before.LocationAtTerminal != after.LocationAtTerminal {
+		change["location_at_pod_terminal"] = [2]any{optString(before.LocationAtTerminal), optString(after.LocationAtTerminal)}
+	}
+	if len(change) == 0 {
+		return nil
+	}
+	return event("container.updated", "container_updated_event", boxwatch.NewID(now), after.ID,
+		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.UnixMicro()), ContainerUpdate{Changeset: change, DataSource: "terminal"})
+}
+
+// holdJSON and feeJSON are a hold and a fee as the container's attributes show them, for changesets.
+type holdJSON struct {
+	Name        string  `json:"name"`
+	Status      string  `json:"status"`
+	Description *string `json:"description"`
+}
+
+type feeJSON struct {
+	Type         string  `json:"type"`
+	Amount       float64 `json:"amount"`
+	CurrencyCode string  `json:"currency_code"`
+}
+
+func holdsJSON(hs []boxwatch.TerminalHold) []holdJSON {
+	out := []holdJSON{}
+	for _, h := range hs {
+		out = append(out, holdJSON{Name: h.Name, Status: h.Status, Description: optString(h.Description)})
+	}
+	return out
+}
+
+func feesJSON(fs []boxwatch.TerminalFee) []feeJSON {
+	out := []feeJSON{}
+	for _, f := range fs {
+		out = append(out, feeJSON{Type: f.Type, Amount: f.Amount, CurrencyCode: f.Currency})
+	}
+	return out
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// optTime is a time as the API writes it, nil when zero.
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(boxwatch.TimeFormat)
+	return &s
+}
+
+// SaveTerminalList records the terminal list (data.Terminals) in the store, in one transaction:
+// each listed terminal whole, with its FIRMS code, nickname and address.
+func SaveTerminalList(ctx context.Context, db boxwatch.WorkStore, list []boxwatch.Terminal, now time.Time) error {
+	return db.InTx(ctx, func(tx boxwatch.Tx) error {
+		for _, t := range list {
+			t.CreatedAt, t.UpdatedAt = now, now
+			if err := tx.SaveTerminal(ctx, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,201 @@
+package tracking_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/internal/promtest"
+	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/terminal"
+	"github.com/boxwatch/boxwatch/tracking"
+	"github.com/boxwatch/boxwatch/tracking/trackingtest"
+)
+
+// movedBox finds a bill of lading of the line whose box, discharged at a US port, is at a sister
+// terminal of the one the carrier names, asking the carrier and the terminals as boxwatch would.
+func movedBox(t *testing.T, f *fixture, scac string) (number, container string, at boxwatch.TerminalRef) {
+	t.Helper()
+	for i := range 400 {
+		number := fmt.Sprintf("%sSH%05d8", scac, 10000+i*97)
+		cs, err := f.stack.Carriers[scac].Lookup(ctx, boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: number, SCAC: scac})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pod boxwatch.TransportCall
+		for _, c := range cs.Calls {
+			if c.Mode == "VESSEL" && c.Arrival.Planned.After(pod.Arrival.Planned) {
+				pod = c
+			}
+		}
+		if !strings.HasPrefix(pod.LOCODE, "US") {
+			continue
+		}
+		berth := boxwatch.TerminalRef{LOCODE: pod.LOCODE, SMDGCode: pod.FacilityCode}
+		base, ok := f.stack.Network.TerminalBaseURL(berth)
+		if !ok {
+			t.Fatalf("no simulated terminal %s", berth)
+		}
+		client, err := terminal.New(terminal.Config{BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, eq := range cs.Equipment {
+			r, err := client.Check(ctx, boxwatch.TerminalQuery{Terminal: berth, Container: eq.Reference, SCAC: scac, BillOfLading: number})
+			if err == nil && !r.At.IsZero() {
+				return number, eq.Reference, r.At
+			}
+		}
+	}
+	t.Fatal("no box at a sister terminal")
+	return "", "", boxwatch.TerminalRef{}
+}
+
+// TestTerminalMovesTheBox: the carrier's terminal says the box is at a sister terminal; the box's
+// terminal changes (container.pod_terminal_changed, and a container.updated from the terminal
+// with the pod_terminal change), and its checks go to the terminal it is at, which reports it.
+func TestTerminalMovesTheBox(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		// At full scale: the arrival window must stay open for the days after arrival.
+		f := newFixture(t, b, trackingtest.Options{RetryScale: 1})
+		number, container, at := movedBox(t, f, "ONEY")
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number, "ONEY").ID)
+		listed, err := f.db.TerminalByRef(ctx, at)
+		if err != nil {
+			t.Fatalf("the terminal the box is at, %s, is not known: %v", at, err)
+		}
+		var box boxwatch.Container
+		trackingtest.Eventually(t, 30*time.Second, "the box's terminal never reported", func() bool {
+			cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+			for _, c := range cs {
+				if c.Number == container {
+					box = c
+				}
+			}
+			return box.PODTerminalID != "" && !box.TerminalCheckedAt.IsZero()
+		})
+		s, _ := f.db.Shipment(ctx, f.account.ID, tr.ShipmentID)
+		pod, _ := s.POD()
+		if box.PODTerminalID != listed.ID || box.PODTerminalID == pod.TerminalID() || box.LocationAtTerminal == "" || box.PickupLFDTerminal.IsZero() {
+			t.Fatalf("box at %s (want %s, the carrier named %s): %+v", box.PODTerminalID, listed.ID, pod.TerminalID(), box)
+		}
+		evs, err := f.db.Events(ctx, f.account.ID, 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var changed, updated int
+		for _, e := range evs {
+			switch {
+			case e.Name == "container.pod_terminal_changed":
+				changed++
+				var d tracking.PODTerminalChange
+				if err := json.Unmarshal(e.Data, &d); err != nil || d.TerminalID != listed.ID || d.PreviousTerminalID != pod.TerminalID() ||
+					d.DataSource != "terminal" || e.ContainerID != box.ID || e.ObjectType != "container_pod_terminal_changed_event" {
+					t.Errorf("pod_terminal_changed %+v: %+v %v", e, d, err)
+				}
+			case e.Name == "container.updated" && e.ContainerID == box.ID:
+				var d tracking.ContainerUpdate
+				if err := json.Unmarshal(e.Data, &d); err != nil || d.DataSource != "terminal" {
+					t.Errorf("container.updated %s: %+v %v", e.Data, d, err)
+				}
+				if _, ok := d.Changeset["pod_terminal"]; ok {
+					updated++
+				}
+			}
+		}
+		if changed != 1 || updated != 1 {
+			t.Errorf("%d pod_terminal_changed and %d pod_terminal updates, want one each", changed, updated)
+		}
+	})
+}
+
+// TestTerminalCheckFailures: a terminal that is down, answers what cannot be read, or is not
+// known to any source leaves its reason on the container and in the failure metric, and the box
+// is checked again; once the terminal answers, the reason clears and its report applies.
+func TestTerminalCheckFailures(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		var mode atomic.Value
+		mode.Store("down")
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			number := strings.TrimPrefix(r.URL.Path, "/v1/containers/")
+			switch mode.Load() {
+			case "down":
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusServiceUnavailable)
+			case "garbage":
+				w.Write([]byte("<html>maintenance</html>"))
+			default:
+				fmt.Fprintf(w, `{"container_number":%q,"status":"in_yard","checked_at":%q,"available_for_pickup":false,
+					"holds":[{"type":"customs","status":"hold"}],"fees":[{"type":"exam","amount":350,"currency":"USD"}],
+					"last_free_day":{"terminal":"2030-01-04","line":"2030-01-06"},"appointment":{"at":"2030-01-03T10:00:00Z"},"yard_location":"C07"}`,
+					number, time.Now().UTC().Format(time.RFC3339))
+			}
+		}))
+		defer srv.Close()
+		client, err := terminal.New(terminal.Config{BaseURL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var supported atomic.Bool
+		supported.Store(true)
+		reg := prometheus.NewRegistry()
+		f := newFixture(t, b, trackingtest.Options{RetryScale: 1, Metrics: reg, Terminals: directoryFunc(func(boxwatch.TerminalRef) boxwatch.TerminalSource {
+			if supported.Load() {
+				return client
+			}
+			return nil
+		})})
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ONEYSH123458", "ONEY").ID)
+		waitReason := func(want string) boxwatch.Container {
+			t.Helper()
+			var c boxwatch.Container
+			trackingtest.Eventually(t, 30*time.Second, "terminal failure reason "+want, func() bool {
+				f.clock.Advance(10 * time.Minute) // the next check comes due
+				cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+				c = cs[0]
+				return c.TerminalFailedReason == want && (want != "" || !c.TerminalCheckedAt.IsZero())
+			})
+			return c
+		}
+		waitReason(boxwatch.TerminalUnreachable)
+		mode.Store("garbage")
+		waitReason(boxwatch.TerminalUnrecognized)
+		mode.Store("ok")
+		c := waitReason("")
+		if len(c.Holds) != 1 || c.Holds[0].Name != "customs" || len(c.Fees) != 1 || c.LocationAtTerminal != "C07" ||
+			c.AvailableForPickup == nil || *c.AvailableForPickup || c.PickupLFDTerminal.Equal(c.PickupLFDLine) ||
+			!c.PickupLFD.Equal(c.PickupLFDTerminal) || c.PickupAppointmentAt.IsZero() {
+			t.Fatalf("after the terminal answered: %+v", c)
+		}
+		supported.Store(false)
+		waitReason(boxwatch.TerminalUnsupported)
+		got := promtest.Gather(t, reg)
+		for _, reason := range []string{boxwatch.TerminalUnsupported, boxwatch.TerminalUnreachable, boxwatch.TerminalUnrecognized} {
+			if got["boxwatch_terminal_check_failures_total reason="+reason] == 0 {
+				t.Errorf("no %s failure counted: %v", reason, got)
+			}
+		}
+		names := f.events(t)
+		for _, name := range []string{"container.pickup_lfd.changed", "container.pickup_lfd_terminal.changed", "container.pickup_lfd_line.changed",
+			"container.pickup_appointment.changed", "container.updated"} {
+			if count(names, name) == 0 {
+				t.Errorf("no %s in %v", name, names)
+			}
+		}
+	})
+}
+
+// directoryFunc is a terminal directory made of a function.
+type directoryFunc func(boxwatch.TerminalRef) boxwatch.TerminalSource
+
+func (d directoryFunc) Source(t boxwatch.TerminalRef) boxwatch.TerminalSource { return d(t) }

@@ -3,6 +3,7 @@ package eta_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -272,12 +273,13 @@ func TestTrackFrom(t *testing.T) {
 	}
 }
 
-// A Waits holds at most MaxTotal waits however many places it learns, letting go of the oldest
-// of the place with the most, and weighs what it holds.
-func TestWaitsTotalBounded(t *testing.T) {
+// A Waits weighs at most MaxBytes however many places it learns, letting go of the oldest wait
+// of the place with the most, and of a place when it has none left.
+func TestWaitsBytesBounded(t *testing.T) {
 	t.Parallel()
 	var w eta.Waits
-	places := eta.MaxTotal/400 + 100
+	perPlace := int64(24*400 + 64 + 6)
+	places := int(eta.MaxBytes/perPlace) + 50
 	for i := range 400 {
 		for p := range places {
 			end := t0.Add(time.Duration(i) * time.Minute)
@@ -285,16 +287,25 @@ func TestWaitsTotalBounded(t *testing.T) {
 		}
 	}
 	st := w.Stats()
-	if st.Places != places || st.Waits != eta.MaxTotal {
-		t.Fatalf("stats %+v, want %d places and %d waits", st, places, eta.MaxTotal)
+	if st.Places != places || st.Bytes > eta.MaxBytes || st.Bytes < eta.MaxBytes-24 {
+		t.Fatalf("stats %+v, want %d places in at most %d bytes, full", st, places, eta.MaxBytes)
 	}
-	if want := int64(eta.MaxTotal)*24 + int64(places)*(64+6); st.Bytes != want {
+	if want := int64(st.Waits)*24 + int64(places)*(64+6); st.Bytes != want {
 		t.Errorf("%d bytes, want %d", st.Bytes, want)
 	}
 	// Every place kept its most recent waits: the latest ended at minute 399.
 	for _, p := range []string{"P00000", fmt.Sprintf("P%05d", places-1)} {
-		if got, n := w.Remaining(p, t0.Add(400*time.Minute), 0); n == 0 || got != time.Hour || n > 400 {
+		if got, n := w.Remaining(p, t0.Add(400*time.Minute), 0); n == 0 || got != time.Hour || n >= 400 {
 			t.Errorf("%s: Remaining = %v from %d", p, got, n)
 		}
+	}
+	// Many more places than fit: the places with the fewest waits go too.
+	var many eta.Waits
+	long := strings.Repeat("Q", 1000) // long keys, so that fewer places fill it
+	for p := range int(eta.MaxBytes/1000) + 1000 {
+		many.Add(fmt.Sprint(long, p), t0, t0.Add(time.Hour))
+	}
+	if st := many.Stats(); st.Bytes > eta.MaxBytes || st.Places != st.Waits {
+		t.Errorf("stats %+v", st)
 	}
 }

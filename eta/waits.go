@@ -14,12 +14,12 @@ import (
 // canal come and go over weeks, so older waits say little about the next vessel's.
 const LearnWindow = 21 * 24 * time.Hour
 
-// maxWaits bounds the waits kept per place (the most recent), and MaxTotal those kept in all:
-// beyond it, the oldest wait of the place with the most is let go. A Waits so holds at most
-// MaxTotal waits of waitBytes each, plus its places' keys (see Stats).
+// maxWaits bounds the waits kept per place (the most recent), and MaxBytes what a Waits weighs in
+// all (see Stats): beyond it, the oldest wait of the place with the most is let go, and a place
+// left with none with it. 4 MiB is some 45,000 waits over a few thousand places.
 const (
 	maxWaits = 512
-	MaxTotal = 1 << 17
+	MaxBytes = 4 << 20
 )
 
 // waitBytes is what one wait weighs; placeBytes what a place weighs beyond its key's bytes: its
@@ -46,13 +46,16 @@ type WaitsStats struct {
 	Bytes         int64
 }
 
-// Stats reports what w holds. Bytes is at most MaxTotal × 24 plus the places' keys and 64 bytes
-// a place.
+// Stats reports what w holds. Bytes, at most MaxBytes, counts 24 bytes a wait, and a place's key
+// and 64 bytes.
 func (w *Waits) Stats() WaitsStats {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return WaitsStats{Places: len(w.places), Waits: w.total,
-		Bytes: int64(w.total)*waitBytes + int64(len(w.places))*placeBytes + int64(w.keys)}
+	return WaitsStats{Places: len(w.places), Waits: w.total, Bytes: w.bytes()}
+}
+
+func (w *Waits) bytes() int64 {
+	return int64(w.total)*waitBytes + int64(len(w.places))*placeBytes + int64(w.keys)
 }
 
 type wait struct {
@@ -82,15 +85,20 @@ func (w *Waits) Add(place string, start, end time.Time) {
 		w.total -= drop
 	}
 	w.places[place] = list
-	for w.total > MaxTotal {
+	for w.bytes() > MaxBytes {
 		most, n := "", 0
 		for p, l := range w.places {
 			if len(l) > n {
 				most, n = p, len(l)
 			}
 		}
-		w.places[most] = slices.Delete(w.places[most], 0, 1)
 		w.total--
+		if n == 1 {
+			delete(w.places, most)
+			w.keys -= len(most)
+			continue
+		}
+		w.places[most] = slices.Delete(w.places[most], 0, 1)
 	}
 }
 

@@ -1,7 +1,6 @@
 package journey_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -10,70 +9,8 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/journey/journeytest"
-	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
-
-// Rotterdam's anchorage, 8 nm west of the port, and a point in the Suez Canal's queue.
-var (
-	rotterdamAnchorage = [2]float64{51.955, 4.05 - 8/(60*math.Cos(51.955*math.Pi/180))}
-	suezQueue          = [2]float64{30.5, 32.35}
-)
-
-// pastCall is a vessel that arrived at Rotterdam at ata: it queued suezWait at Suez on the way and
-// waited portWait at the anchorage before berthing. Its positions, every 30 minutes, are stored.
-type pastCall struct {
-	imo, mmsi          string
-	ata                time.Time
-	suezWait, portWait time.Duration
-}
-
-func (c pastCall) positions() []boxwatch.VesselPosition {
-	var out []boxwatch.VesselPosition
-	add := func(at time.Time, p [2]float64, knots float64) {
-		out = append(out, boxwatch.VesselPosition{MMSI: c.mmsi, Latitude: p[0], Longitude: p[1], SpeedKnots: &knots, Timestamp: at})
-	}
-	step := 30 * time.Minute
-	t := c.ata.Add(-12 * 24 * time.Hour)
-	for i := 0; i < 12; i++ { // up the Red Sea
-		add(t, [2]float64{27 + float64(i)*0.2, 33.5}, 15)
-		t = t.Add(step)
-	}
-	for end := t.Add(c.suezWait); t.Before(end); t = t.Add(step) {
-		add(t, suezQueue, 0)
-	}
-	for i := 0; t.Before(c.ata.Add(-c.portWait)); i++ { // across the Mediterranean and up to the North Sea
-		add(t, [2]float64{36 + float64(i%200)*0.05, 20 - float64(i%200)*0.1}, 16)
-		t = t.Add(step)
-	}
-	for ; t.Before(c.ata); t = t.Add(step) {
-		add(t, rotterdamAnchorage, 0)
-	}
-	return out
-}
-
-// seedPastCalls stores the calls: each vessel, its positions, and shipments of two accounts
-// whose routes record its arrival (the first call twice, as two lines' customers book on the
-// same vessel).
-func seedPastCalls(t *testing.T, db *store.DB, calls []pastCall) {
-	t.Helper()
-	acme := storetest.MustCreateAccount(t, db, "acme-history").ID
-	other := storetest.MustCreateAccount(t, db, "initech-history").ID
-	for i, c := range calls {
-		route := []boxwatch.RouteStop{
-			stop(1, "SGSIN", boxwatch.RolePOL, z, z, c.ata.Add(-20*24*time.Hour), c.ata.Add(-20*24*time.Hour), "", c.imo),
-			stop(2, "NLRTM", boxwatch.RolePOD, c.ata.Add(-2*24*time.Hour), c.ata, z, z, c.imo, ""),
-		}
-		v := journeytest.Vessel{IMO: c.imo, MMSI: c.mmsi, NoPosition: true}
-		journeytest.MustSeed(t, db, acme, fmt.Sprintf("HIST%09d", i), route, c.ata.Add(24*time.Hour), v)
-		if i == 0 {
-			journeytest.MustSeed(t, db, other, fmt.Sprintf("HIST%09d", i), route, c.ata.Add(24*time.Hour), v)
-		}
-		if _, err := db.SavePositions(context.Background(), c.positions()); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // The engine predicts with eta.Predict and the waits it learned from the service's own records:
 // once it has learned, from the database on start (WarmWaits) or from the arrivals the tracking
@@ -90,12 +27,12 @@ func TestPredictionLearnsWaits(t *testing.T) {
 		clock.Set(now)
 		// Five past calls over the last fortnight: Suez queues of 8 to 12 h (median 10 h),
 		// anchorage waits of 30 to 50 h (median 40 h).
-		var calls []pastCall
+		var calls []journeytest.PastCall
 		for k, w := range []float64{30, 36, 40, 44, 50} {
-			calls = append(calls, pastCall{imo: imoNumber(950000 + k), mmsi: fmt.Sprint(244000000 + k), ata: now.Add(-time.Duration(10-2*k) * 24 * time.Hour),
-				suezWait: time.Duration(8+k) * time.Hour, portWait: time.Duration(w * float64(time.Hour))})
+			calls = append(calls, journeytest.PastCall{IMO: imoNumber(950000 + k), MMSI: fmt.Sprint(244000000 + k), ATA: now.Add(-time.Duration(10-2*k) * 24 * time.Hour),
+				SuezWait: time.Duration(8+k) * time.Hour, PortWait: time.Duration(w * float64(time.Hour))})
 		}
-		seedPastCalls(t, db, calls)
+		journeytest.MustSeedPastCalls(t, db, calls)
 		acme := storetest.MustCreateAccount(t, db, "acme").ID
 
 		// Under way from Singapore, bound for Rotterdam through Suez.
@@ -112,7 +49,7 @@ func TestPredictionLearnsWaits(t *testing.T) {
 		waiting := journeytest.MustSeed(t, db, acme, "PRED000000002", route, z, journeytest.Vessel{IMO: anchored, MMSI: mmsi, NoPosition: true})
 		var track []boxwatch.VesselPosition
 		for at := now.Add(-54 * time.Hour); at.Before(now); at = at.Add(5 * time.Minute) {
-			knots, p := 15.0, rotterdamAnchorage
+			knots, p := 15.0, journeytest.RotterdamAnchorage
 			if left := now.Add(-6 * time.Hour).Sub(at); left > 0 {
 				p[1] -= left.Hours() * 15 / (60 * math.Cos(p[0]*math.Pi/180)) // due west of it
 			} else {

@@ -90,4 +90,3 @@ func MustSeedPastCalls(t testing.TB, db *store.DB, calls []PastCall) {
 		}
 	}
 }
-

@@ -3,6 +3,7 @@ package journey
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -56,6 +57,7 @@ const (
 // shipment on a vessel records its arrival, and each call's waits count once. A call forgotten
 // (the bound) and seen again is learned again.
 type learnedCache struct {
+	mu  sync.Mutex // makes fresh's look-up and record one step: shipments of a call refresh at once
 	lru *cache.LRU[[2]string, time.Time]
 }
 
@@ -67,6 +69,8 @@ func newLearnedCache(maxBytes int64) *learnedCache {
 
 // fresh reports whether a is a call not yet learned, and records it.
 func (c *learnedCache) fresh(a boxwatch.VesselArrival) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	key := [2]string{a.VesselIMO, a.LOCODE}
 	if last, ok := c.lru.Get(key); ok && last.Sub(a.Arrived).Abs() < sameCall {
 		return false

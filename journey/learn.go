@@ -79,6 +79,13 @@ func (c *learnedCache) fresh(a boxwatch.VesselArrival) bool {
 	return true
 }
 
+// remove forgets a call, to learn it again.
+func (c *learnedCache) remove(a boxwatch.VesselArrival) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Remove([2]string{a.VesselIMO, a.LOCODE})
+}
+
 // Waits are the waits the engine's predictions add; the engine's own unless Config gave one.
 func (e *Engine) Waits() *eta.Waits { return e.waits }
 
@@ -104,7 +111,8 @@ const learnTimeout = 30 * time.Second
 // learn learns the waits of one arrival, unless already learned, and reports whether it did: the
 // vessel's stored positions from the leg's departure (at most learnLookback before) up to the ATA
 // give the stops at canals on the way and the wait off the port (eta.Waits.Learn). An arrival at
-// a port without coordinates, or of a vessel whose MMSI is unknown, teaches nothing.
+// a port without coordinates, of a vessel whose MMSI is unknown, or whose stored track does not
+// reach within eta.AnchorageNM of the port, teaches nothing.
 func (e *Engine) learn(ctx context.Context, a boxwatch.VesselArrival) (bool, error) {
 	port, ok := e.portAt(a.LOCODE)
 	if !ok || e.positions == nil || !e.learned.fresh(a) {
@@ -115,7 +123,7 @@ func (e *Engine) learn(ctx context.Context, a boxwatch.VesselArrival) (bool, err
 		return false, nil
 	}
 	if err != nil {
-		e.learned.lru.Remove([2]string{a.VesselIMO, a.LOCODE})
+		e.learned.remove(a)
 		return false, err
 	}
 	from := a.Arrived.Add(-learnLookback)
@@ -124,10 +132,16 @@ func (e *Engine) learn(ctx context.Context, a boxwatch.VesselArrival) (bool, err
 	}
 	track, err := e.positions.VesselPositions(ctx, v.MMSI, from, a.Arrived.Add(time.Second), maxTrackPositions)
 	if err != nil {
-		e.learned.lru.Remove([2]string{a.VesselIMO, a.LOCODE})
+		e.learned.remove(a)
 		return false, err
 	}
 	track = slices.DeleteFunc(track, func(p boxwatch.VesselPosition) bool { return !validPosition(p) })
+	if len(track) == 0 || geo.DistanceNM(positionPoint(track[len(track)-1]), portPoint(port)) > eta.AnchorageNM {
+		// The track does not reach the port (no feed heard it, or not yet: a backlog): how long
+		// it waited is unknown, not none. Forgotten, so that a later warm-up may learn it.
+		e.learned.remove(a)
+		return false, nil
+	}
 	e.waits.Learn(track, a.LOCODE, portPoint(port), a.Arrived, canalAt)
 	return true, nil
 }

@@ -33,6 +33,24 @@ func TestPredictionLearnsWaits(t *testing.T) {
 				SuezWait: time.Duration(8+k) * time.Hour, PortWait: time.Duration(w * float64(time.Hour))})
 		}
 		journeytest.MustSeedPastCalls(t, db, calls)
+		// A call whose vessel no feed heard (no stored track) and one heard only far out at sea:
+		// how long they waited is unknown, and neither is learned.
+		for i, heard := range []bool{false, true} {
+			imo, mmsi := imoNumber(950200+i), fmt.Sprint(244300000+i)
+			ata := now.Add(-3 * 24 * time.Hour)
+			route := []boxwatch.RouteStop{
+				stop(1, "SGSIN", boxwatch.RolePOL, z, z, ata.Add(-20*24*time.Hour), ata.Add(-20*24*time.Hour), "", imo),
+				stop(2, "NLRTM", boxwatch.RolePOD, ata, ata, z, z, imo, ""),
+			}
+			journeytest.MustSeed(t, db, storetest.MustCreateAccount(t, db, fmt.Sprint("unheard", i)).ID, "UNHEARD00000", route, z,
+				journeytest.Vessel{IMO: imo, MMSI: mmsi, NoPosition: true})
+			if heard {
+				past := journeytest.PastCall{IMO: imo, MMSI: mmsi, ATA: ata, SuezWait: time.Hour, PortWait: time.Hour}.Positions()
+				if _, err := db.SavePositions(t.Context(), past[:len(past)/2]); err != nil { // up the Red Sea and on
+					t.Fatal(err)
+				}
+			}
+		}
 		acme := storetest.MustCreateAccount(t, db, "acme").ID
 
 		// Under way from Singapore, bound for Rotterdam through Suez.
@@ -142,16 +160,16 @@ func TestPredictionLearnsWaits(t *testing.T) {
 					atRotterdam++
 				}
 			}
-			if err != nil || atRotterdam != len(calls) {
+			if err != nil || atRotterdam != len(calls)+2 {
 				t.Fatalf("arrivals %v, %v", arrivals, err)
 			}
-			for _, id := range []string{"acme-history", "initech-history"} {
+			for _, id := range []string{"acme-history", "initech-history", "unheard0", "unheard1"} {
 				a, err := db.AccountByName(ctx, id)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := range calls {
-					s, err := db.Shipment(ctx, a.ID, boxwatch.NameUUID("s/"+a.ID+fmt.Sprintf("HIST%09d", i)))
+				for _, number := range []string{"UNHEARD00000", "HIST000000000", "HIST000000001", "HIST000000002", "HIST000000003", "HIST000000004"} {
+					s, err := db.Shipment(ctx, a.ID, boxwatch.NameUUID("s/"+a.ID+number))
 					if boxwatch.IsKind(err, boxwatch.KindNotFound) {
 						continue
 					}

@@ -126,6 +126,32 @@ func (s Shipment) POD() (RouteStop, bool) {
 	return s.Route[len(s.Route)-1], true
 }
 
+// VesselArrival is a vessel's arrival at a port as a shipment's route records it: the carrier's
+// actual time of arrival (ATA) at the port, and the departure (ATD) of the leg that ends there
+// from the port before, zero when the route does not say.
+type VesselArrival struct {
+	VesselIMO, LOCODE string
+	Departed, Arrived time.Time
+}
+
+// Arrivals are the arrivals the shipment's route records: each leg with an ATA at its end and a
+// vessel, the one leaving the port before or, when the carrier names none, the one arriving.
+func (s Shipment) Arrivals() []VesselArrival {
+	var out []VesselArrival
+	for i := 1; i < len(s.Route); i++ {
+		from, to := s.Route[i-1], s.Route[i]
+		imo := from.OutboundVesselIMO
+		if imo == "" {
+			imo = to.InboundVesselIMO
+		}
+		if imo == "" || to.ATA.IsZero() || to.LOCODE == "" {
+			continue
+		}
+		out = append(out, VesselArrival{VesselIMO: imo, LOCODE: to.LOCODE, Departed: from.ATD, Arrived: to.ATA})
+	}
+	return out
+}
+
 // Container is one container of a shipment.
 type Container struct {
 	ID         string

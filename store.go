@@ -364,6 +364,10 @@ type PositionStore interface {
 	// yet (no ATA at the leg's last port), by MMSI, each with its IMO number. A vessel whose MMSI
 	// is not known yet is left out.
 	ActiveLegVessels(ctx context.Context) (map[string]string, error)
+	// VesselArrivals returns the arrivals the routes of shipments record (Shipment.Arrivals) with
+	// since <= ATA < until, of every account, each vessel's call at a port once (the same IMO
+	// number, port and ATA), the latest first, at most limit of them.
+	VesselArrivals(ctx context.Context, since, until time.Time, limit int) ([]VesselArrival, error)
 }
 
 // Redeliverer sends notifications again on request.

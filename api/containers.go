@@ -74,7 +74,9 @@ func (s *server) containerRoutes(rd jsonapi.Renderer) []route {
 				"(estimated_partial_leg); then the routed paths of the legs not started (estimated_full_legs). " +
 				"boxwatch additions: a past path drawn by the sea router because no AIS position of the leg is stored has " +
 				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
-				"predicted_arrival_at (that distance at the speed made good over the last 12 hours of track, null below 2 knots). " +
+				"predicted_arrival_at (when the vessel should berth: that distance at the speed it made good over its last 48 hours " +
+				"under way, plus the waits recently seen at the canals on the way and at the port's anchorage; null when its speed " +
+				"is unknown or below 2 knots). " +
 				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
 				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
 			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,

@@ -242,7 +242,7 @@ type Journey struct {
 	To               *RoutePort `json:"to" jsonschema:"the next port"`
 	DistanceToGoNM   *float64   `json:"distance_to_go_nm" jsonschema:"nautical miles still to sail to the next port, by sea"`
 	CarrierETA       *Time      `json:"carrier_eta" jsonschema:"the carrier's estimated arrival at the next port"`
-	PredictedArrival *Time      `json:"predicted_arrival" jsonschema:"boxwatch's prediction from the distance to go and the speed the vessel made good; null when the speed is unknown"`
+	PredictedArrival *Time      `json:"predicted_arrival" jsonschema:"boxwatch's prediction from the distance to go, the speed the vessel made good under way and the waits recently seen at the canals on the way and at the port; null when the speed is unknown"`
 	PredictedLateBy  *float64   `json:"predicted_late_by_hours" jsonschema:"how many hours after the carrier's ETA boxwatch expects the vessel (negative: before)"`
 }
 

@@ -103,7 +103,8 @@ func addTools(s *mcp.Server, connect Connect) {
 	tool(s, connect, &mcp.Tool{Name: "get_container_journey", Annotations: readOnly("Where is the container's vessel"),
 		Description: "boxwatch's own answer to \"where is it and when will it arrive\": the vessel carrying the container, its " +
 			"position now (AIS), the port it left and the port it sails to, the distance to go, and boxwatch's predicted " +
-			"arrival from the speed the vessel made good beside the carrier's ETA. Needs the map feature.",
+			"arrival (the speed the vessel made good under way, and the waits recently seen at the canals on the way and " +
+			"at the port) beside the carrier's ETA. Needs the map feature.",
 		InputSchema: inputSchema[idIn](nil)}, getContainerJourney)
 
 	// POST /v2/tracking_requests/infer_number

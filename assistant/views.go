@@ -115,7 +115,7 @@ type Shipment struct {
 	PODETA           *Time    `json:"pod_eta" jsonschema:"the carrier's estimated arrival at the port of discharge"`
 	PODOriginalETA   *Time    `json:"pod_original_eta" jsonschema:"the carrier's first estimate of the arrival"`
 	PODATA           *Time    `json:"pod_ata" jsonschema:"the actual arrival at the port of discharge"`
-	PODPredictedETA  *Time    `json:"pod_predicted_arrival" jsonschema:"boxwatch's own prediction of the arrival from the vessel's position and speed, while it sails the last leg (accounts with the map feature)"`
+	PODPredictedETA  *Time    `json:"pod_predicted_arrival" jsonschema:"boxwatch's own prediction of the arrival from the vessel's position, its speed and the waits recently seen on the way and at the port, while it sails the last leg (accounts with the map feature)"`
 	TrackingStopped  bool     `json:"tracking_stopped"`
 	StoppedReason    *string  `json:"tracking_stopped_reason"`
 	LastSucceededAt  *string  `json:"line_tracking_last_succeeded_at" jsonschema:"when the carrier last answered, UTC"`

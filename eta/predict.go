@@ -123,3 +123,31 @@ func CruiseSpeed(track []boxwatch.VesselPosition) (float64, bool) {
 	}
 	return nm / hours, true
 }
+
+// MaxLookback bounds how far back Predict is handed a vessel's track: a stop at a canal or off a
+// port longer than this is traced only this far.
+const MaxLookback = 14 * 24 * time.Hour
+
+// TrackFrom is the index of the first position of track (oldest first) that Predict looks at:
+// back far enough for CruiseSpeed's CruiseWindow under way and for the whole of the stop the
+// vessel is in at the end, within MaxLookback of the last position. A caller keeping a vessel's
+// recent positions for Predict may drop the ones before.
+func TrackFrom(track []boxwatch.VesselPosition) int {
+	if len(track) == 0 {
+		return 0
+	}
+	i := len(track) - 1
+	for i > 0 && isStopped(track, i) && isStopped(track, i-1) {
+		i--
+	}
+	for hours := 0.0; i > 0 && hours < CruiseWindow.Hours(); i-- {
+		if !isStopped(track, i-1) {
+			hours += track[i].Timestamp.Sub(track[i-1].Timestamp).Hours()
+		}
+	}
+	oldest := track[len(track)-1].Timestamp.Add(-MaxLookback)
+	for i < len(track)-1 && track[i].Timestamp.Before(oldest) {
+		i++
+	}
+	return i
+}

@@ -2,6 +2,8 @@ package eta_test
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,5 +193,119 @@ func TestWaitsLearn(t *testing.T) {
 		func(geo.Point) string { return "" })
 	if got, _ := straight.Remaining("PORT", at, 0); got != 20*time.Minute {
 		t.Errorf("straight in: waited %v, want 20m", got)
+	}
+}
+
+// TrackFrom keeps what Predict looks at: the prediction from the positions it keeps is the
+// prediction from the whole track, for vessels under way, stopped at the end for up to the
+// lookback, and with stops and gaps in reports earlier on, with and without reported speeds.
+func TestTrackFrom(t *testing.T) {
+	t.Parallel()
+	var w eta.Waits
+	for i := range 6 {
+		end := t0.Add(-time.Duration(i+1) * 24 * time.Hour)
+		w.Add("PORT", end.Add(-time.Duration(10*(i+1))*time.Hour), end)
+	}
+	long := func(days float64, knots float64) eta.Voyage {
+		v := voyage(knots, 600)
+		tr := track(int(days*24*12)+1, 5*time.Minute, knots)
+		shift := t0.Sub(tr[len(tr)-1].Timestamp)
+		for i := range tr {
+			tr[i].Timestamp = tr[i].Timestamp.Add(shift)
+		}
+		v.Track = tr
+		return v
+	}
+	midStop := func(v eta.Voyage, from, to int) eta.Voyage {
+		zero := 0.0
+		for i := from; i < to; i++ {
+			v.Track[i].Latitude, v.Track[i].Longitude, v.Track[i].SpeedKnots = v.Track[from].Latitude, v.Track[from].Longitude, &zero
+		}
+		return v
+	}
+	gap := func(v eta.Voyage, from, to int) eta.Voyage {
+		v.Track = append(v.Track[:from:from], v.Track[to:]...)
+		return v
+	}
+	near := func(v eta.Voyage) eta.Voyage {
+		v.PortPoint = geo.Point{Lon: v.Track[len(v.Track)-1].Longitude + 5.0/60}
+		return v
+	}
+	cases := map[string]eta.Voyage{
+		"UnderWay":           long(6, 18),
+		"Short":              long(0.5, 18),
+		"AtAnchorage":        near(stop(long(8, 16), 30*time.Hour)),
+		"AtAnchorageForDays": near(stop(long(20, 16), 10*24*time.Hour)),
+		"StoppedAtSea":       stop(long(8, 16), 20*time.Hour),
+		"StopsEarlier":       midStop(midStop(long(8, 17), 1000, 1400), 1700, 1900),
+		"GapInReports":       gap(long(8, 17), 1500, 1900),
+	}
+	for name, v := range cases {
+		for _, sog := range []bool{true, false} {
+			v := v
+			v.Track = slices.Clone(v.Track)
+			if !sog {
+				for i := range v.Track {
+					v.Track[i].SpeedKnots = nil
+				}
+			}
+			t.Run(fmt.Sprint(name, "/sog=", sog), func(t *testing.T) {
+				from := eta.TrackFrom(v.Track)
+				kept := v
+				kept.Track = v.Track[from:]
+				want, wantOK := eta.Predict(v, &w)
+				got, ok := eta.Predict(kept, &w)
+				if got != want || ok != wantOK {
+					t.Errorf("from %d of %d positions: Predict = %v, %v; from all %v, %v", from, len(v.Track), got, ok, want, wantOK)
+				}
+				span := v.Track[len(v.Track)-1].Timestamp.Sub(v.Track[from].Timestamp)
+				if span > eta.MaxLookback {
+					t.Errorf("keeps %v of track", span)
+				}
+				if name == "UnderWay" && (span < eta.CruiseWindow || span > eta.CruiseWindow+time.Hour) {
+					t.Errorf("under way, keeps %v of track, want the cruise window", span)
+				}
+			})
+		}
+	}
+	if got := eta.TrackFrom(nil); got != 0 {
+		t.Errorf("TrackFrom(nil) = %d", got)
+	}
+}
+
+// A Waits weighs at most MaxBytes however many places it learns, letting go of the oldest wait
+// of the place with the most, and of a place when it has none left.
+func TestWaitsBytesBounded(t *testing.T) {
+	t.Parallel()
+	var w eta.Waits
+	perPlace := int64(24*400 + 64 + 6)
+	places := int(eta.MaxBytes/perPlace) + 50
+	for i := range 400 {
+		for p := range places {
+			end := t0.Add(time.Duration(i) * time.Minute)
+			w.Add(fmt.Sprintf("P%05d", p), end.Add(-time.Hour), end)
+		}
+	}
+	st := w.Stats()
+	if st.Places != places || st.Bytes > eta.MaxBytes || st.Bytes < eta.MaxBytes-24 {
+		t.Fatalf("stats %+v, want %d places in at most %d bytes, full", st, places, eta.MaxBytes)
+	}
+	if want := int64(st.Waits)*24 + int64(places)*(64+6); st.Bytes != want {
+		t.Errorf("%d bytes, want %d", st.Bytes, want)
+	}
+	// Every place kept its most recent waits: the latest ended at minute 399.
+	for _, p := range []string{"P00000", fmt.Sprintf("P%05d", places-1)} {
+		if got, n := w.Remaining(p, t0.Add(400*time.Minute), 0); n == 0 || got != time.Hour || n >= 400 {
+			t.Errorf("%s: Remaining = %v from %d", p, got, n)
+		}
+	}
+	// Many more places than fit: the places with the fewest waits go too.
+	var many eta.Waits
+	long := strings.Repeat("Q", 1000) // long keys, so that fewer places fill it
+	for p := range int(eta.MaxBytes/1000) + 1000 {
+		many.Add(fmt.Sprint(long, p), t0, t0.Add(time.Hour))
+	}
+	if st := many.Stats(); st.Bytes > eta.MaxBytes || st.Places != st.Waits {
+		t.Errorf("stats %+v", st)
 	}
 }

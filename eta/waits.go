@@ -14,9 +14,20 @@ import (
 // canal come and go over weeks, so older waits say little about the next vessel's.
 const LearnWindow = 21 * 24 * time.Hour
 
-// maxWaits bounds the waits kept per place (the most recent), so that a Waits holds at most
-// maxWaits × places × 24 bytes of observations.
-const maxWaits = 512
+// maxWaits bounds the waits kept per place (the most recent), and MaxBytes what a Waits weighs in
+// all (see Stats): beyond it, the oldest wait of the place with the most is let go, and a place
+// left with none with it. 4 MiB is some 45,000 waits over a few thousand places.
+const (
+	maxWaits = 512
+	MaxBytes = 4 << 20
+)
+
+// waitBytes is what one wait weighs; placeBytes what a place weighs beyond its key's bytes: its
+// map slot (the key's header, the slice's header, the slot's share of the buckets).
+const (
+	waitBytes  = 24
+	placeBytes = 64
+)
 
 // Waits learns how long vessels wait at places (a port's anchorage before berthing, a canal's
 // queue) from waits already seen: from a vessel's AIS track (when it stopped off the port or at the
@@ -25,6 +36,26 @@ const maxWaits = 512
 type Waits struct {
 	mu     sync.Mutex
 	places map[string][]wait // by place, in order of end
+	total  int               // waits held, over every place
+	keys   int               // bytes of the places' keys
+}
+
+// WaitsStats is what a Waits holds: its places, its waits, and the bytes they weigh.
+type WaitsStats struct {
+	Places, Waits int
+	Bytes         int64
+}
+
+// Stats reports what w holds. Bytes, at most MaxBytes, counts 24 bytes a wait, and a place's key
+// and 64 bytes.
+func (w *Waits) Stats() WaitsStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return WaitsStats{Places: len(w.places), Waits: w.total, Bytes: w.bytes()}
+}
+
+func (w *Waits) bytes() int64 {
+	return int64(w.total)*waitBytes + int64(len(w.places))*placeBytes + int64(w.keys)
 }
 
 type wait struct {
@@ -42,13 +73,33 @@ func (w *Waits) Add(place string, start, end time.Time) {
 	if w.places == nil {
 		w.places = map[string][]wait{}
 	}
-	list := w.places[place]
+	list, known := w.places[place]
+	if !known {
+		w.keys += len(place)
+	}
 	i := sort.Search(len(list), func(i int) bool { return list[i].end.After(end) })
 	list = slices.Insert(list, i, wait{end, end.Sub(start)})
-	if len(list) > maxWaits {
-		list = list[len(list)-maxWaits:]
+	w.total++
+	if drop := len(list) - maxWaits; drop > 0 {
+		list = slices.Delete(list, 0, drop)
+		w.total -= drop
 	}
 	w.places[place] = list
+	for w.bytes() > MaxBytes {
+		most, n := "", 0
+		for p, l := range w.places {
+			if len(l) > n {
+				most, n = p, len(l)
+			}
+		}
+		w.total--
+		if n == 1 {
+			delete(w.places, most)
+			w.keys -= len(most)
+			continue
+		}
+		w.places[most] = slices.Delete(w.places[most], 0, 1)
+	}
 }
 
 // Remaining is how much longer a vessel that has already waited `waited` at place is expected to

@@ -132,3 +132,31 @@ func TestTrackCacheBoundHoldsWithLongTracks(t *testing.T) {
 		t.Errorf("after %d tracks in room for two: %+v", vessels, s)
 	}
 }
+
+// The calls learned stay within their bound, each weighing at least its key's strings, and a call
+// is fresh once: again only when its ATA is another call's (sameCall apart) or it was forgotten.
+func TestLearnedCacheBoundAndCalls(t *testing.T) {
+	t.Parallel()
+	c := newLearnedCache(64 << 10)
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 5000 {
+		a := boxwatch.VesselArrival{VesselIMO: fmt.Sprintf("9%06d", i), LOCODE: "NLRTM", Arrived: t0}
+		if !c.fresh(a) {
+			t.Fatalf("call %d not fresh", i)
+		}
+	}
+	checkBound(t, c.lru.Stats(), 7+5)
+	if s := c.lru.Stats(); s.Entries < 100 || s.Evictions == 0 {
+		t.Errorf("stats %+v: a 64 KiB bound keeps a few hundred calls", s)
+	}
+	a := boxwatch.VesselArrival{VesselIMO: "9004999", LOCODE: "NLRTM", Arrived: t0.Add(time.Hour)}
+	if c.fresh(a) {
+		t.Error("the same call an hour apart (another carrier's ATA) is fresh")
+	}
+	if a.Arrived = t0.Add(7 * 24 * time.Hour); !c.fresh(a) {
+		t.Error("the vessel's next call a week later is not fresh")
+	}
+	if old := (boxwatch.VesselArrival{VesselIMO: "9000000", LOCODE: "NLRTM", Arrived: t0}); !c.fresh(old) {
+		t.Error("a call forgotten under the bound is not fresh again")
+	}
+}

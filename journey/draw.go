@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -212,7 +213,7 @@ func (e *Engine) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 				partial = &p
 				nm := math.Round(p.DistanceNM*10) / 10
 				cur.DistanceToGoNM = &nm
-				if at, ok := predictedArrival(*here, p, tr); ok {
+				if at, ok := e.predictedArrival(*here, l, p, tr); ok {
 					cur.PredictedArrivalAt = optTime(at)
 				}
 			}
@@ -250,19 +251,36 @@ func (e *Engine) sailedLeg(ctx context.Context, l mapLeg, vessel boxwatch.Vessel
 	return out, nil
 }
 
-// predictedArrival is when a vessel seen at here reaches the end of the path still to sail, at
-// the speed it made good over its track; ok is false when that speed is unknown or too slow.
-func predictedArrival(here boxwatch.VesselPosition, toGo searoute.Path, tr track) (at time.Time, ok bool) {
-	if !tr.speedOK {
+// predictedArrival is when a vessel seen at here on leg l berths at the leg's end, toGo still to
+// sail: eta.Predict from its recent track (ending at here), the path's distance and the canals on
+// it, and the waits the engine learned (see learn.go), as of here's time. When the track is too
+// short to tell a cruising speed (a vessel just heard, or with no stored track), the speed it
+// made good or last reported carries it the distance; ok is false when neither is known or it
+// is too slow.
+func (e *Engine) predictedArrival(here boxwatch.VesselPosition, l mapLeg, toGo searoute.Path, tr track) (at time.Time, ok bool) {
+	port := portPoint(l.toPort)
+	v := eta.Voyage{At: here.Timestamp, Track: tr.recent, Port: l.to.LOCODE, PortPoint: port, RemainingNM: toGo.DistanceNM,
+		InCanal: canalAt(positionPoint(here)), CarrierETA: l.to.ETA}
+	for _, p := range toGo.Passages {
+		// A port within a canal's approaches (Balboa, Port Said) is reached without queueing.
+		if c := string(p); slices.Contains(queueing, p) && c != v.InCanal && c != canalAt(port) && !slices.Contains(v.Canals, c) {
+			v.Canals = append(v.Canals, c)
+		}
+	}
+	if at, ok := eta.Predict(v, e.waits); ok {
+		return at, true
+	}
+	knots, ok := eta.Speed(tr.recent)
+	if !ok {
 		return time.Time{}, false
 	}
-	return eta.Arrival(here.Timestamp, toGo.DistanceNM, tr.speed)
+	return eta.Arrival(here.Timestamp, toGo.DistanceNM, knots)
 }
 
 // PredictedArrival is when the vessel sailing a shipment's last leg reaches the port of
-// discharge, as the map's current_vessel predicts it (predicted_arrival_at). ok is false unless
-// the shipment is on its last leg at sea with the vessel's position and the speed it made good
-// known, and a sea route joins the vessel to the port.
+// discharge, as the map's current_vessel predicts it (predicted_arrival_at; see
+// predictedArrival). ok is false unless the shipment is on its last leg at sea with the vessel's
+// position and the speed it made good known, and a sea route joins the vessel to the port.
 func (e *Engine) PredictedArrival(ctx context.Context, s boxwatch.Shipment) (at time.Time, ok bool, err error) {
 	if len(s.Route) < 2 {
 		return time.Time{}, false, nil
@@ -286,11 +304,14 @@ func (e *Engine) PredictedArrival(ctx context.Context, s boxwatch.Shipment) (at 
 	if err != nil {
 		return time.Time{}, false, err
 	}
+	if len(tr.points) == 0 || p.Timestamp.After(tr.last) {
+		tr = tr.with(*p) // as the map's leg does: the track ends where the vessel is
+	}
 	path, ok := e.route(positionPoint(*p), portPoint(l.toPort))
 	if !ok {
 		return time.Time{}, false, nil
 	}
-	at, ok = predictedArrival(*p, path, tr)
+	at, ok = e.predictedArrival(*p, l, path, tr)
 	return at, ok, nil
 }
 

@@ -1,6 +1,7 @@
 // Package journey is the container-map and prediction engine: it draws a container's journey as
 // GeoJSON from the shipment's route, the vessels' stored AIS positions and the sea router, predicts
-// arrivals at the speed a vessel made good, and lays out the path a vessel would sail to a port.
+// arrivals (eta.Predict: the speed a vessel made good cruising, the canals on its way and the waits
+// learned at them and at the port, learn.go), and lays out the path a vessel would sail to a port.
 // It keeps what it draws in caches bounded by bytes (package cache) and reports them for the admin
 // metrics. It reads the store only through the domain's narrow interfaces, loads no data set of its
 // own (the sea network and the ports are given to it) and knows nothing of HTTP: the API's handlers
@@ -17,6 +18,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/cache"
+	"github.com/boxwatch/boxwatch/eta"
 	"github.com/boxwatch/boxwatch/searoute"
 )
 
@@ -37,12 +39,19 @@ type Config struct {
 	// The caches' byte bounds; zero (or less) keeps nothing, as when measuring without them. The
 	// Default… constants are what serve uses unless told otherwise.
 	MapCacheBytes, RouteCacheBytes, TrackCacheBytes int64
+	// LearnedCacheBytes bounds the vessel calls whose waits were learned (see learn.go); zero
+	// (or less) remembers none, and a call recorded by several shipments counts once each time.
+	LearnedCacheBytes int64
+	// Waits are the waits at ports and canals predictions add, learned by LearnArrivals and
+	// WarmWaits; nil: the engine's own, empty until they learn.
+	Waits *eta.Waits
 }
 
 // Default cache bounds, from what entries weigh on the test journeys: a map 6–12 KB (a body of 4–7
 // KB in a buffer sized for the worst case), a sea path about 2 KB, the track of a leg sailed some
-// 10 KB (only its simplified drawing is kept), that of a leg at sea 150–300 KB for a month of
-// positions at ingest's five-minute interval (its raw positions are kept to extend it). A live
+// 10 KB (only its simplified drawing is kept), that of a leg at sea 200–350 KB for a month of
+// positions at ingest's five-minute interval (its raw points are kept to extend it, and the
+// positions of its last two days under way, some 60 KB, for the prediction). A live
 // map is reused for seconds only, so its working set is the maps asked for in those seconds; a
 // track is the costliest to rebuild (thousands of rows read and simplified), so it gets the most
 // room: some 250 legs at sea and the legs they sailed before. The service's caches together
@@ -67,6 +76,8 @@ type Engine struct {
 	maps       *mapCache
 	routes     *routeCache
 	tracks     *trackCache
+	waits      *eta.Waits
+	learned    *learnedCache
 }
 
 // New returns an engine, or an error naming a required field left out.
@@ -80,17 +91,21 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Waits == nil {
+		cfg.Waits = &eta.Waits{}
+	}
 	return &Engine{
 		shipments: cfg.Shipments, containers: cfg.Containers, vessels: cfg.Vessels, positions: cfg.Positions,
 		ports: cfg.Ports, sea: cfg.Sea, now: cfg.Clock, log: cfg.Logger,
 		maps: newMapCache(cfg.MapCacheBytes), routes: newRouteCache(cfg.RouteCacheBytes), tracks: newTrackCache(cfg.TrackCacheBytes),
+		waits: cfg.Waits, learned: newLearnedCache(cfg.LearnedCacheBytes),
 	}, nil
 }
 
-// CacheStats are the reports of the engine's caches (maps, routes, tracks), for
-// admin.CacheCollector.
+// CacheStats are the reports of the engine's caches (maps, routes, tracks, the calls learned) and
+// of the waits it learned, bounded in bytes as they are, for admin.CacheCollector.
 func (e *Engine) CacheStats() []func() cache.Stats {
-	return []func() cache.Stats{e.maps.stats, e.routes.lru.Stats, e.tracks.lru.Stats}
+	return []func() cache.Stats{e.maps.stats, e.routes.lru.Stats, e.tracks.lru.Stats, e.learned.lru.Stats, e.waitsStats}
 }
 
 // Map is a container's map, drawn.

@@ -15,19 +15,21 @@ import (
 	"github.com/boxwatch/boxwatch/geo"
 )
 
-// track is a stretch of a vessel's stored positions, simplified for drawing, with the speed it
-// made good at its end.
+// track is a stretch of a vessel's stored positions, simplified for drawing, with the recent
+// positions eta.Predict looks at (a leg at sea only).
 type track struct {
 	points      []geo.Point
 	line        []byte // points as LineString coordinates, encoded once; nil when not yet
 	first, last time.Time
-	speed       float64
-	speedOK     bool
+	// recent are the last positions, from eta.TrackFrom on, oldest first. Shared with the cache:
+	// read only (rawTrack never writes over the positions a track was handed).
+	recent []boxwatch.VesselPosition
 }
 
 // with extends the track by one position (the vessel's latest, newer than the stored track).
 func (t track) with(p boxwatch.VesselPosition) track {
 	t.points = append(t.points[:len(t.points):len(t.points)], positionPoint(p))
+	t.recent = append(t.recent[:len(t.recent):len(t.recent)], p)
 	if len(t.line) > 0 {
 		line := make([]byte, 0, len(t.line)+32)
 		line = append(append(line, t.line[:len(t.line)-1]...), ',')
@@ -64,7 +66,7 @@ func (e *Engine) track(ctx context.Context, imo, mmsi string, from, to time.Time
 // rawTrack is the positions of a track as read, and their simplification.
 type rawTrack struct {
 	points []geo.Point
-	recent []boxwatch.VesselPosition // the last eta.Window of positions, for the speed
+	recent []boxwatch.VesselPosition // the positions eta.Predict looks at (eta.TrackFrom)
 	first  time.Time
 	last   time.Time
 }
@@ -81,13 +83,12 @@ func (r *rawTrack) add(ps []boxwatch.VesselPosition) {
 		r.points = append(r.points, positionPoint(p))
 		r.recent = append(r.recent, p)
 	}
-	cut := 0
-	for cut < len(r.recent) && r.recent[cut].Timestamp.Before(r.last.Add(-eta.Window)) {
-		cut++
+	// Copied rather than resliced or moved down: the positions let go are not kept alive (and
+	// uncounted) at the front of the array, and the tracks drawn before, which share the array,
+	// keep theirs. Appends write only past their ends.
+	if cut := eta.TrackFrom(r.recent); cut > 0 {
+		r.recent = slices.Clone(r.recent[cut:])
 	}
-	// Moved down rather than resliced, so the positions let go are not kept alive (and
-	// uncounted) at the front of the array.
-	r.recent = slices.Delete(r.recent, 0, cut)
 }
 
 func (r *rawTrack) track() track {
@@ -96,7 +97,7 @@ func (r *rawTrack) track() track {
 		g, _ := lineGeometry(t.points, false)
 		t.line = g.Coordinates.(json.RawMessage)
 	}
-	t.speed, t.speedOK = eta.Speed(r.recent)
+	t.recent = r.recent[:len(r.recent):len(r.recent)]
 	return t
 }
 
@@ -214,7 +215,7 @@ func (e *trackEntry) update(ctx context.Context, ps boxwatch.PositionStore, reso
 		if !open {
 			// A leg sailed gets no new positions: only its drawing is kept, not the 10,000 or so
 			// positions it was drawn from.
-			e.raw.points, e.raw.recent = nil, nil
+			e.raw.points, e.raw.recent, e.drawn.recent = nil, nil, nil
 		}
 	case open && e.mmsi != "" && now.Sub(e.checked) >= trackPoll:
 		since := from

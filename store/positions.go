@@ -251,3 +251,58 @@ func (db *DB) vesselAIS(ctx context.Context, v *boxwatch.Vessel) error {
 	}
 	return nil
 }
+
+// VesselArrivals reads the routes of the shipments updated since since (a shipment is updated
+// when the carrier's answer recording an ATA is applied, so one whose route gained an ATA after
+// since was updated after it too) and returns their arrivals in [since, until), each call once,
+// the latest first, at most limit. Rows are decoded one at a time: only the distinct calls are
+// held.
+func (db *DB) VesselArrivals(ctx context.Context, since, until time.Time, limit int) ([]boxwatch.VesselArrival, error) {
+	if limit <= 0 {
+		return []boxwatch.VesselArrival{}, nil
+	}
+	rs, err := db.read.query(ctx, "SELECT route FROM shipments WHERE updated_at >= ?", db.ts(since))
+	if err != nil {
+		return nil, db.internal("vessel arrivals", err)
+	}
+	defer rs.Close()
+	type call struct {
+		imo, locode string
+		ata         int64
+	}
+	seen := map[call]int{} // index in out
+	out := []boxwatch.VesselArrival{}
+	for rs.Next() {
+		var s boxwatch.Shipment
+		if err := rs.Scan(jsonCol{&s.Route}); err != nil {
+			return nil, db.internal("vessel arrivals", err)
+		}
+		for _, a := range s.Arrivals() {
+			if a.Arrived.Before(since) || !a.Arrived.Before(until) {
+				continue
+			}
+			k := call{a.VesselIMO, a.LOCODE, a.Arrived.UnixNano()}
+			if i, ok := seen[k]; ok {
+				if out[i].Departed.IsZero() {
+					out[i].Departed = a.Departed // another shipment's route may know the departure
+				}
+				continue
+			}
+			seen[k] = len(out)
+			out = append(out, a)
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return nil, db.internal("vessel arrivals", err)
+	}
+	slices.SortFunc(out, func(a, b boxwatch.VesselArrival) int {
+		if c := b.Arrived.Compare(a.Arrived); c != 0 {
+			return c
+		}
+		return cmp.Or(strings.Compare(a.VesselIMO, b.VesselIMO), strings.Compare(a.LOCODE, b.LOCODE))
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

@@ -67,6 +67,11 @@ type Config struct {
 	// answer to one commits (AIS ingest's Wake: the vessels of active legs may have changed); nil
 	// calls nothing.
 	RoutesChanged func()
+	// Arrived is called after a transaction that recorded vessels' arrivals at ports (an ATA new
+	// in a shipment's route) commits, with those arrivals: the journey engine learns the waits at
+	// the ports from them (journey.Engine.LearnArrivals). It runs on the job's goroutine; nil
+	// calls nothing.
+	Arrived func([]boxwatch.VesselArrival)
 	// Metrics receives the job queue's metrics and the engine's own (boxwatch_refresh_failures_total);
 	// nil registers none.
 	Metrics prometheus.Registerer

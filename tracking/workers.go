@@ -438,8 +438,12 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 	}
 	oldPOD, hadPOD := s.POD()
+	before := s.Arrivals()
 	s.Route = route
 	newPOD, hasPOD := s.POD()
+	if arrived := newArrivals(before, s.Arrivals()); len(arrived) > 0 && e.cfg.Arrived != nil {
+		tx.AfterCommit(func() { e.cfg.Arrived(arrived) })
+	}
 	// Events of one answer are a microsecond apart, in the order they are logged (each
 	// container's milestones in journey order), so that their creation order is their order of
 	// delivery to each webhook.
@@ -746,4 +750,18 @@ func (w *scheduleWorker) Work(ctx context.Context, job *river.Job[scheduleArgs])
 
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}
+
+// newArrivals are the arrivals of after that before has not: a port call whose ATA the carrier's
+// answer records for the first time (or moves).
+func newArrivals(before, after []boxwatch.VesselArrival) []boxwatch.VesselArrival {
+	var out []boxwatch.VesselArrival
+	for _, a := range after {
+		if !slices.ContainsFunc(before, func(b boxwatch.VesselArrival) bool {
+			return b.VesselIMO == a.VesselIMO && b.LOCODE == a.LOCODE && b.Arrived.Equal(a.Arrived)
+		}) {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -371,22 +371,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
-		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
-		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Metrics: reg})
-	if err != nil {
-		return err
-	}
-
+	// The journey engine predicts arrivals with the waits at ports and canals it learns from the
+	// arrivals the tracking engine records (Arrived) and, on start and every learnEvery, from
+	// those in the database (RunLearning, below): each replica learns on its own.
 	journeys, err := journey.New(journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: ports, Sea: sea,
 		Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
-		TrackCacheBytes: cfg.trackCacheBytes})
+		TrackCacheBytes: cfg.trackCacheBytes, LearnedCacheBytes: journey.DefaultLearnedCacheBytes})
 	if err != nil {
 		return err
 	}
 	// Every in-memory cache, one collector: the journey engine's and the store's.
 	reg.MustRegister(admin.CacheCollector(append(append(journeys.CacheStats(), db.CacheStats()...), feeds.CacheStats)...))
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
+		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
+		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
+		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.LearnArrivals, Metrics: reg})
+	if err != nil {
+		return err
+	}
+
 	handler, err := api.NewHandler(api.Config{
 		Store: db, Tracker: engine, Redeliverer: deliveries, Limiter: db.Limiter(), Carriers: registry, Ports: ports, Logger: log,
 		Infer: inferEngine, Journey: journeys, Positions: db,
@@ -439,6 +442,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if db.Dialect() == store.Postgres {
 		background.Go(func() { sweepRateLimits(workCtx, db, log) })
 	}
+	background.Go(func() { journeys.RunLearning(workCtx, learnEvery) })
 	if cfg.workers > 0 && len(cfg.aisSources) > 0 {
 		if err := feeds.Start(workCtx); err != nil {
 			return fmt.Errorf("starting AIS ingest: %w", err)
@@ -470,7 +474,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if ierr := feeds.Stop(shutdownCtx); ierr != nil {
 		log.Warn("stopping AIS ingest", "error", ierr.Error())
 	}
-	// 4. The deferred calls then stop the sweeper and wait for it, close idle outbound
+	// 4. The deferred calls then stop the sweeper and the waits' learner and wait for them, close idle outbound
 	// connections, stop the simulator and close the database.
 	stopWork()
 	if errors.Is(err, http.ErrServerClosed) {
@@ -478,6 +482,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	return err
 }
+
+// learnEvery is how often serve learns again the waits at ports from the arrivals in the database
+// (journey.Engine.RunLearning): those another replica recorded, on every replica, and all of them
+// on an API-only one.
+const learnEvery = time.Hour
 
 // seaRouter lets the simulated vessels sail net's sea paths, passages open by default.
 func seaRouter(net *searoute.Network) sim.Router {

@@ -25,7 +25,7 @@ import (
 func Config(db *store.DB, clock boxwatch.Clock) journey.Config {
 	return journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: data.Ports(), Sea: data.SeaNetwork(),
 		Clock: clock, MapCacheBytes: journey.DefaultMapCacheBytes, RouteCacheBytes: journey.DefaultRouteCacheBytes,
-		TrackCacheBytes: journey.DefaultTrackCacheBytes}
+		TrackCacheBytes: journey.DefaultTrackCacheBytes, LearnedCacheBytes: journey.DefaultLearnedCacheBytes}
 }
 
 // New returns the engine of Config(db, clock).

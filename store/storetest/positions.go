@@ -275,3 +275,74 @@ func testPositionWritersConcurrent(t *testing.T, db *store.DB) {
 	}
 	wg.Wait()
 }
+
+// testVesselArrivals reads the arrivals of every account's routes: each call once (the departure
+// from whichever route knows it), within the window, the latest first, up to the limit.
+func testVesselArrivals(t *testing.T, db *store.DB) {
+	acme, initech := MustCreateAccount(t, db, "acme"), MustCreateAccount(t, db, "initech")
+	route := func(s boxwatch.Shipment, stops ...boxwatch.RouteStop) boxwatch.Shipment {
+		s.Route, s.UpdatedAt = stops, at(500*time.Hour)
+		return s
+	}
+	// Two accounts' shipments on the call of 9321483 at SGSIN (one route knows the departure),
+	// which then sails on to NLRTM; 9000002 at USLAX long ago; a leg with no vessel named; a
+	// stop not reached; a shipment not updated since the window opened.
+	shipments := []boxwatch.Shipment{
+		route(mustCreateShipment(t, db, acme.ID, "BL1", base),
+			boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9321483"},
+			boxwatch.RouteStop{Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RoleTS, ATA: at(150 * time.Hour), ATD: at(160 * time.Hour), InboundVesselIMO: "9321483", OutboundVesselIMO: "9321483"},
+			boxwatch.RouteStop{Sequence: 3, LOCODE: "NLRTM", Role: boxwatch.RolePOD, ATA: at(450 * time.Hour), InboundVesselIMO: "9321483"}),
+		route(mustCreateShipment(t, db, initech.ID, "BL2", base),
+			boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, OutboundVesselIMO: "9321483"},
+			boxwatch.RouteStop{Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RolePOD, ATA: at(150 * time.Hour), InboundVesselIMO: "9321483"}),
+		route(mustCreateShipment(t, db, acme.ID, "BL3", base),
+			boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(-900 * time.Hour), OutboundVesselIMO: "9000002"},
+			boxwatch.RouteStop{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, ATA: at(-600 * time.Hour), InboundVesselIMO: "9000002"}),
+		route(mustCreateShipment(t, db, acme.ID, "BL4", base),
+			boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour)},
+			boxwatch.RouteStop{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, ATA: at(300 * time.Hour)}),
+		route(mustCreateShipment(t, db, initech.ID, "BL5", base),
+			boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9000004"},
+			boxwatch.RouteStop{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, InboundVesselIMO: "9000004"}),
+	}
+	old := route(mustCreateShipment(t, db, acme.ID, "BL6", base),
+		boxwatch.RouteStop{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9000005"},
+		boxwatch.RouteStop{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, ATA: at(200 * time.Hour), InboundVesselIMO: "9000005"})
+	old.UpdatedAt = at(-700 * time.Hour)
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		for _, s := range append(shipments, old) {
+			if err := tx.UpdateShipment(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	sgsin := boxwatch.VesselArrival{VesselIMO: "9321483", LOCODE: "SGSIN", Departed: at(time.Hour), Arrived: at(150 * time.Hour)}
+	nlrtm := boxwatch.VesselArrival{VesselIMO: "9321483", LOCODE: "NLRTM", Departed: at(160 * time.Hour), Arrived: at(450 * time.Hour)}
+	lax := boxwatch.VesselArrival{VesselIMO: "9000002", LOCODE: "USLAX", Departed: at(-900 * time.Hour), Arrived: at(-600 * time.Hour)}
+	// The last shipment's arrival counts only in a window opening before it was last updated.
+	late := boxwatch.VesselArrival{VesselIMO: "9000005", LOCODE: "USLAX", Departed: at(time.Hour), Arrived: at(200 * time.Hour)}
+	for _, tc := range []struct {
+		since, until time.Time
+		limit        int
+		want         []boxwatch.VesselArrival
+	}{
+		{at(-1000 * time.Hour), at(1000 * time.Hour), 10, []boxwatch.VesselArrival{nlrtm, late, sgsin, lax}},
+		{at(0), at(1000 * time.Hour), 10, []boxwatch.VesselArrival{nlrtm, sgsin}},
+		{at(0), at(450 * time.Hour), 10, []boxwatch.VesselArrival{sgsin}},
+		{at(-1000 * time.Hour), at(1000 * time.Hour), 2, []boxwatch.VesselArrival{nlrtm, late}},
+		{at(-1000 * time.Hour), at(1000 * time.Hour), 0, []boxwatch.VesselArrival{}},
+		{at(600 * time.Hour), at(1000 * time.Hour), 10, []boxwatch.VesselArrival{}},
+	} {
+		got, err := db.VesselArrivals(ctx, tc.since, tc.until, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			got[i].Departed, got[i].Arrived = got[i].Departed.UTC(), got[i].Arrived.UTC()
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("arrivals in [%v, %v) limit %d:\n got %+v\nwant %+v", tc.since, tc.until, tc.limit, got, tc.want)
+		}
+	}
+}

@@ -120,6 +120,7 @@ var conformance = []struct {
 	{"LastPositions", withDB(testLastPositions), []string{"PositionStore.SaveLastPositions", "VesselStore.Vessel"}},
 	{"DeletePositionsBefore", withDB(testDeletePositionsBefore), []string{"PositionStore.DeletePositionsBefore"}},
 	{"ActiveLegVessels", withDB(testActiveLegVessels), []string{"PositionStore.ActiveLegVessels"}},
+	{"VesselArrivals", withDB(testVesselArrivals), []string{"PositionStore.VesselArrivals"}},
 	{"SavePositionsConcurrent", withDB(testSavePositionsConcurrent), []string{"PositionStore.SavePositions"}},
 	{"PositionWritersConcurrent", withDB(testPositionWritersConcurrent), []string{"PositionStore.SavePositions",
 		"PositionStore.SaveLastPositions", "PositionStore.SaveVesselIdentities"}},

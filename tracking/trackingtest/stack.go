@@ -78,6 +78,8 @@ type Options struct {
 	Metrics prometheus.Registerer
 	// Terminals replaces the simulated terminals the engine checks containers with.
 	Terminals boxwatch.TerminalDirectory
+	// Arrived receives the arrivals the engine records (tracking.Config.Arrived).
+	Arrived func([]boxwatch.VesselArrival)
 }
 
 // Stack is a running engine and webhook dispatcher with their simulated carriers.
@@ -171,7 +173,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Terminals: terminals,
 		TerminalInterval: o.TerminalInterval, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
-		Notified: deliveries.Wake})
+		Notified: deliveries.Wake, Arrived: o.Arrived})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestRun(t *testing.T) {
 	rows, lanes := 0, map[string]bool{}
 	for _, line := range strings.Split(out.String(), "\n") {
 		cells := strings.Split(line, "|")
-		if len(cells) != 13 {
+		if len(cells) != 14 {
 			continue
 		}
 		days, err := strconv.Atoi(strings.TrimSpace(cells[2]))
@@ -40,17 +40,20 @@ func TestRun(t *testing.T) {
 			}
 			return v
 		}
-		ours, carrier, greatCircle, trackSpeed := cell(4), cell(5), cell(6), cell(7)
+		ours, carrier, greatCircle, trackSpeed, served := cell(4), cell(5), cell(6), cell(7), cell(12)
 		if n < 100 {
 			t.Errorf("%d days out: only %d voyages", days, n)
 		}
 		if days > 1 && ours > 0.7*carrier {
 			t.Errorf("%d days out: boxwatch MAE %.1f h, carrier %.1f h: more than 0.7 times", days, ours, carrier)
 		}
+		if days > 1 && served > 0.7*carrier {
+			t.Errorf("%d days out: as served, MAE %.1f h, carrier %.1f h: more than 0.7 times", days, served, carrier)
+		}
 		if days > 1 && (ours >= greatCircle || ours >= trackSpeed) {
 			t.Errorf("%d days out: boxwatch MAE %.1f h, great circle %.1f h, track speed alone %.1f h", days, ours, greatCircle, trackSpeed)
 		}
-		if none, _ := strconv.Atoi(strings.TrimSpace(cells[12])); none*50 > n {
+		if none := int(cell(11)); none*50 > n {
 			t.Errorf("%d days out: %d voyages of %d without a prediction", days, none, n)
 		}
 	}

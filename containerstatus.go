@@ -28,10 +28,10 @@ var ContainerStatuses = []string{
 // needs that boxwatch does not know yet: the inland (rail) legs of a journey, a terminal's report
 // of an off-dock move, a consignee's delivery.
 var UnreachedContainerStatuses = map[string]string{
-	ContainerOffDock:                "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
-	ContainerDelivered:              "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
-	ContainerDropped:                "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
-	ContainerLoaded:                 "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
+	ContainerOffDock:   "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
+	ContainerDelivered: "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
+	ContainerDropped:   "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
+	ContainerLoaded:    "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
 }
 
 // ContainerStatus derives a container's current_status from what is known of it, by the

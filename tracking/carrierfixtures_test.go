@@ -93,7 +93,7 @@ func TestCarrierFixtures(t *testing.T) {
 				t.Errorf("POD ETA %s, want %s", describeTime(pod.ETA), tc.podETA)
 			}
 			var boxes []string
-			for _, f := range deriveContainers(cs, route) {
+			for _, f := range deriveContainers(cs, route, nil) {
 				boxes = append(boxes, describeFacts(f))
 			}
 			if !slices.Equal(boxes, tc.containers) {

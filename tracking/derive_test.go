@@ -76,7 +76,7 @@ func TestDeriveRoute(t *testing.T) {
 func TestDeriveContainers(t *testing.T) {
 	t.Parallel()
 	cs := journey()
-	facts := deriveContainers(cs, deriveRoute(cs, nil))
+	facts := deriveContainers(cs, deriveRoute(cs, nil), nil)
 	if len(facts) != 1 {
 		t.Fatalf("%d containers", len(facts))
 	}
@@ -101,7 +101,7 @@ func TestDeriveContainers(t *testing.T) {
 	}
 
 	var c boxwatch.Container
-	applyFacts(&c, facts[0])
+	applyFacts(&c, facts[0], "", nil)
 	if c.CurrentStatus != boxwatch.ContainerOnShip || c.EquipmentLength != 40 || c.EquipmentHeight != "high_cube" || c.EquipmentType != "dry" || c.SealNumber != "S1" || c.AvailableForPickup != nil {
 		t.Fatalf("container = %+v", c)
 	}
@@ -116,7 +116,7 @@ func TestContainerStatusThroughTheJourney(t *testing.T) {
 	}
 	status := func() boxwatch.Container {
 		var c boxwatch.Container
-		applyFacts(&c, deriveContainers(cs, deriveRoute(cs, nil))[0])
+		applyFacts(&c, deriveContainers(cs, deriveRoute(cs, nil), nil)[0], "", nil)
 		return c
 	}
 	cs.Calls[4].Arrival.Actual = hours(505)

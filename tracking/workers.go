@@ -440,6 +440,9 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	oldPOD, hadPOD := s.POD()
 	s.Route = route
 	newPOD, hasPOD := s.POD()
+	oldDest := s.Destination
+	dest := deriveDestination(cs, route, oldDest)
+	s.Destination = dest
 	// Events of one answer are a microsecond apart, in the order they are logged (each
 	// container's milestones in journey order), so that their creation order is their order of
 	// delivery to each webhook.
@@ -479,7 +482,11 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	for _, c := range existing {
 		byNumber[c.Number] = c
 	}
-	facts := deriveContainers(cs, route)
+	facts := deriveContainers(cs, route, dest)
+	// A new expected arrival at the inland destination, announced per container as the
+	// reference's transport event whose timestamp is the estimate.
+	newInlandETA := !initial && dest != nil && dest.ATA.IsZero() && !dest.ETA.IsZero() &&
+		oldDest != nil && oldDest.LOCODE == dest.LOCODE && !oldDest.ETA.IsZero() && !oldDest.ETA.Equal(dest.ETA)
 	boxes := make([]boxwatch.Container, 0, len(facts))
 	for _, f := range facts {
 		c, existed := byNumber[f.number]
@@ -487,7 +494,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 			c = boxwatch.Container{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, Number: f.number, CreatedAt: now}
 		}
 		before := c
-		applyFacts(&c, f)
+		applyFacts(&c, f, newPOD.LOCODE, dest)
 		if !existed || containerChanged(before, c) {
 			c.UpdatedAt = now
 			if err := tx.SaveContainer(ctx, c); err != nil {
@@ -509,6 +516,11 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		if existed && !initial {
 			if err := terminalEvents(ctx, tx, before, c, newPOD.LOCODE, now, event); err != nil {
+				return err
+			}
+		}
+		if newInlandETA && existed && c.Inland.IndATAAt.IsZero() {
+			if err := inlandEstimate(ctx, tx, c, *dest, now, event); err != nil {
 				return err
 			}
 		}
@@ -602,6 +614,24 @@ type EstimatedArrival struct {
 	CreatedAt          time.Time `json:"created_at"`
 }
 
+// inlandEstimate logs container.transport.estimated.arrived_at_inland_destination for a new
+// expected arrival of c at its inland destination: one transport event per container and place,
+// whose timestamp follows the estimate, and one event per estimate.
+func inlandEstimate(ctx context.Context, tx boxwatch.Tx, c boxwatch.Container, dest boxwatch.Destination, now time.Time,
+	event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	eta := dest.ETA.UTC()
+	te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: c.AccountID, ShipmentID: c.ShipmentID, ContainerID: c.ID,
+		Event: EstimatedInlandArrival, Timestamp: eta, LOCODE: dest.LOCODE, DataSource: "shipping_line", CreatedAt: now}
+	added, err := tx.InsertTransportEvent(ctx, te)
+	if err == nil && !added {
+		te, err = tx.SetTransportEventValue(ctx, c.ID, EstimatedInlandArrival, dest.LOCODE, eta, "")
+	}
+	if err != nil {
+		return err
+	}
+	return event(EstimatedInlandArrival, "transport_event", te.ID, c.ID, fmt.Sprintf("eta-ind:%s:%s:%d", c.ID, dest.LOCODE, eta.Unix()), nil)
+}
+
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
@@ -673,7 +703,8 @@ func containerChanged(a, b boxwatch.Container) bool {
 		!a.EmptyOutAt.Equal(b.EmptyOutAt) || !a.FullInAt.Equal(b.FullInAt) || !a.LoadedAt.Equal(b.LoadedAt) ||
 		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
 		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||
-		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup)
+		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup) ||
+		!reflect.DeepEqual(a.Inland, b.Inland)
 }
 
 func sameBool(a, b *bool) bool {

@@ -443,6 +443,13 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	oldDest := s.Destination
 	dest := deriveDestination(cs, route, oldDest)
 	s.Destination = dest
+	if dest != nil && dest.FacilityCodeList == "SMDG" && dest.FacilityCode != "" {
+		t := boxwatch.Terminal{ID: boxwatch.TerminalID(dest.LOCODE, dest.FacilityCode), LOCODE: dest.LOCODE, SMDGCode: dest.FacilityCode,
+			Name: dest.Name, CreatedAt: now, UpdatedAt: now}
+		if err := tx.SaveTerminal(ctx, t); err != nil {
+			return err
+		}
+	}
 	// Events of one answer are a microsecond apart, in the order they are logged (each
 	// container's milestones in journey order), so that their creation order is their order of
 	// delivery to each webhook.

@@ -18,6 +18,9 @@ var emitted = []string{
 	"container.transport.transshipment_departed", "container.transport.vessel_arrived",
 	"container.transport.vessel_discharged", "container.transport.full_out", "container.transport.empty_in",
 	"container.pickup_lfd.changed", "container.transport.available", "container.transport.not_available",
+	"container.transport.rail_loaded", "container.transport.rail_departed", "container.transport.rail_arrived",
+	"container.transport.rail_unloaded", "container.transport.arrived_at_inland_destination",
+	"container.transport.estimated.arrived_at_inland_destination",
 }
 
 func TestCatalogueShape(t *testing.T) {

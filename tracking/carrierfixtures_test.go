@@ -88,10 +88,10 @@ func TestCarrierFixtures(t *testing.T) {
 		{name: "BookingCancelledTNT30", file: "booking-cancelled-tnt30.json", version: dcsa.Version30, ref: booking("BK2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{cancelledBox}, events: 7, booking: "BK2401", cancelled: "2025-02-26T03:00:00Z"},
 		{name: "InlandRail", file: "inland-rail.json", ref: bill("BL2402"), route: "CNSHA:POL USLAX:POD",
-			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 17, booking: "BK2402",
+			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 18, booking: "BK2402",
 			destination: inlandRailDestination, inland: []string{inlandRailLeg}},
 		{name: "InlandRailTNT30", file: "inland-rail-tnt30.json", version: dcsa.Version30, ref: bill("BL2402"), route: "CNSHA:POL USLAX:POD",
-			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 17, booking: "BK2402",
+			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 18, booking: "BK2402",
 			destination: inlandRailDestination, inland: []string{inlandRailLeg}},
 		{name: "InlandBarge", file: "inland-barge.json", ref: bill("BL2403"), route: direct,
 			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandBargeBox}, events: 14, booking: "BK2403",
@@ -161,7 +161,7 @@ const (
 	inlandRailBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@USLAX " +
 		"vessel_discharged@USLAX rail_loaded@USLAX rail_departed@USLAX rail_arrived@USCHI arrived_at_inland_destination@USCHI " +
 		"rail_unloaded@USCHI empty_in@USCHI"
-	inlandRailDestination = "USCHI RAIL RAMP \"BNSF Logistics Park Chicago\" eta=2025-03-29T07:00:00Z original=2025-03-29T07:00:00Z ata=2025-03-29T09:30:00Z"
+	inlandRailDestination = "USCHI RAIL RAMP \"BNSF Logistics Park Chicago\" eta=2025-03-29T07:00:00Z original=2025-03-28T11:00:00Z ata=2025-03-29T09:30:00Z"
 	inlandRailLeg         = "empty_returned to=USCHI pod_rail_loaded=2025-03-24T21:00:00Z pod_rail_departed=2025-03-25T05:00:00Z " +
 		"ind_eta=2025-03-29T07:00:00Z ind_ata=2025-03-29T09:30:00Z ind_rail_unloaded=2025-03-29T16:00:00Z final_full_out=2025-03-31T14:15:00Z"
 

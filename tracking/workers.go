@@ -569,15 +569,17 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 
 // ended returns why tracking of a shipment ends with the carrier's answer cs about its boxes,
 // "" while it goes on: the booking was cancelled; every empty is returned; the last box was
-// picked up, or the vessel arrived, longer ago than the window after which the rest of the
+// picked up (at the port of discharge, or at its inland destination), or the vessel arrived, longer ago than the window after which the rest of the
 // journey no longer comes.
 func (e *Engine) ended(s boxwatch.Shipment, cs boxwatch.CarrierShipment, boxes []boxwatch.Container, now time.Time) string {
 	allReturned, allOut, lastOut := len(boxes) > 0, len(boxes) > 0, time.Time{}
 	for _, c := range boxes {
 		allReturned = allReturned && c.CurrentStatus == boxwatch.ContainerEmptyReturned
-		allOut = allOut && !c.PODFullOutAt.IsZero()
-		if c.PODFullOutAt.After(lastOut) {
-			lastOut = c.PODFullOutAt
+		// A box that went on inland is out once it left its destination full.
+		out := firstTime(c.Inland.FinalDestinationFullOutAt, c.PODFullOutAt)
+		allOut = allOut && !out.IsZero()
+		if out.After(lastOut) {
+			lastOut = out
 		}
 	}
 	pod, hasPOD := s.POD()

@@ -128,7 +128,8 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 
 // deriveDestination finds where the journey goes on to past the port of discharge: the place of
 // the last rail, truck or barge call the carrier reports after the last vessel call at the port
-// of discharge, elsewhere than there. It returns nil when there is none (the journey ends at the
+// of discharge, elsewhere than there, that the laden box makes (an empty's return to a depot is
+// not one). It returns nil when there is none (the journey ends at the
 // quay, or the route is not known yet). The expected arrival is the latest the carrier gives for
 // the first arrival there; OriginalETA keeps the first known value, carried over from previous.
 func deriveDestination(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, previous *boxwatch.Destination) *boxwatch.Destination {
@@ -152,9 +153,17 @@ func deriveDestination(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, 
 	if lastAtPOD < 0 {
 		return nil
 	}
+	// A call the laden box makes: one with a transport event, or a laden equipment event. An
+	// empty's return to a depot near the port is not a leg of the journey.
+	made := map[string]bool{}
+	for _, e := range cs.Events {
+		if e.Type == boxwatch.EventTransport || e.Type == boxwatch.EventEquipment && (e.Empty == nil || !*e.Empty) {
+			made[e.TransportCallID] = true
+		}
+	}
 	var inland []boxwatch.TransportCall
 	for _, c := range calls[lastAtPOD+1:] {
-		if !byVessel(c) && c.LOCODE != pod {
+		if !byVessel(c) && c.LOCODE != pod && made[c.ID] {
 			inland = append(inland, c)
 		}
 	}

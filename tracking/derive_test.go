@@ -149,3 +149,25 @@ func TestDeriveRouteTakesTheLatestAnswersEstimate(t *testing.T) {
 		t.Errorf("ETA %v, original %v; want %v and %v", pod.ETA, pod.OriginalETA, hours(490), hours(500))
 	}
 }
+
+// TestDestinationIgnoresEmptyReturn: an empty returned to a depot at another place than the port
+// of discharge, on a truck call, is no inland leg; a laden truck arrival there is.
+func TestDestinationIgnoresEmptyReturn(t *testing.T) {
+	t.Parallel()
+	cs := journey()
+	route := deriveRoute(cs, nil)
+	pod := route[len(route)-1].LOCODE
+	empty := true
+	cs.Calls = append(cs.Calls, boxwatch.TransportCall{ID: "depot", LOCODE: "NLMOE", Mode: "TRUCK", FacilityType: "DEPO",
+		Arrival: boxwatch.CallTimes{Actual: hours(900)}})
+	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "gtin", Type: "EQUIPMENT", Classifier: "ACT", Code: "GTIN", Time: hours(900),
+		LOCODE: "NLMOE", TransportCallID: "depot", EquipmentReference: "MSKU1234565", Empty: &empty})
+	if d := deriveDestination(cs, route, nil); d != nil {
+		t.Fatalf("an empty's return past %s made a destination: %+v", pod, d)
+	}
+	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "arri", Type: "TRANSPORT", Classifier: "ACT", Code: "ARRI", Time: hours(890),
+		LOCODE: "NLMOE", TransportCallID: "depot"})
+	if d := deriveDestination(cs, route, nil); d == nil || d.LOCODE != "NLMOE" || d.Mode != "TRUCK" || !d.ATA.Equal(hours(900)) {
+		t.Fatalf("a laden arrival by truck: destination %+v", d)
+	}
+}

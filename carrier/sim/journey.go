@@ -31,7 +31,7 @@ type journey struct {
 	// inland is the number of rail calls after the return depot (the train's at the port of
 	// discharge and at the inland ramp), 0 when the journey ends at the port.
 	inland int
-	lookup    time.Duration
+	lookup time.Duration
 }
 
 type equipment struct {

@@ -24,6 +24,25 @@ func TestInlandDemoNumbers(t *testing.T) {
 	complete := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "255597750", "MAEU").ID)
 	waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "254387750", "MAEU").ID)
 
+	// The other demo numbers: waiting at Los Angeles, and at sea with the rail leg planned.
+	for number, want := range map[string]struct{ scac, pod, status string }{
+		"MEDUEF387750": {"MSCU", "USLAX", boxwatch.ContainerAwaitingInlandTransfer},
+		"254667750":    {"MAEU", "USLAX", boxwatch.ContainerOnShip},
+	} {
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number, want.scac).ID)
+		s := f.shipment(t, tr.ShipmentID)
+		pod, _ := s.POD()
+		boxes, err := f.db.ShipmentContainers(ctx, f.account.ID, s.ID)
+		if err != nil || len(boxes) == 0 || pod.LOCODE != want.pod || s.Destination == nil || s.Destination.Mode != "RAIL" || s.Destination.ETA.IsZero() {
+			t.Fatalf("%s: port of discharge %s, destination %+v, containers %v %v", number, pod.LOCODE, s.Destination, boxes, err)
+		}
+		for _, c := range boxes {
+			if c.CurrentStatus != want.status {
+				t.Errorf("%s: %s is %s, want %s", number, c.Number, c.CurrentStatus, want.status)
+			}
+		}
+	}
+
 	s := f.shipment(t, complete.ShipmentID)
 	if d := s.Destination; d == nil || d.Mode != "RAIL" || d.ATA.IsZero() || d.Name == "" {
 		t.Fatalf("complete journey: destination %+v", d)

@@ -28,17 +28,18 @@ var ContainerStatuses = []string{
 // needs that boxwatch does not know yet: the inland (rail) legs of a journey, a terminal's report
 // of an off-dock move, a consignee's delivery.
 var UnreachedContainerStatuses = map[string]string{
-	ContainerAwaitingInlandTransfer: "an inland rail leg after the port of discharge (rail legs are not tracked yet)",
-	ContainerOnRail:                 "a rail_loaded milestone (rail legs are not tracked yet)",
-	ContainerOffDock:                "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
-	ContainerDelivered:              "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
-	ContainerDropped:                "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
-	ContainerLoaded:                 "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
+	ContainerOffDock:   "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
+	ContainerDelivered: "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
+	ContainerDropped:   "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
+	ContainerLoaded:    "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
 }
 
 // ContainerStatus derives a container's current_status from what is known of it, by the
 // reference's rules: empty_returned once the empty is back; picked_up once it left the port of
-// discharge full; once discharged there, not_available while a hold is listed or the terminal
+// discharge or its inland destination full; for a box that goes on inland, grounded once it
+// reached the inland destination (off the train, or arrived by truck or barge), on_rail from its
+// loading onto the train (or the train's departure) at the port of discharge, and
+// awaiting_inland_transfer from its discharge until then; otherwise, once discharged, not_available while a hold is listed or the terminal
 // says it cannot be picked up, available when a terminal reported it free of holds and
 // available, grounded while no terminal said either; on_ship from loading or departure at the
 // port of lading until discharge (transshipments included); new before. It reads the domain's
@@ -47,8 +48,15 @@ func ContainerStatus(c Container) string {
 	switch {
 	case !c.EmptyTerminatedAt.IsZero():
 		return ContainerEmptyReturned
-	case !c.PODFullOutAt.IsZero():
+	case !c.PODFullOutAt.IsZero() || !c.Inland.FinalDestinationFullOutAt.IsZero():
 		return ContainerPickedUp
+	case c.Inland.DestinationLOCODE != "" && (!c.Inland.IndRailUnloadedAt.IsZero() ||
+		!c.Inland.IndATAAt.IsZero() && c.Inland.PODRailLoadedAt.IsZero() && c.Inland.PODRailDepartedAt.IsZero()):
+		return ContainerGrounded
+	case !c.Inland.PODRailLoadedAt.IsZero() || !c.Inland.PODRailDepartedAt.IsZero():
+		return ContainerOnRail
+	case c.Inland.DestinationLOCODE != "" && !c.PODDischargedAt.IsZero():
+		return ContainerAwaitingInlandTransfer
 	case !c.PODDischargedAt.IsZero():
 		switch {
 		case len(c.Holds) > 0 || c.AvailableForPickup != nil && !*c.AvailableForPickup:

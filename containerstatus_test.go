@@ -53,6 +53,33 @@ func TestContainerStatus(t *testing.T) {
 		}), boxwatch.ContainerNotAvailable},
 		{"PickedUp", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.AvailableForPickup = at(530), &no }), boxwatch.ContainerPickedUp},
 		{"PickedUpWithAHoldLeftListed", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Holds = at(530), hold }), boxwatch.ContainerPickedUp},
+		{"AwaitingInlandTransfer", with(discharged, func(c *boxwatch.Container) { c.Inland.DestinationLOCODE = "USCHI" }), boxwatch.ContainerAwaitingInlandTransfer},
+		{"AwaitingInlandTransferThoughHeld", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.TerminalCheckedAt, c.Holds = "USCHI", at(506), hold
+		}), boxwatch.ContainerAwaitingInlandTransfer},
+		{"InlandBoxNotYetDischargedIsOnShip", with(arrived, func(c *boxwatch.Container) { c.Inland.DestinationLOCODE = "USCHI" }), boxwatch.ContainerOnShip},
+		{"OnRailLoaded", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.PODRailLoadedAt = "USCHI", at(520)
+		}), boxwatch.ContainerOnRail},
+		{"OnRailDepartedWithoutLoading", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.PODRailDepartedAt = "USCHI", at(522)
+		}), boxwatch.ContainerOnRail},
+		{"OnRailArrivedNotUnloaded", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.PODRailLoadedAt, c.Inland.IndATAAt = "USCHI", at(520), at(600)
+		}), boxwatch.ContainerOnRail},
+		{"GroundedInlandUnloaded", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.PODRailLoadedAt, c.Inland.IndATAAt, c.Inland.IndRailUnloadedAt = "USCHI", at(520), at(600), at(605)
+		}), boxwatch.ContainerGrounded},
+		{"GroundedInlandByBarge", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.IndATAAt = "DEDUI", at(560)
+		}), boxwatch.ContainerGrounded},
+		{"PickedUpAtTheInlandDestination", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.PODRailLoadedAt, c.Inland.IndRailUnloadedAt = "USCHI", at(520), at(605)
+			c.Inland.FinalDestinationFullOutAt = at(630)
+		}), boxwatch.ContainerPickedUp},
+		{"EmptyReturnedAfterInland", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.FinalDestinationFullOutAt, c.EmptyTerminatedAt = "USCHI", at(630), at(700)
+		}), boxwatch.ContainerEmptyReturned},
 		{"EmptyReturned", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.EmptyTerminatedAt = at(530), at(600) }), boxwatch.ContainerEmptyReturned},
 	}
 	reached := map[string]bool{}

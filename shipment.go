@@ -28,6 +28,9 @@ type Shipment struct {
 	Route []RouteStop
 	// Reference is what refreshes look up: the request's own type and number.
 	Reference CarrierReference
+	// Destination is where the journey ends past the port of discharge, reached by rail, truck
+	// or barge; nil when the carrier reports no inland leg (the journey ends at the quay).
+	Destination *Destination `json:",omitempty"`
 
 	// LastAttemptedAt is the last lookup with the carrier, LastSucceededAt the last one it
 	// answered.
@@ -78,6 +81,24 @@ type RouteStop struct {
 	// empty when the carrier does not say.
 	TerminalCode string `json:",omitempty"`
 	TerminalName string `json:",omitempty"`
+}
+
+// Destination is the inland place a journey ends at after the port of discharge, as the carrier
+// reports it: the last place its rail, truck or barge calls reach.
+type Destination struct {
+	LOCODE string
+	// Name is the carrier's name for the place or its facility, "" when it gives none.
+	Name string `json:",omitempty"`
+	// FacilityCode is the carrier's code of the facility there (a rail terminal, an inland
+	// depot), with the list it is from (SMDG, BIC) and DCSA's facility type (INTE, RAMP, DEPO, …).
+	FacilityCode     string `json:",omitempty"`
+	FacilityCodeList string `json:",omitempty"`
+	FacilityType     string `json:",omitempty"`
+	// Mode is how the box reaches it: RAIL, TRUCK or BARGE.
+	Mode string
+	// ETA is the carrier's latest expectation of the arrival there, OriginalETA the first it
+	// gave, ATA the actual arrival; zero while unknown.
+	ETA, OriginalETA, ATA time.Time
 }
 
 // TerminalID is the id of the stop's terminal, "" when the carrier named none.
@@ -195,6 +216,9 @@ type Container struct {
 	// TerminalFailedReason is why the last check failed, "" when it succeeded.
 	TerminalNextCheckAt  time.Time
 	TerminalFailedReason string
+	// Inland is what happened to the box past the port of discharge, when its journey goes on
+	// inland; zero otherwise.
+	Inland ContainerInland
 	// ShipmentLastTrackingRequestAt is the last lookup of the container's shipment with the
 	// carrier, answered or not; PODLastTrackingRequestAt the last of those that asked for its
 	// data at the port of discharge (from a day before the vessel's arrival until the box left).
@@ -202,6 +226,30 @@ type Container struct {
 	ShipmentLastTrackingRequestAt time.Time
 	PODLastTrackingRequestAt      time.Time
 	CreatedAt, UpdatedAt          time.Time
+}
+
+// ContainerInland is a container's journey past the port of discharge: the rail (or truck, or
+// barge) leg to its inland destination, as the carrier reports it. Zero fields are unknown.
+type ContainerInland struct {
+	// DestinationLOCODE is the inland place the box goes on to, "" when it ends at the port of
+	// discharge.
+	DestinationLOCODE string `json:",omitempty"`
+	// PODRailCarrierSCAC is the railway that carries the box from the port of discharge,
+	// IndRailCarrierSCAC the one that brings it to the inland destination (the same railway
+	// unless the train changes hands); "" when the carrier does not name it.
+	PODRailCarrierSCAC string `json:",omitempty"`
+	IndRailCarrierSCAC string `json:",omitempty"`
+	// PODRailLoadedAt is when the box was loaded onto the train at the port of discharge,
+	// PODRailDepartedAt when that train left.
+	PODRailLoadedAt   time.Time `json:",omitzero"`
+	PODRailDepartedAt time.Time `json:",omitzero"`
+	// IndETAAt is the carrier's latest expected arrival at the inland destination, IndATAAt the
+	// actual one; IndRailUnloadedAt is when the box came off the train there.
+	IndETAAt          time.Time `json:",omitzero"`
+	IndATAAt          time.Time `json:",omitzero"`
+	IndRailUnloadedAt time.Time `json:",omitzero"`
+	// FinalDestinationFullOutAt is when the full box left the inland destination.
+	FinalDestinationFullOutAt time.Time `json:",omitzero"`
 }
 
 // TransportEvent is a milestone of a container (container.transport.*), as shown by

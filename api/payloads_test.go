@@ -38,6 +38,8 @@ func receiverNumbers(t *testing.T) []struct{ requestType, number, scac string } 
 	// Late on a first leg that ends at a transshipment hub within the first day.
 	out = append(out, tracked{"bill_of_lading", "MAEU123400024", "MAEU"}, tracked{"bill_of_lading", "MEDUFR030024", "MSCU"},
 		tracked{"booking_number", "CMDUSHZ50054", "CMDU"})
+	// Discharged at Tacoma and going on by rail to an inland ramp: the rail and inland events.
+	out = append(out, tracked{"bill_of_lading", "254387750", "MAEU"})
 	// A request that fails, and one that waits for its manifest.
 	return append(out, tracked{"bill_of_lading", "TEST-TR-FAILED", "TEST"}, tracked{"bill_of_lading", "MAEU987650000", "MAEU"})
 }

@@ -122,6 +122,12 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 	for _, f := range c.Fees {
 		a.FeesAtPODTerminal = append(a.FeesAtPODTerminal, TerminalFee{Type: f.Type, Amount: f.Amount, CurrencyCode: f.Currency})
 	}
+	if in := c.Inland; in.DestinationLOCODE != "" {
+		a.PODRailCarrierSCAC, a.IndRailCarrierSCAC = optString(in.PODRailCarrierSCAC), optString(in.IndRailCarrierSCAC)
+		a.PODRailLoadedAt, a.PODRailDepartedAt = optTime(in.PODRailLoadedAt), optTime(in.PODRailDepartedAt)
+		a.IndETAAt, a.IndATAAt, a.IndRailUnloadedAt = optTime(in.IndETAAt), optTime(in.IndATAAt), optTime(in.IndRailUnloadedAt)
+		a.FinalDestinationFullOutAt, a.FinalDestinationTimezone = optTime(in.FinalDestinationFullOutAt), rd.timeZone(in.DestinationLOCODE)
+	}
 	if c.EquipmentLength > 0 {
 		n := c.EquipmentLength
 		a.EquipmentLength = &n

@@ -51,9 +51,9 @@ type ShipmentAttributes struct {
 type ShipmentRelationships struct {
 	PortOfLading              ToOne  `json:"port_of_lading"`
 	PortOfDischarge           ToOne  `json:"port_of_discharge"`
-	Destination               ToOne  `json:"destination" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
+	Destination               ToOne  `json:"destination" doc:"The metro area of the inland destination the carrier reports past the port of discharge; null when the journey ends at the port, or the place is not in boxwatch's port list."`
 	PODTerminal               ToOne  `json:"pod_terminal" doc:"The terminal the carrier names at the port of discharge; null when it names none."`
-	DestinationTerminal       ToOne  `json:"destination_terminal" doc:"Null: boxwatch tracks the ocean journey, not inland destinations."`
+	DestinationTerminal       ToOne  `json:"destination_terminal" doc:"The terminal at the inland destination, when the carrier names it by an SMDG code; null otherwise."`
 	LineTrackingStoppedByUser ToOne  `json:"line_tracking_stopped_by_user" doc:"Null: API keys belong to accounts, not users."`
 	Containers                ToMany `json:"containers"`
 }
@@ -103,10 +103,31 @@ func (rd Renderer) Shipment(s boxwatch.Shipment, containers []boxwatch.Container
 		rel.PortOfDischarge = linkTo(portID(pod.LOCODE), "port")
 		rel.PODTerminal = linkTo(pod.TerminalID(), "terminal")
 	}
+	if d := s.Destination; d != nil {
+		a.DestinationLOCODE, a.DestinationTimezone = &d.LOCODE, rd.timeZone(d.LOCODE)
+		a.DestinationName = rd.portName(d.LOCODE)
+		if a.DestinationName == nil {
+			a.DestinationName = optString(d.Name)
+		}
+		a.DestinationETAAt, a.DestinationATAAt, a.DestinationOriginalETAAt = optTime(d.ETA), optTime(d.ATA), optTime(d.OriginalETA)
+		if _, ok := rd.port(d.LOCODE); ok {
+			rel.Destination = linkTo(portID(d.LOCODE), "metro_area")
+		}
+		rel.DestinationTerminal = linkTo(DestinationTerminalID(*d), "terminal")
+	}
 	for _, c := range containers {
 		rel.Containers.Data = append(rel.Containers.Data, ResourceIdentifier{ID: c.ID, Type: "container"})
 	}
 	return ShipmentResource{ID: s.ID, Type: "shipment", Attributes: a, Relationships: rel, Links: ResourceLinks{Self: "/v2/shipments/" + s.ID}}
+}
+
+// DestinationTerminalID is the id of the terminal at an inland destination, "" unless the carrier
+// names it by an SMDG code (the list boxwatch's terminals are keyed by).
+func DestinationTerminalID(d boxwatch.Destination) string {
+	if d.FacilityCode == "" || d.FacilityCodeList != "SMDG" {
+		return ""
+	}
+	return boxwatch.TerminalID(d.LOCODE, d.FacilityCode)
 }
 
 // vesselName finds a vessel's name in the carrier's own answer.
@@ -138,6 +159,11 @@ func (rd Renderer) ShipmentIncludes(inc map[string]bool, s boxwatch.Shipment, co
 	}
 	if t, ok := stopTerminal(pod); ok && inc["pod_terminal"] && len(s.Route) > 1 {
 		add("terminal:"+t.ID, rd.Terminal(t))
+	}
+	if d := s.Destination; d != nil && inc["destination"] {
+		if pt, ok := rd.port(d.LOCODE); ok {
+			add("metro_area:"+pt.ID, MetroArea(pt))
+		}
 	}
 	for name, stop := range map[string]func() (boxwatch.RouteStop, bool){"port_of_lading": s.POL, "port_of_discharge": s.POD} {
 		if st, ok := stop(); ok && inc[name] {

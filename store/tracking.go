@@ -75,7 +75,7 @@ func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.Trackin
 
 const shipmentColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
 	tags, route, reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason,
-	next_refresh_at, snapshot, created_at, updated_at, customer_id, customer_name`
+	next_refresh_at, snapshot, created_at, updated_at, customer_id, customer_name, destination`
 
 func scanShipment(r row) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
@@ -84,7 +84,7 @@ func scanShipment(r row) (boxwatch.Shipment, error) {
 		&s.NormalizedNumber, &s.Booking, listCol{&s.RefNumbers}, listCol{&s.Tags}, jsonCol{&s.Route}, &refType,
 		&s.Reference.Number, nullTimeCol{&s.LastAttemptedAt}, nullTimeCol{&s.LastSucceededAt}, nullTimeCol{&s.StoppedAt},
 		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt},
-		nullString{&s.CustomerID}, &s.CustomerName)
+		nullString{&s.CustomerID}, &s.CustomerName, jsonCol{&s.Destination})
 	s.Reference.Type = boxwatch.RequestType(refType)
 	s.Reference.SCAC = s.SCAC
 	return s, err
@@ -99,10 +99,14 @@ func (tx *txn) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	dest, err := jsonArg(s.Destination)
+	if err != nil {
+		return nil, err
+	}
 	db := tx.db
 	return []any{s.SCAC, s.BillOfLading, s.NormalizedNumber, s.Booking, listArg(s.RefNumbers), listArg(s.Tags), route,
 		string(s.Reference.Type), s.Reference.Number, db.nullTime(s.LastAttemptedAt), db.nullTime(s.LastSucceededAt),
-		db.nullTime(s.StoppedAt), nullIfEmpty(s.StoppedReason), db.nullTime(s.NextRefreshAt), snap, db.ts(s.UpdatedAt)}, nil
+		db.nullTime(s.StoppedAt), nullIfEmpty(s.StoppedReason), db.nullTime(s.NextRefreshAt), snap, db.ts(s.UpdatedAt), dest}, nil
 }
 
 // InsertShipment stores a new shipment.
@@ -113,8 +117,8 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	}
 	_, err = tx.c.exec(ctx, `INSERT INTO shipments (scac, bill_of_lading, normalized_number, booking, ref_numbers, tags, route,
 		reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason, next_refresh_at,
-		snapshot, updated_at, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		snapshot, updated_at, destination, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 			COALESCE((SELECT company_name FROM parties WHERE id = ? AND account_id = ?), ''))`,
 		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt), nullIfEmpty(s.CustomerID),
 			nullIfEmpty(s.CustomerID), s.AccountID)...)
@@ -130,7 +134,7 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	tx.evict(shipmentKey(strings.ToLower(s.ID)))
 	n, err := tx.c.exec(ctx, `UPDATE shipments SET scac = ?, bill_of_lading = ?, normalized_number = ?, booking = ?, ref_numbers = ?,
 		tags = ?, route = ?, reference_type = ?, reference_number = ?, last_attempted_at = ?, last_succeeded_at = ?, stopped_at = ?,
-		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ? WHERE id = ?`, append(args, s.ID)...)
+		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ?, destination = ? WHERE id = ?`, append(args, s.ID)...)
 	if err := tx.db.internal("update shipment", err); err != nil {
 		return err
 	}
@@ -302,7 +306,7 @@ const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
 	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers,
 	shipment_last_tracking_request_at, pod_last_tracking_request_at, pickup_lfd_terminal, pickup_lfd_line, pickup_appointment_at,
-	pod_terminal_id, terminal_full_out_at, terminal_empty_in_at, terminal_next_check_at, terminal_failed_reason`
+	pod_terminal_id, terminal_full_out_at, terminal_empty_in_at, terminal_next_check_at, terminal_failed_reason, inland`
 
 func scanContainer(r row) (boxwatch.Container, error) {
 	var c boxwatch.Container
@@ -313,7 +317,7 @@ func scanContainer(r row) (boxwatch.Container, error) {
 		jsonCol{&c.Fees}, &c.LocationAtTerminal, nullTimeCol{&c.TerminalCheckedAt}, listCol{&c.RefNumbers},
 		nullTimeCol{&c.ShipmentLastTrackingRequestAt}, nullTimeCol{&c.PODLastTrackingRequestAt}, nullTimeCol{&c.PickupLFDTerminal},
 		nullTimeCol{&c.PickupLFDLine}, nullTimeCol{&c.PickupAppointmentAt}, &c.PODTerminalID, nullTimeCol{&c.TerminalFullOutAt},
-		nullTimeCol{&c.TerminalEmptyInAt}, nullTimeCol{&c.TerminalNextCheckAt}, &c.TerminalFailedReason)
+		nullTimeCol{&c.TerminalEmptyInAt}, nullTimeCol{&c.TerminalNextCheckAt}, &c.TerminalFailedReason, jsonCol{&c.Inland})
 	if len(c.RefNumbers) == 0 {
 		c.RefNumbers = nil
 	}
@@ -340,9 +344,13 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 	if err != nil {
 		return err
 	}
+	inland, err := jsonArg(c.Inland)
+	if err != nil {
+		return err
+	}
 	tx.evict(containerKey(strings.ToLower(c.ID)), shipmentContainersKey(strings.ToLower(c.ShipmentID)))
 	_, err = tx.c.exec(ctx, `INSERT INTO containers (`+containerColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-			?, ?, ?, ?, ?, ?, ?, ?)
+			?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET seal_number = excluded.seal_number, iso_code = excluded.iso_code,
 		current_status = excluded.current_status, empty_out_at = excluded.empty_out_at, full_in_at = excluded.full_in_at,
 		loaded_at = excluded.loaded_at, departed_at = excluded.departed_at, pod_arrived_at = excluded.pod_arrived_at,
@@ -353,14 +361,15 @@ func (tx *txn) SaveContainer(ctx context.Context, c boxwatch.Container) error {
 		pickup_lfd_terminal = excluded.pickup_lfd_terminal, pickup_lfd_line = excluded.pickup_lfd_line,
 		pickup_appointment_at = excluded.pickup_appointment_at, pod_terminal_id = excluded.pod_terminal_id,
 		terminal_full_out_at = excluded.terminal_full_out_at, terminal_empty_in_at = excluded.terminal_empty_in_at,
-		terminal_next_check_at = excluded.terminal_next_check_at, terminal_failed_reason = excluded.terminal_failed_reason`,
+		terminal_next_check_at = excluded.terminal_next_check_at, terminal_failed_reason = excluded.terminal_failed_reason,
+		inland = excluded.inland`,
 		c.ID, c.AccountID, c.ShipmentID, c.Number, c.SealNumber, c.ISOCode, c.CurrentStatus, db.nullTime(c.EmptyOutAt),
 		db.nullTime(c.FullInAt), db.nullTime(c.LoadedAt), db.nullTime(c.DepartedAt), db.nullTime(c.PODArrivedAt),
 		db.nullTime(c.PODDischargedAt), db.nullTime(c.PODFullOutAt), db.nullTime(c.EmptyTerminatedAt), c.AvailableForPickup,
 		db.ts(c.CreatedAt), db.ts(c.UpdatedAt), db.nullTime(c.PickupLFD), holds, fees, c.LocationAtTerminal, db.nullTime(c.TerminalCheckedAt),
 		listArg(c.RefNumbers), db.nullTime(c.ShipmentLastTrackingRequestAt), db.nullTime(c.PODLastTrackingRequestAt),
 		db.nullTime(c.PickupLFDTerminal), db.nullTime(c.PickupLFDLine), db.nullTime(c.PickupAppointmentAt), c.PODTerminalID,
-		db.nullTime(c.TerminalFullOutAt), db.nullTime(c.TerminalEmptyInAt), db.nullTime(c.TerminalNextCheckAt), c.TerminalFailedReason)
+		db.nullTime(c.TerminalFullOutAt), db.nullTime(c.TerminalEmptyInAt), db.nullTime(c.TerminalNextCheckAt), c.TerminalFailedReason, inland)
 	return db.internal("save container", err)
 }
 

@@ -1,6 +1,7 @@
 package tracking
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -39,6 +40,10 @@ func TestCarrierFixtures(t *testing.T) {
 		unreadable          []string // a piece of each skipped record's reason
 		booking             string
 		cancelled           string // RFC 3339, empty while the booking stands
+		// destination describes the inland destination (describeDestination), empty when none;
+		// inland each container's status and inland leg once the facts are applied.
+		destination string
+		inland      []string
 	}{
 		{name: "MaerskWrapped", file: "maersk-wrapped.json", ref: bill("BL2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{directBox}, events: 8, booking: "BK2401"},
@@ -82,6 +87,24 @@ func TestCarrierFixtures(t *testing.T) {
 			podETA: "2025-04-03T10:00:00Z", containers: []string{cancelledBox}, events: 7, booking: "BK2401", cancelled: "2025-02-26T03:00:00Z"},
 		{name: "BookingCancelledTNT30", file: "booking-cancelled-tnt30.json", version: dcsa.Version30, ref: booking("BK2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{cancelledBox}, events: 7, booking: "BK2401", cancelled: "2025-02-26T03:00:00Z"},
+		{name: "InlandRail", file: "inland-rail.json", ref: bill("BL2402"), route: "CNSHA:POL USLAX:POD",
+			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 18, booking: "BK2402",
+			destination: inlandRailDestination, inland: []string{inlandRailLeg}},
+		{name: "InlandRailTNT30", file: "inland-rail-tnt30.json", version: dcsa.Version30, ref: bill("BL2402"), route: "CNSHA:POL USLAX:POD",
+			podETA: "2025-03-20T13:00:00Z", containers: []string{inlandRailBox}, events: 18, booking: "BK2402",
+			destination: inlandRailDestination, inland: []string{inlandRailLeg}},
+		{name: "InlandBarge", file: "inland-barge.json", ref: bill("BL2403"), route: direct,
+			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandBargeBox}, events: 14, booking: "BK2403",
+			destination: inlandBargeDestination, inland: []string{inlandBargeLeg}},
+		{name: "InlandBargeTNT30", file: "inland-barge-tnt30.json", version: dcsa.Version30, ref: bill("BL2403"), route: direct,
+			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandBargeBox}, events: 14, booking: "BK2403",
+			destination: inlandBargeDestination, inland: []string{inlandBargeLeg}},
+		{name: "InlandTruck", file: "inland-truck.json", ref: bill("BL2404"), route: direct,
+			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandTruckBox}, events: 12, booking: "BK2404",
+			destination: inlandTruckDestination, inland: []string{inlandTruckLeg}},
+		{name: "InlandTruckTNT30", file: "inland-truck-tnt30.json", version: dcsa.Version30, ref: bill("BL2404"), route: direct,
+			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandTruckBox}, events: 12, booking: "BK2404",
+			destination: inlandTruckDestination, inland: []string{inlandTruckLeg}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := lookupFixture(t, tc.file, tc.version, tc.ref)
@@ -92,12 +115,25 @@ func TestCarrierFixtures(t *testing.T) {
 			if pod, ok := (&boxwatch.Shipment{Route: route}).POD(); ok && describeTime(pod.ETA) != tc.podETA {
 				t.Errorf("POD ETA %s, want %s", describeTime(pod.ETA), tc.podETA)
 			}
-			var boxes []string
-			for _, f := range deriveContainers(cs, route) {
+			dest := deriveDestination(cs, route, nil)
+			if got := describeDestination(dest); got != tc.destination {
+				t.Errorf("destination %q,\nwant        %q", got, tc.destination)
+			}
+			var boxes, inland []string
+			pod, _ := (&boxwatch.Shipment{Route: route}).POD()
+			for _, f := range deriveContainers(cs, route, dest) {
 				boxes = append(boxes, describeFacts(f))
+				if dest != nil {
+					var c boxwatch.Container
+					applyFacts(&c, f, pod.LOCODE, dest)
+					inland = append(inland, describeInland(c))
+				}
 			}
 			if !slices.Equal(boxes, tc.containers) {
 				t.Errorf("containers:\n%s\nwant:\n%s", strings.Join(boxes, "\n"), strings.Join(tc.containers, "\n"))
+			}
+			if !slices.Equal(inland, tc.inland) {
+				t.Errorf("inland legs:\n%s\nwant:\n%s", strings.Join(inland, "\n"), strings.Join(tc.inland, "\n"))
 			}
 			if len(cs.Events) != tc.events {
 				t.Errorf("%d events, want %d", len(cs.Events), tc.events)
@@ -118,6 +154,56 @@ func TestCarrierFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// What the inland fixtures say: the same journey in Track & Trace 2.2 and 3.0 each.
+const (
+	inlandRailBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@USLAX " +
+		"vessel_discharged@USLAX rail_loaded@USLAX rail_departed@USLAX rail_arrived@USCHI arrived_at_inland_destination@USCHI " +
+		"rail_unloaded@USCHI empty_in@USCHI"
+	inlandRailDestination = "USCHI RAIL RAMP \"BNSF Logistics Park Chicago\" eta=2025-03-29T07:00:00Z original=2025-03-28T11:00:00Z ata=2025-03-29T09:30:00Z"
+	inlandRailLeg         = "empty_returned to=USCHI pod_rail_loaded=2025-03-24T21:00:00Z pod_rail_departed=2025-03-25T05:00:00Z " +
+		"ind_eta=2025-03-29T07:00:00Z ind_ata=2025-03-29T09:30:00Z ind_rail_unloaded=2025-03-29T16:00:00Z final_full_out=2025-03-31T14:15:00Z"
+
+	inlandBargeBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@NLRTM " +
+		"vessel_discharged@NLRTM arrived_at_inland_destination@DEDUI"
+	inlandBargeDestination = "DEDUI BARGE INTE \"DeCeTe Duisburg\" eta=2025-04-07T04:00:00Z original=2025-04-07T04:00:00Z ata=2025-04-07T08:00:00Z"
+	inlandBargeLeg         = "grounded to=DEDUI ind_eta=2025-04-07T04:00:00Z ind_ata=2025-04-07T08:00:00Z"
+
+	inlandTruckBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@NLRTM " +
+		"vessel_discharged@NLRTM full_out@NLRTM arrived_at_inland_destination@CZPRG"
+	inlandTruckDestination = "CZPRG TRUCK INTE \"Prague Uhrineves\" eta=2025-04-05T14:00:00Z original=2025-04-05T14:00:00Z ata=2025-04-05T16:30:00Z"
+	inlandTruckLeg         = "picked_up to=CZPRG ind_eta=2025-04-05T14:00:00Z ind_ata=2025-04-05T16:30:00Z"
+)
+
+func describeDestination(d *boxwatch.Destination) string {
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %s %s %q eta=%s original=%s ata=%s", d.LOCODE, d.Mode, d.FacilityType, d.Name, describeTime(d.ETA),
+		describeTime(d.OriginalETA), describeTime(d.ATA))
+}
+
+func describeInland(c boxwatch.Container) string {
+	in := c.Inland
+	parts := []string{c.CurrentStatus, "to=" + in.DestinationLOCODE}
+	for _, f := range []struct {
+		name string
+		at   time.Time
+	}{
+		{"pod_rail_loaded", in.PODRailLoadedAt}, {"pod_rail_departed", in.PODRailDepartedAt}, {"ind_eta", in.IndETAAt},
+		{"ind_ata", in.IndATAAt}, {"ind_rail_unloaded", in.IndRailUnloadedAt}, {"final_full_out", in.FinalDestinationFullOutAt},
+	} {
+		if !f.at.IsZero() {
+			parts = append(parts, f.name+"="+describeTime(f.at))
+		}
+	}
+	for _, scac := range []struct{ name, v string }{{"pod_rail_scac", in.PODRailCarrierSCAC}, {"ind_rail_scac", in.IndRailCarrierSCAC}} {
+		if scac.v != "" {
+			parts = append(parts, scac.name+"="+scac.v)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // TestCarrierFixturesAreAllTested fails when a fixture is added without a case above.

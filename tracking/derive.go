@@ -22,8 +22,26 @@ const (
 	VesselArrived         = "container.transport.vessel_arrived"
 	VesselDischarged      = "container.transport.vessel_discharged"
 	FullOut               = "container.transport.full_out"
+	RailLoaded            = "container.transport.rail_loaded"
+	RailDeparted          = "container.transport.rail_departed"
+	RailArrived           = "container.transport.rail_arrived"
+	ArrivedInland         = "container.transport.arrived_at_inland_destination"
+	RailUnloaded          = "container.transport.rail_unloaded"
 	EmptyIn               = "container.transport.empty_in"
+
+	// EstimatedInlandArrival announces a new expected arrival at the inland destination.
+	EstimatedInlandArrival = "container.transport.estimated.arrived_at_inland_destination"
 )
+
+// Modes of transport of a call (DCSA's modeOfTransport).
+const (
+	modeVessel = "VESSEL"
+	modeRail   = "RAIL"
+)
+
+// byVessel reports whether a call's mode is the vessel's: VESSEL, or unsaid (carriers that omit
+// the mode report ocean calls).
+func byVessel(c boxwatch.TransportCall) bool { return c.Mode == "" || c.Mode == modeVessel }
 
 // milestone is one thing that happened to a container, derived from actual (ACT) carrier events.
 type milestone struct {
@@ -44,7 +62,7 @@ type milestone struct {
 func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []boxwatch.RouteStop {
 	calls := make([]boxwatch.TransportCall, 0, len(cs.Calls))
 	for _, c := range cs.Calls {
-		if c.Mode == "VESSEL" && c.LOCODE != "" {
+		if c.Mode == modeVessel && c.LOCODE != "" {
 			calls = append(calls, c)
 		}
 	}
@@ -106,6 +124,80 @@ func deriveRoute(cs boxwatch.CarrierShipment, previous []boxwatch.RouteStop) []b
 		}
 	}
 	return stops
+}
+
+// deriveDestination finds where the journey goes on to past the port of discharge: the place of
+// the last rail, truck or barge call the carrier reports after the last vessel call at the port
+// of discharge, elsewhere than there, that the laden box makes (an empty's return to a depot is
+// not one). It returns nil when there is none (the journey ends at the
+// quay, or the route is not known yet). The expected arrival is the latest the carrier gives for
+// the first arrival there; OriginalETA keeps the first known value, carried over from previous.
+func deriveDestination(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, previous *boxwatch.Destination) *boxwatch.Destination {
+	if len(route) == 0 {
+		return nil
+	}
+	pod := route[len(route)-1].LOCODE
+	calls := make([]boxwatch.TransportCall, 0, len(cs.Calls))
+	for _, c := range cs.Calls {
+		if c.LOCODE != "" {
+			calls = append(calls, c)
+		}
+	}
+	calls = orderCalls(calls, cs.Events)
+	lastAtPOD := -1
+	for i, c := range calls {
+		if byVessel(c) && c.LOCODE == pod {
+			lastAtPOD = i
+		}
+	}
+	if lastAtPOD < 0 {
+		return nil
+	}
+	// A call the laden box makes: one with a transport event, or a laden equipment event. An
+	// empty's return to a depot near the port is not a leg of the journey.
+	made := map[string]bool{}
+	for _, e := range cs.Events {
+		if e.Type == boxwatch.EventTransport || e.Type == boxwatch.EventEquipment && (e.Empty == nil || !*e.Empty) {
+			made[e.TransportCallID] = true
+		}
+	}
+	var inland []boxwatch.TransportCall
+	for _, c := range calls[lastAtPOD+1:] {
+		if !byVessel(c) && c.LOCODE != pod && made[c.ID] {
+			inland = append(inland, c)
+		}
+	}
+	if len(inland) == 0 {
+		return nil
+	}
+	last := inland[len(inland)-1]
+	d := &boxwatch.Destination{LOCODE: last.LOCODE, Mode: last.Mode}
+	for _, c := range inland {
+		if c.LOCODE != d.LOCODE {
+			continue
+		}
+		if c.Mode == modeRail || d.Mode != modeRail {
+			d.Mode = c.Mode
+		}
+		d.Name = cmp.Or(d.Name, c.FacilityName)
+		if d.FacilityCode == "" && c.FacilityCode != "" {
+			d.FacilityCode, d.FacilityCodeList = c.FacilityCode, c.FacilityCodeList
+		}
+		d.FacilityType = cmp.Or(d.FacilityType, c.FacilityType)
+		if d.ETA.IsZero() {
+			d.ETA = estimate(c.Arrival)
+		}
+		if d.OriginalETA.IsZero() {
+			d.OriginalETA = firstTime(c.Arrival.Planned, c.Arrival.Estimated)
+		}
+		if d.ATA.IsZero() {
+			d.ATA = c.Arrival.Actual
+		}
+	}
+	if previous != nil && previous.LOCODE == d.LOCODE && !previous.OriginalETA.IsZero() {
+		d.OriginalETA = previous.OriginalETA
+	}
+	return d
 }
 
 // orderCalls sorts calls into the order the journey makes them: by time, each call's arrival,
@@ -184,19 +276,38 @@ type containerFacts struct {
 	isoCode    string
 	seal       string
 	milestones []milestone
+	// finalOut is when the full box left its inland destination; zero until then.
+	finalOut time.Time
 }
 
 // deriveContainers lists every container the carrier reports with its milestones, in journey
 // order. Equipment events give what happens to the box; the vessel's actual departures and
 // arrivals at the ports of the route give the rest.
-func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) []containerFacts {
+//
+// Past the port of discharge (dest names the inland destination, nil when there is none), rail
+// calls give rail_loaded and rail_unloaded (equipment LOAD and DISC by rail), rail_departed and
+// rail_arrived (the train's DEPA and ARRI), and the first arrival at the destination, by any
+// inland mode, arrived_at_inland_destination; the full box's gate-out there is finalOut.
+func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, dest *boxwatch.Destination) []containerFacts {
 	role := map[string]string{} // LOCODE → role on the route
 	for _, s := range route {
 		role[s.LOCODE] = s.Role
 	}
+	destLOCODE := ""
+	if dest != nil {
+		destLOCODE = dest.LOCODE
+	}
 	callByID := map[string]boxwatch.TransportCall{}
 	for _, c := range cs.Calls {
 		callByID[c.ID] = c
+	}
+	// mode is the mode of transport of an event's call, "" when it has none or the carrier does
+	// not say.
+	mode := func(e boxwatch.CarrierEvent) string {
+		if c, ok := callByID[e.TransportCallID]; ok && c.Mode != modeVessel {
+			return c.Mode
+		}
+		return ""
 	}
 	voyage := func(e boxwatch.CarrierEvent, outbound bool) (string, string) {
 		c, ok := callByID[e.TransportCallID]
@@ -242,6 +353,19 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 			continue
 		}
 		r := role[e.LOCODE]
+		if m := mode(e); m != "" {
+			// A train, truck or barge.
+			switch {
+			case e.Code == "DEPA" && m == modeRail:
+				moves = append(moves, milestone{event: RailDeparted, at: e.Time, locode: e.LOCODE, eventID: e.ID})
+			case e.Code == "ARRI" && m == modeRail:
+				moves = append(moves, milestone{event: RailArrived, at: e.Time, locode: e.LOCODE, eventID: e.ID})
+			}
+			if e.Code == "ARRI" && e.LOCODE == destLOCODE && !slices.ContainsFunc(moves, func(m milestone) bool { return m.event == ArrivedInland }) {
+				moves = append(moves, milestone{event: ArrivedInland, at: e.Time, locode: e.LOCODE, eventID: e.ID})
+			}
+			continue
+		}
 		var name string
 		switch {
 		case e.Code == "DEPA" && r == boxwatch.RolePOL:
@@ -266,8 +390,24 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 		f := add(e.EquipmentReference)
 		empty := e.Empty != nil && *e.Empty
 		r := role[e.LOCODE]
+		m := mode(e)
 		var name string
 		switch {
+		case e.Code == "LOAD" && m == modeRail:
+			name = RailLoaded
+		case e.Code == "DISC" && m == modeRail:
+			name = RailUnloaded
+		case (e.Code == "LOAD" || e.Code == "DISC") && m != "":
+			// On or off a truck or barge: no milestone of the reference.
+			continue
+		case e.Code == "GTOT" && !empty && destLOCODE != "" && e.LOCODE == destLOCODE:
+			if f.finalOut.IsZero() || e.Time.Before(f.finalOut) {
+				f.finalOut = e.Time
+			}
+			continue
+		case e.Code == "GTOT" && !empty && m == modeRail:
+			// Out of the port's gate onto the train: the rail milestones tell it.
+			continue
 		case e.Code == "GTOT" && empty && !f.has(VesselDischarged):
 			name = EmptyOut
 		case e.Code == "GTIN" && !empty && !f.has(VesselLoaded):
@@ -282,12 +422,15 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop) [
 			name = VesselDischarged
 		case e.Code == "GTOT" && !empty:
 			name = FullOut
-		case e.Code == "GTIN" && empty && f.has(FullOut):
+		case e.Code == "GTIN" && empty && (f.has(FullOut) || !f.finalOut.IsZero()):
 			name = EmptyIn
 		default:
 			continue
 		}
 		v, imo := voyage(e, e.Code == "LOAD")
+		if m != "" {
+			v, imo = "", ""
+		}
 		f.milestones = append(f.milestones, milestone{event: name, at: e.Time, locode: e.LOCODE, voyage: v, vessel: imo, eventID: e.ID})
 	}
 	for i := range facts {
@@ -322,8 +465,19 @@ func (f *containerFacts) at(event string) time.Time {
 	return time.Time{}
 }
 
-// applyFacts sets a container's milestone times and status from what the carrier reports.
-func applyFacts(c *boxwatch.Container, f containerFacts) {
+// atPlace is the time of the first event of the name at a place, zero when there is none.
+func (f *containerFacts) atPlace(event, locode string) time.Time {
+	for _, m := range f.milestones {
+		if m.event == event && m.locode == locode {
+			return m.at.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// applyFacts sets a container's milestone times and status from what the carrier reports, pod
+// being the port of discharge ("" while unknown) and dest the inland destination (nil if none).
+func applyFacts(c *boxwatch.Container, f containerFacts, pod string, dest *boxwatch.Destination) {
 	c.ISOCode = firstNonEmpty(f.isoCode, c.ISOCode)
 	c.SealNumber = firstNonEmpty(f.seal, c.SealNumber)
 	c.EmptyOutAt = f.at(EmptyOut)
@@ -335,6 +489,23 @@ func applyFacts(c *boxwatch.Container, f containerFacts) {
 	// The terminal's gate records stand until the carrier reports its own.
 	c.PODFullOutAt = firstTime(f.at(FullOut), c.TerminalFullOutAt)
 	c.EmptyTerminatedAt = firstTime(f.at(EmptyIn), c.TerminalEmptyInAt)
+	c.Inland = boxwatch.ContainerInland{}
+	if dest != nil {
+		in := &c.Inland
+		in.DestinationLOCODE = dest.LOCODE
+		in.PODRailLoadedAt, in.PODRailDepartedAt = f.atPlace(RailLoaded, pod), f.atPlace(RailDeparted, pod)
+		in.IndETAAt, in.IndATAAt = dest.ETA.UTC(), f.atPlace(ArrivedInland, dest.LOCODE)
+		if in.IndATAAt.IsZero() && !dest.ATA.IsZero() {
+			in.IndATAAt = dest.ATA.UTC()
+		}
+		if dest.ETA.IsZero() {
+			in.IndETAAt = time.Time{}
+		}
+		in.IndRailUnloadedAt = f.atPlace(RailUnloaded, dest.LOCODE)
+		if !f.finalOut.IsZero() {
+			in.FinalDestinationFullOutAt = f.finalOut.UTC()
+		}
+	}
 	boxwatch.DescribeEquipment(c)
 	// Whether a discharged box can be picked up is the terminal's to say (applyReport; a carrier's
 	// answer says nothing of holds): unknown until it does, as the reference's availability_known

@@ -76,7 +76,7 @@ func TestDeriveRoute(t *testing.T) {
 func TestDeriveContainers(t *testing.T) {
 	t.Parallel()
 	cs := journey()
-	facts := deriveContainers(cs, deriveRoute(cs, nil))
+	facts := deriveContainers(cs, deriveRoute(cs, nil), nil)
 	if len(facts) != 1 {
 		t.Fatalf("%d containers", len(facts))
 	}
@@ -101,7 +101,7 @@ func TestDeriveContainers(t *testing.T) {
 	}
 
 	var c boxwatch.Container
-	applyFacts(&c, facts[0])
+	applyFacts(&c, facts[0], "", nil)
 	if c.CurrentStatus != boxwatch.ContainerOnShip || c.EquipmentLength != 40 || c.EquipmentHeight != "high_cube" || c.EquipmentType != "dry" || c.SealNumber != "S1" || c.AvailableForPickup != nil {
 		t.Fatalf("container = %+v", c)
 	}
@@ -116,7 +116,7 @@ func TestContainerStatusThroughTheJourney(t *testing.T) {
 	}
 	status := func() boxwatch.Container {
 		var c boxwatch.Container
-		applyFacts(&c, deriveContainers(cs, deriveRoute(cs, nil))[0])
+		applyFacts(&c, deriveContainers(cs, deriveRoute(cs, nil), nil)[0], "", nil)
 		return c
 	}
 	cs.Calls[4].Arrival.Actual = hours(505)
@@ -147,5 +147,27 @@ func TestDeriveRouteTakesTheLatestAnswersEstimate(t *testing.T) {
 	pod := route[len(route)-1]
 	if !pod.ETA.Equal(hours(490)) || !pod.OriginalETA.Equal(hours(500)) {
 		t.Errorf("ETA %v, original %v; want %v and %v", pod.ETA, pod.OriginalETA, hours(490), hours(500))
+	}
+}
+
+// TestDestinationIgnoresEmptyReturn: an empty returned to a depot at another place than the port
+// of discharge, on a truck call, is no inland leg; a laden truck arrival there is.
+func TestDestinationIgnoresEmptyReturn(t *testing.T) {
+	t.Parallel()
+	cs := journey()
+	route := deriveRoute(cs, nil)
+	pod := route[len(route)-1].LOCODE
+	empty := true
+	cs.Calls = append(cs.Calls, boxwatch.TransportCall{ID: "depot", LOCODE: "NLMOE", Mode: "TRUCK", FacilityType: "DEPO",
+		Arrival: boxwatch.CallTimes{Actual: hours(900)}})
+	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "gtin", Type: "EQUIPMENT", Classifier: "ACT", Code: "GTIN", Time: hours(900),
+		LOCODE: "NLMOE", TransportCallID: "depot", EquipmentReference: "MSKU1234565", Empty: &empty})
+	if d := deriveDestination(cs, route, nil); d != nil {
+		t.Fatalf("an empty's return past %s made a destination: %+v", pod, d)
+	}
+	cs.Events = append(cs.Events, boxwatch.CarrierEvent{ID: "arri", Type: "TRANSPORT", Classifier: "ACT", Code: "ARRI", Time: hours(890),
+		LOCODE: "NLMOE", TransportCallID: "depot"})
+	if d := deriveDestination(cs, route, nil); d == nil || d.LOCODE != "NLMOE" || d.Mode != "TRUCK" || !d.ATA.Equal(hours(900)) {
+		t.Fatalf("a laden arrival by truck: destination %+v", d)
 	}
 }

@@ -444,6 +444,16 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	if arrived := newArrivals(before, s.Arrivals()); len(arrived) > 0 && e.cfg.Arrived != nil {
 		tx.AfterCommit(func() { e.cfg.Arrived(arrived) })
 	}
+	oldDest := s.Destination
+	dest := deriveDestination(cs, route, oldDest)
+	s.Destination = dest
+	if dest != nil && dest.FacilityCodeList == "SMDG" && dest.FacilityCode != "" {
+		t := boxwatch.Terminal{ID: boxwatch.TerminalID(dest.LOCODE, dest.FacilityCode), LOCODE: dest.LOCODE, SMDGCode: dest.FacilityCode,
+			Name: dest.Name, CreatedAt: now, UpdatedAt: now}
+		if err := tx.SaveTerminal(ctx, t); err != nil {
+			return err
+		}
+	}
 	// Events of one answer are a microsecond apart, in the order they are logged (each
 	// container's milestones in journey order), so that their creation order is their order of
 	// delivery to each webhook.
@@ -483,7 +493,11 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	for _, c := range existing {
 		byNumber[c.Number] = c
 	}
-	facts := deriveContainers(cs, route)
+	facts := deriveContainers(cs, route, dest)
+	// A new expected arrival at the inland destination, announced per container as the
+	// reference's transport event whose timestamp is the estimate.
+	newInlandETA := !initial && dest != nil && dest.ATA.IsZero() && !dest.ETA.IsZero() &&
+		oldDest != nil && oldDest.LOCODE == dest.LOCODE && !oldDest.ETA.IsZero() && !oldDest.ETA.Equal(dest.ETA)
 	boxes := make([]boxwatch.Container, 0, len(facts))
 	for _, f := range facts {
 		c, existed := byNumber[f.number]
@@ -491,7 +505,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 			c = boxwatch.Container{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, Number: f.number, CreatedAt: now}
 		}
 		before := c
-		applyFacts(&c, f)
+		applyFacts(&c, f, newPOD.LOCODE, dest)
 		checkNow := e.scheduleTerminal(*s, &c, now)
 		if !existed || containerChanged(before, c) {
 			c.UpdatedAt = now
@@ -513,6 +527,11 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		// container.updated is the terminal's (its reference object's data_source is "terminal"):
 		// the terminal checks send it; a carrier's gate-out is container.transport.full_out.
+		if newInlandETA && existed && c.Inland.IndATAAt.IsZero() {
+			if err := inlandEstimate(ctx, tx, c, *dest, now, event); err != nil {
+				return err
+			}
+		}
 		for _, m := range f.milestones {
 			te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: s.AccountID, ShipmentID: s.ID, ContainerID: c.ID,
 				Event: m.event, Timestamp: m.at.UTC(), LOCODE: m.locode, VoyageNumber: m.voyage, VesselIMO: m.vessel,
@@ -551,15 +570,17 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 
 // ended returns why tracking of a shipment ends with the carrier's answer cs about its boxes,
 // "" while it goes on: the booking was cancelled; every empty is returned; the last box was
-// picked up, or the vessel arrived, longer ago than the window after which the rest of the
+// picked up (at the port of discharge, or at its inland destination), or the vessel arrived, longer ago than the window after which the rest of the
 // journey no longer comes.
 func (e *Engine) ended(s boxwatch.Shipment, cs boxwatch.CarrierShipment, boxes []boxwatch.Container, now time.Time) string {
 	allReturned, allOut, lastOut := len(boxes) > 0, len(boxes) > 0, time.Time{}
 	for _, c := range boxes {
 		allReturned = allReturned && c.CurrentStatus == boxwatch.ContainerEmptyReturned
-		allOut = allOut && !c.PODFullOutAt.IsZero()
-		if c.PODFullOutAt.After(lastOut) {
-			lastOut = c.PODFullOutAt
+		// A box that went on inland is out once it left its destination full.
+		out := firstTime(c.Inland.FinalDestinationFullOutAt, c.PODFullOutAt)
+		allOut = allOut && !out.IsZero()
+		if out.After(lastOut) {
+			lastOut = out
 		}
 	}
 	pod, hasPOD := s.POD()
@@ -603,6 +624,24 @@ type EstimatedArrival struct {
 	CreatedAt          time.Time `json:"created_at"`
 }
 
+// inlandEstimate logs container.transport.estimated.arrived_at_inland_destination for a new
+// expected arrival of c at its inland destination: one transport event per container and place,
+// whose timestamp follows the estimate, and one event per estimate.
+func inlandEstimate(ctx context.Context, tx boxwatch.Tx, c boxwatch.Container, dest boxwatch.Destination, now time.Time,
+	event func(name, objectType, objectID, containerID, key string, data any) error) error {
+	eta := dest.ETA.UTC()
+	te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: c.AccountID, ShipmentID: c.ShipmentID, ContainerID: c.ID,
+		Event: EstimatedInlandArrival, Timestamp: eta, LOCODE: dest.LOCODE, DataSource: "shipping_line", CreatedAt: now}
+	added, err := tx.InsertTransportEvent(ctx, te)
+	if err == nil && !added {
+		te, err = tx.SetTransportEventValue(ctx, c.ID, EstimatedInlandArrival, dest.LOCODE, eta, "")
+	}
+	if err != nil {
+		return err
+	}
+	return event(EstimatedInlandArrival, "transport_event", te.ID, c.ID, fmt.Sprintf("eta-ind:%s:%s:%d", c.ID, dest.LOCODE, eta.Unix()), nil)
+}
+
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].
 type ContainerChange map[string][2]any
 
@@ -614,7 +653,7 @@ func containerChanged(a, b boxwatch.Container) bool {
 		!a.DepartedAt.Equal(b.DepartedAt) || !a.PODArrivedAt.Equal(b.PODArrivedAt) ||
 		!a.PODDischargedAt.Equal(b.PODDischargedAt) || !a.PODFullOutAt.Equal(b.PODFullOutAt) ||
 		!a.EmptyTerminatedAt.Equal(b.EmptyTerminatedAt) || !sameBool(a.AvailableForPickup, b.AvailableForPickup) ||
-		!a.TerminalNextCheckAt.Equal(b.TerminalNextCheckAt)
+		!a.TerminalNextCheckAt.Equal(b.TerminalNextCheckAt) || !reflect.DeepEqual(a.Inland, b.Inland)
 }
 
 func sameBool(a, b *bool) bool {

@@ -20,6 +20,9 @@ var emitted = []string{
 	"container.pickup_lfd.changed", "container.transport.available", "container.transport.not_available",
 	"container.pickup_lfd_terminal.changed", "container.pickup_lfd_line.changed", "container.pickup_appointment.changed",
 	"container.pod_terminal_changed",
+	"container.transport.rail_loaded", "container.transport.rail_departed", "container.transport.rail_arrived",
+	"container.transport.rail_unloaded", "container.transport.arrived_at_inland_destination",
+	"container.transport.estimated.arrived_at_inland_destination",
 }
 
 func TestCatalogueShape(t *testing.T) {

@@ -206,8 +206,12 @@ func (c call) wire() *dcsa.TransportCall {
 		ExportVoyageNumber:          c.voyage,
 		ImportVoyageNumber:          c.voyage,
 	}
-	if c.facility == "DEPO" {
+	switch c.facility {
+	case "DEPO":
 		tc.OtherFacility = c.name
+	case "RAMP":
+		// A rail terminal has no SMDG code: the carrier names it in the call's location.
+		tc.Location = &dcsa.Location{LocationName: c.name, UNLocationCode: c.place.LOCODE}
 	}
 	if c.terminal != "" {
 		tc.FacilityCode, tc.FacilityCodeListProvider = c.terminal, "SMDG"

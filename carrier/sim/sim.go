@@ -137,6 +137,9 @@ const (
 	// boxes are never picked up.
 	unreturnedMarker = "7730"
 	abandonedMarker  = "7740"
+	// inlandMarker: the boxes go on by rail from a North American port of discharge to an inland
+	// ramp (where the port has rail service); the digit before it places the journey.
+	inlandMarker = "7750"
 )
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.

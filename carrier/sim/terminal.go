@@ -146,16 +146,29 @@ func (j *journey) boxTerminal(w *world, i int) terminalSpot {
 type boxTimes struct {
 	arrival, discharged, fullOut, emptyIn time.Duration
 	hasOut, hasEmpty                      bool
+	// railOut is when the box left the terminal on the on-dock train of an inland journey
+	// (byRail): no gate-out there, and its empty returns far inland, not to this terminal.
+	railOut time.Duration
+	byRail  bool
 }
 
 func (j *journey) boxTimes(i int) boxTimes {
 	pod := j.pod()
+	railPOD := -1
+	if j.inland > 0 {
+		railPOD = len(j.calls) - j.inland // the on-dock rail call at the port
+	}
 	bt := boxTimes{arrival: j.find("TRANSPORT", "ARRI", pod, -1).actual, discharged: j.find("EQUIPMENT", "DISC", pod, i).actual}
 	for _, m := range j.moves {
-		if m.family == "EQUIPMENT" && m.equipment == i && m.code == "GTOT" && m.call == pod {
-			bt.fullOut, bt.hasOut = m.actual, true
+		if m.family != "EQUIPMENT" || m.equipment != i {
+			continue
 		}
-		if m.family == "EQUIPMENT" && m.equipment == i && m.code == "GTIN" && m.empty && m.call > pod {
+		switch {
+		case m.code == "GTOT" && m.call == pod:
+			bt.fullOut, bt.hasOut = m.actual, true
+		case m.code == "LOAD" && m.call == railPOD:
+			bt.railOut, bt.byRail = m.actual, true
+		case m.code == "GTIN" && m.empty && m.call > pod && j.inland == 0:
 			bt.emptyIn, bt.hasEmpty = m.actual, true
 		}
 	}
@@ -208,9 +221,12 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		if !h.on || now < h.listed {
 			continue
 		}
-		if bt.hasOut {
+		switch {
+		case bt.hasOut:
 			// The box leaves as the carrier says it does: every hold is lifted before.
 			h.until = max(min(h.until, bt.fullOut-3*hour), disc+hour)
+		case bt.byRail:
+			h.until = max(min(h.until, bt.railOut-3*hour), disc+hour)
 		}
 		released = max(released, h.until)
 		status := terminal.HoldHold
@@ -244,8 +260,11 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	c.DischargedAt = stamp(disc)
 
 	out := time.Duration(math.MaxInt64)
-	if bt.hasOut {
+	switch {
+	case bt.hasOut:
 		out = bt.fullOut
+	case bt.byRail:
+		out = bt.railOut
 	}
 	// The appointment is booked once the box is released, for its pickup; one in five is first
 	// booked for a day later and moved half a day before the pickup.
@@ -287,6 +306,8 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	case bt.hasEmpty && now >= bt.emptyIn:
 		c.Status, c.AvailableForPickup = terminal.StatusEmptyReturned, &no
 		c.FullOutAt, c.EmptyInAt = stamp(bt.fullOut), stamp(bt.emptyIn)
+	case now >= out && bt.byRail:
+		c.Status, c.AvailableForPickup = terminal.StatusDeparted, &no // on the train: no gate-out
 	case now >= out:
 		c.Status, c.AvailableForPickup, c.FullOutAt = terminal.StatusDeparted, &no, stamp(bt.fullOut)
 	default:

@@ -169,11 +169,12 @@ func (j *journey) large(c int) bool {
 }
 
 // hub reports whether the journey changes vessel at a hub: its calls are then the empty depot,
-// the port of lading, the hub twice, the port of discharge and the return depot.
-func (j *journey) hub() bool { return len(j.calls) == 6 }
+// the port of lading, the hub twice, the port of discharge and the return depot (and the rail
+// calls of an inland leg).
+func (j *journey) hub() bool { return len(j.calls)-j.inland == 6 }
 
 // pod is the index of the call at the port of discharge.
-func (j *journey) pod() int { return len(j.calls) - 2 }
+func (j *journey) pod() int { return len(j.calls) - 2 - j.inland }
 
 func (j *journey) ship(code, docType, docID string, at time.Duration) {
 	if docID == "" {
@@ -229,10 +230,10 @@ func (j *journey) bounds(family, code string, c int) (first, last time.Duration)
 
 // stageDigit is the digit that places a number's first lookup: its last character when that is
 // a digit, else the last digit in it; a number without digits is at sea, as 3. A trailing 9999
-// or 5030 only marks how the carrier answers, so the digit before it counts: the retry example
-// of the demo stays a live journey.
+// or 5030 only marks how the carrier answers, and 7750 that the journey goes inland, so the digit
+// before it counts: the retry example of the demo stays a live journey.
 func stageDigit(number string) int {
-	for _, marker := range []string{retryMarker, silentMarker} {
+	for _, marker := range []string{retryMarker, silentMarker, inlandMarker} {
 		if len(number) > len(marker) {
 			number = strings.TrimSuffix(number, marker)
 		}
@@ -297,6 +298,10 @@ func (j *journey) stage(digit int) time.Duration {
 	case 8:
 		_, discharged := j.bounds("EQUIPMENT", "DISC", pod)
 		pickedUp, _ := j.bounds("EQUIPMENT", "GTOT", pod)
+		if j.inland > 0 {
+			// Discharged and waiting for the train.
+			pickedUp, _ = j.bounds("EQUIPMENT", "LOAD", len(j.calls)-2)
+		}
 		return at(discharged+margin, pickedUp-margin, 0.5)
 	}
 	_, returned := j.bounds("EQUIPMENT", "GTIN", pod+1)

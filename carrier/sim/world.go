@@ -215,6 +215,9 @@ func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwat
 			w.places[code] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
 		}
 	}
+	if err := w.addInlandPlaces(ports); err != nil {
+		return nil, err
+	}
 	fleet = slices.Clone(fleet)
 	slices.SortFunc(fleet, func(a, b boxwatch.Vessel) int { return cmp.Compare(a.IMO, b.IMO) })
 	for _, line := range carriers.All() {

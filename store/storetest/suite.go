@@ -73,6 +73,7 @@ var conformance = []struct {
 	{"DueShipments", withDB(testDueShipments), []string{"WorkStore.DueShipments"}},
 	{"ContainerRefNumbers", withDB(testContainerRefNumbers), []string{"ContainerStore.SetContainerRefNumbers", "Tx.SaveContainer", "ContainerStore.Container"}},
 	{"Containers", withDB(testContainers), []string{"Tx.SaveContainer", "Tx.ShipmentContainers", "ContainerStore.ShipmentContainers", "ContainerStore.Container", "ContainerStore.Containers"}},
+	{"Inland", withDB(testInland), []string{"Tx.UpdateShipment", "Tx.SaveContainer", "ShipmentStore.Shipment", "ContainerStore.Container", "ContainerStore.ShipmentContainers"}},
 	{"RecordLookup", withDB(testRecordLookup), []string{"Tx.RecordLookup", "Tx.SaveContainer", "ContainerStore.Container", "ContainerStore.ShipmentContainers"}},
 	{"TransportEvents", withDB(testTransportEvents), []string{"Tx.InsertTransportEvent", "Tx.TransportEventByKey", "ContainerStore.TransportEvents", "ContainerStore.TransportEvent"}},
 	{"Vessels", withDB(testVessels), []string{"Tx.SaveVessel", "VesselStore.Vessel"}},

@@ -7,7 +7,9 @@
 // edge is the great-circle arc between its nodes. (geo's Earth radius, 3,440.065 nm, is 6,370.99
 // km: 1.3 parts per million below the 6,371.0088 km of the reference figures, 0.01 nm over
 // 10,000 nm.) A point is joined to the network by projecting it onto the
-// nearest usable edge, with a straight leg that stays off land. Land is Natural Earth 1:50m
+// nearest usable edge, with a straight leg that stays off land (or a crooked one out of a harbour
+// or a lagoon); a point on land first reaches the nearest water within SnapKM. Two points near
+// each other may be joined directly, off the network (see directNM). Land is Natural Earth 1:50m
 // (package geo/land), except inside the canals and on the rivers up to inland ports (Rotterdam,
 // Hamburg, Shanghai and others), which that scale draws as land: see Waterway.
 //
@@ -31,11 +33,18 @@ import (
 // of the great-circle arcs it stands for, and never crosses land where they do not.
 const SimplifyKM = 1.0
 
-// CoastKM is how far inland a point may lie and still count as at the water's edge: the
-// generalisation of a 1:50m coastline, which puts many quays a kilometre or two on land. Such a
-// point reaches water by a leg of at most this length (the only leg of a path allowed on land
-// outside waterways); a point further inland is ErrOnLand.
+// CoastKM is the distance from water within which the ports' generator places reviewed port
+// positions (data/ports/gen): the generalisation of a 1:50m coastline puts many quays a kilometre
+// or two on land.
 const CoastKM = 3.0
+
+// SnapKM is how far inside land (Natural Earth 1:50m, outside waterways) a point may lie and still
+// be routed: published port coordinates are often a city centre or a quay that the coarse
+// coastline draws inland, and vessel positions on an approach fall on the same land. Such a point
+// reaches water by a straight leg to the nearest water (the only leg of a path allowed on land
+// outside waterways; every point of it lies no deeper inside land than the point itself); a point
+// farther from water is ErrOnLand, naming the point.
+const SnapKM = 5.0
 
 // MaxSnapNM is how far a point may lie from the network it is joined to: the network is sparse
 // in the Southern Ocean.
@@ -47,7 +56,7 @@ const DrawStepNM = 10.0
 
 // Errors a query can return, wrapped in a *PointError naming the point when one is at fault.
 var (
-	ErrOnLand       = errors.New("point is on land")
+	ErrOnLand       = fmt.Errorf("point is on land, more than %g km from navigable water", SnapKM)
 	ErrFarFromWater = errors.New("point is too far from navigable water")
 	ErrNoRoute      = errors.New("no sea route between the points")
 	ErrBadPoint     = errors.New("point is not a valid position")
@@ -481,24 +490,82 @@ type snap struct {
 // snap joins p to the network: to the nearest edge not closed whose leg from p stays off land,
 // and to up to maxSnaps-1 more such edges within snapSlackNM of it, so that the search can take
 // whichever leads best to the other point (the nearest edge can be a spur into a port basin).
+// A point on land reaches water first by a straight leg of at most SnapKM: to the nearest water,
+// or, when that water does not lead to the network (a lagoon or a lake behind the coast), to the
+// next nearest water away from the ones tried.
 func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 	if math.IsNaN(p.Lat) || math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lat < -90 || p.Lat > 90 {
 		return nil, ErrBadPoint
 	}
-	shore, coastNM := p, 0.0
-	if !Wet(n.land, p) {
-		q, ok := NearestWater(n.land, p, CoastKM)
-		if !ok {
-			return nil, ErrOnLand
+	if Wet(n.land, p) {
+		sn, err := n.snapWet(s, p, closed)
+		for i := range sn {
+			sn[i].shore = p
 		}
-		shore, coastNM = q, geo.DistanceNM(p, q)
+		return sn, err
 	}
-	sn, err := n.snapWet(s, shore, closed)
-	for i := range sn {
-		sn[i].shore = shore
-		sn[i].legNM += coastNM
+	shores := WaterNear(n.land, p, SnapKM, maxShores)
+	if len(shores) == 0 {
+		return nil, ErrOnLand
 	}
-	return sn, err
+	for _, shore := range shores {
+		sn, err := n.snapWet(s, shore, closed)
+		if err != nil {
+			continue
+		}
+		coastNM := geo.DistanceNM(p, shore)
+		for i := range sn {
+			sn[i].shore = shore
+			sn[i].legNM += coastNM
+		}
+		return sn, nil
+	}
+	return nil, ErrFarFromWater
+}
+
+// maxShores is how many separate waters within SnapKM a point on land tries to reach the network
+// from, and shoreApartKM how far apart they must lie to count as separate.
+const (
+	maxShores    = 4
+	shoreApartKM = 1.0
+)
+
+// WaterNear returns up to max points in navigable water (see Wet) within maxKM of p, nearest
+// first, each at least a kilometre from those before it: on rings a quarter kilometre apart, with
+// points a quarter kilometre apart on each (see ring). For a point in water it returns p alone.
+func WaterNear(l *land.Land, p geo.Point, maxKM float64, max int) []geo.Point {
+	if Wet(l, p) {
+		return []geo.Point{p}
+	}
+	var out []geo.Point
+	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
+		for _, q := range ring(p, r) {
+			if math.Abs(q.Lat) > 90 || !Wet(l, q) {
+				continue
+			}
+			q = normalise(q)
+			if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
+				continue
+			}
+			if out = append(out, q); len(out) == max {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// ring returns points r km from p, clockwise from north: at least 32, and at most a quarter
+// kilometre apart, so that a strip of water a quarter kilometre wide is not missed.
+func ring(p geo.Point, r float64) []geo.Point {
+	const kmPerDeg = geo.EarthRadiusKM * rad
+	m := max(32, int(math.Ceil(2*math.Pi*r/0.25)))
+	out := make([]geo.Point, m)
+	for k := range out {
+		a := float64(k) * 2 * math.Pi / float64(m)
+		out[k] = geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
+	}
+	return out
 }
 
 const (
@@ -509,7 +576,7 @@ const (
 
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
 // a quarter kilometre apart in 32 directions, and false if there is none. For a point already in
-// water it returns p.
+// water it returns p. The generators place ports with it; the router looks closer (WaterNear).
 func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 	if Wet(l, p) {
 		return p, true
@@ -615,17 +682,23 @@ func (n *Network) project(vp vec, e int32) (vec, float64) {
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
 // when no straight leg reaches them: from an enclosed harbour (Victoria Harbour at 1:50m) the
-// nearest straight leg can lead hundreds of miles away.
+// nearest straight leg can lead hundreds of miles away, and from a lagoon (Lagoa dos Patos to
+// Porto Alegre) or a fjord (Puerto Natales) none leads anywhere. The crooked leg is a way over a
+// grid (Detour) round p and the edge, a hundredth of a degree apart near a harbour and coarser
+// over a long lagoon, within crookedNM.
 func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
 	for _, c := range nearest {
-		if len(found) > 0 && c.legNM+snapSlackNM >= found[0].legNM || c.legNM > harbourNM {
+		reach := harbourNM
+		if len(found) == 0 {
+			reach = crookedNM
+		}
+		if len(found) > 0 && c.legNM+snapSlackNM >= found[0].legNM || c.legNM > reach {
 			continue
 		}
 		if slices.ContainsFunc(found, func(f snap) bool { return f.edge == c.edge }) {
 			continue
 		}
-		pad := max(0.1, 2*c.legNM/60)
-		way, ok := Detour(n.land, p, c.at, 0.01, pad, func(a, b geo.Point) bool { return Clear(n.land, a, b) })
+		way, ok := n.crooked(p, c.at, c.legNM)
 		if !ok {
 			continue
 		}
@@ -641,11 +714,34 @@ func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
 	return found
 }
 
+// crookedNM is how far a crooked leg may reach when no straight leg reaches the network at all.
+const crookedNM = 300.0
+
+// crooked finds a way from p to q, legNM apart, that stays off land (see harbour).
+func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
+	clear := func(a, b geo.Point) bool { return Clear(n.land, a, b) }
+	pad := max(0.1, 2*legNM/60)
+	if legNM <= harbourNM {
+		return Detour(n.land, p, q, 0.01, pad, clear)
+	}
+	// Wider boxes, on coarser grids, for a way out of a lagoon that leaves the box round p and q
+	// (Lagoa dos Patos opens to the sea at Rio Grande, 2° south of Porto Alegre).
+	q = unwrapTo(p.Lon, q)
+	for _, pad := range []float64{1, 2, 3} {
+		w, h := math.Abs(p.Lon-q.Lon)+2*pad, math.Abs(p.Lat-q.Lat)+2*pad
+		step := max(0.01, math.Ceil(1000*math.Sqrt(w*h/390_000))/1000)
+		if way, ok := Detour(n.land, p, q, step, pad, clear); ok {
+			return way, true
+		}
+	}
+	return nil, false
+}
+
 func passageIndex(p Passage) int { return slices.Index(Passages(), p) }
 
 // Route returns the shortest sea path from one point to another. It returns a *PointError
-// wrapping ErrOnLand, ErrFarFromWater or ErrBadPoint when a point cannot be joined to the network
-// (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
+// wrapping ErrOnLand (more than SnapKM inside land), ErrFarFromWater or ErrBadPoint when a point
+// cannot be joined to the network (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
 // waters that do not connect with the passages allowed.
 func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 	closed := closedBy(opts)
@@ -660,10 +756,84 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 		return Path{}, &PointError{"to", to, err}
 	}
 	r, ok := s.route(n, a, b, closed)
+	if d, ok := n.direct(from, to, a, b, r.dist, ok); ok {
+		return d, nil
+	}
 	if !ok {
 		return Path{}, ErrNoRoute
 	}
 	return n.path(from, to, a[r.from], b[r.to], r.nodes, r.edges, r.dist), nil
+}
+
+// directNM is how far apart two points may lie for a path between them to leave the network:
+// a vessel on a port's approach, between the lane and the quay, sails on to the quay rather than
+// back to the lane.
+const directNM = 60.0
+
+// approach is the way from a point to the network, as a snap joins them: the point, the water it
+// reaches, the crooked leg's waypoints and the point on the edge; along[k] is the distance from the
+// point to pts[k] along it.
+func approach(p geo.Point, sn snap) (pts []geo.Point, along []float64) {
+	pts = append(append([]geo.Point{p, sn.shore}, sn.via...), sn.at)
+	along = make([]float64, len(pts))
+	for k := 1; k < len(pts); k++ {
+		along[k] = along[k-1] + geo.DistanceNM(pts[k-1], pts[k])
+	}
+	return pts, along
+}
+
+// direct returns a path between two points near each other that leaves the network: from a point
+// of one's approach (see approach) straight to a point of the other's, where that line stays off
+// land (Clear) and is at most directNM long, when it is shorter than the network's path (netNM, if
+// found).
+func (n *Network) direct(from, to geo.Point, a, b []snap, netNM float64, found bool) (Path, bool) {
+	if geo.DistanceNM(from, to) > directNM {
+		return Path{}, false
+	}
+	best, bestNM := []geo.Point(nil), math.Inf(1)
+	if found {
+		bestNM = netNM
+	}
+	for _, sa := range a {
+		pa, la := approach(from, sa)
+		for _, sb := range b {
+			pb, lb := approach(to, sb)
+			// Start at the points themselves' shores: the legs from a point on land to its shore
+			// are the only legs on land.
+			for i := 1; i < len(pa); i++ {
+				for j := 1; j < len(pb); j++ {
+					d := geo.DistanceNM(pa[i], pb[j])
+					total := la[i] + d + lb[j]
+					if d > directNM || total >= bestNM-1e-9 || !Clear(n.land, pa[i], pb[j]) {
+						continue
+					}
+					way := slices.Clone(pa[:i+1])
+					for k := j; k >= 0; k-- {
+						way = append(way, pb[k])
+					}
+					best, bestNM = way, total
+				}
+			}
+		}
+	}
+	if best == nil {
+		return Path{}, false
+	}
+	out := Path{DistanceNM: bestNM}
+	for i, p := range best {
+		p = unwrapTo(best[max(i-1, 0)].Lon, p)
+		if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
+			out.Points = append(out.Points, p)
+		}
+	}
+	if len(out.Points) == 1 {
+		out.Points = append(out.Points, out.Points[0])
+	}
+	for i := range out.Points {
+		out.Points[i] = normalise(out.Points[i])
+	}
+	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	return out, true
 }
 
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.

@@ -115,15 +115,16 @@ func TestEveryPortSnaps(t *testing.T) {
 }
 
 // TestPositionsOnLegs routes from positions along every leg of the simulator's lanes, as a vessel
-// sailing the leg reports them (every legStepNM of the drawn path, approach legs included), to the
+// sailing the leg reports them (every 400 nm of the drawn path, every 50 nm with
+// BOXWATCH_ROUTES_FULL=1, and the points next to either end, on the approach legs), to the
 // leg's port: every position routes, by a path that passes checkPath's land test, and none is
 // longer than what is left of the leg by more than 1 % and 5 nm (the way back to the network from
 // a point between two lanes).
 func TestPositionsOnLegs(t *testing.T) {
 	n := data.SeaNetwork()
-	step := 100.0
-	if testing.Short() {
-		step = 400
+	step := 400.0
+	if os.Getenv("BOXWATCH_ROUTES_FULL") == "1" {
+		step = 50
 	}
 	seen := map[[2]string]bool{}
 	var routed int

@@ -568,7 +568,19 @@ func ring(p geo.Point, r float64) []geo.Point {
 	return out
 }
 
+// slack is how much longer than the nearest a point's other legs to the network may be: a point
+// far out at sea, where the network is sparse (the Southern Ocean), may join it anywhere within
+// half as far again, at up to farSnaps edges, since the nearest lane may lead away.
+func slack(nearestNM float64) float64 {
+	if nearestNM > farNM {
+		return max(snapSlackNM, nearestNM/2)
+	}
+	return snapSlackNM
+}
+
 const (
+	farNM       = 100.0
+	farSnaps    = 12
 	maxSnaps    = 4
 	snapSlackNM = 25.0
 	harbourNM   = 30.0 // how far a crooked leg out of a harbour may reach
@@ -652,7 +664,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
 			}
-			if len(found) > 0 && c.legNM > found[0].legNM+snapSlackNM {
+			if len(found) > 0 && c.legNM > found[0].legNM+slack(found[0].legNM) {
 				return n.harbour(p, found, nearest)
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
@@ -663,8 +675,10 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			tried = append(tried, c.at)
 			if Clear(n.land, p, c.at) {
 				found = append(found, c)
-				if len(found) == maxSnaps {
-					return n.harbour(p, found, nearest)
+				if len(found) == maxSnaps || len(found) == farSnaps {
+					if len(found) == farSnaps || found[0].legNM <= farNM {
+						return n.harbour(p, found, nearest)
+					}
 				}
 			}
 		}
@@ -692,7 +706,7 @@ func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
 		if len(found) == 0 {
 			reach = crookedNM
 		}
-		if len(found) > 0 && c.legNM+snapSlackNM >= found[0].legNM || c.legNM > reach {
+		if len(found) > 0 && c.legNM+slack(c.legNM) >= found[0].legNM || c.legNM > reach {
 			continue
 		}
 		if slices.ContainsFunc(found, func(f snap) bool { return f.edge == c.edge }) {
@@ -756,7 +770,7 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 		return Path{}, &PointError{"to", to, err}
 	}
 	r, ok := s.route(n, a, b, closed)
-	if d, ok := n.direct(from, to, a, b, r.dist, ok); ok {
+	if d, ok := n.direct(from, to, a, b, closed, r.dist, ok); ok {
 		return d, nil
 	}
 	if !ok {
@@ -767,8 +781,9 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 
 // directNM is how far apart two points may lie for a path between them to leave the network:
 // a vessel on a port's approach, between the lane and the quay, sails on to the quay rather than
-// back to the lane.
-const directNM = 60.0
+// back to the lane, and two ports facing each other across open sea (Santiago de Cuba and Ocho
+// Rios) are joined by the great circle where the network's lanes run round.
+const directNM = 500.0
 
 // approach is the way from a point to the network, as a snap joins them: the point, the water it
 // reaches, the crooked leg's waypoints and the point on the edge; along[k] is the distance from the
@@ -783,57 +798,82 @@ func approach(p geo.Point, sn snap) (pts []geo.Point, along []float64) {
 }
 
 // direct returns a path between two points near each other that leaves the network: from a point
-// of one's approach (see approach) straight to a point of the other's, where that line stays off
-// land (Clear) and is at most directNM long, when it is shorter than the network's path (netNM, if
-// found).
-func (n *Network) direct(from, to geo.Point, a, b []snap, netNM float64, found bool) (Path, bool) {
+// of one's approach (see approach) to a point of the other's by the great circle, drawn in chords
+// of DrawStepNM that stay off land (Clear) and through no passage the query closes, when it is
+// shorter than the network's path (netNM, if found).
+func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM float64, found bool) (Path, bool) {
 	if geo.DistanceNM(from, to) > directNM {
 		return Path{}, false
 	}
-	best, bestNM := []geo.Point(nil), math.Inf(1)
+	bestNM := math.Inf(1)
 	if found {
 		bestNM = netNM
 	}
+	type cand struct {
+		pa, pb []geo.Point
+		i, j   int
+		total  float64
+	}
+	var cands []cand
 	for _, sa := range a {
 		pa, la := approach(from, sa)
 		for _, sb := range b {
 			pb, lb := approach(to, sb)
-			// Start at the points themselves' shores: the legs from a point on land to its shore
-			// are the only legs on land.
+			// From the points' shores on: the legs from a point on land to its shore are the only
+			// legs on land.
 			for i := 1; i < len(pa); i++ {
 				for j := 1; j < len(pb); j++ {
-					d := geo.DistanceNM(pa[i], pb[j])
-					total := la[i] + d + lb[j]
-					if d > directNM || total >= bestNM-1e-9 || !Clear(n.land, pa[i], pb[j]) {
-						continue
+					if total := la[i] + geo.DistanceNM(pa[i], pb[j]) + lb[j]; total < bestNM-1e-9 {
+						cands = append(cands, cand{pa, pb, i, j, total})
 					}
-					way := slices.Clone(pa[:i+1])
-					for k := j; k >= 0; k-- {
-						way = append(way, pb[k])
-					}
-					best, bestNM = way, total
 				}
 			}
 		}
 	}
-	if best == nil {
-		return Path{}, false
-	}
-	out := Path{DistanceNM: bestNM}
-	for i, p := range best {
-		p = unwrapTo(best[max(i-1, 0)].Lon, p)
-		if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
-			out.Points = append(out.Points, p)
+	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.total, y.total) })
+	for _, c := range cands {
+		if geo.DistanceNM(c.pa[c.i], c.pb[c.j]) > directNM {
+			continue
 		}
+		passage := PassageAt(c.pa[c.i], c.pb[c.j])
+		if passage != "" && closed[passageIndex(passage)] {
+			continue
+		}
+		leg := Arc(c.pa[c.i], c.pb[c.j], DrawStepNM)
+		clear := true
+		for k := 1; k < len(leg) && clear; k++ {
+			clear = Clear(n.land, leg[k-1], leg[k])
+		}
+		if !clear {
+			continue
+		}
+		way := slices.Clone(c.pa[:c.i])
+		way = append(way, n.simplify(leg, SimplifyKM)...)
+		for k := c.j - 1; k >= 0; k-- {
+			way = append(way, c.pb[k])
+		}
+		out := Path{DistanceNM: c.total}
+		if passage != "" {
+			out.Passages = []Passage{passage}
+		}
+		for i, p := range way {
+			if i > 0 {
+				p = unwrapTo(out.Points[len(out.Points)-1].Lon, p)
+			}
+			if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
+				out.Points = append(out.Points, p)
+			}
+		}
+		if len(out.Points) == 1 {
+			out.Points = append(out.Points, out.Points[0])
+		}
+		for i := range out.Points {
+			out.Points[i] = normalise(out.Points[i])
+		}
+		out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+		return out, true
 	}
-	if len(out.Points) == 1 {
-		out.Points = append(out.Points, out.Points[0])
-	}
-	for i := range out.Points {
-		out.Points[i] = normalise(out.Points[i])
-	}
-	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
-	return out, true
+	return Path{}, false
 }
 
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.

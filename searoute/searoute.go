@@ -785,6 +785,11 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 // Rios) are joined by the great circle where the network's lanes run round.
 const directNM = 500.0
 
+// shoreDirectNM is the longest direct leg between points of two approaches other than their
+// shores: longer legs are tried from shore to shore only, so that a query between two ports
+// round a peninsula (Genoa to Barcelona) checks one great circle against land, not every pair.
+const shoreDirectNM = 60.0
+
 // approach is the way from a point to the network, as a snap joins them: the point, the water it
 // reaches, the crooked leg's waypoints and the point on the edge; along[k] is the distance from the
 // point to pts[k] along it.
@@ -831,18 +836,25 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 		}
 	}
 	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.total, y.total) })
+	// Every snap of a point shares its shore, and snaps meeting at a node share their joining
+	// point: each leg is tried once.
+	var tried [][2]geo.Point
 	for _, c := range cands {
-		if geo.DistanceNM(c.pa[c.i], c.pb[c.j]) > directNM {
+		ends := [2]geo.Point{c.pa[c.i], c.pb[c.j]}
+		d := geo.DistanceNM(ends[0], ends[1])
+		if d > directNM || d > shoreDirectNM && (c.i > 1 || c.j > 1) || slices.Contains(tried, ends) {
 			continue
 		}
+		tried = append(tried, ends)
 		passage := PassageAt(c.pa[c.i], c.pb[c.j])
 		if passage != "" && closed[passageIndex(passage)] {
 			continue
 		}
 		leg := Arc(c.pa[c.i], c.pb[c.j], DrawStepNM)
+		// From both ends inwards: a leg that meets land mostly meets it near a coast.
 		clear := true
-		for k := 1; k < len(leg) && clear; k++ {
-			clear = Clear(n.land, leg[k-1], leg[k])
+		for lo, hi := 1, len(leg)-1; lo <= hi && clear; lo, hi = lo+1, hi-1 {
+			clear = Clear(n.land, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.land, leg[hi-1], leg[hi]))
 		}
 		if !clear {
 			continue
@@ -873,7 +885,61 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 		out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
 		return out, true
 	}
-	return Path{}, false
+	return n.around(from, to, a, b, closed, bestNM)
+}
+
+// aroundNM is how far apart two points may lie for around to look for a way between them.
+const aroundNM = 200.0
+
+// around returns a path between two points less than aroundNM apart that land keeps apart, when
+// the network's way is much longer (more than 1.5 times the great circle and 10 nm): the network
+// has no edge near some harbours among small islands (from Anguilla to Pointe-à-Pitre it went
+// round Guadeloupe by a lane off Dominica). The way round the land, from shore to shore, is found
+// on a water grid (see crooked).
+func (n *Network) around(from, to geo.Point, a, b []snap, closed []bool, netNM float64) (Path, bool) {
+	gc := geo.DistanceNM(from, to)
+	if gc > aroundNM || netNM <= 1.5*gc+10 || len(a) == 0 || len(b) == 0 {
+		return Path{}, false
+	}
+	p, q := a[0].shore, b[0].shore
+	way, ok := n.crooked(p, q, gc)
+	if !ok {
+		return Path{}, false
+	}
+	pts := append(append([]geo.Point{from, p}, way...), unwrapTo(p.Lon, q), to)
+	out := Path{}
+	for i := 1; i < len(pts); i++ {
+		out.DistanceNM += geo.DistanceNM(pts[i-1], pts[i])
+	}
+	if out.DistanceNM >= netNM {
+		return Path{}, false
+	}
+	for i := 1; i < len(pts)-2; i++ {
+		if ps := PassageAt(pts[i], pts[i+1]); ps != "" {
+			if closed[passageIndex(ps)] {
+				return Path{}, false
+			}
+			if !slices.Contains(out.Passages, ps) {
+				out.Passages = append(out.Passages, ps)
+			}
+		}
+	}
+	for i, pt := range pts {
+		if i > 0 {
+			pt = unwrapTo(out.Points[len(out.Points)-1].Lon, pt)
+		}
+		if len(out.Points) == 0 || pt != out.Points[len(out.Points)-1] {
+			out.Points = append(out.Points, pt)
+		}
+	}
+	if len(out.Points) == 1 {
+		out.Points = append(out.Points, out.Points[0])
+	}
+	for i := range out.Points {
+		out.Points[i] = normalise(out.Points[i])
+	}
+	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	return out, true
 }
 
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.

@@ -305,6 +305,8 @@ func (n *Network) indexEdges() {
 	n.fine, n.coarse = grid{perDeg: 4}, grid{perDeg: 1}
 	grids := []*grid{&n.fine, &n.coarse}
 	pairs := make([][]cellEdge, len(grids))
+	// An edge's cells, gathered along it, sorted and made unique (a long edge passes through
+	// hundreds of cells, so that checking each against those before would cost their square).
 	var seen []int
 	for i, e := range n.edges {
 		if n.length[i] == 0 {
@@ -319,11 +321,14 @@ func (n *Network) indexEdges() {
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
 					c, ok := g.index(g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}), 0, 0)
-					if ok && !slices.Contains(seen, c) {
+					if ok && (len(seen) == 0 || seen[len(seen)-1] != c) {
 						seen = append(seen, c)
-						pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 					}
 				}
+			}
+			slices.Sort(seen)
+			for _, c := range slices.Compact(seen) {
+				pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 			}
 		}
 	}

@@ -583,6 +583,17 @@ func slack(nearestNM float64) float64 {
 	return snapSlackNM
 }
 
+// Past the slack, a point may join up to maxExtra more edges within laneSlackNM of the nearest,
+// each at least laneApartNM from those found, after at most maxExtraChecks legs checked against
+// land: the nearest edges can be one port's approach leading away from the lane (Salaverry's
+// nearest edge is Chimbote's approach, which runs south; the lane lies 60 nm west).
+const (
+	maxExtra       = 2
+	maxExtraChecks = 6
+	laneSlackNM    = 100.0
+	laneApartNM    = 25.0
+)
+
 const (
 	farNM       = 100.0
 	farSnaps    = 12
@@ -634,6 +645,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
+	var extra, checks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -669,7 +681,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
 			}
-			if len(found) > 0 && c.legNM > found[0].legNM+slack(found[0].legNM) {
+			beyond := len(found) > 0 && c.legNM > found[0].legNM+slack(found[0].legNM)
+			if beyond && (extra == maxExtra || checks == maxExtraChecks || c.legNM > found[0].legNM+laneSlackNM) {
 				return n.harbour(p, found, nearest)
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
@@ -678,6 +691,18 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			tried = append(tried, c.at)
+			if beyond {
+				// Past the slack, only a lane away from every snap found so far.
+				if slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < laneApartNM }) {
+					continue
+				}
+				checks++
+				if Clear(n.land, p, c.at) {
+					found = append(found, c)
+					extra++
+				}
+				continue
+			}
 			if Clear(n.land, p, c.at) {
 				found = append(found, c)
 				if len(found) == maxSnaps || len(found) == farSnaps {

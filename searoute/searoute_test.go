@@ -154,7 +154,7 @@ var sampleDistances = map[string]float64{
 	"gulf-2":       3524.5531,
 	"sam-1":        5742.3922,
 	"panama-2":     6264.0001,
-	"africa-2":     4998.9577,
+	"africa-2":     4998.7697,
 	"cape-1":       13913.1665,
 }
 

@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 # staticcheck, pinned; go run fetches it through the module proxy into the module cache once.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-postgres soak lint bench fuzz deps-check clean assets
+.PHONY: build run test test-postgres test-routes soak lint bench fuzz deps-check clean assets
 
 # The first build compiles every dependency, pure-Go SQLite above all (about 100 s on two cores; go
 # caches it, so later builds take seconds); -v names each package as it is compiled.
@@ -54,6 +54,12 @@ soak:
 lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# The sea router's property tests over the whole port list (searoute/property_test.go): every port
+# within 5 km of water to 20 others chosen at random, positions every 50 nm along every simulator
+# leg. The seed is logged; BOXWATCH_ROUTES_SEED=N repeats a run. About 5 minutes on two cores.
+test-routes:
+	BOXWATCH_ROUTES_FULL=1 $(GO) test -count=1 -timeout 60m -v -run 'TestPortProperties|TestPositionsOnLegs|TestEveryPortSnaps' ./searoute
 
 test-postgres:
 	scripts/postgres.sh "$(PG_URL)"

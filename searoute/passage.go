@@ -31,7 +31,8 @@ func (b box) contains(p geo.Point) bool {
 
 // passageBoxes place each passage: a network edge with an end inside a box belongs to its
 // passage (the first box that matches, see PassageAt). The Kiel box starts north of the Elbe, whose fairway to
-// Hamburg passes the canal's mouth at Brunsbüttel. The Malacca box stops west of Singapore so that a voyage
+// Hamburg passes the canal's mouth at Brunsbüttel, and stops west of Kiel Fjord (10.1° E), so that
+// the port of Kiel is reached from the Baltic without opening the canal. The Malacca box stops west of Singapore so that a voyage
 // from Singapore eastwards does not count as passing Malacca; the Bosporus box covers the
 // Dardanelles too (the Turkish Straits are one passage for this purpose). The Arctic boxes leave
 // the Norwegian coast, the Kola peninsula and the White Sea open.
@@ -47,7 +48,7 @@ var passageBoxes = []struct {
 	{Dover, box{1.0, 50.8, 2.0, 51.2}},
 	{Bosporus, box{28.8, 40.9, 29.3, 41.3}},
 	{Bosporus, box{26.1, 39.9, 26.9, 40.5}},
-	{Kiel, box{9.2, 53.95, 10.2, 54.42}},
+	{Kiel, box{9.2, 53.95, 10.1, 54.42}},
 	{Corinth, box{22.85, 37.85, 23.1, 38.0}},
 	{Magellan, box{-75, -54.5, -68, -52}},
 	{Northwest, box{-165, 66.5, -75, 90}},

@@ -7,7 +7,9 @@
 // edge is the great-circle arc between its nodes. (geo's Earth radius, 3,440.065 nm, is 6,370.99
 // km: 1.3 parts per million below the 6,371.0088 km of the reference figures, 0.01 nm over
 // 10,000 nm.) A point is joined to the network by projecting it onto the
-// nearest usable edge, with a straight leg that stays off land. Land is Natural Earth 1:50m
+// nearest usable edge, with a straight leg that stays off land (or a crooked one out of a harbour
+// or a lagoon); a point on land first reaches the nearest water within SnapKM. Two points near
+// each other may be joined directly, off the network (see directNM). Land is Natural Earth 1:50m
 // (package geo/land), except inside the canals and on the rivers up to inland ports (Rotterdam,
 // Hamburg, Shanghai and others), which that scale draws as land: see Waterway.
 //
@@ -31,11 +33,18 @@ import (
 // of the great-circle arcs it stands for, and never crosses land where they do not.
 const SimplifyKM = 1.0
 
-// CoastKM is how far inland a point may lie and still count as at the water's edge: the
-// generalisation of a 1:50m coastline, which puts many quays a kilometre or two on land. Such a
-// point reaches water by a leg of at most this length (the only leg of a path allowed on land
-// outside waterways); a point further inland is ErrOnLand.
+// CoastKM is the distance from water within which the ports' generator places reviewed port
+// positions (data/ports/gen): the generalisation of a 1:50m coastline puts many quays a kilometre
+// or two on land.
 const CoastKM = 3.0
+
+// SnapKM is how far inside land (Natural Earth 1:50m, outside waterways) a point may lie and still
+// be routed: published port coordinates are often a city centre or a quay that the coarse
+// coastline draws inland, and vessel positions on an approach fall on the same land. Such a point
+// reaches water by a straight leg to the nearest water (the only leg of a path allowed on land
+// outside waterways; every point of it lies no deeper inside land than the point itself); a point
+// farther from water is ErrOnLand, naming the point.
+const SnapKM = 5.0
 
 // MaxSnapNM is how far a point may lie from the network it is joined to: the network is sparse
 // in the Southern Ocean.
@@ -47,7 +56,7 @@ const DrawStepNM = 10.0
 
 // Errors a query can return, wrapped in a *PointError naming the point when one is at fault.
 var (
-	ErrOnLand       = errors.New("point is on land")
+	ErrOnLand       = fmt.Errorf("point is on land, more than %g km from navigable water", SnapKM)
 	ErrFarFromWater = errors.New("point is too far from navigable water")
 	ErrNoRoute      = errors.New("no sea route between the points")
 	ErrBadPoint     = errors.New("point is not a valid position")
@@ -296,6 +305,8 @@ func (n *Network) indexEdges() {
 	n.fine, n.coarse = grid{perDeg: 4}, grid{perDeg: 1}
 	grids := []*grid{&n.fine, &n.coarse}
 	pairs := make([][]cellEdge, len(grids))
+	// An edge's cells, gathered along it, sorted and made unique (a long edge passes through
+	// hundreds of cells, so that checking each against those before would cost their square).
 	var seen []int
 	for i, e := range n.edges {
 		if n.length[i] == 0 {
@@ -310,11 +321,14 @@ func (n *Network) indexEdges() {
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
 					c, ok := g.index(g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}), 0, 0)
-					if ok && !slices.Contains(seen, c) {
+					if ok && (len(seen) == 0 || seen[len(seen)-1] != c) {
 						seen = append(seen, c)
-						pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 					}
 				}
+			}
+			slices.Sort(seen)
+			for _, c := range slices.Compact(seen) {
+				pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
 			}
 		}
 	}
@@ -481,27 +495,108 @@ type snap struct {
 // snap joins p to the network: to the nearest edge not closed whose leg from p stays off land,
 // and to up to maxSnaps-1 more such edges within snapSlackNM of it, so that the search can take
 // whichever leads best to the other point (the nearest edge can be a spur into a port basin).
+// A point on land reaches water first by a straight leg of at most SnapKM: to the nearest water,
+// or, when that water does not lead to the network (a lagoon or a lake behind the coast), to the
+// next nearest water away from the ones tried.
 func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 	if math.IsNaN(p.Lat) || math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lat < -90 || p.Lat > 90 {
 		return nil, ErrBadPoint
 	}
-	shore, coastNM := p, 0.0
-	if !Wet(n.land, p) {
-		q, ok := NearestWater(n.land, p, CoastKM)
-		if !ok {
-			return nil, ErrOnLand
+	if Wet(n.land, p) {
+		sn, err := n.snapWet(s, p, closed)
+		for i := range sn {
+			sn[i].shore = p
 		}
-		shore, coastNM = q, geo.DistanceNM(p, q)
+		return sn, err
 	}
-	sn, err := n.snapWet(s, shore, closed)
-	for i := range sn {
-		sn[i].shore = shore
-		sn[i].legNM += coastNM
+	shores := WaterNear(n.land, p, SnapKM, maxShores)
+	if len(shores) == 0 {
+		return nil, ErrOnLand
 	}
-	return sn, err
+	for _, shore := range shores {
+		sn, err := n.snapWet(s, shore, closed)
+		if err != nil {
+			continue
+		}
+		coastNM := geo.DistanceNM(p, shore)
+		for i := range sn {
+			sn[i].shore = shore
+			sn[i].legNM += coastNM
+		}
+		return sn, nil
+	}
+	return nil, ErrFarFromWater
 }
 
+// maxShores is how many separate waters within SnapKM a point on land tries to reach the network
+// from, and shoreApartKM how far apart they must lie to count as separate.
 const (
+	maxShores    = 4
+	shoreApartKM = 1.0
+)
+
+// WaterNear returns up to max points in navigable water (see Wet) within maxKM of p, nearest
+// first, each at least a kilometre from those before it: on rings a quarter kilometre apart, with
+// points a quarter kilometre apart on each (see ring). For a point in water it returns p alone.
+func WaterNear(l *land.Land, p geo.Point, maxKM float64, max int) []geo.Point {
+	if Wet(l, p) {
+		return []geo.Point{p}
+	}
+	var out []geo.Point
+	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
+		for _, q := range ring(p, r) {
+			if math.Abs(q.Lat) > 90 || !Wet(l, q) {
+				continue
+			}
+			q = normalise(q)
+			if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
+				continue
+			}
+			if out = append(out, q); len(out) == max {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// ring returns points r km from p, clockwise from north: at least 32, and at most a quarter
+// kilometre apart, so that a strip of water a quarter kilometre wide is not missed.
+func ring(p geo.Point, r float64) []geo.Point {
+	const kmPerDeg = geo.EarthRadiusKM * rad
+	m := max(32, int(math.Ceil(2*math.Pi*r/0.25)))
+	out := make([]geo.Point, m)
+	for k := range out {
+		a := float64(k) * 2 * math.Pi / float64(m)
+		out[k] = geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
+	}
+	return out
+}
+
+// slack is how much longer than the nearest a point's other legs to the network may be: a point
+// far out at sea, where the network is sparse (the Southern Ocean), may join it anywhere within
+// half as far again, at up to farSnaps edges, since the nearest lane may lead away.
+func slack(nearestNM float64) float64 {
+	if nearestNM > farNM {
+		return max(snapSlackNM, nearestNM/2)
+	}
+	return snapSlackNM
+}
+
+// Past the slack, a point may join up to maxExtra more edges within laneSlackNM of the nearest,
+// each at least laneApartNM from those found, after at most maxExtraChecks legs checked against
+// land: the nearest edges can be one port's approach leading away from the lane (Salaverry's
+// nearest edge is Chimbote's approach, which runs south; the lane lies 60 nm west).
+const (
+	maxExtra       = 2
+	maxExtraChecks = 6
+	laneSlackNM    = 100.0
+	laneApartNM    = 25.0
+)
+
+const (
+	farNM       = 100.0
+	farSnaps    = 12
 	maxSnaps    = 4
 	snapSlackNM = 25.0
 	harbourNM   = 30.0 // how far a crooked leg out of a harbour may reach
@@ -509,7 +604,7 @@ const (
 
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
 // a quarter kilometre apart in 32 directions, and false if there is none. For a point already in
-// water it returns p.
+// water it returns p. The generators place ports with it; the router looks closer (WaterNear).
 func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 	if Wet(l, p) {
 		return p, true
@@ -550,6 +645,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
+	var extra, checks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -585,7 +681,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			if len(nearest) < 2 {
 				nearest = append(nearest, c)
 			}
-			if len(found) > 0 && c.legNM > found[0].legNM+snapSlackNM {
+			beyond := len(found) > 0 && c.legNM > found[0].legNM+slack(found[0].legNM)
+			if beyond && (extra == maxExtra || checks == maxExtraChecks || c.legNM > found[0].legNM+laneSlackNM) {
 				return n.harbour(p, found, nearest)
 			}
 			// Edges meeting at a node project a point near it onto the node itself: one leg to
@@ -594,10 +691,24 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			tried = append(tried, c.at)
+			if beyond {
+				// Past the slack, only a lane away from every snap found so far.
+				if slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < laneApartNM }) {
+					continue
+				}
+				checks++
+				if Clear(n.land, p, c.at) {
+					found = append(found, c)
+					extra++
+				}
+				continue
+			}
 			if Clear(n.land, p, c.at) {
 				found = append(found, c)
-				if len(found) == maxSnaps {
-					return n.harbour(p, found, nearest)
+				if len(found) == maxSnaps || len(found) == farSnaps {
+					if len(found) == farSnaps || found[0].legNM <= farNM {
+						return n.harbour(p, found, nearest)
+					}
 				}
 			}
 		}
@@ -615,17 +726,23 @@ func (n *Network) project(vp vec, e int32) (vec, float64) {
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
 // when no straight leg reaches them: from an enclosed harbour (Victoria Harbour at 1:50m) the
-// nearest straight leg can lead hundreds of miles away.
+// nearest straight leg can lead hundreds of miles away, and from a lagoon (Lagoa dos Patos to
+// Porto Alegre) or a fjord (Puerto Natales) none leads anywhere. The crooked leg is a way over a
+// grid (Detour) round p and the edge, a hundredth of a degree apart near a harbour and coarser
+// over a long lagoon, within crookedNM.
 func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
 	for _, c := range nearest {
-		if len(found) > 0 && c.legNM+snapSlackNM >= found[0].legNM || c.legNM > harbourNM {
+		reach := harbourNM
+		if len(found) == 0 {
+			reach = crookedNM
+		}
+		if len(found) > 0 && c.legNM+slack(c.legNM) >= found[0].legNM || c.legNM > reach {
 			continue
 		}
 		if slices.ContainsFunc(found, func(f snap) bool { return f.edge == c.edge }) {
 			continue
 		}
-		pad := max(0.1, 2*c.legNM/60)
-		way, ok := Detour(n.land, p, c.at, 0.01, pad, func(a, b geo.Point) bool { return Clear(n.land, a, b) })
+		way, ok := n.crooked(p, c.at, c.legNM)
 		if !ok {
 			continue
 		}
@@ -641,11 +758,34 @@ func (n *Network) harbour(p geo.Point, found, nearest []snap) []snap {
 	return found
 }
 
+// crookedNM is how far a crooked leg may reach when no straight leg reaches the network at all.
+const crookedNM = 300.0
+
+// crooked finds a way from p to q, legNM apart, that stays off land (see harbour).
+func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
+	clear := func(a, b geo.Point) bool { return Clear(n.land, a, b) }
+	pad := max(0.1, 2*legNM/60)
+	if legNM <= harbourNM {
+		return Detour(n.land, p, q, 0.01, pad, clear)
+	}
+	// Wider boxes, on coarser grids, for a way out of a lagoon that leaves the box round p and q
+	// (Lagoa dos Patos opens to the sea at Rio Grande, 2° south of Porto Alegre).
+	q = unwrapTo(p.Lon, q)
+	for _, pad := range []float64{1, 2, 3} {
+		w, h := math.Abs(p.Lon-q.Lon)+2*pad, math.Abs(p.Lat-q.Lat)+2*pad
+		step := max(0.01, math.Ceil(1000*math.Sqrt(w*h/390_000))/1000)
+		if way, ok := Detour(n.land, p, q, step, pad, clear); ok {
+			return way, true
+		}
+	}
+	return nil, false
+}
+
 func passageIndex(p Passage) int { return slices.Index(Passages(), p) }
 
 // Route returns the shortest sea path from one point to another. It returns a *PointError
-// wrapping ErrOnLand, ErrFarFromWater or ErrBadPoint when a point cannot be joined to the network
-// (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
+// wrapping ErrOnLand (more than SnapKM inside land), ErrFarFromWater or ErrBadPoint when a point
+// cannot be joined to the network (within MaxSnapNM of it, by a leg that stays off land), and ErrNoRoute when the points lie in
 // waters that do not connect with the passages allowed.
 func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 	closed := closedBy(opts)
@@ -660,10 +800,176 @@ func (n *Network) Route(from, to geo.Point, opts Options) (Path, error) {
 		return Path{}, &PointError{"to", to, err}
 	}
 	r, ok := s.route(n, a, b, closed)
+	if d, ok := n.direct(from, to, a, b, closed, r.dist, ok); ok {
+		return d, nil
+	}
 	if !ok {
 		return Path{}, ErrNoRoute
 	}
 	return n.path(from, to, a[r.from], b[r.to], r.nodes, r.edges, r.dist), nil
+}
+
+// directNM is how far apart two points may lie for a path between them to leave the network:
+// a vessel on a port's approach, between the lane and the quay, sails on to the quay rather than
+// back to the lane, and two ports facing each other across open sea (Santiago de Cuba and Ocho
+// Rios) are joined by the great circle where the network's lanes run round.
+const directNM = 500.0
+
+// shoreDirectNM is the longest direct leg between points of two approaches other than their
+// shores: longer legs are tried from shore to shore only, so that a query between two ports
+// round a peninsula (Genoa to Barcelona) checks one great circle against land, not every pair.
+const shoreDirectNM = 60.0
+
+// approach is the way from a point to the network, as a snap joins them: the point, the water it
+// reaches, the crooked leg's waypoints and the point on the edge; along[k] is the distance from the
+// point to pts[k] along it.
+func approach(p geo.Point, sn snap) (pts []geo.Point, along []float64) {
+	pts = append(append([]geo.Point{p, sn.shore}, sn.via...), sn.at)
+	along = make([]float64, len(pts))
+	for k := 1; k < len(pts); k++ {
+		along[k] = along[k-1] + geo.DistanceNM(pts[k-1], pts[k])
+	}
+	return pts, along
+}
+
+// direct returns a path between two points near each other that leaves the network: from a point
+// of one's approach (see approach) to a point of the other's by the great circle, drawn in chords
+// of DrawStepNM that stay off land (Clear) and through no passage the query closes, when it is
+// shorter than the network's path (netNM, if found).
+func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM float64, found bool) (Path, bool) {
+	if geo.DistanceNM(from, to) > directNM {
+		return Path{}, false
+	}
+	bestNM := math.Inf(1)
+	if found {
+		bestNM = netNM
+	}
+	type cand struct {
+		pa, pb []geo.Point
+		i, j   int
+		total  float64
+	}
+	var cands []cand
+	for _, sa := range a {
+		pa, la := approach(from, sa)
+		for _, sb := range b {
+			pb, lb := approach(to, sb)
+			// From the points' shores on: the legs from a point on land to its shore are the only
+			// legs on land.
+			for i := 1; i < len(pa); i++ {
+				for j := 1; j < len(pb); j++ {
+					if total := la[i] + geo.DistanceNM(pa[i], pb[j]) + lb[j]; total < bestNM-1e-9 {
+						cands = append(cands, cand{pa, pb, i, j, total})
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.total, y.total) })
+	// Every snap of a point shares its shore, and snaps meeting at a node share their joining
+	// point: each leg is tried once.
+	var tried [][2]geo.Point
+	for _, c := range cands {
+		ends := [2]geo.Point{c.pa[c.i], c.pb[c.j]}
+		d := geo.DistanceNM(ends[0], ends[1])
+		if d > directNM || d > shoreDirectNM && (c.i > 1 || c.j > 1) || slices.Contains(tried, ends) {
+			continue
+		}
+		tried = append(tried, ends)
+		passage := PassageAt(c.pa[c.i], c.pb[c.j])
+		if passage != "" && closed[passageIndex(passage)] {
+			continue
+		}
+		leg := Arc(c.pa[c.i], c.pb[c.j], DrawStepNM)
+		// From both ends inwards: a leg that meets land mostly meets it near a coast.
+		clear := true
+		for lo, hi := 1, len(leg)-1; lo <= hi && clear; lo, hi = lo+1, hi-1 {
+			clear = Clear(n.land, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.land, leg[hi-1], leg[hi]))
+		}
+		if !clear {
+			continue
+		}
+		way := slices.Clone(c.pa[:c.i])
+		way = append(way, n.simplify(leg, SimplifyKM)...)
+		for k := c.j - 1; k >= 0; k-- {
+			way = append(way, c.pb[k])
+		}
+		out := Path{DistanceNM: c.total}
+		if passage != "" {
+			out.Passages = []Passage{passage}
+		}
+		for i, p := range way {
+			if i > 0 {
+				p = unwrapTo(out.Points[len(out.Points)-1].Lon, p)
+			}
+			if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
+				out.Points = append(out.Points, p)
+			}
+		}
+		if len(out.Points) == 1 {
+			out.Points = append(out.Points, out.Points[0])
+		}
+		for i := range out.Points {
+			out.Points[i] = normalise(out.Points[i])
+		}
+		out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+		return out, true
+	}
+	return n.around(from, to, a, b, closed, bestNM)
+}
+
+// aroundNM is how far apart two points may lie for around to look for a way between them.
+const aroundNM = 200.0
+
+// around returns a path between two points less than aroundNM apart that land keeps apart, when
+// the network's way is much longer (more than 1.5 times the great circle and 10 nm): the network
+// has no edge near some harbours among small islands (from Anguilla to Pointe-à-Pitre it went
+// round Guadeloupe by a lane off Dominica). The way round the land, from shore to shore, is found
+// on a water grid (see crooked).
+func (n *Network) around(from, to geo.Point, a, b []snap, closed []bool, netNM float64) (Path, bool) {
+	gc := geo.DistanceNM(from, to)
+	if gc > aroundNM || netNM <= 1.5*gc+10 || len(a) == 0 || len(b) == 0 {
+		return Path{}, false
+	}
+	p, q := a[0].shore, b[0].shore
+	way, ok := n.crooked(p, q, gc)
+	if !ok {
+		return Path{}, false
+	}
+	pts := append(append([]geo.Point{from, p}, way...), unwrapTo(p.Lon, q), to)
+	out := Path{}
+	for i := 1; i < len(pts); i++ {
+		out.DistanceNM += geo.DistanceNM(pts[i-1], pts[i])
+	}
+	if out.DistanceNM >= netNM {
+		return Path{}, false
+	}
+	for i := 1; i < len(pts)-2; i++ {
+		if ps := PassageAt(pts[i], pts[i+1]); ps != "" {
+			if closed[passageIndex(ps)] {
+				return Path{}, false
+			}
+			if !slices.Contains(out.Passages, ps) {
+				out.Passages = append(out.Passages, ps)
+			}
+		}
+	}
+	for i, pt := range pts {
+		if i > 0 {
+			pt = unwrapTo(out.Points[len(out.Points)-1].Lon, pt)
+		}
+		if len(out.Points) == 0 || pt != out.Points[len(out.Points)-1] {
+			out.Points = append(out.Points, pt)
+		}
+	}
+	if len(out.Points) == 1 {
+		out.Points = append(out.Points, out.Points[0])
+	}
+	for i := range out.Points {
+		out.Points[i] = normalise(out.Points[i])
+	}
+	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	return out, true
 }
 
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.

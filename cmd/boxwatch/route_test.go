@@ -35,6 +35,24 @@ func TestRouteSummary(t *testing.T) {
 	}
 }
 
+// TestRoutePublishedCoordinates routes between port coordinates as the port list's source
+// publishes them, which Natural Earth 1:50m draws on land (Tilbury, Manila): each reaches the
+// water beside it. A point farther inland than searoute.SnapKM fails, naming the point.
+func TestRoutePublishedCoordinates(t *testing.T) {
+	out, _, err := runCmd(t, nil, "route", "0.360498,51.463024", "120.98422,14.59951", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s routeSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || s.DistanceNM < 9000 || s.Points < 2 {
+		t.Errorf("Tilbury to Manila as published: %+v, %v; want a route", s, err)
+	}
+	_, _, err = runCmd(t, nil, "route", "0.36050,51.46302", "10.0,51.0")
+	if err == nil || !strings.Contains(err.Error(), "to point 10.00000,51.00000: point is on land, more than 5 km from navigable water") {
+		t.Errorf("a point in Germany: %v; want it named as on land", err)
+	}
+}
+
 // TestRouteGeoJSON compares a path across the antimeridian with its golden file: a
 // MultiLineString cut at 180° (-update rewrites it).
 func TestRouteGeoJSON(t *testing.T) {
@@ -107,7 +125,7 @@ func TestRoutePairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err = runCmd(t, nil, "route", "--pairs", bad)
-	if err == nil || !strings.Contains(out, `"error":"from point 2.35000,48.86000: point is on land"`) {
+	if err == nil || !strings.Contains(out, `"error":"from point 2.35000,48.86000: point is on land, more than 5 km from navigable water"`) {
 		t.Errorf("a pair on land: %q, %v; want its error line and a failure", out, err)
 	}
 }

@@ -83,6 +83,8 @@ func run(pkg, out, tzdir string) error {
 	if err != nil {
 		return err
 	}
+	published := make([]port, len(ports))
+	copy(published, ports)
 	before, after, err := placeOnWater(ports)
 	if err != nil {
 		return err
@@ -97,6 +99,20 @@ func run(pkg, out, tzdir string) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(out, "ports.json"), doc, 0o644); err != nil {
+		return err
+	}
+	// The source's own coordinates of every port the generator moved, so that the router's tests
+	// can take them as published (the source's coordinates are what a user may type in).
+	var moved []port
+	for i, p := range ports {
+		if o := published[i]; o.Lat != nil && (*o.Lat != *p.Lat || *o.Lon != *p.Lon) {
+			moved = append(moved, port{LOCODE: o.LOCODE, Name: o.Name, Country: o.Country, CountryCode: o.CountryCode, Lat: o.Lat, Lon: o.Lon})
+		}
+	}
+	if doc, err = encode(moved); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "published.json"), doc, 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "LICENSE.sea-ports"), license, 0o644)

@@ -14,7 +14,8 @@
 //   - each edge is tagged with the passage whose box it touches, and its shape as the router
 //     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //
-// The output is deterministic. It prints what it changed.
+// It also writes reference.bin, the source network merged but not repaired, for the router's
+// property tests. The output is deterministic. It prints what it changed.
 package main
 
 import (
@@ -46,6 +47,15 @@ const (
 	shortcutGain = 1.05 // a shortcut is added where the network is this much longer than it
 
 	shortcutsPerNode = 3 // the most shortcuts a node starts, those saving most
+
+	// Long shortcuts: the source's open-sea lanes are a sparse lattice (every 2.5° along 30° N in
+	// the Atlantic, nothing from Lagos south-west to the equator), so that a voyage between two
+	// lanes sails two sides of a triangle: Lagos to the Baltic went down to 19° S first, 44 %
+	// longer than the reference network. Nodes up to longNM apart whose land-free great circle
+	// is longGain shorter than the network's way get a direct edge, at most longPerNode from each.
+	longNM      = 1200
+	longGain    = 1.2
+	longPerNode = 1
 )
 
 // straits lists passages the source network lacks or draws across land: for each, a point in
@@ -114,6 +124,11 @@ func run(pkg, out string) error {
 	}
 	fmt.Printf("source: %d nodes, %d edges\n", len(b.nodes), len(b.edges))
 	b.merge()
+	// The source as merged, before any repair: the reference-style network the router's property
+	// tests measure its routes against (searoute/property_test.go). Not embedded.
+	if err := os.WriteFile(filepath.Join(out, "reference.bin"), searoute.Encode(b.graph()), 0o644); err != nil {
+		return err
+	}
 	b.moveOffLand()
 	b.repairEdges()
 	for _, s := range straits {
@@ -122,6 +137,7 @@ func run(pkg, out string) error {
 	b.connect()
 	b.reachPorts()
 	b.shortcut()
+	b.longShortcuts()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
 	// The shapes are drawn from the nodes as stored, rounded to a micro-degree, as start-up would.
@@ -584,6 +600,90 @@ func (b *builder) shortcut() {
 		}
 	}
 	fmt.Printf("shortcuts: %d added\n", added)
+}
+
+// longShortcuts adds direct edges across open sea where the network's way is much longer than
+// the great circle (see longNM). Each node's distances are computed after the edges added from
+// the nodes before it, so that a gap is closed once, not by every node along its side.
+func (b *builder) longShortcuts() {
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	var live []int
+	for i := range b.nodes {
+		if !b.gone[i] && len(adj[i]) > 0 {
+			live = append(live, i)
+		}
+	}
+	reach := longNM * longGain
+	added := 0
+	dist := make([]float64, len(b.nodes))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	var touched []int
+	for _, u := range live {
+		p := b.nodes[u]
+		for _, v := range touched {
+			dist[v] = math.Inf(1)
+		}
+		touched = append(touched[:0], u)
+		dist[u] = 0
+		pq := &queue{{u, 0}}
+		for pq.Len() > 0 {
+			it := heap.Pop(pq).(item)
+			if it.prio > dist[it.node] {
+				continue
+			}
+			for _, v := range adj[it.node] {
+				d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+				if d < dist[v] && d <= reach {
+					if math.IsInf(dist[v], 1) {
+						touched = append(touched, v)
+					}
+					dist[v] = d
+					heap.Push(pq, item{v, d})
+				}
+			}
+		}
+		type cand struct {
+			v    int
+			save float64
+		}
+		var cands []cand
+		for _, v := range live {
+			if v <= u {
+				continue
+			}
+			gc := geo.DistanceNM(p, b.nodes[v])
+			if gc <= shortcutNM || gc > longNM {
+				continue
+			}
+			d := math.Min(dist[v], reach)
+			if d <= gc*longGain {
+				continue
+			}
+			cands = append(cands, cand{v, d - gc})
+		}
+		slices.SortFunc(cands, func(x, y cand) int { return cmp.Or(cmp.Compare(y.save, x.save), cmp.Compare(x.v, y.v)) })
+		took := 0
+		for _, cd := range cands {
+			if took == longPerNode {
+				break
+			}
+			if !b.clean(p, b.nodes[cd.v]) {
+				continue
+			}
+			b.addEdge(u, cd.v)
+			adj[u] = append(adj[u], cd.v)
+			adj[cd.v] = append(adj[cd.v], u)
+			added++
+			took++
+		}
+	}
+	fmt.Printf("long shortcuts: %d added\n", added)
 }
 
 // graph returns the network with live nodes renumbered and edges tagged with passages.

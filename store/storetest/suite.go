@@ -93,6 +93,9 @@ var conformance = []struct {
 	{"NotificationBacklog", withDB(testNotificationBacklog), []string{"WorkStore.NotificationBacklog"}},
 	{"ClaimInSubjectOrder", withDB(testClaimInSubjectOrder), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
+	{"RenewClaims", withDB(testRenewClaims), []string{"WorkStore.RenewClaims", "WorkStore.ClaimDueNotifications"}},
+	{"SubjectQueue", withDB(testSubjectQueue), []string{"Tx.Notify", "Tx.SaveNotification", "WorkStore.ClaimDueNotifications"}},
+	{"ClaimFailingBudget", withDB(testClaimFailingBudget), []string{"WorkStore.ClaimDueNotifications"}},
 
 	// batch.go
 	{"BatchReads", withDB(testBatchReads), []string{"ShipmentStore.ShipmentsByID", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers",

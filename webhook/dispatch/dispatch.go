@@ -292,10 +292,25 @@ func (d *Dispatcher) work(ctx context.Context, id string) {
 		giveBack()
 		d.wg.Done()
 	}()
-	if err := d.deliver(ctx, id); err != nil && ctx.Err() == nil {
+	err := d.deliver(ctx, id)
+	if ctx.Err() != nil && !errors.Is(err, errRecorded) {
+		// Stopping before the outcome was recorded: the claim goes back, so that another
+		// replica sends the notification now rather than when the claim would lapse.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := d.cfg.Work.UnclaimNotification(uctx, id, d.cfg.Clock()); err != nil {
+			d.log.Warn("giving a claim back", "notification_id", id, "error", err.Error())
+		}
+		return
+	}
+	if err != nil && !errors.Is(err, errRecorded) {
 		d.log.Warn("delivering a notification", "notification_id", id, "error", err.Error())
 	}
 }
+
+// errRecorded is what deliver returns once the attempt's outcome is recorded: the claim has
+// ended with it.
+var errRecorded = errors.New("recorded")
 
 // renew extends the claims this process holds, all in one statement, every third of ClaimFor,
 // so that one late or failed renewal still leaves a live delivery its claim.
@@ -446,7 +461,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		NotificationID: n.ID, Body: n.Body, Now: d.cfg.Clock()})
 	sent()
 	if ctx.Err() != nil {
-		return nil // shutting down: the claim lapses and the notification is sent again
+		return ctx.Err() // stopping: the claim is given back and the notification sent again
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -455,11 +470,12 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		out, err = d.record(ctx, tx, n, hook, attempt)
 		return err
 	})
-	if err == nil {
-		d.logOutcome(out, attempt)
-		d.metrics.attempted(attempt, out)
+	if err != nil {
+		return err
 	}
-	return err
+	d.logOutcome(out, attempt)
+	d.metrics.attempted(attempt, out)
+	return errRecorded
 }
 
 // outcome is what recording an attempt left: the notification and its webhook as saved.

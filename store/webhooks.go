@@ -304,76 +304,10 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 // counted against its account's b.PerAccount. Within an account, each webhook's first due
 // notification goes before any webhook's second.
 func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
-	bound := func(n int) int {
-		if n <= 0 {
-			return math.MaxInt32
-		}
-		return n
-	}
-	slowSince := now.Add(-b.SlowAfter)
-	if b.SlowAfter <= 0 {
-		slowSince = time.Unix(0, 0) // no claim is that old
-	}
-	pending := boxwatch.DeliveryPending
-	// The heads of one webhook, due and not claimed, most overdue first, at most its room (and
-	// the limit): an index range read. PostgreSQL reads them laterally; SQLite, which has no
-	// LATERAL, through a correlated IN.
-	heads := `SELECT x.id FROM webhook_notifications x WHERE x.webhook_id = r.id AND x.delivery_status = ? AND x.next_attempt_at IS NOT NULL
-		AND x.next_attempt_at <= ? AND (x.claimed_until IS NULL OR x.claimed_until <= ?) ORDER BY x.next_attempt_at, x.id LIMIT ?`
-	due := `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
-		FROM room r JOIN webhook_notifications c ON c.id IN (` + heads + `) WHERE r.room > 0`
-	skip := ""
-	if db.dialect == Postgres {
-		heads = strings.NewReplacer("SELECT x.id FROM", "SELECT x.id, x.next_attempt_at FROM", "LIMIT ?", "LIMIT LEAST(r.room, ?)").Replace(heads)
-		due = `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
-			FROM room r CROSS JOIN LATERAL (` + heads + `) c WHERE r.room > 0`
-		skip = " FOR UPDATE SKIP LOCKED"
-	}
+	q, args := db.claimStatement(now, until, limit, b)
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
-		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE id IN (
-				WITH RECURSIVE hooks(webhook_id) AS (
-					SELECT (SELECT webhook_id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at IS NOT NULL
-						ORDER BY webhook_id LIMIT 1)
-					UNION ALL
-					SELECT (SELECT n.webhook_id FROM webhook_notifications n WHERE n.delivery_status = ? AND n.next_attempt_at IS NOT NULL
-						AND n.webhook_id > h.webhook_id ORDER BY n.webhook_id LIMIT 1)
-					FROM hooks h WHERE h.webhook_id IS NOT NULL
-				), held AS (
-					SELECT webhook_id, COUNT(*) AS n, MIN(claimed_at) AS since FROM webhook_notifications
-					WHERE delivery_status = ? AND claimed_until IS NOT NULL AND claimed_until > ? GROUP BY webhook_id
-				), state AS (
-					SELECT w.id, w.account_id, COALESCE(h.n, 0) AS held,
-						CASE WHEN w.failing_since IS NOT NULL OR h.since <= ? THEN 1 ELSE 0 END AS failing
-					FROM webhooks w LEFT JOIN held h ON h.webhook_id = w.id
-					WHERE w.id IN (SELECT webhook_id FROM hooks WHERE webhook_id IS NOT NULL)
-				), used AS (
-					SELECT account_id, failing, SUM(held) AS n FROM state GROUP BY account_id, failing
-				), room AS (
-					SELECT s.id, s.account_id, s.failing, COALESCE(u.n, 0) AS used,
-						CASE WHEN s.failing = 1 THEN 1 ELSE CAST(? AS INTEGER) END - s.held AS room
-					FROM state s LEFT JOIN used u ON u.account_id = s.account_id AND u.failing = s.failing
-				), due AS (`+due+`
-				), fits AS (
-					SELECT * FROM (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS webhook_rank FROM due d) f
-					WHERE webhook_rank <= room
-				), ranked AS (
-					SELECT id, next_attempt_at, failing,
-						used + ROW_NUMBER() OVER (PARTITION BY account_id, failing ORDER BY webhook_rank, next_attempt_at, id) AS account_rank
-					FROM fits
-				)
-				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
-				ORDER BY next_attempt_at, id LIMIT ?
-			) AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
-			db.ts(until), db.ts(now),
-			pending, pending,
-			pending, db.ts(now),
-			db.ts(slowSince),
-			bound(b.PerWebhook),
-			pending, db.ts(now), db.ts(now), limit,
-			bound(b.PerAccountFailing), bound(b.PerAccount), limit,
-			pending, db.ts(now))
+		rs, err := c.query(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -388,6 +322,83 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 		return rs.Err()
 	})
 	return ids, db.internal("claim due notifications", err)
+}
+
+// claimStatement is ClaimDueNotifications' statement and its arguments.
+func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBounds) (string, []any) {
+	bound := func(n int) int {
+		if n <= 0 {
+			return math.MaxInt32
+		}
+		return n
+	}
+	slowSince := now.Add(-b.SlowAfter)
+	if b.SlowAfter <= 0 {
+		slowSince = time.Unix(0, 0) // no claim is that old
+	}
+	pending := boxwatch.DeliveryPending
+	// The heads of one webhook, due and not claimed, most overdue first, at most its room (and
+	// the limit): an index range read. PostgreSQL reads them laterally; SQLite, which has no
+	// LATERAL, through a correlated IN, its CROSS JOIN keeping the webhooks the outer loop.
+	heads := `SELECT x.id FROM webhook_notifications x WHERE x.webhook_id = r.id AND x.delivery_status = 'pending' AND x.next_attempt_at IS NOT NULL
+		AND x.next_attempt_at <= ? AND (x.claimed_until IS NULL OR x.claimed_until <= ?) ORDER BY x.next_attempt_at, x.id LIMIT ?`
+	due := `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
+		FROM room r CROSS JOIN webhook_notifications c WHERE c.id IN (` + heads + `) AND r.room > 0`
+	// The live claims are few, whatever the backlog: read them through their index, which
+	// SQLite's planner would otherwise pass over for one in the order of the grouping.
+	skip, claimsIndex := "", " INDEXED BY webhook_notifications_claims"
+	// The first webhook with heads: a min() SQLite reads from the index, PostgreSQL (which has no
+	// min of uuids) the index's first entry.
+	firstHook := `SELECT MIN(webhook_id) FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL`
+	if db.dialect == Postgres {
+		claimsIndex = ""
+		firstHook = `SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL
+			ORDER BY webhook_id LIMIT 1`
+		heads = strings.NewReplacer("SELECT x.id FROM", "SELECT x.id, x.next_attempt_at FROM", "LIMIT ?", "LIMIT LEAST(r.room, ?)").Replace(heads)
+		due = `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
+			FROM room r CROSS JOIN LATERAL (` + heads + `) c WHERE r.room > 0`
+		skip = " FOR UPDATE SKIP LOCKED"
+	}
+	return `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
+			SELECT id FROM webhook_notifications WHERE id IN (
+				WITH RECURSIVE hooks(webhook_id) AS (
+					SELECT (`+firstHook+`)
+					UNION ALL
+					SELECT (SELECT n.webhook_id FROM webhook_notifications n WHERE n.delivery_status = 'pending' AND n.next_attempt_at IS NOT NULL
+						AND n.webhook_id > h.webhook_id ORDER BY n.webhook_id LIMIT 1)
+					FROM hooks h WHERE h.webhook_id IS NOT NULL
+				), held AS (
+					SELECT webhook_id, COUNT(*) AS n, MIN(claimed_at) AS since FROM webhook_notifications`+claimsIndex+`
+					WHERE delivery_status = 'pending' AND claimed_until IS NOT NULL AND claimed_until > ? GROUP BY webhook_id
+				), state AS (
+					SELECT w.id, w.account_id, COALESCE(h.n, 0) AS held,
+						CASE WHEN w.failing_since IS NOT NULL OR h.since <= ? THEN 1 ELSE 0 END AS failing
+					FROM webhooks w LEFT JOIN held h ON h.webhook_id = w.id
+					WHERE w.id IN (SELECT webhook_id FROM hooks WHERE webhook_id IS NOT NULL)
+				), used AS (
+					SELECT account_id, failing, SUM(held) AS n FROM state GROUP BY account_id, failing
+				), room AS (
+					SELECT s.id, s.account_id, s.failing, COALESCE(u.n, 0) AS used,
+						CASE WHEN s.failing = 1 THEN 1 ELSE CAST(? AS INTEGER) END - s.held AS room
+					FROM state s LEFT JOIN used u ON u.account_id = s.account_id AND u.failing = s.failing
+				), due AS (` + due + `
+				), fits AS (
+					SELECT * FROM (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS webhook_rank FROM due d) f
+					WHERE webhook_rank <= room
+				), ranked AS (
+					SELECT id, next_attempt_at, failing,
+						used + ROW_NUMBER() OVER (PARTITION BY account_id, failing ORDER BY webhook_rank, next_attempt_at, id) AS account_rank
+					FROM fits
+				)
+				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
+				ORDER BY next_attempt_at, id LIMIT ?
+			) AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
+			db.ts(now),
+			db.ts(slowSince),
+			bound(b.PerWebhook),
+			db.ts(now), db.ts(now), limit,
+			bound(b.PerAccountFailing), bound(b.PerAccount), limit,
+			pending, db.ts(now)}
 }
 
 // RenewClaims extends the live claims on the given notifications until the given time, in one

@@ -362,13 +362,13 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 	return `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
 			SELECT id FROM webhook_notifications WHERE id IN (
 				WITH RECURSIVE hooks(webhook_id) AS (
-					SELECT (`+firstHook+`)
+					SELECT (` + firstHook + `)
 					UNION ALL
 					SELECT (SELECT n.webhook_id FROM webhook_notifications n WHERE n.delivery_status = 'pending' AND n.next_attempt_at IS NOT NULL
 						AND n.webhook_id > h.webhook_id ORDER BY n.webhook_id LIMIT 1)
 					FROM hooks h WHERE h.webhook_id IS NOT NULL
 				), held AS (
-					SELECT webhook_id, COUNT(*) AS n, MIN(claimed_at) AS since FROM webhook_notifications`+claimsIndex+`
+					SELECT webhook_id, COUNT(*) AS n, MIN(claimed_at) AS since FROM webhook_notifications` + claimsIndex + `
 					WHERE delivery_status = 'pending' AND claimed_until IS NOT NULL AND claimed_until > ? GROUP BY webhook_id
 				), state AS (
 					SELECT w.id, w.account_id, COALESCE(h.n, 0) AS held,

@@ -40,12 +40,37 @@ type sqlConn struct {
 		PrepareContext(context.Context, string) (*sql.Stmt, error)
 	}
 	stmts *sync.Map // statement → *sql.Stmt; nil inside a transaction
+	// tx and writer, inside a transaction: the writer's statements are prepared once on the
+	// writer and bound to the transaction, rather than parsed again in every transaction.
+	tx     *sql.Tx
+	writer *sqlConn
+	queued *sync.Map // on the writer: statements transactions ran unprepared, to prepare
 }
 
-func newSQLConn(db *sql.DB) sqlConn { return sqlConn{db: db, stmts: &sync.Map{}} }
+// prepareQueued prepares the statements transactions ran unprepared; called when no transaction
+// holds the writer.
+func (c sqlConn) prepareQueued(ctx context.Context) {
+	c.queued.Range(func(q, _ any) bool {
+		c.queued.Delete(q)
+		c.prepared(ctx, q.(string)) // an error leaves it unprepared: the next use queues it again
+		return true
+	})
+}
+
+func newSQLConn(db *sql.DB) sqlConn { return sqlConn{db: db, stmts: &sync.Map{}, queued: &sync.Map{}} }
 
 // prepared returns the cached statement for q, or nil when statements are not cached here.
 func (c sqlConn) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	if c.tx != nil && c.writer != nil {
+		// Preparing on the writer now would wait for its one connection, which this
+		// transaction holds: a statement not prepared yet runs unprepared, and is prepared once
+		// the transaction ends (prepareQueued).
+		if st, ok := c.writer.stmts.Load(q); ok {
+			return c.tx.StmtContext(ctx, st.(*sql.Stmt)), nil
+		}
+		c.writer.queued.Store(q, true)
+		return nil, nil
+	}
 	if c.stmts == nil {
 		return nil, nil
 	}

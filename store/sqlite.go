@@ -56,18 +56,20 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	r.SetMaxIdleConns(sqliteReaders)
 	r.SetConnMaxLifetime(0)
 
+	writer := newSQLConn(w)
 	return &DB{
-		dialect:   SQLite,
-		read:      translatingConn{newSQLConn(r), translateSQLite},
-		write:     translatingConn{newSQLConn(w), translateSQLite},
-		closers:   []func(){func() { r.Close() }, func() { w.Close() }},
-		ping:      r.PingContext,
-		limiter:   newMemoryLimiter(boxwatch.SystemClock),
-		translate: translateSQLite,
-		ts:        func(t time.Time) any { return t.UnixMicro() },
-		sqlWriter: w,
-		sqlReader: r,
-		path:      path,
+		dialect:     SQLite,
+		read:        translatingConn{newSQLConn(r), translateSQLite},
+		write:       translatingConn{writer, translateSQLite},
+		writerStmts: &writer,
+		closers:     []func(){func() { r.Close() }, func() { w.Close() }},
+		ping:        r.PingContext,
+		limiter:     newMemoryLimiter(boxwatch.SystemClock),
+		translate:   translateSQLite,
+		ts:          func(t time.Time) any { return t.UnixMicro() },
+		sqlWriter:   w,
+		sqlReader:   r,
+		path:        path,
 	}, nil
 }
 

@@ -50,10 +50,12 @@ type DB struct {
 	// ts converts a time to the value the dialect stores.
 	ts func(time.Time) any
 
-	sqlWriter *sql.DB       // SQLite only
-	sqlReader *sql.DB       // SQLite only
-	path      string        // SQLite only: the database file
-	pool      *pgxpool.Pool // PostgreSQL only
+	sqlWriter *sql.DB // SQLite only
+	// writerStmts caches the writer's prepared statements, for transactions too (SQLite only).
+	writerStmts *sqlConn
+	sqlReader   *sql.DB       // SQLite only
+	path        string        // SQLite only: the database file
+	pool        *pgxpool.Pool // PostgreSQL only
 }
 
 // txn is a boxwatch.Tx on the writer.
@@ -110,7 +112,8 @@ func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error)
 	if err != nil {
 		return db.internal("begin", err)
 	}
-	tx.c, tx.native = translatingConn{sqlConn{db: t}, db.translate}, t
+	tx.c, tx.native = translatingConn{sqlConn{db: t, tx: t, writer: db.writerStmts}, db.translate}, t
+	defer db.writerStmts.prepareQueued(context.WithoutCancel(ctx))
 	return finishTx(fn, tx, t.Commit, func() { t.Rollback() })
 }
 

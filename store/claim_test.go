@@ -17,15 +17,16 @@ import (
 // claim's names for it), through an index or not.
 var fullScan = regexp.MustCompile(`^SCAN (webhook_notifications|n|x|c)\b`)
 
-// A claim costs the same whatever waits behind the heads: with 100 subjects of one webhook, one
-// pending notification each or forty, PostgreSQL reads the same rows of the notifications, and
-// SQLite's plan reads them only through index searches. (BenchmarkDeliver's drain compares the
-// time at 100 and 100,000 pending.)
+// A claim costs the same whatever the backlog: with 100 pending notifications of one webhook in
+// 10 subjects, or 2,000 in 200, PostgreSQL reads no more rows of the notifications, and SQLite's
+// plan reads them only through index searches. (BenchmarkDeliver's drain compares the time at
+// 100 and 100,000 pending.)
 func TestClaimCostIndependentOfBacklog(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
 		ctx := context.Background()
 		var read []float64
-		for _, each := range []int{1, 40} {
+		for _, subjectCount := range []int{10, 200} {
+			const each = 10
 			db := b.Open(t)
 			a := storetest.MustCreateAccount(t, db, "acme")
 			base := time.Now().Add(-time.Hour)
@@ -34,7 +35,7 @@ func TestClaimCostIndependentOfBacklog(t *testing.T) {
 			if err := db.CreateWebhook(ctx, hook); err != nil {
 				t.Fatal(err)
 			}
-			subjects := make([]string, 100)
+			subjects := make([]string, subjectCount)
 			for i := range subjects {
 				subjects[i] = boxwatch.NewID(base)
 			}
@@ -81,7 +82,7 @@ func TestClaimCostIndependentOfBacklog(t *testing.T) {
 			}
 		}
 		if b.Name == "postgres" && read[1] > read[0] {
-			t.Errorf("the claim read %v rows of notifications at 100 pending and %v at 4,000, want no more", read[0], read[1])
+			t.Errorf("the claim read %v rows of notifications at 100 pending and %v at 2,000, want no more", read[0], read[1])
 		}
 		t.Logf("rows read: %v", read)
 	})

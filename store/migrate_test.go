@@ -70,6 +70,7 @@ var undo = []struct {
 		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
 		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
 		"ALTER TABLE webhook_notifications DROP COLUMN claimed_at",
+		"CREATE INDEX webhook_notifications_due ON webhook_notifications (next_attempt_at) WHERE delivery_status = 'pending'",
 		// Before it, every pending notification had a time due.
 		"UPDATE webhook_notifications SET next_attempt_at = updated_at WHERE delivery_status = 'pending' AND next_attempt_at IS NULL",
 	}},

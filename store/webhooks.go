@@ -350,7 +350,11 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 	// The first webhook with heads: a min() SQLite reads from the index, PostgreSQL (which has no
 	// min of uuids) the index's first entry.
 	firstHook := `SELECT MIN(webhook_id) FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL`
+	// The chosen ids are looked up one by one: PostgreSQL, given IN, may hash them against every
+	// head instead.
+	pick, pickEnd := "IN", ""
 	if db.dialect == Postgres {
+		pick, pickEnd = "= ANY(ARRAY", ")"
 		claimsIndex = ""
 		firstHook = `SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL
 			ORDER BY webhook_id LIMIT 1`
@@ -360,7 +364,7 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 		skip = " FOR UPDATE SKIP LOCKED"
 	}
 	return `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE id IN (
+			SELECT id FROM webhook_notifications WHERE id `+pick+` (
 				WITH RECURSIVE hooks(webhook_id) AS (
 					SELECT (` + firstHook + `)
 					UNION ALL
@@ -392,7 +396,7 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 				)
 				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
 				ORDER BY next_attempt_at, id LIMIT ?
-			) AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
+			)`+pickEnd+` AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
 			db.ts(now),
 			db.ts(slowSince),
 			bound(b.PerWebhook),

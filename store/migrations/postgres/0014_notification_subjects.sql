@@ -28,6 +28,9 @@ CREATE INDEX webhook_notifications_ready ON webhook_notifications (webhook_id, n
 -- The queue behind each head, in event order.
 CREATE INDEX webhook_notifications_waiting ON webhook_notifications (webhook_id, subject, created_at, id)
     WHERE delivery_status = 'pending' AND next_attempt_at IS NULL;
+-- The index of every pending notification by time due served claims that ranked the whole
+-- backlog; the heads' index above serves them now.
+DROP INDEX webhook_notifications_due;
 -- The claims, live or lapsed: counted against the bounds at every claim.
 CREATE INDEX webhook_notifications_claims ON webhook_notifications (claimed_until)
     WHERE delivery_status = 'pending' AND claimed_until IS NOT NULL;

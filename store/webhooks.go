@@ -364,7 +364,7 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 		skip = " FOR UPDATE SKIP LOCKED"
 	}
 	return `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE id `+pick+` (
+			SELECT id FROM webhook_notifications WHERE id ` + pick + ` (
 				WITH RECURSIVE hooks(webhook_id) AS (
 					SELECT (` + firstHook + `)
 					UNION ALL
@@ -396,7 +396,7 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 				)
 				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
 				ORDER BY next_attempt_at, id LIMIT ?
-			)`+pickEnd+` AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
+			)` + pickEnd + ` AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
 			db.ts(now),
 			db.ts(slowSince),
 			bound(b.PerWebhook),

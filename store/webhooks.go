@@ -162,9 +162,11 @@ func (tx *txn) queueTime(ctx context.Context, webhookID, subject, except string,
 	if err := tx.lockQueue(ctx, webhookID, subject); err != nil {
 		return nil, err
 	}
+	// 'pending' is written out so that the planner, even with a generic plan, sees the head index
+	// (webhook_id, subject) applies: a parameter would leave it scanning the webhook's backlog.
 	var head int
-	err := tx.c.queryRow(ctx, `SELECT COUNT(*) FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = ?
-		AND next_attempt_at IS NOT NULL AND id <> ?`, webhookID, subject, boxwatch.DeliveryPending, nullUUID(except)).Scan(&head)
+	err := tx.c.queryRow(ctx, `SELECT COUNT(*) FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending'
+		AND next_attempt_at IS NOT NULL AND id <> ?`, webhookID, subject, nullUUID(except)).Scan(&head)
 	if err != nil || head > 0 {
 		return nil, err
 	}
@@ -202,11 +204,11 @@ func nullUUID(s string) string {
 // the queue has a head: called, under the queue's lock, when its head leaves.
 func (tx *txn) promoteNext(ctx context.Context, webhookID, subject string, now time.Time) error {
 	_, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id = (
-			SELECT id FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = ? AND next_attempt_at IS NULL
+			SELECT id FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending' AND next_attempt_at IS NULL
 			ORDER BY created_at, id LIMIT 1)
-		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = ?
+		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending'
 			AND next_attempt_at IS NOT NULL)`,
-		tx.db.ts(now), webhookID, subject, boxwatch.DeliveryPending, webhookID, subject, boxwatch.DeliveryPending)
+		tx.db.ts(now), webhookID, subject, webhookID, subject)
 	return err
 }
 

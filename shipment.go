@@ -294,6 +294,18 @@ type Event struct {
 	CreatedAt time.Time
 }
 
+// Subject is what the event is about, for ordering: its container, else its shipment, else its
+// tracking request, else its reference object. A webhook receives the notifications of one
+// subject in event order.
+func (e Event) Subject() string {
+	for _, id := range []string{e.ContainerID, e.ShipmentID, e.TrackingRequestID} {
+		if id != "" {
+			return id
+		}
+	}
+	return e.ObjectID
+}
+
 // ShipmentFilter narrows a shipment listing; zero fields do not filter.
 type ShipmentFilter struct {
 	// TrackingStopped, when set, keeps only shipments whose tracking has (true) or has not

@@ -305,10 +305,13 @@ type WorkStore interface {
 	// claimed, until until, and returns their ids. A claim lapses at until, so the notification
 	// of a process that died is claimed again. Live claims, in any process, count against the
 	// bounds: a claim never takes a webhook or an account past them. A notification is not
-	// claimed while an earlier notification of the same webhook and subject is pending, so a
-	// subject's notifications reach a webhook in event order. The subject of an event is its
-	// container, else its shipment, else its tracking request, else its reference object.
+	// claimed while an earlier notification of the same webhook and subject (Event.Subject) is
+	// pending, so a subject's notifications reach a webhook in event order. Its cost does not
+	// grow with the number of pending notifications.
 	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]string, error)
+	// RenewClaims extends the live claims on the given notifications until until, in one go;
+	// those no longer pending are left alone.
+	RenewClaims(ctx context.Context, ids []string, until time.Time) error
 	// UnclaimNotification gives a claim back and makes the notification due at next.
 	UnclaimNotification(ctx context.Context, id string, next time.Time) error
 	// NotificationBacklog counts the pending notifications of every account at now, and lists
@@ -334,11 +337,19 @@ type WebhookBacklog struct {
 }
 
 // ClaimBounds bound the live delivery claims of one webhook and of one account, so that receivers
-// that hang hold a bounded share of the delivery workers. Zero does not bound.
+// that fail or hang hold a bounded share of the delivery workers, apart from what their
+// account's healthy webhooks use. Zero does not bound.
 type ClaimBounds struct {
-	// PerWebhook bounds a webhook's claims; a failing webhook (FailingSince set) gets one.
+	// PerWebhook bounds a healthy webhook's claims; a failing one gets one at a time.
 	PerWebhook int
+	// PerAccount bounds the claims of an account's healthy webhooks together.
 	PerAccount int
+	// PerAccountFailing bounds the claims of an account's failing webhooks together: a webhook
+	// is failing while FailingSince is set, or while it holds a claim older than SlowAfter.
+	PerAccountFailing int
+	// SlowAfter is how long a claim may run (a request go unanswered) before its webhook counts
+	// as failing; zero never.
+	SlowAfter time.Duration
 }
 
 // PositionStore keeps what AIS says of vessels (package ais decodes it; the ingest feeds it):

@@ -265,9 +265,10 @@ func BenchmarkDeliver(b *testing.B) {
 		}
 		return db, acct, func(e *tracking.Engine, i int) {
 			at := boxwatch.SystemClock()
+			// Each event about one of many containers (the subject): order holds per container.
 			if err := e.Emit(context.Background(), boxwatch.Event{ID: boxwatch.NewID(at), AccountID: acct.ID,
 				Name: "tracking_request.failed", ObjectType: "tracking_request", ObjectID: tr.ID, TrackingRequestID: tr.ID,
-				Key: fmt.Sprintf("bench:%d", i), CreatedAt: at}); err != nil {
+				ContainerID: benchSubjects[i%len(benchSubjects)], Key: fmt.Sprintf("bench:%d", i), CreatedAt: at}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -299,6 +300,19 @@ func BenchmarkDeliver(b *testing.B) {
 			b.StopTimer()
 			b.ReportMetric(float64(events*webhooks)/b.Elapsed().Seconds(), "deliveries/s")
 		})
+	}
+	// Drain: one endpoint answering in 10 ms, its backlog spread over many subjects, held at 100
+	// pending (the baseline) and at 100,000, delivered by two replicas on PostgreSQL and one on
+	// SQLite. The ratio says whether a claim costs more with a larger backlog; deliveries/s is
+	// the drain rate.
+	for _, be := range storetest.Backends {
+		for _, pending := range []int{100, 100_000} {
+			name := "drain-" + be.Name + "/baseline"
+			if pending != 100 {
+				name = fmt.Sprintf("drain-%s/pending-%d", be.Name, pending)
+			}
+			b.Run(name, func(sub *testing.B) { benchDrain(sub, b, be, pending) })
+		}
 	}
 	for _, be := range storetest.Backends {
 		// Latency: events written at a steady 200 deliveries a second, well under capacity, by the
@@ -337,4 +351,151 @@ func BenchmarkDeliver(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSubjects are the containers BenchmarkDeliver's events are about.
+var benchSubjects = func() []string {
+	ids := make([]string, 10_000)
+	for i := range ids {
+		ids[i] = boxwatch.NewID(time.Now())
+	}
+	return ids
+}()
+
+// drainSetups keeps each drain benchmark's database, webhook and backlog for its later runs (a
+// benchmark runs once with b.N = 1 first); drainReceiver is their receiver, which answers in
+// 10 ms and counts in drainGot.
+var (
+	drainSetups   sync.Map
+	drainReceiver = sync.OnceValue(func() *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			time.Sleep(10 * time.Millisecond)
+			drainGot.Add(1)
+			w.WriteHeader(http.StatusNoContent)
+		}))
+	})
+	drainGot atomic.Int64
+)
+
+// drainSetup is one drain benchmark's database: an account, a tracking request the events
+// name, a webhook, and how many events were written.
+type drainSetup struct {
+	dsn               string
+	account, tr, hook string
+	subjects, emitted int
+}
+
+// emit writes n events, each about the next of the setup's subjects in turn, in transactions
+// of 500; on PostgreSQL, four writers share a large batch.
+func (st *drainSetup) emit(b *testing.B, db *store.DB, n int) {
+	writers := 1
+	if db.Dialect() == store.Postgres && n > 2000 {
+		writers = 4
+	}
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for from := w * 500; from < n; from += writers * 500 {
+				err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
+					for i := from; i < min(from+500, n); i++ {
+						at := time.Now()
+						seq := st.emitted + i
+						e := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: st.account, Name: "tracking_request.failed",
+							ObjectType: "tracking_request", ObjectID: st.tr, TrackingRequestID: st.tr, ContainerID: benchSubjects[seq%st.subjects],
+							Key: fmt.Sprintf("drain:%d", seq), CreatedAt: at}
+						if _, err := tx.AppendEvent(context.Background(), e); err != nil {
+							return err
+						}
+						if _, err := tx.Notify(context.Background(), e); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st.emitted += n
+}
+
+// benchDrain delivers b.N notifications of one webhook from a backlog held at about pending, in
+// 10,000 subjects (one each when fewer), to a receiver that answers in 10 ms, with two
+// replicas on PostgreSQL and one on SQLite. Events keep coming as the backlog drains, as they
+// would.
+// The database belongs to parent, so that it outlives the benchmark's first run.
+func benchDrain(b, parent *testing.B, be storetest.Backend, pending int) {
+	if be.Name == "postgres" {
+		storetest.RequirePostgres(b)
+	}
+	key := fmt.Sprint(be.Name, pending)
+	v, seeded := drainSetups.Load(key)
+	if !seeded {
+		dsn := be.DSN(parent)
+		db, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		acct := storetest.MustCreateAccount(b, db, "bench")
+		now := time.Now()
+		tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: acct.ID, RequestType: boxwatch.RequestBillOfLading,
+			RequestNumber: "BENCH1", SCAC: "MAEU", Status: boxwatch.StatusFailed, FailedReason: "not_found", CreatedAt: now, UpdatedAt: now}
+		if err := db.CreateTrackingRequest(context.Background(), tr); err != nil {
+			b.Fatal(err)
+		}
+		secret, _ := webhook.NewSecret()
+		hook := boxwatch.Webhook{ID: boxwatch.NewID(now), AccountID: acct.ID, URL: drainReceiver().URL, Active: true,
+			Events: []string{"tracking_request.failed"}, Secret: secret, CreatedAt: now, UpdatedAt: now}
+		if err := db.CreateWebhook(context.Background(), hook); err != nil {
+			b.Fatal(err)
+		}
+		st := &drainSetup{dsn: dsn, account: acct.ID, tr: tr.ID, hook: hook.ID, subjects: min(len(benchSubjects), pending)}
+		st.emit(b, db, pending)
+		db.Close()
+		v = st
+		drainSetups.Store(key, v)
+	}
+	st := v.(*drainSetup)
+	replicas := 1
+	if be.Name == "postgres" {
+		replicas = 2
+	}
+	var dbs []*store.DB
+	for range replicas {
+		db, err := store.Open(context.Background(), st.dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { db.Close() })
+		dbs = append(dbs, db)
+	}
+	if b.Failed() {
+		return
+	}
+	drainGot.Store(0)
+	b.ResetTimer()
+	for _, db := range dbs {
+		trackingtest.Start(b, db, trackingtest.Options{Workers: 1, Webhooks: webhook.Policy{AllowPrivate: true},
+			Renderer: jsonapi.NewNotificationRenderer(db, data.Carriers(), data.Ports())})
+	}
+	// Keep the backlog at about pending until b.N were delivered.
+	start := st.emitted
+	for deadline := time.Now().Add(10 * time.Minute); drainGot.Load() < int64(b.N); {
+		if time.Now().After(deadline) {
+			b.Fatalf("%d of %d deliveries after 10 minutes", drainGot.Load(), b.N)
+		}
+		written := st.emitted - start
+		if lack := int(drainGot.Load()) - written; lack > 0 && written < b.N {
+			st.emit(b, dbs[0], min(lack, 500, b.N-written))
+			continue
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(drainGot.Load())/b.Elapsed().Seconds(), "deliveries/s")
 }

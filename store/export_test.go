@@ -3,6 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/boxwatch/boxwatch"
 )
 
 // Hooks for the read cache's tests (readcache_test.go).
@@ -48,4 +51,58 @@ func (db *DB) RunMigration(ctx context.Context, name string) error {
 		}
 	}
 	return fmt.Errorf("no migration %q", name)
+}
+
+// ClaimPlan is how the database runs ClaimDueNotifications' statement: on SQLite the lines of
+// its query plan; on PostgreSQL the rows it read from webhook_notifications, run with EXPLAIN
+// ANALYZE in a transaction rolled back.
+func (db *DB) ClaimPlan(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) (plan []string, rowsRead float64, err error) {
+	q, args := db.claimStatement(now, until, limit, b)
+	if db.dialect != Postgres {
+		rs, err := db.read.query(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer rs.Close()
+		for rs.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rs.Scan(&id, &parent, &unused, &detail); err != nil {
+				return nil, 0, err
+			}
+			plan = append(plan, detail)
+		}
+		return plan, 0, rs.Err()
+	}
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback(ctx)
+	var doc []struct{ Plan planNode }
+	if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+rebind(q), args...).Scan(&doc); err != nil {
+		return nil, 0, err
+	}
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		plan = append(plan, n.NodeType+" "+n.Relation+" "+n.Index)
+		if n.Relation == "webhook_notifications" {
+			rowsRead += (n.Rows + n.RemovedByFilter) * n.Loops
+		}
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	walk(doc[0].Plan)
+	return plan, rowsRead, nil
+}
+
+type planNode struct {
+	NodeType        string     `json:"Node Type"`
+	Relation        string     `json:"Relation Name"`
+	Index           string     `json:"Index Name"`
+	Rows            float64    `json:"Actual Rows"`
+	Loops           float64    `json:"Actual Loops"`
+	RemovedByFilter float64    `json:"Rows Removed by Filter"`
+	Plans           []planNode `json:"Plans"`
 }

@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +50,141 @@ func TestMigrateRefreshByRequest(t *testing.T) {
 		}
 		if want := (boxwatch.CarrierReference{Type: boxwatch.RequestContainer, Number: "MSCU1234566", SCAC: "MSCU"}); got.Reference != want {
 			t.Fatalf("reference after the migration %+v, want the request's %+v", got.Reference, want)
+		}
+	})
+}
+
+// undo holds what takes the schema back before each migration these tests roll back, by name,
+// newest first; rollBack runs the statements of every migration from the newest down to the one
+// named.
+var undo = []struct {
+	name  string
+	stmts []string
+}{
+	{"notification_subjects", []string{
+		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
+		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
+		"ALTER TABLE webhook_notifications DROP COLUMN claimed_at",
+		"CREATE INDEX webhook_notifications_due ON webhook_notifications (next_attempt_at) WHERE delivery_status = 'pending'",
+		// Before it, every pending notification had a time due.
+		"UPDATE webhook_notifications SET next_attempt_at = updated_at WHERE delivery_status = 'pending' AND next_attempt_at IS NULL",
+	}},
+	{"refresh_by_request", nil}, // its data change is what its test checks again
+}
+
+// rollBack takes db's schema back to before the named migration, which the next Open applies
+// again with every one after it.
+func rollBack(t *testing.T, db *store.DB, name string) {
+	t.Helper()
+	ctx := context.Background()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		var err error
+		if db.Dialect() == store.Postgres {
+			_, err = db.Pool().Exec(ctx, strings.ReplaceAll(q, "?", "$1"), args...)
+		} else {
+			_, err = db.SQLWriter().ExecContext(ctx, q, args...)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, u := range undo {
+		for _, q := range u.stmts {
+			exec(q)
+		}
+		exec("DELETE FROM schema_migrations WHERE name = ?", u.name)
+		if u.name == name {
+			return
+		}
+	}
+	t.Fatalf("no way back before migration %s", name)
+}
+
+// TestMigrateNotificationSubjects: notifications stored before their subject was a column get
+// their event's, and of each webhook's pending ones of one subject only the earliest stays due,
+// the others waiting behind it; the claims then follow that order.
+func TestMigrateNotificationSubjects(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		dsn := b.DSN(t)
+		db, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := storetest.MustCreateAccount(t, db, "acme")
+		base := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
+		hook := boxwatch.Webhook{ID: boxwatch.NewID(base), AccountID: a.ID, URL: "https://93.184.216.34/x", Active: true,
+			Events: []string{"tracking_request.failed"}, Secret: "s", CreatedAt: base, UpdatedAt: base}
+		if err := db.CreateWebhook(ctx, hook); err != nil {
+			t.Fatal(err)
+		}
+		// Two containers, a shipment and a bare reference object, three events each, interleaved.
+		subjects := []boxwatch.Event{{ContainerID: boxwatch.NewID(base), ShipmentID: boxwatch.NewID(base)}, {ContainerID: boxwatch.NewID(base)},
+			{ShipmentID: boxwatch.NewID(base)}, {ObjectID: boxwatch.NewID(base)}}
+		order := map[string][]string{} // subject → its notifications in event order
+		subjectOf := map[string]string{}
+		for i := range 3 {
+			for j, s := range subjects {
+				at := base.Add(time.Duration(i*len(subjects)+j) * time.Second)
+				e := s
+				e.ID, e.AccountID, e.Name, e.ObjectType, e.Key, e.CreatedAt = boxwatch.NewID(at), a.ID, "tracking_request.failed", "transport_event",
+					fmt.Sprint(i, "/", j), at
+				if e.ObjectID == "" {
+					e.ObjectID = boxwatch.NewID(at)
+				}
+				err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+					if _, err := tx.AppendEvent(ctx, e); err != nil {
+						return err
+					}
+					ids, err := tx.Notify(ctx, e)
+					if err == nil && len(ids) == 1 {
+						order[e.Subject()] = append(order[e.Subject()], ids[0])
+						subjectOf[ids[0]] = e.Subject()
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		rollBack(t, db, "notification_subjects")
+		db.Close()
+		if db, err = store.Open(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+
+		// Each claim takes the next of every subject, and never two of one.
+		now := base.Add(time.Hour)
+		for round := range 3 {
+			ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 100, boxwatch.ClaimBounds{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, s := range subjects {
+				want = append(want, order[s.Subject()][round])
+			}
+			slices.Sort(ids)
+			slices.Sort(want)
+			if !slices.Equal(ids, want) {
+				t.Fatalf("claim %d after the migration: %v, want the next of each subject %v", round+1, ids, want)
+			}
+			for _, id := range ids {
+				err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+					n, err := tx.LockNotification(ctx, id)
+					if err != nil {
+						return err
+					}
+					n.DeliveryStatus, n.Attempts, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliverySucceeded, 1, time.Time{}, now
+					return tx.SaveNotification(ctx, n)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	})
 }

@@ -104,9 +104,10 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
 
 // Notify creates a pending notification of an event for each active webhook of its account that
 // subscribes to the event's name, and returns their ids. It runs in the event's transaction, so
-// an event is never logged without its notifications.
+// an event is never logged without its notifications. A notification whose webhook has another
+// pending one of the same subject queues behind it, without a time due (see joinQueue).
 func (tx *txn) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
-	rs, err := tx.c.query(ctx, "SELECT id, events FROM webhooks WHERE account_id = ? AND active = ?", e.AccountID, true)
+	rs, err := tx.c.query(ctx, "SELECT id, events FROM webhooks WHERE account_id = ? AND active = ? ORDER BY id", e.AccountID, true)
 	if err != nil {
 		return nil, tx.db.internal("webhooks to notify", err)
 	}
@@ -129,17 +130,86 @@ func (tx *txn) Notify(ctx context.Context, e boxwatch.Event) ([]string, error) {
 	if err := rs.Err(); err != nil {
 		return nil, tx.db.internal("webhooks to notify", err)
 	}
+	subject := e.Subject()
 	ids := make([]string, len(targets))
 	for i, webhookID := range targets {
 		ids[i] = boxwatch.NewID(e.CreatedAt)
-		if _, err := tx.c.exec(ctx, `INSERT INTO webhook_notifications (id, account_id, webhook_id, event_id, event, delivery_status,
-			attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-			ids[i], e.AccountID, webhookID, e.ID, e.Name, boxwatch.DeliveryPending, tx.db.ts(e.CreatedAt), tx.db.ts(e.CreatedAt),
+		due, err := tx.queueTime(ctx, webhookID, subject, "", e.CreatedAt)
+		if err != nil {
+			return nil, tx.db.internal("create notification", err)
+		}
+		if _, err := tx.c.exec(ctx, `INSERT INTO webhook_notifications (id, account_id, webhook_id, event_id, event, subject, delivery_status,
+			attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+			ids[i], e.AccountID, webhookID, e.ID, e.Name, subject, boxwatch.DeliveryPending, due, tx.db.ts(e.CreatedAt),
 			tx.db.ts(e.CreatedAt)); err != nil {
 			return nil, tx.db.internal("create notification", err)
 		}
 	}
 	return ids, nil
+}
+
+// subjectLockClass is the first key of the PostgreSQL advisory locks that serialize the changes
+// to one webhook's queue of one subject (the two-key locks never meet the migration's one-key
+// lock).
+const subjectLockClass int32 = 0x6e71 // "nq"
+
+// queueTime locks the queue of a webhook's notifications of one subject for the transaction and
+// says when a notification joining it (other than the one with id except, if any) is due: at due
+// when the queue has no head, else never (NULL), until the head leaves. On PostgreSQL the lock
+// makes this and the head's leaving (promoteNext) take turns, so a notification never waits
+// behind a head that already left; SQLite's single writer does the same.
+func (tx *txn) queueTime(ctx context.Context, webhookID, subject, except string, due time.Time) (any, error) {
+	if err := tx.lockQueue(ctx, webhookID, subject); err != nil {
+		return nil, err
+	}
+	// 'pending' is written out so that the planner, even with a generic plan, sees the head index
+	// (webhook_id, subject) applies: a parameter would leave it scanning the webhook's backlog.
+	var head int
+	err := tx.c.queryRow(ctx, `SELECT COUNT(*) FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending'
+		AND next_attempt_at IS NOT NULL AND id <> ?`, webhookID, subject, nullUUID(except)).Scan(&head)
+	if err != nil || head > 0 {
+		return nil, err
+	}
+	return tx.db.ts(due), nil
+}
+
+func (tx *txn) lockQueue(ctx context.Context, webhookID, subject string) error {
+	if tx.db.dialect != Postgres {
+		return nil
+	}
+	_, err := tx.c.exec(ctx, "SELECT pg_advisory_xact_lock(?, hashtext(?))", subjectLockClass, webhookID+" "+subject)
+	return err
+}
+
+// forNoKeyUpdate locks rows read for a change that keeps their keys: on PostgreSQL it lets the
+// inserts that refer to them (a notification of the webhook, an attempt of the notification)
+// go on, so a delivery's outcome and an event's notifications never wait for each other in a
+// cycle.
+func (tx *txn) forNoKeyUpdate() string {
+	if tx.db.dialect == Postgres {
+		return " FOR NO KEY UPDATE"
+	}
+	return ""
+}
+
+// nullUUID is a uuid parameter that compares unequal to every id when s is empty.
+func nullUUID(s string) string {
+	if s == "" {
+		return "00000000-0000-0000-0000-000000000000"
+	}
+	return s
+}
+
+// promoteNext makes the earliest waiting notification of a webhook's subject due at now, unless
+// the queue has a head: called, under the queue's lock, when its head leaves.
+func (tx *txn) promoteNext(ctx context.Context, webhookID, subject string, now time.Time) error {
+	_, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id = (
+			SELECT id FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending' AND next_attempt_at IS NULL
+			ORDER BY created_at, id LIMIT 1)
+		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending'
+			AND next_attempt_at IS NOT NULL)`,
+		tx.db.ts(now), webhookID, subject, webhookID, subject)
+	return err
 }
 
 const notificationColumns = `id, account_id, webhook_id, event_id, event, delivery_status, attempts, next_attempt_at, body,
@@ -159,7 +229,7 @@ func scanNotification(r row) (boxwatch.Notification, error) {
 // LockNotificationAndWebhook returns a notification and its webhook whatever the account, locked for
 // the transaction: the delivery worker's view.
 func (tx *txn) LockNotificationAndWebhook(ctx context.Context, id string) (boxwatch.Notification, boxwatch.Webhook, error) {
-	return tx.db.notificationWithWebhook(ctx, tx.c, id, tx.forUpdate())
+	return tx.db.notificationWithWebhook(ctx, tx.c, id, tx.forNoKeyUpdate())
 }
 
 // LockNotification returns a notification whatever the account, locked for the transaction.
@@ -167,7 +237,7 @@ func (tx *txn) LockNotification(ctx context.Context, id string) (boxwatch.Notifi
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Notification{}, boxwatch.ErrNotFound
 	}
-	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forUpdate(), id))
+	n, err := scanNotification(tx.c.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE id = ?"+tx.forNoKeyUpdate(), id))
 	return n, tx.db.lookupErr("notification for update", err)
 }
 
@@ -190,80 +260,56 @@ func (db *DB) notificationWithWebhook(ctx context.Context, c conn, id, lock stri
 }
 
 // SaveNotification writes a notification's status, attempts, next attempt and body, and ends
-// any claim on it.
+// any claim on it. A notification that leaves the pending state makes the next of its subject
+// due; one that becomes pending again (a redelivery) joins the end of its subject's queue, due at
+// its next attempt if the queue is empty, waiting otherwise.
 func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) error {
+	var webhookID, subject, status string
+	err := tx.c.queryRow(ctx, "SELECT webhook_id, subject, delivery_status FROM webhook_notifications WHERE id = ?"+tx.forNoKeyUpdate(), n.ID).
+		Scan(nullString{&webhookID}, &subject, &status)
+	if err := tx.db.lookupErr("notification to save", err); err != nil {
+		return err
+	}
+	if err := tx.lockQueue(ctx, webhookID, subject); err != nil {
+		return tx.db.internal("save notification", err)
+	}
+	next := tx.db.nullTime(n.NextAttemptAt)
+	if n.DeliveryStatus == boxwatch.DeliveryPending && status != boxwatch.DeliveryPending {
+		if next, err = tx.queueTime(ctx, webhookID, subject, n.ID, n.NextAttemptAt); err != nil {
+			return tx.db.internal("save notification", err)
+		}
+	}
 	var body any
 	if len(n.Body) > 0 {
 		body = string(n.Body)
 	}
-	_, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, next_attempt_at = ?, body = ?,
-		claimed_until = NULL, updated_at = ? WHERE id = ?`,
-		n.DeliveryStatus, n.Attempts, tx.db.nullTime(n.NextAttemptAt), body, tx.db.ts(n.UpdatedAt), n.ID)
+	_, err = tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, next_attempt_at = ?, body = ?,
+		claimed_until = NULL, claimed_at = NULL, updated_at = ? WHERE id = ?`,
+		n.DeliveryStatus, n.Attempts, next, body, tx.db.ts(n.UpdatedAt), n.ID)
+	if err == nil && status == boxwatch.DeliveryPending && n.DeliveryStatus != boxwatch.DeliveryPending {
+		err = tx.promoteNext(ctx, webhookID, subject, n.UpdatedAt)
+	}
 	return tx.db.internal("save notification", err)
 }
 
 // ClaimDueNotifications claims up to limit pending notifications due at now that no live claim
 // holds, until the given time, and returns their ids, the most overdue first. Replicas claiming at
-// once get different notifications. Live claims count against the bounds: a webhook holds at most
-// b.PerWebhook of them (one while it is failing) and an account at most b.PerAccount, so the
-// notifications of one account, however many are due, never fill a claim that others are due in.
-// A notification waits while an earlier one of the same webhook and subject is pending, so each
-// subject's notifications reach a webhook in event order.
+// once get different notifications. Only the head of each webhook's queue of one subject is ever
+// due, so a subject's notifications reach a webhook in event order, and a claim reads the heads
+// of each webhook with pending notifications through an index, at most as many as the bounds
+// leave room for: its cost grows with the webhooks that have a backlog and the claims held, not
+// with the backlog.
+//
+// Live claims count against the bounds. A webhook that is failing (FailingSince set), or holds a
+// claim older than b.SlowAfter (a request not answered yet), gets one claim at a time, counted
+// against its account's b.PerAccountFailing; a healthy webhook holds at most b.PerWebhook,
+// counted against its account's b.PerAccount. Within an account, each webhook's first due
+// notification goes before any webhook's second.
 func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
-	skip := ""
-	if db.dialect == Postgres {
-		skip = " FOR UPDATE SKIP LOCKED"
-	}
-	perWebhook, perAccount := b.PerWebhook, b.PerAccount
-	if perWebhook <= 0 {
-		perWebhook = math.MaxInt32
-	}
-	if perAccount <= 0 {
-		perAccount = math.MaxInt32
-	}
-	// held counts the live claims once. Of the pending notifications of the webhooks with any
-	// due, only the first of each subject may go (one read of their backlog, not one per due
-	// notification); those due are ranked within their webhook and their account after the live
-	// claims, and what fits the bounds is taken, most overdue first, and locked, checking again
-	// that no other replica claimed it meanwhile.
+	q, args := db.claimStatement(now, until, limit, b)
 	var ids []string
 	err := db.inTx(ctx, func(c conn) error {
-		rs, err := c.query(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE id IN (
-			SELECT id FROM webhook_notifications WHERE id IN (
-				WITH held AS (
-					SELECT webhook_id, account_id, COUNT(*) AS n FROM webhook_notifications
-					WHERE delivery_status = ? AND claimed_until > ? GROUP BY webhook_id, account_id
-				), held_by_account AS (
-					SELECT account_id, SUM(n) AS n FROM held GROUP BY account_id
-				), first_of_subject AS (
-					SELECT d.id, d.account_id, d.webhook_id, d.next_attempt_at, d.claimed_until,
-						ROW_NUMBER() OVER (PARTITION BY d.webhook_id,
-							COALESCE(CAST(e.container_id AS TEXT), CAST(e.shipment_id AS TEXT), CAST(e.tracking_request_id AS TEXT), e.object_id)
-							ORDER BY d.created_at, d.id) AS subject_rank
-					FROM webhook_notifications d JOIN events e ON e.id = d.event_id
-					WHERE d.delivery_status = ? AND d.webhook_id IN (
-						SELECT webhook_id FROM webhook_notifications WHERE delivery_status = ? AND next_attempt_at <= ?)
-				), by_webhook AS (
-					SELECT f.id, f.account_id, f.next_attempt_at,
-						COALESCE(hw.n, 0) + ROW_NUMBER() OVER (PARTITION BY f.webhook_id ORDER BY f.next_attempt_at, f.id) AS webhook_rank,
-						CASE WHEN w.failing_since IS NULL THEN ? ELSE 1 END AS webhook_bound
-					FROM first_of_subject f JOIN webhooks w ON w.id = f.webhook_id
-					LEFT JOIN held hw ON hw.webhook_id = f.webhook_id
-					WHERE f.subject_rank = 1 AND f.next_attempt_at <= ? AND (f.claimed_until IS NULL OR f.claimed_until <= ?)
-				), by_account AS (
-					SELECT b.id, b.next_attempt_at,
-						COALESCE(ha.n, 0) + ROW_NUMBER() OVER (PARTITION BY b.account_id ORDER BY b.next_attempt_at, b.id) AS account_rank
-					FROM by_webhook b LEFT JOIN held_by_account ha ON ha.account_id = b.account_id
-					WHERE b.webhook_rank <= b.webhook_bound
-				)
-				SELECT id FROM by_account WHERE account_rank <= ? ORDER BY next_attempt_at, id LIMIT ?
-			) AND delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)`+skip+`) RETURNING id`,
-			db.ts(until),
-			boxwatch.DeliveryPending, db.ts(now),
-			boxwatch.DeliveryPending, boxwatch.DeliveryPending, db.ts(now),
-			perWebhook, db.ts(now), db.ts(now),
-			perAccount, limit,
-			boxwatch.DeliveryPending, db.ts(now))
+		rs, err := c.query(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -280,9 +326,115 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 	return ids, db.internal("claim due notifications", err)
 }
 
+// claimStatement is ClaimDueNotifications' statement and its arguments.
+func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBounds) (string, []any) {
+	bound := func(n int) int {
+		if n <= 0 {
+			return math.MaxInt32
+		}
+		return n
+	}
+	slowSince := now.Add(-b.SlowAfter)
+	if b.SlowAfter <= 0 {
+		slowSince = time.Unix(0, 0) // no claim is that old
+	}
+	pending := boxwatch.DeliveryPending
+	// The heads of one webhook, due and not claimed, most overdue first, at most its room (and
+	// the limit): an index range read. PostgreSQL reads them laterally; SQLite, which has no
+	// LATERAL, through a correlated IN, its CROSS JOIN keeping the webhooks the outer loop.
+	heads := `SELECT x.id FROM webhook_notifications x WHERE x.webhook_id = r.id AND x.delivery_status = 'pending' AND x.next_attempt_at IS NOT NULL
+		AND x.next_attempt_at <= ? AND (x.claimed_until IS NULL OR x.claimed_until <= ?) ORDER BY x.next_attempt_at, x.id LIMIT ?`
+	due := `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
+		FROM room r CROSS JOIN webhook_notifications c WHERE c.id IN (` + heads + `) AND r.room > 0`
+	// The live claims are few, whatever the backlog: read them through their index, which
+	// SQLite's planner would otherwise pass over for one in the order of the grouping.
+	skip, claimsIndex := "", " INDEXED BY webhook_notifications_claims"
+	// The first webhook with heads: a min() SQLite reads from the index, PostgreSQL (which has no
+	// min of uuids) the index's first entry.
+	firstHook := `SELECT MIN(webhook_id) FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL`
+	// The chosen ids are looked up one by one: PostgreSQL, given IN, may hash them against every
+	// head instead.
+	pick, pickEnd := "IN", ""
+	if db.dialect == Postgres {
+		pick, pickEnd = "= ANY(ARRAY", ")"
+		claimsIndex = ""
+		firstHook = `SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL
+			ORDER BY webhook_id LIMIT 1`
+		heads = strings.NewReplacer("SELECT x.id FROM", "SELECT x.id, x.next_attempt_at FROM", "LIMIT ?", "LIMIT LEAST(r.room, ?)").Replace(heads)
+		due = `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
+			FROM room r CROSS JOIN LATERAL (` + heads + `) c WHERE r.room > 0`
+		skip = " FOR UPDATE SKIP LOCKED"
+	}
+	return `UPDATE webhook_notifications SET claimed_until = ?, claimed_at = ? WHERE id IN (
+			SELECT id FROM webhook_notifications WHERE id ` + pick + ` (
+				WITH RECURSIVE hooks(webhook_id) AS (
+					SELECT (` + firstHook + `)
+					UNION ALL
+					SELECT (SELECT n.webhook_id FROM webhook_notifications n WHERE n.delivery_status = 'pending' AND n.next_attempt_at IS NOT NULL
+						AND n.webhook_id > h.webhook_id ORDER BY n.webhook_id LIMIT 1)
+					FROM hooks h WHERE h.webhook_id IS NOT NULL
+				), held AS (
+					SELECT webhook_id, COUNT(*) AS n, MIN(claimed_at) AS since FROM webhook_notifications` + claimsIndex + `
+					WHERE delivery_status = 'pending' AND claimed_until IS NOT NULL AND claimed_until > ? GROUP BY webhook_id
+				), state AS (
+					SELECT w.id, w.account_id, COALESCE(h.n, 0) AS held,
+						CASE WHEN w.failing_since IS NOT NULL OR h.since <= ? THEN 1 ELSE 0 END AS failing
+					FROM webhooks w LEFT JOIN held h ON h.webhook_id = w.id
+					WHERE w.id IN (SELECT webhook_id FROM hooks WHERE webhook_id IS NOT NULL)
+				), used AS (
+					SELECT account_id, failing, SUM(held) AS n FROM state GROUP BY account_id, failing
+				), room AS (
+					SELECT s.id, s.account_id, s.failing, COALESCE(u.n, 0) AS used,
+						CASE WHEN s.failing = 1 THEN 1 ELSE CAST(? AS INTEGER) END - s.held AS room
+					FROM state s LEFT JOIN used u ON u.account_id = s.account_id AND u.failing = s.failing
+				), due AS (` + due + `
+				), fits AS (
+					SELECT * FROM (SELECT d.*, ROW_NUMBER() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS webhook_rank FROM due d) f
+					WHERE webhook_rank <= room
+				), ranked AS (
+					SELECT id, next_attempt_at, failing,
+						used + ROW_NUMBER() OVER (PARTITION BY account_id, failing ORDER BY webhook_rank, next_attempt_at, id) AS account_rank
+					FROM fits
+				)
+				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
+				ORDER BY next_attempt_at, id LIMIT ?
+			)` + pickEnd + ` AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
+			db.ts(now),
+			db.ts(slowSince),
+			bound(b.PerWebhook),
+			db.ts(now), db.ts(now), limit,
+			bound(b.PerAccountFailing), bound(b.PerAccount), limit,
+			pending, db.ts(now)}
+}
+
+// RenewClaims extends the live claims on the given notifications until the given time, in one
+// statement: a process renews every claim it holds at once, so its claims can be short (a dead
+// process's lapse soon) without a write per delivery. A notification no longer pending is left
+// as it is.
+func (db *DB) RenewClaims(ctx context.Context, ids []string, until time.Time) error {
+	for len(ids) > 0 {
+		batch := ids[:min(len(ids), renewBatch)]
+		ids = ids[len(batch):]
+		args := []any{db.ts(until), boxwatch.DeliveryPending}
+		for i := range renewBatch {
+			args = append(args, batch[min(i, len(batch)-1)]) // padded: one statement text whatever the count
+		}
+		if _, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE delivery_status = ?
+			AND claimed_until IS NOT NULL AND id IN (`+renewPlaceholders+`)`, args...); err != nil {
+			return db.internal("renew claims", err)
+		}
+	}
+	return nil
+}
+
+const renewBatch = 64
+
+var renewPlaceholders = strings.TrimSuffix(strings.Repeat("?, ", renewBatch), ", ")
+
 // Unclaim gives a claimed notification back, due again at next.
 func (db *DB) UnclaimNotification(ctx context.Context, id string, next time.Time) error {
-	_, err := db.write.exec(ctx, "UPDATE webhook_notifications SET claimed_until = NULL, next_attempt_at = ? WHERE id = ?", db.ts(next), id)
+	_, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = NULL, claimed_at = NULL, next_attempt_at = ?
+		WHERE id = ? AND delivery_status = ? AND next_attempt_at IS NOT NULL`, db.ts(next), id, boxwatch.DeliveryPending)
 	return db.internal("unclaim notification", err)
 }
 
@@ -348,22 +500,51 @@ func (db *DB) DeliveryAttempts(ctx context.Context, notificationID string) ([]bo
 }
 
 // RequeueNotifications makes a webhook's notifications created at or after since that failed, or
-// are pending and not claimed, due now, in one statement, and returns their ids. Their attempt
-// counts stay: each is the length of the notification's log.
+// are pending and not claimed, due now, and returns their ids. Their attempt counts stay: each is
+// the length of the notification's log. A failed one joins the end of its subject's queue; a
+// pending one waiting behind an earlier one of its subject keeps waiting.
 func (tx *txn) RequeueNotifications(ctx context.Context, webhookID string, since, now time.Time) ([]string, error) {
-	rs, err := tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = ?, updated_at = ?
-		WHERE webhook_id = ? AND created_at >= ?
-		AND (delivery_status = ? OR delivery_status = ? AND (claimed_until IS NULL OR claimed_until <= ?)) RETURNING id`,
-		boxwatch.DeliveryPending, tx.db.ts(now), tx.db.ts(now), webhookID, tx.db.ts(since),
-		boxwatch.DeliveryFailed, boxwatch.DeliveryPending, tx.db.ts(now))
+	if tx.db.dialect == Postgres {
+		// Every queue this changes, locked in one order (see queueTime).
+		if _, err := tx.c.exec(ctx, `SELECT COUNT(pg_advisory_xact_lock(?, hashtext(CAST(? AS text) || ' ' || subject))) FROM (
+				SELECT DISTINCT subject FROM webhook_notifications WHERE webhook_id = ? AND created_at >= ? AND delivery_status IN (?, ?)
+				ORDER BY subject) s`,
+			subjectLockClass, webhookID, webhookID, tx.db.ts(since), boxwatch.DeliveryFailed, boxwatch.DeliveryPending); err != nil {
+			return nil, tx.db.internal("requeue notifications", err)
+		}
+	}
+	scanIDs := func(rs rows, err error) ([]string, error) {
+		if err != nil {
+			return nil, err
+		}
+		return collect(rs, func(r row) (string, error) {
+			var id string
+			return id, r.Scan(nullString{&id})
+		})
+	}
+	heads, err := scanIDs(tx.c.query(ctx, `UPDATE webhook_notifications SET next_attempt_at = ?, updated_at = ?
+		WHERE webhook_id = ? AND created_at >= ? AND delivery_status = ? AND next_attempt_at IS NOT NULL
+		AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
+		tx.db.ts(now), tx.db.ts(now), webhookID, tx.db.ts(since), boxwatch.DeliveryPending, tx.db.ts(now)))
 	if err != nil {
 		return nil, tx.db.internal("requeue notifications", err)
 	}
-	ids, err := collect(rs, func(r row) (string, error) {
-		var id string
-		return id, r.Scan(nullString{&id})
-	})
-	return ids, tx.db.internal("requeue notifications", err)
+	failed, err := scanIDs(tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = NULL, updated_at = ?
+		WHERE webhook_id = ? AND created_at >= ? AND delivery_status = ? RETURNING id`,
+		boxwatch.DeliveryPending, tx.db.ts(now), webhookID, tx.db.ts(since), boxwatch.DeliveryFailed))
+	if err != nil {
+		return nil, tx.db.internal("requeue notifications", err)
+	}
+	// The earliest waiting notification of each of the webhook's subjects without a head is due.
+	_, err = tx.c.exec(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id IN (
+			SELECT (SELECT q.id FROM webhook_notifications q WHERE q.webhook_id = s.webhook_id AND q.subject = s.subject
+				AND q.delivery_status = ? AND q.next_attempt_at IS NULL ORDER BY q.created_at, q.id LIMIT 1)
+			FROM (SELECT DISTINCT webhook_id, subject FROM webhook_notifications
+				WHERE webhook_id = ? AND delivery_status = ? AND next_attempt_at IS NULL) s
+			WHERE NOT EXISTS (SELECT 1 FROM webhook_notifications h WHERE h.webhook_id = s.webhook_id AND h.subject = s.subject
+				AND h.delivery_status = ? AND h.next_attempt_at IS NOT NULL))`,
+		tx.db.ts(now), boxwatch.DeliveryPending, webhookID, boxwatch.DeliveryPending, boxwatch.DeliveryPending)
+	return append(heads, failed...), tx.db.internal("requeue notifications", err)
 }
 
 // Event returns one of the account's logged events, or ErrNotFound.

@@ -32,6 +32,7 @@ func TestServeConfigValidate(t *testing.T) {
 		"NoWebhookWorkers":     {func(c *serveConfig) { c.webhookWorkers = 0 }, "--webhook-workers"},
 		"NoPerEndpoint":        {func(c *serveConfig) { c.webhookPerEndpoint = 0 }, "--webhook-per-endpoint"},
 		"NoPerAccount":         {func(c *serveConfig) { c.webhookPerAccount = 0 }, "--webhook-per-account"},
+		"NoPerAccountFailing":  {func(c *serveConfig) { c.webhookPerAccountFailing = 0 }, "--webhook-per-account-failing"},
 		"ZeroShutdownTimeout":  {func(c *serveConfig) { c.shutdownTimeout = 0 }, "--shutdown-timeout"},
 		"OKShortTimeouts":      {func(c *serveConfig) { c.headerTimeout, c.bodyTimeout = 100*time.Millisecond, 100*time.Millisecond }, ""},
 		"ShortHeaderTimeout":   {func(c *serveConfig) { c.headerTimeout = time.Millisecond }, "--header-timeout"},

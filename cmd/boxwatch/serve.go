@@ -60,6 +60,7 @@ type serveConfig struct {
 	webhookWorkers, webhookPerEndpoint       int
 	webhookEgressIPs                         sourceList
 	webhookPerAccount                        int
+	webhookPerAccountFailing                 int
 	shutdownTimeout, drainTimeout            time.Duration
 	headerTimeout, bodyTimeout               time.Duration
 	requestTimeout                           time.Duration
@@ -91,8 +92,8 @@ func defaultServeConfig() serveConfig {
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		terminalInterval: tracking.DefaultTerminalInterval,
-		webhookTimeout:   webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
-		webhookPerAccount: dispatch.DefaultPerAccount, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
+		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
+		webhookPerAccount: dispatch.DefaultPerAccount, webhookPerAccountFailing: dispatch.DefaultPerAccountFailing, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention, readCache: true,
 		mapCacheBytes: journey.DefaultMapCacheBytes, routeCacheBytes: journey.DefaultRouteCacheBytes, trackCacheBytes: journey.DefaultTrackCacheBytes,
@@ -132,8 +133,8 @@ func (c serveConfig) validate() error {
 		return usagef("--sim-dcsa-version must be %s or %s, got %q", dcsa.Version22, dcsa.Version30, c.simDCSAVersion)
 	case c.webhookTimeout < 100*time.Millisecond:
 		return usagef("--webhook-timeout must be at least 100ms, got %v", c.webhookTimeout)
-	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1 || c.webhookPerAccount < 1:
-		return usagef("--webhook-workers, --webhook-per-endpoint and --webhook-per-account must be at least 1")
+	case c.webhookWorkers < 1 || c.webhookPerEndpoint < 1 || c.webhookPerAccount < 1 || c.webhookPerAccountFailing < 1:
+		return usagef("--webhook-workers, --webhook-per-endpoint, --webhook-per-account and --webhook-per-account-failing must be at least 1")
 	case c.shutdownTimeout <= 0:
 		return usagef("--shutdown-timeout must be more than 0, got %v", c.shutdownTimeout)
 	case c.headerTimeout < 100*time.Millisecond || c.headerTimeout > readTimeout:
@@ -223,7 +224,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.IntVar(&cfg.webhookWorkers, "webhook-workers", cfg.webhookWorkers, "webhook deliveries in flight at once in this process")
 	fs.IntVar(&cfg.webhookPerEndpoint, "webhook-per-endpoint", cfg.webhookPerEndpoint, "webhook deliveries in flight at once to one webhook, across replicas")
 	fs.Var(&cfg.webhookEgressIPs, "webhook-egress-ips", "the addresses webhook deliveries leave from, comma-separated or repeated: GET /v2/webhooks/ips lists them for receivers")
-	fs.IntVar(&cfg.webhookPerAccount, "webhook-per-account", cfg.webhookPerAccount, "webhook deliveries in flight at once for one account, across replicas")
+	fs.IntVar(&cfg.webhookPerAccount, "webhook-per-account", cfg.webhookPerAccount, "webhook deliveries in flight at once to one account's healthy endpoints, across replicas")
+	fs.IntVar(&cfg.webhookPerAccountFailing, "webhook-per-account-failing", cfg.webhookPerAccountFailing, "webhook deliveries in flight at once to one account's failing or unanswering endpoints (one each), across replicas, apart from its healthy ones")
 	fs.DurationVar(&cfg.jobTimeout, "job-timeout", cfg.jobTimeout, "longest a lookup or refresh may run; a dead process's job is taken up again within 20s (or 1.3 times this, if shorter)")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", cfg.shutdownTimeout, "how long a stop waits for requests, jobs and deliveries in flight")
 	fs.DurationVar(&cfg.headerTimeout, "header-timeout", cfg.headerTimeout, "how long a client may take to send a request's headers; a slower one is disconnected")
@@ -351,7 +353,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	renderer := jsonapi.NewNotificationRenderer(db, registry, ports)
 	deliveries, err := dispatch.New(dispatch.Config{Store: db, Work: db, Renderer: renderer, Client: webhookClient,
-		Timeout: cfg.webhookTimeout, ClaimFor: cfg.webhookTimeout + cfg.jobTimeout, Workers: cfg.webhookWorkers,
+		Timeout: cfg.webhookTimeout, Workers: cfg.webhookWorkers, PerAccountFailing: cfg.webhookPerAccountFailing,
 		PerWebhook: cfg.webhookPerEndpoint, PerAccount: cfg.webhookPerAccount, RetryScale: cfg.retryScale, Logger: log.With("component", "webhooks"), Metrics: reg})
 	if err != nil {
 		return err

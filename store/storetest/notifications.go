@@ -537,3 +537,196 @@ func testNotificationBacklog(t *testing.T, db *store.DB) {
 		t.Errorf("limit 0: %+v, %v; want the totals and no webhooks", totals, err)
 	}
 }
+
+func testRenewClaims(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	// More than one statement's worth, each of its own subject.
+	var ids []string
+	for i := range 70 {
+		ids = append(ids, mustNotifyOne(t, db, a.ID, fmt.Sprint("k", i), at(time.Duration(i)*time.Millisecond)))
+	}
+	now := at(time.Minute)
+	claim := func(now time.Time) []string {
+		t.Helper()
+		got, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Minute), 100, boxwatch.ClaimBounds{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		return got
+	}
+	if got := claim(now); len(got) != len(ids) {
+		t.Fatalf("claimed %d, want all %d", len(got), len(ids))
+	}
+	// The first one is delivered meanwhile: a renewal leaves it delivered and unclaimed.
+	mustSetDeliveryStatus(t, db, ids[0], boxwatch.DeliverySucceeded, now)
+	renewed := ids[:len(ids)-1] // all but the last: that one's process died
+	if err := db.RenewClaims(ctx, renewed, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RenewClaims(ctx, nil, now.Add(time.Hour)); err != nil {
+		t.Fatalf("renewing no claim: %v", err)
+	}
+	lapsed := now.Add(2 * time.Minute)
+	if got := claim(lapsed); !slices.Equal(got, ids[len(ids)-1:]) {
+		t.Fatalf("after the first claims lapsed: claimed %v, want only the one not renewed %v", got, ids[len(ids)-1:])
+	}
+	if n, err := db.Notification(ctx, a.ID, ids[0]); err != nil || n.DeliveryStatus != boxwatch.DeliverySucceeded {
+		t.Fatalf("the delivered notification after a renewal: %+v, %v", n, err)
+	}
+	want := slices.Clone(ids[1:])
+	slices.Sort(want)
+	if got := claim(now.Add(time.Hour)); !slices.Equal(got, want) {
+		t.Fatalf("once the renewed claims lapsed: claimed %d, want the %d pending", len(got), len(want))
+	}
+}
+
+// A webhook's notifications of one subject form a queue: only its head has a time due; when the
+// head succeeds or fails, the earliest waiting one is due; one sent again (redelivered) while
+// the queue has a head waits in it, in event order.
+func testSubjectQueue(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	box := boxwatch.NewID(base)
+	event := func(key, container string, created time.Time) string {
+		e := newEvent(a.ID, eventFailed, key, created)
+		e.ContainerID = container
+		ids := mustNotify(t, db, e)
+		if len(ids) != 1 {
+			t.Fatalf("notify %s: %v", key, ids)
+		}
+		return ids[0]
+	}
+	n1 := event("1", box, at(time.Second))
+	n2 := event("2", box, at(2*time.Second))
+	n3 := event("3", box, at(3*time.Second))
+	other := event("other", boxwatch.NewID(base), at(4*time.Second))
+	due := func(id string) time.Time {
+		t.Helper()
+		n, err := db.Notification(ctx, a.ID, id)
+		if err != nil || n.DeliveryStatus != boxwatch.DeliveryPending {
+			t.Fatalf("notification %s: %+v, %v; want pending", id, n, err)
+		}
+		return n.NextAttemptAt
+	}
+	wantQueue := func(step string, head string, waiting ...string) {
+		t.Helper()
+		if due(head).IsZero() {
+			t.Fatalf("%s: the head %s has no time due", step, head)
+		}
+		for _, id := range waiting {
+			if !due(id).IsZero() {
+				t.Fatalf("%s: %s is due at %v, want it waiting behind %s", step, id, due(id), head)
+			}
+		}
+	}
+	wantQueue("notified", n1, n2, n3)
+	if !due(other).Equal(at(4 * time.Second)) {
+		t.Fatalf("another subject's notification is due at %v, want its event's time", due(other))
+	}
+	// The head fails for good: the next is due when that is saved.
+	gaveUp := at(time.Hour)
+	mustSetDeliveryStatus(t, db, n1, boxwatch.DeliveryFailed, gaveUp)
+	wantQueue("after the head failed", n2, n3)
+	if !due(n2).Equal(gaveUp) {
+		t.Fatalf("the new head is due at %v, want %v (when the old one left)", due(n2), gaveUp)
+	}
+	// Sent again while n2 is the head: it waits, and, older than n3, goes next.
+	redeliver := func(id string, now time.Time) {
+		t.Helper()
+		mustInTx(t, db, func(tx boxwatch.Tx) error {
+			n, err := tx.LockNotification(ctx, id)
+			if err != nil {
+				return err
+			}
+			n.DeliveryStatus, n.NextAttemptAt, n.UpdatedAt = boxwatch.DeliveryPending, now, now
+			return tx.SaveNotification(ctx, n)
+		})
+	}
+	redeliver(n1, at(2*time.Hour))
+	wantQueue("after the failed one was redelivered", n2, n1, n3)
+	mustSetDeliveryStatus(t, db, n2, boxwatch.DeliverySucceeded, at(3*time.Hour))
+	wantQueue("after the head succeeded", n1, n3)
+	mustSetDeliveryStatus(t, db, n1, boxwatch.DeliverySucceeded, at(4*time.Hour))
+	mustSetDeliveryStatus(t, db, n3, boxwatch.DeliverySucceeded, at(5*time.Hour))
+	// Redelivered with its queue empty, it is due at once.
+	redeliver(n2, at(6*time.Hour))
+	if !due(n2).Equal(at(6 * time.Hour)) {
+		t.Fatalf("redelivered alone: due at %v, want %v", due(n2), at(6*time.Hour))
+	}
+	// A retry keeps the head's place: its successors still wait.
+	n4 := event("4", box, at(7*time.Hour))
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		n, err := tx.LockNotification(ctx, n2)
+		if err != nil {
+			return err
+		}
+		n.Attempts, n.NextAttemptAt, n.UpdatedAt = n.Attempts+1, at(9*time.Hour), at(7*time.Hour)
+		return tx.SaveNotification(ctx, n)
+	})
+	wantQueue("after a retry was scheduled", n2, n4)
+	if got, err := db.ClaimDueNotifications(ctx, at(8*time.Hour), at(9*time.Hour), 10, boxwatch.ClaimBounds{}); err != nil || len(got) != 1 || got[0] != other {
+		t.Fatalf("claimed %v (%v) while the container's head retries later, want only the other subject's %s", got, err, other)
+	}
+}
+
+// A failing webhook, or one holding a claim older than SlowAfter, gets one claim at a time, from
+// its account's failing budget; the account's healthy webhooks keep their own budget.
+func testClaimFailingBudget(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	hookOf := map[string]string{}
+	mk := func(failing bool) boxwatch.Webhook {
+		w := newWebhook(a.ID, base, eventFailed)
+		if failing {
+			w.FailingSince = base
+		}
+		return mustCreateWebhook(t, db, w)
+	}
+	slow, f1, f2, f3 := mk(false), mk(true), mk(true), mk(true)
+	for i := range 4 {
+		for _, id := range mustNotify(t, db, newEvent(a.ID, eventFailed, fmt.Sprint("k", i), at(time.Duration(i)*time.Second))) {
+			n, err := db.Notification(ctx, a.ID, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hookOf[id] = n.WebhookID
+		}
+	}
+	bounds := boxwatch.ClaimBounds{PerWebhook: 2, PerAccount: 2, PerAccountFailing: 2, SlowAfter: time.Minute}
+	claim := func(now time.Time) map[string]int {
+		t.Helper()
+		ids, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 20, bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, id := range ids {
+			per[hookOf[id]]++
+		}
+		return per
+	}
+	now := at(time.Hour)
+	got := claim(now)
+	if got[slow.ID] != 2 || got[f1.ID]+got[f2.ID]+got[f3.ID] != 2 || got[f1.ID] > 1 || got[f2.ID] > 1 || got[f3.ID] > 1 {
+		t.Fatalf("first claim per webhook %v: want two of the healthy one and one each of two failing ones", got)
+	}
+	if got := claim(now.Add(time.Second)); len(got) != 0 {
+		t.Fatalf("claimed %v while both budgets are full", got)
+	}
+	// The healthy webhook's claims run past SlowAfter: it counts as failing now, and a new healthy
+	// webhook of the account gets the healthy budget.
+	fresh := mk(false)
+	for i := range 3 {
+		for _, id := range mustNotify(t, db, newEvent(a.ID, eventFailed, fmt.Sprint("f", i), at(time.Minute+time.Duration(i)*time.Second))) {
+			n, err := db.Notification(ctx, a.ID, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hookOf[id] = n.WebhookID
+		}
+	}
+	if got := claim(now.Add(2 * time.Minute)); !reflect.DeepEqual(got, map[string]int{fresh.ID: 2}) {
+		t.Fatalf("once the first webhook's claims ran past SlowAfter: claimed %v, want two of the new healthy webhook", got)
+	}
+}

@@ -96,6 +96,9 @@ var conformance = []struct {
 	{"NotificationBacklog", withDB(testNotificationBacklog), []string{"WorkStore.NotificationBacklog"}},
 	{"ClaimInSubjectOrder", withDB(testClaimInSubjectOrder), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
+	{"RenewClaims", withDB(testRenewClaims), []string{"WorkStore.RenewClaims", "WorkStore.ClaimDueNotifications"}},
+	{"SubjectQueue", withDB(testSubjectQueue), []string{"Tx.Notify", "Tx.SaveNotification", "WorkStore.ClaimDueNotifications"}},
+	{"ClaimFailingBudget", withDB(testClaimFailingBudget), []string{"WorkStore.ClaimDueNotifications"}},
 
 	// batch.go
 	{"BatchReads", withDB(testBatchReads), []string{"ShipmentStore.ShipmentsByID", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers",
@@ -154,6 +157,7 @@ var notInSuite = map[string]string{
 	"SetReadCacheHooks":    "test hook of store's read cache tests",
 	"RunStatement":         "test hook of store's statement cache tests",
 	"RunMigration":         "test hook of store's migration tests",
+	"ClaimPlan":            "test hook of store's claim cost test (claim_test.go)",
 }
 
 // Run is the conformance suite: every behaviour boxwatch relies on from a store, run on one

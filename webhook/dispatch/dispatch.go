@@ -48,17 +48,25 @@ type Config struct {
 	Client *http.Client
 	// Timeout is the client's limit on one delivery (default webhook.DefaultTimeout).
 	Timeout time.Duration
-	// ClaimFor is how long a claim lasts: longer than any delivery and its recording take.
-	// Default Timeout + 2 minutes.
+	// ClaimFor is the lease of a claim: the dispatcher renews every claim it holds, in one
+	// statement, every third of it, so a claim outlives a slow delivery while its process lives
+	// and lapses within ClaimFor of the process's death; another process then sends the
+	// notification again. Default DefaultClaimFor.
 	ClaimFor time.Duration
-	// Workers bounds deliveries in flight in this process (default DefaultWorkers). PerWebhook
-	// (default DefaultPerWebhook; one while the webhook is failing) and PerAccount (default
-	// DefaultPerAccount) bound them per webhook and per account across every process sharing the
-	// store, so receivers that hang hold a bounded share of the workers and no account's
-	// deliveries wait for another's.
-	Workers    int
-	PerWebhook int
-	PerAccount int
+	// Workers bounds the deliveries this process starts and that have not run SlowAfter yet
+	// (default DefaultWorkers). A delivery unanswered after SlowAfter (default DefaultSlowAfter)
+	// gives its worker back and marks its webhook failing, as a failed attempt does, until it
+	// answers. PerWebhook (default DefaultPerWebhook) and PerAccount (default DefaultPerAccount)
+	// bound the deliveries in flight to a healthy webhook and to an account's healthy webhooks,
+	// across every process sharing the store; a failing webhook gets one at a time, and an
+	// account's failing webhooks together PerAccountFailing (default DefaultPerAccountFailing),
+	// apart from the healthy ones' budget. So receivers that hang or fail hold neither the
+	// workers nor the budget that healthy receivers, of their account or another, need.
+	Workers           int
+	PerWebhook        int
+	PerAccount        int
+	PerAccountFailing int
+	SlowAfter         time.Duration
 	// RetryScale multiplies every retry delay and the failing window (tests use a small value);
 	// default 1.
 	RetryScale float64
@@ -71,9 +79,12 @@ type Config struct {
 
 // Defaults of Config, shared with the command line.
 const (
-	DefaultWorkers    = 50
-	DefaultPerWebhook = 4
-	DefaultPerAccount = 10
+	DefaultWorkers           = 50
+	DefaultPerWebhook        = 16
+	DefaultPerAccount        = 32
+	DefaultPerAccountFailing = 8
+	DefaultSlowAfter         = time.Second
+	DefaultClaimFor          = 15 * time.Second
 )
 
 // Delivery timing.
@@ -105,6 +116,7 @@ type Dispatcher struct {
 
 	mu    sync.Mutex
 	slots map[string]*slot // per webhook with deliveries in flight or waiting; removed when idle
+	held  map[string]bool  // the notifications this process holds a claim on
 
 	lifecycle sync.Mutex
 	cancel    context.CancelFunc // nil unless running
@@ -131,7 +143,13 @@ func New(cfg Config) (*Dispatcher, error) {
 		cfg.Client = webhook.NewClient(webhook.Policy{Timeout: cfg.Timeout})
 	}
 	if cfg.ClaimFor <= 0 {
-		cfg.ClaimFor = cfg.Timeout + 2*time.Minute
+		cfg.ClaimFor = DefaultClaimFor
+	}
+	if cfg.PerAccountFailing <= 0 {
+		cfg.PerAccountFailing = DefaultPerAccountFailing
+	}
+	if cfg.SlowAfter <= 0 {
+		cfg.SlowAfter = DefaultSlowAfter
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
@@ -156,7 +174,7 @@ func New(cfg Config) (*Dispatcher, error) {
 		return nil, fmt.Errorf("dispatch: %w", err)
 	}
 	d := &Dispatcher{cfg: cfg, log: cfg.Logger, metrics: m, wake: make(chan struct{}, 1), free: make(chan struct{}, cfg.Workers),
-		slots: map[string]*slot{}}
+		slots: map[string]*slot{}, held: map[string]bool{}}
 	for range cfg.Workers {
 		d.free <- struct{}{}
 	}
@@ -181,10 +199,14 @@ func (d *Dispatcher) Start(ctx context.Context) {
 		return
 	}
 	ctx, d.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	d.wg.Add(1)
+	d.wg.Add(2)
 	go func() {
 		defer d.wg.Done()
 		d.run(ctx)
+	}()
+	go func() {
+		defer d.wg.Done()
+		d.renew(ctx)
 	}()
 }
 
@@ -212,29 +234,30 @@ func (d *Dispatcher) Stop(ctx context.Context) error {
 func (d *Dispatcher) run(ctx context.Context) {
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
+	bounds := boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount,
+		PerAccountFailing: d.cfg.PerAccountFailing, SlowAfter: d.cfg.SlowAfter}
 	for {
 		n := d.idleWorkers(ctx)
 		if n == 0 {
 			return // stopped
 		}
 		now := d.cfg.Clock()
-		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n,
-			boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount})
+		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n, bounds)
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("claiming deliveries", "error", err.Error())
 		}
+		d.mu.Lock()
+		for _, id := range ids {
+			d.held[id] = true
+		}
+		d.mu.Unlock()
 		for i := range n {
 			if i >= len(ids) {
 				d.free <- struct{}{}
 				continue
 			}
 			d.wg.Add(1)
-			go func(id string) {
-				defer func() { d.free <- struct{}{}; d.wg.Done() }()
-				if err := d.deliver(ctx, id); err != nil && ctx.Err() == nil {
-					d.log.Warn("delivering a notification", "notification_id", id, "error", err.Error())
-				}
-			}(ids[i])
+			go d.work(ctx, ids[i])
 		}
 		if len(ids) == n {
 			continue // there may be more due
@@ -245,6 +268,78 @@ func (d *Dispatcher) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// work delivers one claimed notification on a worker, and gives the worker back when the
+// delivery ends or once it has run SlowAfter, whichever comes first: a receiver that does not
+// answer holds its own request, not a worker others need. Either way the dispatcher claims
+// again at once.
+func (d *Dispatcher) work(ctx context.Context, id string) {
+	var once sync.Once
+	giveBack := func() {
+		once.Do(func() {
+			d.free <- struct{}{}
+			d.Wake()
+		})
+	}
+	slow := time.AfterFunc(d.cfg.SlowAfter, giveBack)
+	defer func() {
+		slow.Stop()
+		d.mu.Lock()
+		delete(d.held, id)
+		d.mu.Unlock()
+		giveBack()
+		d.wg.Done()
+	}()
+	err := d.deliver(ctx, id)
+	if ctx.Err() != nil && !errors.Is(err, errRecorded) {
+		// Stopping before the outcome was recorded: the claim goes back, so that another
+		// replica sends the notification now rather than when the claim would lapse.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := d.cfg.Work.UnclaimNotification(uctx, id, d.cfg.Clock()); err != nil {
+			d.log.Warn("giving a claim back", "notification_id", id, "error", err.Error())
+		}
+		return
+	}
+	if err != nil && !errors.Is(err, errRecorded) {
+		d.log.Warn("delivering a notification", "notification_id", id, "error", err.Error())
+	}
+}
+
+// errRecorded is what deliver returns once the attempt's outcome is recorded: the claim has
+// ended with it.
+var errRecorded = errors.New("recorded")
+
+// renew extends the claims this process holds, all in one statement, every third of ClaimFor,
+// so that one late or failed renewal still leaves a live delivery its claim.
+func (d *Dispatcher) renew(ctx context.Context) {
+	every := d.cfg.ClaimFor / 3
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		d.mu.Lock()
+		ids := make([]string, 0, len(d.held))
+		for id := range d.held {
+			ids = append(ids, id)
+		}
+		d.mu.Unlock()
+		if len(ids) == 0 {
+			continue
+		}
+		rctx, cancel := context.WithTimeout(ctx, every)
+		err := d.cfg.Work.RenewClaims(rctx, ids, d.cfg.Clock().Add(d.cfg.ClaimFor))
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			d.log.Warn("renewing delivery claims", "claims", len(ids), "error", err.Error())
+		}
+		d.metrics.renewed(err)
 	}
 }
 
@@ -366,7 +461,7 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		NotificationID: n.ID, Body: n.Body, Now: d.cfg.Clock()})
 	sent()
 	if ctx.Err() != nil {
-		return nil // shutting down: the claim lapses and the notification is sent again
+		return ctx.Err() // stopping: the claim is given back and the notification sent again
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
@@ -375,11 +470,12 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 		out, err = d.record(ctx, tx, n, hook, attempt)
 		return err
 	})
-	if err == nil {
-		d.logOutcome(out, attempt)
-		d.metrics.attempted(attempt, out)
+	if err != nil {
+		return err
 	}
-	return err
+	d.logOutcome(out, attempt)
+	d.metrics.attempted(attempt, out)
+	return errRecorded
 }
 
 // outcome is what recording an attempt left: the notification and its webhook as saved.

@@ -177,8 +177,9 @@ func TestHangingAccountDoesNotDelayOthers(t *testing.T) {
 		mustWebhook(t, db, quiet.ID, ok.URL+"/hook")
 		want := mustEvents(t, db, quiet.ID, 20)
 
+		// No delivery turns slow here, so the healthy budget alone bounds the hanging receivers.
 		const perAccount, perWebhook = 10, 4
-		d := mustStart(t, db, Config{Timeout: time.Minute, Workers: 50, PerWebhook: perWebhook, PerAccount: perAccount})
+		d := mustStart(t, db, Config{Timeout: time.Minute, Workers: 50, PerWebhook: perWebhook, PerAccount: perAccount, SlowAfter: time.Hour})
 		d.Wake()
 		var got []string
 		timeout := time.After(30 * time.Second)
@@ -206,54 +207,132 @@ func TestHangingAccountDoesNotDelayOthers(t *testing.T) {
 	})
 }
 
+// An account's 50 receivers that never answer do not hold the capacity its healthy receiver
+// needs: every delivery to the healthy one arrives while they still hang (the timeout is a
+// minute). Their deliveries run past SlowAfter and mark them failing; from then on they hold one
+// request each and the account's failing budget, not its healthy budget or the workers. With
+// SlowAfter longer than the timeout, the hanging receivers fill the account's budget until the
+// timeout, and this test fails.
+func TestHangingEndpointsSpareHealthyOfSameAccount(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db := b.Open(t)
+		hung := newHangingReceiver(t)
+		acct := mustAccount(t, db, "acme")
+		for i := range 50 {
+			mustWebhook(t, db, acct.ID, fmt.Sprintf("%s/hook/%d", hung.URL, i))
+		}
+		ok := newOKReceiver(t, 1000)
+		healthy := mustWebhook(t, db, acct.ID, ok.URL+"/hook")
+		// Every event notifies all 51 webhooks; the hanging ones' notifications are due as early.
+		healthyOf := func(ids []string) []string {
+			var mine []string
+			for _, id := range ids {
+				if n, err := db.Notification(context.Background(), acct.ID, id); err != nil {
+					t.Fatal(err)
+				} else if n.WebhookID == healthy.ID {
+					mine = append(mine, id)
+				}
+			}
+			return mine
+		}
+		want := healthyOf(mustEvents(t, db, acct.ID, 10))
+		const perWebhook, perAccount, failing = 4, 10, 5
+		d := mustStart(t, db, Config{Timeout: time.Minute, Workers: 20, PerWebhook: perWebhook, PerAccount: perAccount,
+			PerAccountFailing: failing, SlowAfter: 200 * time.Millisecond})
+		d.Wake()
+		var got []string
+		receive := func(n int, what string) {
+			t.Helper()
+			timeout := time.After(45 * time.Second)
+			for range n {
+				select {
+				case id := <-ok.got:
+					got = append(got, id)
+				case <-timeout:
+					seen, _, _ := hung.counts()
+					t.Fatalf("%s: %d deliveries to the healthy receiver arrived while %d were held by hanging ones", what, len(got), seen)
+				}
+			}
+		}
+		receive(len(want), "the first deliveries")
+		// More keep coming once the hanging receivers are known to hang.
+		want = append(want, healthyOf(mustEvents(t, db, acct.ID, 5))...)
+		d.Wake()
+		receive(len(want)-len(got), "deliveries after the hanging receivers were known")
+		seen, _, maxPerPath := hung.counts()
+		if seen == 0 {
+			t.Fatal("no delivery reached the hanging receivers: the test shows nothing")
+		}
+		if maxPerPath > perWebhook {
+			t.Fatalf("a hanging receiver held %d deliveries at once; bound %d", maxPerPath, perWebhook)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("healthy receiver got %v, want %v", got, want)
+		}
+	})
+}
+
 // BenchmarkHealthyWhileReceiversHang times deliveries to a healthy receiver, one at a time, from
-// the event's commit to the receiver's answer, while another account's 50 receivers never answer
-// within the default 10 s timeout and that account has a backlog always due. It reports the p50
-// and p99 latency.
+// the event's commit to the receiver's answer, while 50 receivers never answer within the
+// default 10 s timeout and have a backlog always due: another account's (other-account), or the
+// healthy receiver's own account's, each event of which notifies them too (same-account). It
+// reports the p50, p99 and largest latency.
 func BenchmarkHealthyWhileReceiversHang(b *testing.B) {
 	for _, backend := range storetest.Backends {
-		b.Run(backend.Name, func(b *testing.B) {
-			if backend.Name == "postgres" {
-				storetest.RequirePostgres(b)
+		for _, same := range []bool{false, true} {
+			name := backend.Name + "/other-account"
+			if same {
+				name = backend.Name + "/same-account"
 			}
-			db := backend.Open(b)
-			hung := newHangingReceiver(b)
-			noisy := mustAccount(b, db, "noisy")
-			for i := range 50 {
-				mustWebhook(b, db, noisy.ID, fmt.Sprintf("%s/hook/%d", hung.URL, i))
-			}
-			mustEvents(b, db, noisy.ID, 20)
-			ok := newOKReceiver(b, 1)
-			quiet := mustAccount(b, db, "quiet")
-			mustWebhook(b, db, quiet.ID, ok.URL+"/hook")
-			d := mustStart(b, db, Config{RetryScale: 1e-6})
-			for deadline := time.Now().Add(time.Minute); ; {
-				if seen, _, _ := hung.counts(); seen >= DefaultPerAccount {
-					break // the hanging receivers hold what they can
+			b.Run(name, func(b *testing.B) {
+				if backend.Name == "postgres" {
+					storetest.RequirePostgres(b)
 				}
-				if time.Now().After(deadline) {
-					b.Fatal("the hanging receivers were never reached")
+				db := backend.Open(b)
+				hung := newHangingReceiver(b)
+				noisy := mustAccount(b, db, "noisy")
+				for i := range 50 {
+					mustWebhook(b, db, noisy.ID, fmt.Sprintf("%s/hook/%d", hung.URL, i))
 				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			latencies := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				start := time.Now()
-				mustEvents(b, db, quiet.ID, 1)
-				d.Wake()
-				<-ok.got
-				latencies = append(latencies, time.Since(start))
-			}
-			b.StopTimer()
-			slices.Sort(latencies)
-			pct := func(p float64) float64 {
-				i := int(math.Ceil(p*float64(len(latencies)))) - 1
-				return float64(latencies[max(i, 0)].Microseconds()) / 1000
-			}
-			b.ReportMetric(pct(0.50), "p50_ms")
-			b.ReportMetric(pct(0.99), "p99_ms")
-			b.ReportMetric(pct(1), "max_ms")
-		})
+				mustEvents(b, db, noisy.ID, 20)
+				ok := newOKReceiver(b, 1)
+				quiet := mustAccount(b, db, "quiet")
+				if same {
+					quiet = noisy
+				}
+				mustWebhook(b, db, quiet.ID, ok.URL+"/hook")
+				d := mustStart(b, db, Config{RetryScale: 1e-6})
+				for deadline := time.Now().Add(time.Minute); ; {
+					if seen, _, _ := hung.counts(); seen >= DefaultPerAccountFailing {
+						break // the hanging receivers hold what they can
+					}
+					if time.Now().After(deadline) {
+						b.Fatal("the hanging receivers were never reached")
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				latencies := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for range b.N {
+					start := time.Now()
+					mustEvents(b, db, quiet.ID, 1)
+					d.Wake()
+					<-ok.got
+					latencies = append(latencies, time.Since(start))
+				}
+				b.StopTimer()
+				slices.Sort(latencies)
+				pct := func(p float64) float64 {
+					i := int(math.Ceil(p*float64(len(latencies)))) - 1
+					return float64(latencies[max(i, 0)].Microseconds()) / 1000
+				}
+				b.ReportMetric(pct(0.50), "p50_ms")
+				b.ReportMetric(pct(0.99), "p99_ms")
+				b.ReportMetric(pct(1), "max_ms")
+			})
+		}
 	}
 }

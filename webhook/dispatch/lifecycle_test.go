@@ -3,6 +3,8 @@ package dispatch
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -102,4 +104,71 @@ type renderFunc func(boxwatch.Notification) []byte
 
 func (f renderFunc) Notification(_ context.Context, n boxwatch.Notification) ([]byte, error) {
 	return f(n), nil
+}
+
+// A process that dies holding claims (here they are taken as its dispatcher would, and never
+// renewed) gives them back within the lease: another dispatcher sends them all. A live
+// dispatcher renews its claims, so a delivery slower than several leases is sent once, though a
+// second dispatcher claims all the while.
+func TestClaimsLapseOnlyWithTheirProcess(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db, other := openTwice(t, b)
+		acct := mustAccount(t, db, "acme")
+		const lease = 600 * time.Millisecond
+		var mu sync.Mutex
+		received := map[string]int{}
+		var total int
+		all := make(chan struct{})
+		const slow, dead = 3, 20
+		rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/slow" {
+				time.Sleep(4 * lease)
+			}
+			mu.Lock()
+			received[r.Header.Get("webhook-id")]++
+			if total++; total == slow+dead {
+				close(all)
+			}
+			mu.Unlock()
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		t.Cleanup(rc.Close)
+		slowHook := mustWebhook(t, db, acct.ID, rc.URL+"/slow")
+		want := mustEvents(t, db, acct.ID, slow)
+		now := time.Now()
+		if claimed, err := db.ClaimDueNotifications(context.Background(), now, now.Add(lease), 100, boxwatch.ClaimBounds{}); err != nil || len(claimed) != slow {
+			t.Fatalf("the dead process's claims: %v, %v", claimed, err)
+		}
+		// The slow webhook stops listening for new events; a fast one of another account gets them.
+		slowHook.Events = []string{"shipment.eta_changed"}
+		if err := db.UpdateWebhook(context.Background(), slowHook); err != nil {
+			t.Fatal(err)
+		}
+		fast := mustAccount(t, db, "globex")
+		mustWebhook(t, db, fast.ID, rc.URL+"/fast")
+		want = append(want, mustEvents(t, db, fast.ID, dead)...)
+		now = time.Now()
+		if claimed, err := db.ClaimDueNotifications(context.Background(), now, now.Add(lease), 100, boxwatch.ClaimBounds{}); err != nil || len(claimed) != dead {
+			t.Fatalf("the dead process's claims: %v, %v", claimed, err)
+		}
+		cfg := Config{Timeout: time.Minute, ClaimFor: lease, SlowAfter: time.Minute}
+		mustStart(t, db, cfg).Wake()
+		mustStart(t, other, cfg).Wake()
+		select {
+		case <-all:
+		case <-time.After(time.Minute):
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%d of %d deliveries arrived", total, slow+dead)
+		}
+		time.Sleep(2 * lease) // a repeat, were a slow delivery's claim to lapse, would arrive by now
+		mu.Lock()
+		defer mu.Unlock()
+		for _, id := range want {
+			if received[id] != 1 {
+				t.Errorf("notification %s arrived %d times, want once", id, received[id])
+			}
+		}
+	})
 }

@@ -18,6 +18,7 @@ type metrics struct {
 	inFlight      prometheus.Gauge
 	failed        prometheus.Counter
 	deactivations *prometheus.CounterVec
+	renewals      *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer, work boxwatch.WorkStore, clock boxwatch.Clock) (*metrics, error) {
@@ -46,11 +47,18 @@ func newMetrics(reg prometheus.Registerer, work boxwatch.WorkStore, clock boxwat
 			Name: "boxwatch_webhook_deactivations_total",
 			Help: "Webhooks this process deactivated, by reason: gone (the receiver answered 410) or failing (every delivery failed for the failing window).",
 		}, []string{"reason"}),
+		renewals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxwatch_webhook_claim_renewals_total",
+			Help: "Renewals of this process's delivery claims (one statement renews all of them), by outcome: ok or failed. Two failed in a row let a slow delivery's claim lapse, and another replica may send it again.",
+		}, []string{"outcome"}),
+	}
+	for _, outcome := range []string{"ok", "failed"} {
+		m.renewals.WithLabelValues(outcome)
 	}
 	for _, reason := range []string{"gone", "failing"} {
 		m.deactivations.WithLabelValues(reason) // shown at 0 before the first
 	}
-	for _, c := range []prometheus.Collector{m.deliveries, m.latency, m.inFlight, m.failed, m.deactivations,
+	for _, c := range []prometheus.Collector{m.deliveries, m.latency, m.inFlight, m.failed, m.deactivations, m.renewals,
 		backlogCollector{work: work, clock: clock}} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
@@ -73,6 +81,18 @@ func (m *metrics) sending() func() {
 	}
 	m.inFlight.Inc()
 	return m.inFlight.Dec
+}
+
+// renewed counts a renewal of the claims.
+func (m *metrics) renewed(err error) {
+	if m == nil {
+		return
+	}
+	if err != nil {
+		m.renewals.WithLabelValues("failed").Inc()
+		return
+	}
+	m.renewals.WithLabelValues("ok").Inc()
 }
 
 // gaveUp counts a notification that will not be sent again.

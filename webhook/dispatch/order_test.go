@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -151,4 +152,118 @@ func TestSubjectOrderAndFailureLogs(t *testing.T) {
 			t.Fatalf("deactivation log lines %v", l)
 		}
 	})
+}
+
+// openTwice opens the backend's new database twice, as two replicas would: two stores, two
+// connection pools, one database.
+func openTwice(t *testing.T, b storetest.Backend) (*store.DB, *store.DB) {
+	t.Helper()
+	dsn := b.DSN(t)
+	var dbs [2]*store.DB
+	for i := range dbs {
+		db, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs[i] = db
+	}
+	return dbs[0], dbs[1]
+}
+
+// One webhook with a backlog of many subjects, drained by two dispatchers (two replicas) with a
+// receiver that fails one call in seven: every notification arrives, and of each subject none is
+// sent before the one before it succeeded, retries included.
+func TestDrainInSubjectOrder(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		db, other := openTwice(t, b)
+		acct := mustAccount(t, db, "acme")
+		const subjects, each = 60, 5
+		type call struct {
+			id string
+			ok bool
+		}
+		var mu sync.Mutex
+		var calls []call
+		var accepted int
+		done := make(chan struct{})
+		rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			ok := len(calls)%7 != 3
+			calls = append(calls, call{r.Header.Get("webhook-id"), ok})
+			if !ok {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			if accepted++; accepted == subjects*each {
+				close(done)
+			}
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		t.Cleanup(rc.Close)
+		mustWebhook(t, db, acct.ID, rc.URL+"/hook")
+		subjectOf, place := map[string]int{}, map[string]int{} // notification → subject, and its place among the subject's
+		at := time.Now().Add(-time.Minute)
+		for i := range each {
+			for s := range subjects {
+				ids := mustSubjectEvent(t, db, acct.ID, fmt.Sprintf("subject-%d", s), at)
+				at = at.Add(time.Microsecond)
+				subjectOf[ids[0]], place[ids[0]] = s, i
+			}
+		}
+		cfg := Config{Timeout: 10 * time.Second, RetryScale: 1e-6, PerWebhook: 8, PerAccount: 16}
+		mustStart(t, db, cfg).Wake()
+		mustStart(t, other, cfg).Wake()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Minute):
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%d of %d notifications accepted after %d calls", accepted, subjects*each, len(calls))
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		next := make([]int, subjects) // the place of each subject's next notification due
+		for i, c := range calls {
+			s, ok := subjectOf[c.id]
+			if !ok {
+				t.Fatalf("call %d delivered an unknown notification %q", i, c.id)
+			}
+			if place[c.id] != next[s] {
+				t.Fatalf("call %d sent notification %d of subject %d while notification %d was not delivered yet", i, place[c.id], s, next[s])
+			}
+			if c.ok {
+				next[s]++
+			}
+		}
+		for s, n := range next {
+			if n != each {
+				t.Fatalf("subject %d: %d of %d delivered", s, n, each)
+			}
+		}
+	})
+}
+
+// mustSubjectEvent logs an event whose subject is the given reference object and returns the ids of its
+// notifications.
+func mustSubjectEvent(t *testing.T, db *store.DB, accountID, subject string, at time.Time) []string {
+	t.Helper()
+	var ids []string
+	err := db.InTx(context.Background(), func(tx boxwatch.Tx) error {
+		// The reference object is the subject: shipment ids must name stored shipments.
+		e := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: accountID, Name: testEvent, ObjectType: "transport_event",
+			ObjectID: subject, Key: boxwatch.NewID(at), CreatedAt: at}
+		if _, err := tx.AppendEvent(context.Background(), e); err != nil {
+			return err
+		}
+		var err error
+		ids, err = tx.Notify(context.Background(), e)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }

@@ -80,7 +80,7 @@ func (db *DB) ClaimPlan(ctx context.Context, now, until time.Time, limit int, b 
 	}
 	defer tx.Rollback(ctx)
 	var doc []struct{ Plan planNode }
-	if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+rebind(q), args...).Scan(&doc); err != nil {
+	if err := tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+(pgConn{db.pool, db.rebound}).rebind(q), args...).Scan(&doc); err != nil {
 		return nil, 0, err
 	}
 	var walk func(n planNode)

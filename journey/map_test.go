@@ -347,3 +347,41 @@ func checkSea(t testing.TB, where string, lines [][][]float64) {
 		t.Errorf("%s: segment %d from %v to %v crosses land", where, i, a, b)
 	}
 }
+
+// TestInlandLegLeftOut: an inland destination the service cannot place, or one at the port of
+// discharge itself, draws neither the leg nor the destination; the ocean map stays as it was.
+func TestInlandLegLeftOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.SQLite.Open(t)
+	clock := &journeytest.Clock{}
+	clock.Set(day(8))
+	maps := journeytest.New(t, db, clock.Now)
+	acme := storetest.MustCreateAccount(t, db, "acme").ID
+	a := imoNumber(940000)
+	plain := journeytest.MustSeed(t, db, acme, "INL000000000", transpacific(a, ""), z, transpacificVessels(a, "")...)
+	want, err := maps.ContainerMap(t.Context(), acme, plain, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, dest := range []boxwatch.Destination{
+		{LOCODE: "ZZZZZ", Name: "Nowhere", Mode: "RAIL"}, // not a known place
+		{LOCODE: "USLAX", Name: "The port itself", Mode: "TRUCK"},
+	} {
+		number := fmt.Sprintf("INL%09d", i+1)
+		id := journeytest.MustSeed(t, db, acme, number, transpacific(a, ""), z)
+		journeytest.MustSeedInland(t, db, acme, number, dest, boxwatch.ContainerInland{})
+		m, err := maps.ContainerMap(t.Context(), acme, id, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := checkMap(t, m.Body)
+		for _, f := range doc.Features {
+			if ft := f.Properties["feature_type"]; ft == "inland_leg" || ft == "inland_destination" {
+				t.Errorf("destination %s: the map draws %s", dest.LOCODE, ft)
+			}
+		}
+		if len(doc.Features) != len(checkMap(t, want.Body).Features) {
+			t.Errorf("destination %s: %d features, the same journey without it has %d", dest.LOCODE, len(doc.Features), len(checkMap(t, want.Body).Features))
+		}
+	}
+}

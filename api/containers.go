@@ -76,7 +76,10 @@ func (s *server) containerRoutes(rd jsonapi.Renderer) []route {
 				"estimated: true; current_vessel has distance_to_go_nm (sea distance to the next port) and " +
 				"predicted_arrival_at (when the vessel should berth: that distance at the speed it made good over its last 48 hours " +
 				"under way, plus the waits recently seen at the canals on the way and at the port's anchorage; null when its speed " +
-				"is unknown or below 2 knots). " +
+				"is unknown or below 2 knots). When the carrier reports an inland leg past the port of discharge, it follows " +
+				"the port of discharge: inland_leg, a straight segment from the port to the inland destination (the carriers " +
+				"report no stops between) with its mode (rail, truck, barge), progress (ahead, under_way, past) and times, then " +
+				"inland_destination, the destination as a point with its ETA and ATA. " +
 				"A container without route data has no features. Answers carry an ETag (If-None-Match gives 304); a journey " +
 				"ended (arrived at the port of discharge, tracking stopped) is cacheable for a year, one under way for 15 minutes.",
 			auth: true, feature: boxwatch.FeatureMap, bucket: bucketDefault, params: mapParams,

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -42,8 +43,9 @@ func journeyEnded(s boxwatch.Shipment) bool {
 	return ok && !pod.ATA.IsZero() && !s.StoppedAt.IsZero()
 }
 
-// build draws the map of a shipment's route. split cuts lines at the antimeridian.
-func (e *Engine) build(ctx context.Context, s boxwatch.Shipment, split bool) (FeatureCollection, error) {
+// build draws the map of a shipment's route, and of the container's inland leg past the port of
+// discharge when the carrier reports one. split cuts lines at the antimeridian.
+func (e *Engine) build(ctx context.Context, s boxwatch.Shipment, c boxwatch.Container, split bool) (FeatureCollection, error) {
 	fc := FeatureCollection{Type: "FeatureCollection", Features: []Feature{}}
 	if len(s.Route) < 2 {
 		return fc, nil
@@ -80,8 +82,68 @@ func (e *Engine) build(ctx context.Context, s boxwatch.Shipment, split bool) (Fe
 		}
 		fc.Features = append(fc.Features, fs...)
 	}
+	fc.Features = append(fc.Features, e.inland(s, c, split)...)
 	fc.Features = append(fc.Features, later...)
 	return fc, nil
+}
+
+// inland draws the leg past the port of discharge to the inland destination, when the carrier
+// reports one and both places can be placed: a straight segment from the port to the destination
+// (the carriers report no stops between, so the line does not follow the track), marked with its
+// mode and its progress, and the destination as a point. It comes after the port of discharge,
+// before the ocean legs not started.
+func (e *Engine) inland(s boxwatch.Shipment, c boxwatch.Container, split bool) []Feature {
+	d := s.Destination
+	if d == nil || d.LOCODE == "" || len(s.Route) < 2 {
+		return nil
+	}
+	pod := s.Route[len(s.Route)-1]
+	if d.LOCODE == pod.LOCODE {
+		return nil
+	}
+	from, ok := e.portAt(pod.LOCODE)
+	if !ok {
+		return nil
+	}
+	to, ok := e.portAt(d.LOCODE)
+	if !ok {
+		return nil
+	}
+	total := len(s.Route)
+	mode := strings.ToLower(d.Mode)
+	if mode == "" {
+		mode = "unknown"
+	}
+	in := c.Inland
+	eta, ata := firstTime(in.IndETAAt, d.ETA), firstTime(in.IndATAAt, d.ATA)
+	progress := inlandAhead
+	switch {
+	case !ata.IsZero() || !in.IndRailUnloadedAt.IsZero() || !in.FinalDestinationFullOutAt.IsZero():
+		progress = inlandDone
+	case !in.PODRailDepartedAt.IsZero():
+		progress = inlandUnderWay
+	}
+	g, n := lineGeometry([]geo.Point{portPoint(from), portPoint(to)}, split)
+	leg := Feature{Type: "Feature", Geometry: g, Properties: mapInlandLegProperties{FeatureType: featureInlandLeg, PortsSequence: total,
+		Mode: mode, Progress: progress, PreviousPortID: from.ID, NextLocationID: to.ID,
+		LoadedAt: optTime(in.PODRailLoadedAt), DepartedAt: optTime(in.PODRailDepartedAt), ETAAt: optTime(eta), ATAAt: optTime(ata),
+		Straight: true, PointCount: n}}
+	dest := Feature{Type: "Feature", Geometry: pointGeometry(portPoint(to)), Properties: mapInlandDestinationProperties{
+		FeatureType: featureInlandDestination, PortsSequence: total + 1, LocationID: to.ID, LocationType: "InlandDestination",
+		Name: to.Name, FacilityName: optString(d.Name), StateAbbr: optString(to.StateAbbr), State: optString(to.State),
+		CountryCode: to.CountryCode, Country: to.Country, TimeZone: optString(to.TimeZone), Mode: mode,
+		InboundETAAt: optTime(eta), InboundATAAt: optTime(ata), Label: "DEST"}}
+	return []Feature{leg, dest}
+}
+
+// firstTime is the first of ts that is not zero.
+func firstTime(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 // leg is the leg of a shipment's route that leaves stop i, with its vessel: the one leaving the

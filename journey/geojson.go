@@ -43,6 +43,16 @@ const (
 	featurePast            = "past_vessel_locations"
 	featureEstimatedFull   = "estimated_full_legs"
 	featureEstimatedPartil = "estimated_partial_leg"
+	// boxwatch additions: the leg past the port of discharge and where it ends.
+	featureInlandLeg         = "inland_leg"
+	featureInlandDestination = "inland_destination"
+)
+
+// The progress of an inland leg.
+const (
+	inlandAhead    = "ahead"     // the train (or truck, or barge) has not left the port of discharge
+	inlandUnderWay = "under_way" // it left and has not arrived
+	inlandDone     = "past"      // it arrived at the inland destination
 )
 
 // The properties of each feature type, as the reference names them.
@@ -129,6 +139,43 @@ type mapPartialLegProperties struct {
 	CurrentPortID string `json:"current_port_id"`
 	NextPortID    string `json:"next_port_id"`
 	PointCount    int    `json:"point_count"`
+}
+
+// mapInlandLegProperties describe the leg from the port of discharge to the inland destination
+// (a boxwatch addition): a straight segment, as the carriers report no stops between.
+type mapInlandLegProperties struct {
+	FeatureType    string  `json:"feature_type"`
+	PortsSequence  int     `json:"ports_sequence"`
+	Mode           string  `json:"mode"`     // rail, truck, barge (the carrier's mode, lower case)
+	Progress       string  `json:"progress"` // ahead, under_way, past
+	PreviousPortID string  `json:"previous_port_id"`
+	NextLocationID string  `json:"next_location_id"`
+	LoadedAt       *string `json:"pod_rail_loaded_at"`
+	DepartedAt     *string `json:"pod_rail_departed_at"`
+	ETAAt          *string `json:"ind_eta_at"`
+	ATAAt          *string `json:"ind_ata_at"`
+	Straight       bool    `json:"straight"`
+	PointCount     int     `json:"point_count"`
+}
+
+// mapInlandDestinationProperties describe the inland destination (a boxwatch addition), shaped
+// as a port's.
+type mapInlandDestinationProperties struct {
+	FeatureType   string  `json:"feature_type"`
+	PortsSequence int     `json:"ports_sequence"`
+	LocationID    string  `json:"location_id"`
+	LocationType  string  `json:"location_type"`
+	Name          string  `json:"name"`
+	FacilityName  *string `json:"facility_name"`
+	StateAbbr     *string `json:"state_abbr"`
+	State         *string `json:"state"`
+	CountryCode   string  `json:"country_code"`
+	Country       string  `json:"country"`
+	TimeZone      *string `json:"time_zone"`
+	Mode          string  `json:"mode"`
+	InboundETAAt  *string `json:"inbound_eta_at"`
+	InboundATAAt  *string `json:"inbound_ata_at"`
+	Label         string  `json:"label"`
 }
 
 // optTime renders a zero time as null.

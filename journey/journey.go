@@ -144,7 +144,7 @@ func (e *Engine) ContainerMap(ctx context.Context, accountID, containerID string
 	if err != nil {
 		return Map{}, err
 	}
-	fc, err := e.build(ctx, s, split)
+	fc, err := e.build(ctx, s, c, split)
 	if err != nil {
 		return Map{}, err
 	}

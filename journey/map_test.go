@@ -41,6 +41,14 @@ type mapStage struct {
 	vessels func(a, b string) []journeytest.Vessel
 	stopped time.Time
 	split   bool
+	// inland, when set, is the leg past the port of discharge.
+	inland *inlandLeg
+}
+
+// inlandLeg is a destination past the port of discharge and the container's times on the way.
+type inlandLeg struct {
+	dest  boxwatch.Destination
+	times boxwatch.ContainerInland
 }
 
 // The stages of the three-port journey Shanghai → Singapore (TS1) → Rotterdam, on vessel a then
@@ -54,6 +62,17 @@ var mapStages = []mapStage{
 	{name: "complete", now: day(36), route: asiaEurope(day(1), day(6.3), day(9), day(29.2)), vessels: asiaEuropeVessels(day(6.3), day(29.2)), stopped: day(35)},
 	{name: "transpacific", now: day(8), route: transpacific, vessels: transpacificVessels},
 	{name: "transpacific_split", now: day(8), route: transpacific, vessels: transpacificVessels, split: true},
+	// The transpacific journey going on by rail to Chicago: ahead while at sea, under way once the
+	// train left Los Angeles, past once it arrived (tracking stopped: the map has ended).
+	{name: "inland_ahead", now: day(8), route: transpacific, vessels: transpacificVessels, inland: &inlandLeg{
+		dest: boxwatch.Destination{LOCODE: "USCHI", Name: "BNSF Logistics Park Chicago", Mode: "RAIL", ETA: day(19)}}},
+	{name: "inland_rail", now: day(16), route: transpacificArrived, vessels: transpacificVessels, inland: &inlandLeg{
+		dest:  boxwatch.Destination{LOCODE: "USCHI", Name: "BNSF Logistics Park Chicago", Mode: "RAIL", ETA: day(19)},
+		times: boxwatch.ContainerInland{PODRailCarrierSCAC: "BNSF", PODRailLoadedAt: day(14.5), PODRailDepartedAt: day(15), IndETAAt: day(19.2)}}},
+	{name: "inland_past", now: day(22), route: transpacificArrived, vessels: transpacificVessels, stopped: day(21), inland: &inlandLeg{
+		dest: boxwatch.Destination{LOCODE: "USCHI", Name: "BNSF Logistics Park Chicago", Mode: "RAIL", ETA: day(19), ATA: day(19.4)},
+		times: boxwatch.ContainerInland{PODRailCarrierSCAC: "BNSF", PODRailLoadedAt: day(14.5), PODRailDepartedAt: day(15),
+			IndETAAt: day(19.2), IndATAAt: day(19.4), IndRailUnloadedAt: day(19.5), FinalDestinationFullOutAt: day(20)}}},
 }
 
 // Shanghai to Los Angeles: at sea east of the antimeridian, with the path sailed crossing it.
@@ -61,6 +80,14 @@ func transpacific(a, _ string) []boxwatch.RouteStop {
 	return []boxwatch.RouteStop{
 		stop(1, "CNSHA", boxwatch.RolePOL, z, z, day(1), day(1), "", a),
 		stop(2, "USLAX", boxwatch.RolePOD, day(13), z, z, z, a, ""),
+	}
+}
+
+// transpacificArrived is the transpacific journey once the vessel berthed at Los Angeles.
+func transpacificArrived(a, _ string) []boxwatch.RouteStop {
+	return []boxwatch.RouteStop{
+		stop(1, "CNSHA", boxwatch.RolePOL, z, z, day(1), day(1), "", a),
+		stop(2, "USLAX", boxwatch.RolePOD, day(13), day(13.4), z, z, a, ""),
 	}
 }
 
@@ -80,6 +107,9 @@ func TestContainerMapStages(t *testing.T) {
 				a, bb := imoNumber(930000+10*i), imoNumber(930001+10*i)
 				number := fmt.Sprintf("MAP%09d", i)
 				id := journeytest.MustSeed(t, db, acme, number, st.route(a, bb), st.stopped, st.vessels(a, bb)...)
+				if st.inland != nil {
+					journeytest.MustSeedInland(t, db, acme, number, st.inland.dest, st.inland.times)
+				}
 				clock.Set(st.now)
 				m, err := maps.ContainerMap(t.Context(), acme, id, st.split)
 				if err != nil {
@@ -191,7 +221,7 @@ func checkMap(t testing.TB, raw []byte) mapDoc {
 				t.Fatalf("%s: %v", where, err)
 			}
 			checkPosition(t, where, p)
-			if ft != "port" && ft != "current_vessel" {
+			if ft != "port" && ft != "current_vessel" && ft != "inland_destination" {
 				t.Errorf("%s is a Point", where)
 			}
 			if ft == "current_vessel" {
@@ -236,6 +266,23 @@ func checkMap(t testing.TB, raw []byte) mapDoc {
 			if f.Properties["estimated"] == true {
 				checkSea(t, where, lines)
 			}
+		case "inland_leg":
+			// A straight segment from the port of discharge to the destination, which follows it.
+			if n != 2 && f.Geometry.Type == "LineString" {
+				t.Errorf("%s: %d positions, want the straight segment's 2", where, n)
+			}
+			pod, next := portBefore(doc, i), featureAfter(doc, i)
+			if pod == nil || pod["location_id"] != f.Properties["previous_port_id"] || pod["label"] != "POD" {
+				t.Errorf("%s does not follow its port of discharge: %v", where, pod)
+			}
+			if next == nil || next["feature_type"] != "inland_destination" || next["location_id"] != f.Properties["next_location_id"] {
+				t.Errorf("%s is not followed by its destination: %v", where, next)
+			}
+			switch f.Properties["progress"] {
+			case "ahead", "under_way", "past":
+			default:
+				t.Errorf("%s: progress %v", where, f.Properties["progress"])
+			}
 		default:
 			t.Errorf("%s is a line", where)
 		}
@@ -244,6 +291,24 @@ func checkMap(t testing.TB, raw []byte) mapDoc {
 		t.Errorf("feature counts %v", counts)
 	}
 	return doc
+}
+
+// portBefore is the properties of the last port before feature i, nil when none.
+func portBefore(doc mapDoc, i int) map[string]any {
+	for j := i - 1; j >= 0; j-- {
+		if doc.Features[j].Properties["feature_type"] == "port" {
+			return doc.Features[j].Properties
+		}
+	}
+	return nil
+}
+
+// featureAfter is the properties of feature i+1, nil when none.
+func featureAfter(doc mapDoc, i int) map[string]any {
+	if i+1 >= len(doc.Features) {
+		return nil
+	}
+	return doc.Features[i+1].Properties
 }
 
 func checkPosition(t testing.TB, where string, p []float64) {
@@ -280,5 +345,43 @@ func checkSea(t testing.TB, where string, lines [][][]float64) {
 			continue
 		}
 		t.Errorf("%s: segment %d from %v to %v crosses land", where, i, a, b)
+	}
+}
+
+// TestInlandLegLeftOut: an inland destination the service cannot place, or one at the port of
+// discharge itself, draws neither the leg nor the destination; the ocean map stays as it was.
+func TestInlandLegLeftOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.SQLite.Open(t)
+	clock := &journeytest.Clock{}
+	clock.Set(day(8))
+	maps := journeytest.New(t, db, clock.Now)
+	acme := storetest.MustCreateAccount(t, db, "acme").ID
+	a := imoNumber(940000)
+	plain := journeytest.MustSeed(t, db, acme, "INL000000000", transpacific(a, ""), z, transpacificVessels(a, "")...)
+	want, err := maps.ContainerMap(t.Context(), acme, plain, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, dest := range []boxwatch.Destination{
+		{LOCODE: "ZZZZZ", Name: "Nowhere", Mode: "RAIL"}, // not a known place
+		{LOCODE: "USLAX", Name: "The port itself", Mode: "TRUCK"},
+	} {
+		number := fmt.Sprintf("INL%09d", i+1)
+		id := journeytest.MustSeed(t, db, acme, number, transpacific(a, ""), z)
+		journeytest.MustSeedInland(t, db, acme, number, dest, boxwatch.ContainerInland{})
+		m, err := maps.ContainerMap(t.Context(), acme, id, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := checkMap(t, m.Body)
+		for _, f := range doc.Features {
+			if ft := f.Properties["feature_type"]; ft == "inland_leg" || ft == "inland_destination" {
+				t.Errorf("destination %s: the map draws %s", dest.LOCODE, ft)
+			}
+		}
+		if len(doc.Features) != len(checkMap(t, want.Body).Features) {
+			t.Errorf("destination %s: %d features, the same journey without it has %d", dest.LOCODE, len(doc.Features), len(checkMap(t, want.Body).Features))
+		}
 	}
 }

@@ -29,6 +29,11 @@ const envUpdateScreenshots = "BOXWATCH_UPDATE_SCREENSHOTS"
 // numbers"), so the map has ports, the path sailed, the legs ahead and the vessel.
 var dashboardNumbers = map[string]string{"phone": "MAEU123456784", "desktop": "MAEU123456783"}
 
+// inlandNumber is the demo bill (MSC) discharged at Los Angeles and waiting for the train to its
+// inland ramp (docs/carriers.md, "Demo and test numbers"): its box goes on by rail, and the Los
+// Angeles terminal lists holds and the Traffic Mitigation Fee for it.
+const inlandNumber = "MEDUEF387750"
+
 // TestDashboardBrowser runs the whole service in demo mode with the simulated world sped up and
 // drives the dashboard in headless Chromium as a person would, at phone and desktop widths: sign
 // in (a wrong key first), add a webhook to a loopback receiver, track a demo number and watch it
@@ -76,6 +81,8 @@ func TestDashboardBrowser(t *testing.T) {
 			d.redeliver(hook)
 			if v == browsertest.Desktop { // once is enough: these rows show at both widths alike
 				d.failingNumbers()
+			} else { // the inland leg, on the narrower screen where its cards must fit
+				d.inland()
 			}
 			d.signOut()
 			t.Logf("%s flow took %v", v.Name, time.Since(started).Round(100*time.Millisecond))
@@ -334,6 +341,71 @@ func (d *dashboard) checkMap() {
 	d.Eval(rendered, &got)
 	d.t.Logf("map features rendered: %v", got)
 	d.checkView("shipment page")
+}
+
+// inland tracks a number whose box goes on by rail past the port of discharge and opens its
+// shipment: the inland card names the destination and says the status in words (waiting for the
+// train, on rail), with the rail times; the map draws the rail leg and the destination; the
+// terminal card lists the Los Angeles terminal's holds and fees and its and the line's last free
+// days.
+func (d *dashboard) inland() {
+	d.t.Helper()
+	d.goTo("#/tracking-requests")
+	d.Type(`form#track input#track-number`, inlandNumber)
+	d.WaitFor(`document.querySelector('select#track-scac').value === 'MSCU'`, browsertest.Timeout, "the line of "+inlandNumber)
+	d.Click(`form#track button[type=submit]`)
+	row := fmt.Sprintf(`[...document.querySelectorAll('table#tracking-requests tr[data-id]')].find(r => r.textContent.includes(%s))`, js(inlandNumber))
+	d.WaitFor(row+`?.dataset.status === 'created' && `+row+`.querySelector('a[href^="#/shipments/"]')`,
+		60*time.Second, "the inland tracking request becoming a shipment")
+	d.ClickWhere(row + `.querySelector('a[href^="#/shipments/"]')`)
+	d.openShipment(inlandNumber)
+
+	// The inland card: the destination, and the box waiting for the train or on it (or, on a slow
+	// machine where the simulated train already left, the departure shown).
+	d.WaitFor(`(c => c && c.querySelector('.destination-name')?.textContent.trim() &&
+		(['awaiting_inland_transfer', 'on_rail'].includes(c.querySelector('[data-status]')?.dataset.status) ||
+		 !!c.querySelector('[data-status]') && [...c.querySelectorAll('dt')].some(dt => dt.textContent === 'Rail departed' && dt.nextElementSibling.querySelector('time'))))(document.querySelector('section#inland'))`,
+		60*time.Second, "the inland destination and the box waiting for the train or on rail")
+	status := d.attr(`section#inland [data-status]`, "data-status")
+	words := d.Text(`section#inland [data-status]`)
+	if words == "" || strings.Contains(words, "_") {
+		d.t.Errorf("the inland status %q reads %q, not words", status, words)
+	}
+	if want := map[string]string{"awaiting_inland_transfer": "Awaiting inland transfer", "on_rail": "On rail"}[status]; want != "" && !strings.Contains(words, want) {
+		d.t.Errorf("the inland status %q reads %q, want it to say %q", status, words, want)
+	}
+	d.t.Logf("inland card: %q", d.Text(`section#inland`))
+
+	// The terminal's holds and fees, and the last free days.
+	d.WaitFor(`document.querySelectorAll('#terminal ul#holds li[data-hold]').length > 0 && document.querySelectorAll('#terminal ul#fees li[data-fee]').length > 0`,
+		60*time.Second, "the terminal's holds and fees")
+	fees := d.Text(`#terminal ul#fees`)
+	if !strings.Contains(fees, "60") {
+		d.t.Errorf("the fees read %q, want the Traffic Mitigation Fee's 60 USD", fees)
+	}
+	terminal := d.Text(`#terminal`)
+	for _, want := range []string{"Terminal’s last free day", "Line’s last free day", "Location in the terminal"} {
+		if !strings.Contains(terminal, want) {
+			d.t.Errorf("the terminal card does not show %q: %q", want, terminal)
+		}
+	}
+	d.t.Logf("holds: %q; fees: %q", d.Text(`#terminal ul#holds`), fees)
+
+	// The map: the rail leg (dashed until it arrives, solid after) and the destination.
+	d.WaitFor(`document.querySelector('#map')?.dataset.state === 'drawn' && window.boxwatch?.map`, browsertest.Timeout, "the map drawn")
+	const rendered = `(() => {
+		const m = window.boxwatch.map, n = id => m.getLayer(id) ? m.queryRenderedFeatures({layers: [id]}).length : 0;
+		return {ports: n('bw-ports'), rail: n('bw-inland') + n('bw-inland-past'), destination: n('bw-destination')};
+	})()`
+	d.WaitFor(`(r => r.ports >= 2 && r.rail >= 1 && r.destination >= 1)(`+rendered+`)`, 60*time.Second, "the rail leg and the inland destination on the map")
+	var got map[string]any
+	d.Eval(rendered, &got)
+	d.t.Logf("inland map features rendered: %v", got)
+	if !strings.Contains(d.Text(`ul.legend`), "Inland leg by rail") {
+		d.t.Error("the map's legend has no entry for the inland leg")
+	}
+	d.checkView("shipment page with an inland leg")
+	d.Screenshot("shipment-inland")
 }
 
 // redeliver opens the webhook's delivery log, which lists the notifications of the shipment

@@ -253,3 +253,30 @@ func ThreeLegs(t testing.TB) (route []boxwatch.RouteStop, vessels []Vessel, posi
 	}
 	return route, []Vessel{v1, v2, v3}, len(p1) + len(p2) + len(Sail(t, v3))
 }
+
+// MustSeedInland gives the shipment and container MustSeed stored for number an inland leg: the
+// shipment's destination and the container's inland times.
+func MustSeedInland(t testing.TB, db *store.DB, accountID, number string, dest boxwatch.Destination, inland boxwatch.ContainerInland) {
+	t.Helper()
+	ctx := context.Background()
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+		s, err := db.Shipment(ctx, accountID, boxwatch.NameUUID("s/"+accountID+number))
+		if err != nil {
+			return err
+		}
+		s.Destination = &dest
+		if err := tx.UpdateShipment(ctx, s); err != nil {
+			return err
+		}
+		c, err := db.Container(ctx, accountID, boxwatch.NameUUID("c/"+accountID+number))
+		if err != nil {
+			return err
+		}
+		inland.DestinationLOCODE = dest.LOCODE
+		c.Inland = inland
+		return tx.SaveContainer(ctx, c)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -39,6 +39,26 @@ export function humanize(s) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+// containerStatus says a container's current_status in words.
+const containerStatuses = {
+  new: 'New: not yet at the port of lading',
+  on_ship: 'On the vessel',
+  grounded: 'Discharged, in the terminal',
+  available: 'Available for pickup',
+  not_available: 'Not available for pickup',
+  awaiting_inland_transfer: 'Awaiting inland transfer: discharged, waiting for the train',
+  on_rail: 'On rail to the inland destination',
+  off_dock: 'Moved off dock',
+  picked_up: 'Picked up',
+  delivered: 'Delivered',
+  dropped: 'Dropped',
+  loaded: 'Loaded',
+  empty_returned: 'Empty returned',
+};
+export function containerStatus(s) {
+  return containerStatuses[s] ?? humanize(s);
+}
+
 const statusText = {
   pending: 'Pending',
   awaiting_manifest: 'Awaiting manifest',

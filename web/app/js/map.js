@@ -4,7 +4,9 @@
 // Layers: bw-ports (port points), bw-path (the path sailed, past_vessel_locations; lighter where
 // the server estimated it because no AIS position was stored), bw-legs-estimated (dashed: the
 // rest of the current leg, estimated_partial_leg, and the legs not started, estimated_full_legs)
-// and bw-vessel (an arrow turned to the vessel's heading; a dot when the heading is unknown).
+// bw-vessel (an arrow turned to the vessel's heading; a dot when the heading is unknown), and the
+// leg past the port of discharge: bw-inland (inland_leg, a straight segment in its own colour,
+// dashed until it is past) and bw-destination (inland_destination, a purple point).
 
 import { h } from './dom.js';
 import { landFromTopology, unwrap, bounds } from './geo.js';
@@ -20,6 +22,7 @@ const colours = {
   estimated: '#c2410c',
   port: '#0b2f4f',
   vessel: '#c2410c',
+  inland: '#7e22ce',
 };
 
 const empty = { type: 'FeatureCollection', features: [] };
@@ -84,6 +87,23 @@ function journeyLayers() {
       filter: ['in', kind, ['literal', ['estimated_partial_leg', 'estimated_full_legs']]],
       layout: { 'line-join': 'round' },
       paint: { 'line-color': colours.estimated, 'line-width': 2.5, 'line-dasharray': [2, 2] },
+    },
+    {
+      id: 'bw-inland', type: 'line', source: 'journey',
+      filter: ['all', ['==', kind, 'inland_leg'], ['!=', ['get', 'progress'], 'past']],
+      layout: { 'line-join': 'round' },
+      paint: { 'line-color': colours.inland, 'line-width': 3, 'line-dasharray': [1, 1.5] },
+    },
+    {
+      id: 'bw-inland-past', type: 'line', source: 'journey',
+      filter: ['all', ['==', kind, 'inland_leg'], ['==', ['get', 'progress'], 'past']],
+      layout: { 'line-join': 'round', 'line-cap': 'round' },
+      paint: { 'line-color': colours.inland, 'line-width': 3.5 },
+    },
+    {
+      id: 'bw-destination', type: 'circle', source: 'journey',
+      filter: ['==', kind, 'inland_destination'],
+      paint: { 'circle-radius': 6, 'circle-color': colours.inland, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
     },
     {
       id: 'bw-ports', type: 'circle', source: 'journey',
@@ -162,7 +182,7 @@ export class JourneyMap {
   }
 
   #popups(lib, map) {
-    for (const layer of ['bw-ports', 'bw-vessel']) {
+    for (const layer of ['bw-ports', 'bw-destination', 'bw-vessel']) {
       map.on('mouseenter', layer, () => { map.getCanvas().style.cursor = 'pointer'; });
       map.on('mouseleave', layer, () => { map.getCanvas().style.cursor = ''; });
       map.on('click', layer, (e) => {
@@ -214,11 +234,12 @@ export class JourneyMap {
     map.triggerRepaint();
   }
 
-  // #labels puts each port's label (POL, TS1, POD) beside it as an HTML marker: the map has no
+  // #labels puts each port's label (POL, TS1, POD; DEST for the inland destination) beside it as an HTML marker: the map has no
   // font server to draw text with.
   #labels(journey) {
     for (const m of this.markers) m.remove();
-    this.markers = journey.features.filter((f) => f.properties?.feature_type === 'port').map((f) => {
+    const labelled = ['port', 'inland_destination'];
+    this.markers = journey.features.filter((f) => labelled.includes(f.properties?.feature_type)).map((f) => {
       const el = h('div', { class: 'port-label', 'aria-hidden': 'true' }, `${f.properties.label} ${f.properties.name}`);
       return new this.lib.Marker({ element: el, anchor: 'bottom' }).setLngLat(f.geometry.coordinates).addTo(this.map);
     });
@@ -238,8 +259,15 @@ export class JourneyMap {
   }
 }
 
-// describe is a popup's content for a port or the vessel.
+// describe is a popup's content for a port, the inland destination or the vessel.
 function describe(p) {
+  if (p.feature_type === 'inland_destination') {
+    return h('div', {},
+      h('h3', {}, `Inland destination · ${p.name}`),
+      p.facility_name ? h('p', {}, p.facility_name) : null,
+      h('p', {}, [p.state, p.country].filter(Boolean).join(', '), p.mode ? ` · by ${p.mode}` : ''),
+      p.inbound_ata_at ? h('p', {}, 'Arrived ', time(p.inbound_ata_at, p.time_zone)) : p.inbound_eta_at ? h('p', {}, 'Expected ', time(p.inbound_eta_at, p.time_zone)) : null);
+  }
   if (p.feature_type === 'port') {
     return h('div', {},
       h('h3', {}, `${p.label} · ${p.name}`),

@@ -3,10 +3,10 @@
 
 import { get, query, Included, APIError } from './api.js';
 import { h, replace } from './dom.js';
-import { time, badge, eventName, humanize } from './format.js';
+import { time, badge, eventName, humanize, containerStatus } from './format.js';
 import { JourneyMap } from './map.js';
 
-const include = 'containers,pod_terminal,port_of_lading,port_of_discharge,destination';
+const include = 'containers,pod_terminal,port_of_lading,port_of_discharge,destination,destination_terminal';
 
 export function mount(main, route) {
   const id = route.id;
@@ -16,6 +16,7 @@ export function mount(main, route) {
   let etas = h('section', { id: 'etas', class: 'card', 'aria-labelledby': 'etas-title' }, h('h2', { id: 'etas-title' }, 'Arrival and departure'));
   let containers = h('section', { id: 'containers', class: 'card', 'aria-labelledby': 'containers-title' }, h('h2', { id: 'containers-title' }, 'Containers'));
   let terminal = h('section', { id: 'terminal', class: 'card', 'aria-labelledby': 'terminal-title' }, h('h2', { id: 'terminal-title' }, 'At the terminal'));
+  let inland = h('div', { id: 'inland' });
   let timeline = h('ol', { id: 'timeline', class: 'timeline' });
   let next = h('div');
   const mapEl = h('div', { id: 'map', role: 'region', 'aria-label': 'Map of the container’s journey' });
@@ -33,10 +34,13 @@ export function mount(main, route) {
             h('li', {}, h('span', { class: 'swatch', 'aria-hidden': 'true' }), 'Sailed (lighter where estimated)'),
             h('li', {}, h('span', { class: 'swatch dashed', 'aria-hidden': 'true' }), 'Still to sail (estimated)'),
             h('li', {}, h('span', { class: 'swatch vessel', 'aria-hidden': 'true' }), 'Vessel, pointing to its heading'),
+            h('li', {}, h('span', { class: 'swatch inland', 'aria-hidden': 'true' }), 'Inland leg by rail (straight line; solid once arrived)'),
+            h('li', {}, h('span', { class: 'swatch destination', 'aria-hidden': 'true' }), 'Inland destination'),
             h('li', {}, 'Land: Natural Earth')),
           next)),
       h('div', {},
         terminal,
+        inland,
         h('section', { class: 'card', 'aria-labelledby': 'timeline-title' },
           h('h2', { id: 'timeline-title' }, 'Events'),
           timeline))));
@@ -54,6 +58,7 @@ export function mount(main, route) {
     ]);
     if (state.container !== c.id) return; // another container was chosen meanwhile
     terminal = swap(terminal, terminalCard(c, inc, shipmentDoc.data));
+    inland = swap(inland, inlandCard(c, inc, shipmentDoc.data));
     const evText = JSON.stringify(events.data);
     if (evText !== state.lastEvents) {
       state.lastEvents = evText;
@@ -110,6 +115,7 @@ export function mount(main, route) {
         await refreshContainer(c, inc, doc);
       } else {
         terminal = swap(terminal, h('section', { id: 'terminal', class: 'card' }, h('h2', {}, 'At the terminal'), h('p', { class: 'muted' }, 'No container yet: the shipping line assigns one when the empty is picked up.')));
+        inland = swap(inland, h('div', { id: 'inland' }));
         timeline = swap(timeline, h('ol', { id: 'timeline', class: 'timeline' }));
         journey.fail('No container yet, so no map.');
       }
@@ -190,7 +196,7 @@ function containerPicker(list, selected, choose) {
           'aria-pressed': String(c.id === selected), onclick: () => choose(c.id),
         },
         h('span', { class: 'mono' }, a.number),
-        h('span', { class: 'muted small' }, [a.equipment_length ? `${a.equipment_length}′` : null, a.equipment_type, humanize(a.current_status)].filter(Boolean).join(' · '))));
+        h('span', { class: 'muted small' }, [a.equipment_length ? `${a.equipment_length}′` : null, a.equipment_type, containerStatus(a.current_status)].filter(Boolean).join(' · '))));
       })));
 }
 
@@ -199,23 +205,55 @@ function terminalCard(c, inc, shipment) {
   const term = inc.of(c, 'pod_terminal') ?? inc.of(shipment, 'pod_terminal');
   const available = a.available_for_pickup === true ? 'Yes' : a.available_for_pickup === false ? 'No' : (a.availability_known ? 'Unknown' : 'Not reported yet');
   const lfd = a.pickup_lfd ?? a.import_deadlines?.pickup_lfd_terminal ?? a.import_deadlines?.pickup_lfd_line ?? a.import_deadlines?.pickup_lfd_rail;
+  const deadlines = a.import_deadlines ?? {};
   const holds = a.holds_at_pod_terminal ?? [];
   const fees = a.fees_at_pod_terminal ?? [];
   return h('section', { id: 'terminal', class: 'card', 'aria-labelledby': 'terminal-title' },
     h('h2', { id: 'terminal-title' }, `At the terminal · ${a.number}`),
     h('dl', { class: 'summary' },
       item('Terminal', term?.attributes.name ?? null),
-      item('Status', humanize(a.current_status)),
+      item('Status', h('span', { 'data-status': a.current_status }, containerStatus(a.current_status))),
       item('Available for pickup', available),
       item('Last free day', lfd ? time(lfd, a.pod_timezone) : null),
+      deadlines.pickup_lfd_terminal ? item('Terminal’s last free day', time(deadlines.pickup_lfd_terminal, a.pod_timezone)) : null,
+      deadlines.pickup_lfd_line ? item('Line’s last free day', time(deadlines.pickup_lfd_line, a.pod_timezone)) : null,
+      deadlines.pickup_lfd_rail ? item('Rail’s last free day', time(deadlines.pickup_lfd_rail, a.pod_timezone)) : null,
       item('Holds', holds.length
-        ? h('ul', { class: 'holds' }, holds.map((x) => h('li', {}, `${humanize(x.name)}: ${x.status}${x.description ? ` (${x.description})` : ''}`)))
+        ? h('ul', { class: 'holds', id: 'holds' }, holds.map((x) => h('li', { 'data-hold': x.name, 'data-status': x.status }, `${humanize(x.name)}: ${x.status}${x.description ? ` (${x.description})` : ''}`)))
         : (a.availability_known ? 'None' : null)),
-      fees.length ? item('Fees', h('ul', { class: 'holds' }, fees.map((f) => h('li', {}, `${humanize(f.type)}: ${formatMoney(f.amount, f.currency_code)}`)))) : null,
+      item('Fees', fees.length
+        ? h('ul', { class: 'holds', id: 'fees' }, fees.map((f) => h('li', { 'data-fee': f.type }, `${humanize(f.type)}: ${formatMoney(f.amount, f.currency_code)}`)))
+        : (a.availability_known ? 'None' : null)),
       a.location_at_pod_terminal ? item('Location in the terminal', a.location_at_pod_terminal) : null,
       a.pickup_appointment_at ? item('Pickup appointment', time(a.pickup_appointment_at, a.pod_timezone)) : null,
       item('Discharged', time(a.pod_discharged_at, a.pod_timezone)),
       item('Picked up', time(a.pod_full_out_at, a.pod_timezone))));
+}
+
+// inlandCard is the container's leg past the port of discharge, when the carrier reports one: where
+// it goes, its status in words and the rail times; an empty placeholder otherwise.
+function inlandCard(c, inc, shipment) {
+  const a = c.attributes;
+  const s = shipment.attributes;
+  const dest = inc.of(shipment, 'destination');
+  const ramp = inc.of(shipment, 'destination_terminal');
+  const name = s.destination_name ?? dest?.attributes.name;
+  if (!name && !a.pod_rail_loaded_at && !a.ind_eta_at) return h('div', { id: 'inland' });
+  const tz = a.final_destination_timezone ?? s.destination_timezone;
+  const railway = [a.pod_rail_carrier_scac, a.ind_rail_carrier_scac].filter(Boolean);
+  return h('section', { id: 'inland', class: 'card', 'aria-labelledby': 'inland-title' },
+    h('h2', { id: 'inland-title' }, `Inland · ${a.number}`),
+    h('dl', { class: 'summary' },
+      item('Inland destination', name ? h('span', { class: 'destination-name' }, name, s.destination_locode ? ` (${s.destination_locode})` : '') : null),
+      ramp ? item('Rail terminal there', ramp.attributes.name ?? null) : null,
+      item('Status', h('span', { 'data-status': a.current_status }, containerStatus(a.current_status))),
+      railway.length ? item('Railway', [...new Set(railway)].join(', ')) : null,
+      item('Loaded on rail', time(a.pod_rail_loaded_at, a.pod_timezone)),
+      item('Rail departed', time(a.pod_rail_departed_at, a.pod_timezone)),
+      item('ETA at the destination', time(a.ind_eta_at ?? s.destination_eta_at, tz)),
+      item('Arrived at the destination', time(a.ind_ata_at ?? s.destination_ata_at, tz)),
+      a.ind_rail_unloaded_at ? item('Unloaded from rail', time(a.ind_rail_unloaded_at, tz)) : null,
+      a.final_destination_full_out_at ? item('Left the destination full', time(a.final_destination_full_out_at, tz)) : null));
 }
 
 function formatMoney(amount, currency) {

@@ -33,8 +33,8 @@ test: deps-check
 	@scripts/testtools.sh && h=$$(scripts/haproxy.sh) && export BOXWATCH_TEST_HAPROXY=$$h BOXWATCH_TEST_STRICT=1 && \
 	  chromium=$$(scripts/chromium.sh) || exit 1; export BOXWATCH_CHROMIUM="$$chromium"; \
 	  rm -rf test-output && mkdir test-output && \
-	  echo "BOXWATCH_TEST_STRICT=1 $(GO) test -race -count=1 -artifacts -outputdir test-output ./..." && \
-	  $(GO) test -race -count=1 -artifacts -outputdir "$(CURDIR)/test-output" ./...
+	  echo "BOXWATCH_TEST_STRICT=1 $(GO) test -race -count=1 -timeout 40m -artifacts -outputdir test-output ./..." && \
+	  $(GO) test -race -count=1 -timeout 40m -artifacts -outputdir "$(CURDIR)/test-output" ./...
 
 # The soaks, one after the other: two replicas behind HAProxy over 100,000 seeded shipments on
 # PostgreSQL, killed and restarted in turn under a mixed load (TestSoak), then one node on SQLite

@@ -381,6 +381,12 @@ func pointAlong(path []geo.Point, cum []float64, along float64) geo.Point {
 	if leg := cum[i] - cum[i-1]; leg > 0 {
 		f = min(1, max(0, (along-cum[i-1])/leg))
 	}
+	switch f { // a vertex exactly, not as the interpolation rounds it
+	case 0:
+		return path[i-1]
+	case 1:
+		return path[i]
+	}
 	return geo.Intermediate(path[i-1], path[i], f)
 }
 

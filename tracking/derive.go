@@ -31,6 +31,10 @@ const (
 
 	// EstimatedInlandArrival announces a new expected arrival at the inland destination.
 	EstimatedInlandArrival = "container.transport.estimated.arrived_at_inland_destination"
+	// EstimatedVesselDeparted announces a new expected departure of the vessel from the port of
+	// lading, EstimatedVesselArrived a new expected arrival at the port of discharge.
+	EstimatedVesselDeparted = "container.transport.estimated.vessel_departed"
+	EstimatedVesselArrived  = "container.transport.estimated.vessel_arrived"
 )
 
 // Modes of transport of a call (DCSA's modeOfTransport).

@@ -68,8 +68,8 @@ var catalogue = []Category{
 	}},
 	{ID: "estimate-events", Name: "Estimate Events", Events: []EventSummary{
 		{"shipment.estimated.arrival", "The expected arrival of the shipment at its port of discharge changed.", refEstimatedEvent, true},
-		{"container.transport.estimated.vessel_departed", "The expected departure of the container's vessel from the port of lading changed.", refTransportEvent, false},
-		{"container.transport.estimated.vessel_arrived", "The expected arrival of the container's vessel at the port of discharge changed.", refTransportEvent, false},
+		{"container.transport.estimated.vessel_departed", "The expected departure of the container's vessel from the port of lading changed.", refTransportEvent, true},
+		{"container.transport.estimated.vessel_arrived", "The expected arrival of the container's vessel at the port of discharge changed.", refTransportEvent, true},
 		{"container.transport.estimated.arrived_at_inland_destination", "The expected arrival of the container at its inland destination changed; the transport event's timestamp is the new estimate.", refTransportEvent, true},
 	}},
 	{ID: "container-events", Name: "Container Events", Events: []EventSummary{

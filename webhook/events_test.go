@@ -23,6 +23,7 @@ var emitted = []string{
 	"container.transport.rail_loaded", "container.transport.rail_departed", "container.transport.rail_arrived",
 	"container.transport.rail_unloaded", "container.transport.arrived_at_inland_destination",
 	"container.transport.estimated.arrived_at_inland_destination",
+	"container.transport.estimated.vessel_departed", "container.transport.estimated.vessel_arrived",
 }
 
 func TestCatalogueShape(t *testing.T) {

@@ -150,6 +150,7 @@ func TestReceiverGetsReferencePayloads(t *testing.T) {
 			"container.transport.transshipment_loaded", "container.transport.transshipment_departed", "container.transport.vessel_arrived",
 			"container.transport.vessel_discharged", "container.transport.available", "container.transport.full_out",
 			"container.transport.empty_in", "shipment.estimated.arrival", "container.updated", "container.pickup_lfd.changed",
+			"container.transport.estimated.vessel_departed", "container.transport.estimated.vessel_arrived",
 		} {
 			if seen[want] == 0 {
 				t.Errorf("no %s was delivered", want)

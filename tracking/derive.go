@@ -506,7 +506,7 @@ func withFeeder(ms []milestone, route []boxwatch.RouteStop) []milestone {
 // feederLegs returns the feeder legs of a route, by index (leg i sails from stop i to stop
 // i+1). A leg is a feeder leg when the journey changes vessel on the way (three stops or more),
 // the leg is its first or its last, the mother vessel's leg (the longest at sea, by the
-// carrier's actual, else estimated, else planned times) is another vessel's, and the leg takes at
+// carrier's first schedule, else its latest times) is another vessel's, and the leg takes at
 // most half as long at sea as the mother vessel's: a short hop from a small port to the hub, or
 // on from it.
 func feederLegs(route []boxwatch.RouteStop) map[int]bool {
@@ -517,8 +517,13 @@ func feederLegs(route []boxwatch.RouteStop) map[int]bool {
 	sailing := make([]time.Duration, n)
 	mother := -1
 	for i := range n {
-		dep := firstTime(route[i].ATD, route[i].ETD, route[i].OriginalETD)
-		arr := firstTime(route[i+1].ATA, route[i+1].ETA, route[i+1].OriginalETA)
+		// The schedule, so that a leg stays a feeder leg from its loading to its discharge
+		// whatever the delays; the latest times where there is none, or where it makes no sense.
+		dep, arr := route[i].OriginalETD, route[i+1].OriginalETA
+		if dep.IsZero() || arr.IsZero() || !arr.After(dep) {
+			dep = firstTime(route[i].ATD, route[i].ETD)
+			arr = firstTime(route[i+1].ATA, route[i+1].ETA)
+		}
 		if dep.IsZero() || arr.IsZero() || !arr.After(dep) {
 			return nil // a leg of unknown length: no leg can be called short
 		}

@@ -208,6 +208,16 @@ func TestFeederLegs(t *testing.T) {
 		{"UnknownLength", []boxwatch.RouteStop{stop(-1, -1, "", "A"), stop(40, 60, "A", "B"), stop(400, -1, "B", "")}, nil},
 		{"BothEnds", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(30, 40, "A", "B"), stop(400, 410, "B", "C"),
 			stop(440, -1, "C", "")}, []int{0, 2}},
+		// The schedule decides, though the estimates have the first leg as long as the second.
+		{"ByTheSchedule", []boxwatch.RouteStop{
+			{ETD: hours(0), OriginalETD: hours(0), OutboundVesselIMO: "A"},
+			{ETA: hours(200), OriginalETA: hours(40), ETD: hours(210), OriginalETD: hours(60), InboundVesselIMO: "A", OutboundVesselIMO: "B"},
+			{ETA: hours(400), OriginalETA: hours(400), InboundVesselIMO: "B"}}, []int{0}},
+		// A stale estimate (arrival before departure) gives way to the schedule.
+		{"StaleEstimate", []boxwatch.RouteStop{
+			{ETD: hours(30), OriginalETD: hours(0), OutboundVesselIMO: "A"},
+			{ETA: hours(20), OriginalETA: hours(40), ETD: hours(60), OriginalETD: hours(60), InboundVesselIMO: "A", OutboundVesselIMO: "B"},
+			{ETA: hours(400), OriginalETA: hours(400), InboundVesselIMO: "B"}}, []int{0}},
 		{"MiddleLegNever", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(300, 310, "A", "B"), stop(330, 340, "B", "C"),
 			stop(640, -1, "C", "")}, nil},
 	} {

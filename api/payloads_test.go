@@ -38,6 +38,9 @@ func receiverNumbers(t *testing.T) []struct{ requestType, number, scac string } 
 	// Late on a first leg that ends at a transshipment hub within the first day.
 	out = append(out, tracked{"bill_of_lading", "MAEU123400024", "MAEU"}, tracked{"bill_of_lading", "MEDUFR030024", "MSCU"},
 		tracked{"booking_number", "CMDUSHZ50054", "CMDU"})
+	// Feeders' hops to Busan, then on to California: one booked (feeder_loaded), one leaving
+	// within hours (feeder_departed, feeder_arrived, feeder_discharged).
+	out = append(out, tracked{"bill_of_lading", "161234560", "MAEU"}, tracked{"bill_of_lading", "321234561", "MAEU"})
 	// Discharged at Tacoma and going on by rail to an inland ramp: the rail and inland events.
 	out = append(out, tracked{"bill_of_lading", "254387750", "MAEU"})
 	// A request that fails, and one that waits for its manifest.
@@ -150,6 +153,9 @@ func TestReceiverGetsReferencePayloads(t *testing.T) {
 			"container.transport.transshipment_loaded", "container.transport.transshipment_departed", "container.transport.vessel_arrived",
 			"container.transport.vessel_discharged", "container.transport.available", "container.transport.full_out",
 			"container.transport.empty_in", "shipment.estimated.arrival", "container.updated", "container.pickup_lfd.changed",
+			"container.transport.estimated.vessel_departed", "container.transport.estimated.vessel_arrived",
+			"container.transport.feeder_loaded", "container.transport.feeder_departed", "container.transport.feeder_arrived",
+			"container.transport.feeder_discharged",
 		} {
 			if seen[want] == 0 {
 				t.Errorf("no %s was delivered", want)

@@ -55,8 +55,11 @@ func TestCarrierFixtures(t *testing.T) {
 			containers: []string{"MSKU1234565: full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA"}, events: 5, booking: "BK2401"},
 		{name: "SequencePerVoyage", file: "sequence-per-voyage.json", ref: bill("BL2401"), route: "CNSHA:POL SGSIN:TS NLRTM:POD",
 			podETA: "2025-04-05T04:00:00Z",
-			containers: []string{"MSKU1234565: vessel_loaded@CNSHA vessel_departed@CNSHA transshipment_arrived@SGSIN " +
-				"transshipment_discharged@SGSIN transshipment_loaded@SGSIN transshipment_departed@SGSIN"}, events: 7, booking: "BK2401"},
+			// Shanghai to Singapore is a feeder leg (docs/api.md): another vessel than the mother
+			// vessel's, less than half as long at sea.
+			containers: []string{"MSKU1234565: vessel_loaded@CNSHA feeder_loaded@CNSHA vessel_departed@CNSHA feeder_departed@CNSHA " +
+				"transshipment_arrived@SGSIN feeder_arrived@SGSIN transshipment_discharged@SGSIN feeder_discharged@SGSIN " +
+				"transshipment_loaded@SGSIN transshipment_departed@SGSIN"}, events: 7, booking: "BK2401"},
 		{name: "OptionalMembersMissing", file: "optional-members-missing.json", ref: bill("BL2401"), route: direct,
 			podETA:     "2025-04-03T10:00:00Z",
 			containers: []string{"MSKU1234565: full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA"}, events: 5, booking: "BK2401"},

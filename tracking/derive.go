@@ -22,6 +22,10 @@ const (
 	VesselArrived         = "container.transport.vessel_arrived"
 	VesselDischarged      = "container.transport.vessel_discharged"
 	FullOut               = "container.transport.full_out"
+	FeederLoaded          = "container.transport.feeder_loaded"
+	FeederDeparted        = "container.transport.feeder_departed"
+	FeederArrived         = "container.transport.feeder_arrived"
+	FeederDischarged      = "container.transport.feeder_discharged"
 	RailLoaded            = "container.transport.rail_loaded"
 	RailDeparted          = "container.transport.rail_departed"
 	RailArrived           = "container.transport.rail_arrived"
@@ -31,6 +35,10 @@ const (
 
 	// EstimatedInlandArrival announces a new expected arrival at the inland destination.
 	EstimatedInlandArrival = "container.transport.estimated.arrived_at_inland_destination"
+	// EstimatedVesselDeparted announces a new expected departure of the vessel from the port of
+	// lading, EstimatedVesselArrived a new expected arrival at the port of discharge.
+	EstimatedVesselDeparted = "container.transport.estimated.vessel_departed"
+	EstimatedVesselArrived  = "container.transport.estimated.vessel_arrived"
 )
 
 // Modes of transport of a call (DCSA's modeOfTransport).
@@ -442,9 +450,96 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, d
 				f.milestones = append(f.milestones, m)
 			}
 		}
+		f.milestones = withFeeder(f.milestones, route)
 		sort.SliceStable(f.milestones, func(a, b int) bool { return f.milestones[a].at.Before(f.milestones[b].at) })
 	}
 	return facts
+}
+
+// feederTwin names, for each vessel milestone, its feeder event and whether it happens at the
+// start of a leg (loading, departure) rather than at its end (arrival, discharge).
+var feederTwin = map[string]struct {
+	event string
+	start bool
+}{
+	VesselLoaded: {FeederLoaded, true}, VesselDeparted: {FeederDeparted, true},
+	TransshipmentLoaded: {FeederLoaded, true}, TransshipmentDeparted: {FeederDeparted, true},
+	TransshipmentArrived: {FeederArrived, false}, TransshipmentDisch: {FeederDischarged, false},
+	VesselArrived: {FeederArrived, false}, VesselDischarged: {FeederDischarged, false},
+}
+
+// withFeeder adds, after each vessel milestone of a feeder leg (feederLegs), the feeder event of
+// the reference: feeder_loaded and feeder_departed where the leg starts, feeder_arrived and
+// feeder_discharged where it ends. The vessel and transshipment milestones stay: the feeder's
+// departure from the port of lading is still the box's departure from there.
+func withFeeder(ms []milestone, route []boxwatch.RouteStop) []milestone {
+	feeder := feederLegs(route)
+	if len(feeder) == 0 {
+		return ms
+	}
+	stop := map[string]int{}
+	for i, s := range route {
+		if _, ok := stop[s.LOCODE]; !ok {
+			stop[s.LOCODE] = i
+		}
+	}
+	out := make([]milestone, 0, len(ms)+4)
+	for _, m := range ms {
+		out = append(out, m)
+		twin, ok := feederTwin[m.event]
+		i, at := stop[m.locode]
+		if !ok || !at {
+			continue
+		}
+		leg := i - 1 // the leg that ends at the stop
+		if twin.start {
+			leg = i
+		}
+		if feeder[leg] {
+			m.event = twin.event
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// feederLegs returns the feeder legs of a route, by index (leg i sails from stop i to stop
+// i+1). A leg is a feeder leg when the journey changes vessel on the way (three stops or more),
+// the leg is its first or its last, the mother vessel's leg (the longest at sea, by the
+// carrier's first schedule, else its latest times) is another vessel's, and the leg takes at
+// most half as long at sea as the mother vessel's: a short hop from a small port to the hub, or
+// on from it.
+func feederLegs(route []boxwatch.RouteStop) map[int]bool {
+	n := len(route) - 1 // legs
+	if n < 2 {
+		return nil
+	}
+	sailing := make([]time.Duration, n)
+	mother := -1
+	for i := range n {
+		// The schedule, so that a leg stays a feeder leg from its loading to its discharge
+		// whatever the delays; the latest times where there is none, or where it makes no sense.
+		dep, arr := route[i].OriginalETD, route[i+1].OriginalETA
+		if dep.IsZero() || arr.IsZero() || !arr.After(dep) {
+			dep = firstTime(route[i].ATD, route[i].ETD)
+			arr = firstTime(route[i+1].ATA, route[i+1].ETA)
+		}
+		if dep.IsZero() || arr.IsZero() || !arr.After(dep) {
+			return nil // a leg of unknown length: no leg can be called short
+		}
+		sailing[i] = arr.Sub(dep)
+		if mother < 0 || sailing[i] > sailing[mother] {
+			mother = i
+		}
+	}
+	vessel := func(i int) string { return cmp.Or(route[i].OutboundVesselIMO, route[i+1].InboundVesselIMO) }
+	feeder := map[int]bool{}
+	for _, i := range []int{0, n - 1} {
+		if i != mother && vessel(i) != "" && vessel(mother) != "" && vessel(i) != vessel(mother) && 2*sailing[i] <= sailing[mother] {
+			feeder[i] = true
+		}
+	}
+	return feeder
 }
 
 func (f *containerFacts) has(event string) bool {

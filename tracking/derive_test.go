@@ -1,6 +1,7 @@
 package tracking
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -84,9 +85,12 @@ func TestDeriveContainers(t *testing.T) {
 	for _, m := range facts[0].milestones {
 		got = append(got, m.event+"@"+m.locode)
 	}
+	// The first leg, 111 hours at sea on the first vessel against the second's 349, is a feeder
+	// leg: its vessel events come with the feeder's.
 	want := []string{
-		EmptyOut + "@CNSHA", FullIn + "@CNSHA", VesselLoaded + "@CNSHA", VesselDeparted + "@CNSHA",
-		TransshipmentArrived + "@SGSIN", TransshipmentDisch + "@SGSIN", TransshipmentLoaded + "@SGSIN", TransshipmentDeparted + "@SGSIN",
+		EmptyOut + "@CNSHA", FullIn + "@CNSHA", VesselLoaded + "@CNSHA", FeederLoaded + "@CNSHA", VesselDeparted + "@CNSHA", FeederDeparted + "@CNSHA",
+		TransshipmentArrived + "@SGSIN", FeederArrived + "@SGSIN", TransshipmentDisch + "@SGSIN", FeederDischarged + "@SGSIN",
+		TransshipmentLoaded + "@SGSIN", TransshipmentDeparted + "@SGSIN",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("milestones %v\nwant %v", got, want)
@@ -169,5 +173,63 @@ func TestDestinationIgnoresEmptyReturn(t *testing.T) {
 		LOCODE: "NLMOE", TransportCallID: "depot"})
 	if d := deriveDestination(cs, route, nil); d == nil || d.LOCODE != "NLMOE" || d.Mode != "TRUCK" || !d.ATA.Equal(hours(900)) {
 		t.Fatalf("a laden arrival by truck: destination %+v", d)
+	}
+}
+
+// TestFeederLegs: the rule of docs/api.md, case by case: a short first or last leg on another
+// vessel than the longest leg's is a feeder leg; the same vessel, a leg more than half as long,
+// a middle leg, a direct route or a leg of unknown length is not.
+func TestFeederLegs(t *testing.T) {
+	t.Parallel()
+	// stop returns a route stop arriving at arr and leaving at dep (hours; -1 for none) with the
+	// vessel in and out.
+	stop := func(arr, dep int, in, out string) boxwatch.RouteStop {
+		s := boxwatch.RouteStop{InboundVesselIMO: in, OutboundVesselIMO: out}
+		if arr >= 0 {
+			s.ETA = hours(arr)
+		}
+		if dep >= 0 {
+			s.ETD = hours(dep)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name  string
+		route []boxwatch.RouteStop
+		want  []int
+	}{
+		{"FirstLeg", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(40, 60, "A", "B"), stop(400, -1, "B", "")}, []int{0}},
+		{"LastLeg", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(400, 430, "A", "B"), stop(480, -1, "B", "")}, []int{1}},
+		{"ExactlyHalf", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(100, 100, "A", "B"), stop(300, -1, "B", "")}, []int{0}},
+		{"MoreThanHalf", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(101, 101, "A", "B"), stop(301, -1, "B", "")}, nil},
+		{"SameVessel", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(40, 60, "A", "A"), stop(400, -1, "A", "")}, nil},
+		{"VesselUnknown", []boxwatch.RouteStop{stop(-1, 0, "", ""), stop(40, 60, "", "B"), stop(400, -1, "B", "")}, nil},
+		{"Direct", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(40, -1, "A", "")}, nil},
+		{"UnknownLength", []boxwatch.RouteStop{stop(-1, -1, "", "A"), stop(40, 60, "A", "B"), stop(400, -1, "B", "")}, nil},
+		{"BothEnds", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(30, 40, "A", "B"), stop(400, 410, "B", "C"),
+			stop(440, -1, "C", "")}, []int{0, 2}},
+		// The schedule decides, though the estimates have the first leg as long as the second.
+		{"ByTheSchedule", []boxwatch.RouteStop{
+			{ETD: hours(0), OriginalETD: hours(0), OutboundVesselIMO: "A"},
+			{ETA: hours(200), OriginalETA: hours(40), ETD: hours(210), OriginalETD: hours(60), InboundVesselIMO: "A", OutboundVesselIMO: "B"},
+			{ETA: hours(400), OriginalETA: hours(400), InboundVesselIMO: "B"}}, []int{0}},
+		// A stale estimate (arrival before departure) gives way to the schedule.
+		{"StaleEstimate", []boxwatch.RouteStop{
+			{ETD: hours(30), OriginalETD: hours(0), OutboundVesselIMO: "A"},
+			{ETA: hours(20), OriginalETA: hours(40), ETD: hours(60), OriginalETD: hours(60), InboundVesselIMO: "A", OutboundVesselIMO: "B"},
+			{ETA: hours(400), OriginalETA: hours(400), InboundVesselIMO: "B"}}, []int{0}},
+		{"MiddleLegNever", []boxwatch.RouteStop{stop(-1, 0, "", "A"), stop(300, 310, "A", "B"), stop(330, 340, "B", "C"),
+			stop(640, -1, "C", "")}, nil},
+	} {
+		got := feederLegs(tc.route)
+		var legs []int
+		for i := range len(tc.route) {
+			if got[i] {
+				legs = append(legs, i)
+			}
+		}
+		if !slices.Equal(legs, tc.want) {
+			t.Errorf("%s: feeder legs %v, want %v", tc.name, legs, tc.want)
+		}
 	}
 }

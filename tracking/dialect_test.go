@@ -2,6 +2,7 @@ package tracking_test
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,12 @@ func describeShipment(t *testing.T, f *fixture, id string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Events at the same time (a feeder event and its vessel event) in a fixed order: the
+		// store orders ties by id, which is random.
+		sort.SliceStable(events, func(i, j int) bool {
+			a, b := events[i], events[j]
+			return a.Timestamp.Before(b.Timestamp) || a.Timestamp.Equal(b.Timestamp) && a.Event < b.Event
+		})
 		for _, e := range events {
 			fmt.Fprintf(&b, "  %s %s %v %s %s\n", strings.TrimPrefix(e.Event, "container.transport."), e.LOCODE, e.Timestamp.UTC(), e.VoyageNumber, e.VesselIMO)
 		}

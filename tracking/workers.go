@@ -438,9 +438,11 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 	}
 	oldPOD, hadPOD := s.POD()
+	oldPOL, hadPOL := s.POL()
 	before := s.Arrivals()
 	s.Route = route
 	newPOD, hasPOD := s.POD()
+	newPOL, hasPOL := s.POL()
 	if arrived := newArrivals(before, s.Arrivals()); len(arrived) > 0 && e.cfg.Arrived != nil {
 		tx.AfterCommit(func() { e.cfg.Arrived(arrived) })
 	}
@@ -498,6 +500,14 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	// reference's transport event whose timestamp is the estimate.
 	newInlandETA := !initial && dest != nil && dest.ATA.IsZero() && !dest.ETA.IsZero() &&
 		oldDest != nil && oldDest.LOCODE == dest.LOCODE && !oldDest.ETA.IsZero() && !oldDest.ETA.Equal(dest.ETA)
+	// A new expected departure from the port of lading, or arrival at the port of discharge, the
+	// carrier's estimated (EST) transport events for the vessel's call there: announced per
+	// container that has not yet left, or arrived, as the reference's transport event whose
+	// timestamp is the estimate.
+	newETD := !initial && hadPOL && hasPOL && oldPOL.LOCODE == newPOL.LOCODE && newPOL.ATD.IsZero() &&
+		!newPOL.ETD.IsZero() && !oldPOL.ETD.IsZero() && !newPOL.ETD.Equal(oldPOL.ETD)
+	newETA := !initial && hadPOD && hasPOD && oldPOD.LOCODE == newPOD.LOCODE && newPOD.ATA.IsZero() &&
+		!newPOD.ETA.IsZero() && !oldPOD.ETA.IsZero() && !newPOD.ETA.Equal(oldPOD.ETA)
 	boxes := make([]boxwatch.Container, 0, len(facts))
 	for _, f := range facts {
 		c, existed := byNumber[f.number]
@@ -527,8 +537,18 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		// container.updated is the terminal's (its reference object's data_source is "terminal"):
 		// the terminal checks send it; a carrier's gate-out is container.transport.full_out.
+		if newETD && existed && c.DepartedAt.IsZero() {
+			if err := logEstimate(ctx, tx, c, EstimatedVesselDeparted, newPOL.LOCODE, newPOL.ETD, newPOL.OutboundVoyage, "etd", now, event); err != nil {
+				return err
+			}
+		}
+		if newETA && existed && c.PODArrivedAt.IsZero() {
+			if err := logEstimate(ctx, tx, c, EstimatedVesselArrived, newPOD.LOCODE, newPOD.ETA, newPOD.InboundVoyage, "eta-pod", now, event); err != nil {
+				return err
+			}
+		}
 		if newInlandETA && existed && c.Inland.IndATAAt.IsZero() {
-			if err := inlandEstimate(ctx, tx, c, *dest, now, event); err != nil {
+			if err := logEstimate(ctx, tx, c, EstimatedInlandArrival, dest.LOCODE, dest.ETA, "", "eta-ind", now, event); err != nil {
 				return err
 			}
 		}
@@ -624,22 +644,23 @@ type EstimatedArrival struct {
 	CreatedAt          time.Time `json:"created_at"`
 }
 
-// inlandEstimate logs container.transport.estimated.arrived_at_inland_destination for a new
-// expected arrival of c at its inland destination: one transport event per container and place,
-// whose timestamp follows the estimate, and one event per estimate.
-func inlandEstimate(ctx context.Context, tx boxwatch.Tx, c boxwatch.Container, dest boxwatch.Destination, now time.Time,
+// logEstimate logs an estimated milestone (name: container.transport.estimated.*) of container c at
+// place locode: one transport event per container, milestone and place, whose timestamp follows
+// the latest estimate at, and one event per estimate (its key made of kind, the container, the
+// place and the estimate).
+func logEstimate(ctx context.Context, tx boxwatch.Tx, c boxwatch.Container, name, locode string, at time.Time, voyage, kind string, now time.Time,
 	event func(name, objectType, objectID, containerID, key string, data any) error) error {
-	eta := dest.ETA.UTC()
+	at = at.UTC()
 	te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: c.AccountID, ShipmentID: c.ShipmentID, ContainerID: c.ID,
-		Event: EstimatedInlandArrival, Timestamp: eta, LOCODE: dest.LOCODE, DataSource: "shipping_line", CreatedAt: now}
+		Event: name, Timestamp: at, LOCODE: locode, VoyageNumber: voyage, DataSource: "shipping_line", CreatedAt: now}
 	added, err := tx.InsertTransportEvent(ctx, te)
 	if err == nil && !added {
-		te, err = tx.SetTransportEventValue(ctx, c.ID, EstimatedInlandArrival, dest.LOCODE, eta, "")
+		te, err = tx.SetTransportEventValue(ctx, c.ID, name, locode, at, "")
 	}
 	if err != nil {
 		return err
 	}
-	return event(EstimatedInlandArrival, "transport_event", te.ID, c.ID, fmt.Sprintf("eta-ind:%s:%s:%d", c.ID, dest.LOCODE, eta.Unix()), nil)
+	return event(name, "transport_event", te.ID, c.ID, fmt.Sprintf("%s:%s:%s:%d", kind, c.ID, locode, at.Unix()), nil)
 }
 
 // ContainerChange is the changeset of a container.updated event: attribute → [before, after].

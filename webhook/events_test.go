@@ -23,6 +23,9 @@ var emitted = []string{
 	"container.transport.rail_loaded", "container.transport.rail_departed", "container.transport.rail_arrived",
 	"container.transport.rail_unloaded", "container.transport.arrived_at_inland_destination",
 	"container.transport.estimated.arrived_at_inland_destination",
+	"container.transport.estimated.vessel_departed", "container.transport.estimated.vessel_arrived",
+	"container.transport.feeder_loaded", "container.transport.feeder_departed", "container.transport.feeder_arrived",
+	"container.transport.feeder_discharged",
 }
 
 func TestCatalogueShape(t *testing.T) {

@@ -898,21 +898,7 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 		if passage != "" {
 			out.Passages = []Passage{passage}
 		}
-		for i, p := range way {
-			if i > 0 {
-				p = unwrapTo(out.Points[len(out.Points)-1].Lon, p)
-			}
-			if len(out.Points) == 0 || p != out.Points[len(out.Points)-1] {
-				out.Points = append(out.Points, p)
-			}
-		}
-		if len(out.Points) == 1 {
-			out.Points = append(out.Points, out.Points[0])
-		}
-		for i := range out.Points {
-			out.Points[i] = normalise(out.Points[i])
-		}
-		out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+		out.Points = pathPoints(way, from, to)
 		return out, true
 	}
 	return n.around(from, to, a, b, closed, bestNM)
@@ -954,22 +940,31 @@ func (n *Network) around(from, to geo.Point, a, b []snap, closed []bool, netNM f
 			}
 		}
 	}
-	for i, pt := range pts {
-		if i > 0 {
-			pt = unwrapTo(out.Points[len(out.Points)-1].Lon, pt)
-		}
-		if len(out.Points) == 0 || pt != out.Points[len(out.Points)-1] {
-			out.Points = append(out.Points, pt)
-		}
-	}
-	if len(out.Points) == 1 {
-		out.Points = append(out.Points, out.Points[0])
-	}
-	for i := range out.Points {
-		out.Points[i] = normalise(out.Points[i])
-	}
-	out.Points[0], out.Points[len(out.Points)-1] = normalise(from), normalise(to)
+	out.Points = pathPoints(pts, from, to)
 	return out, true
+}
+
+// pathPoints makes a path's points of way: each unwrapped to the longitude of the one before
+// (no jump at the antimeridian), none twice in a row, at least two, normalised, and ending
+// exactly at from and to.
+func pathPoints(way []geo.Point, from, to geo.Point) []geo.Point {
+	var out []geo.Point
+	for i, p := range way {
+		if i > 0 {
+			p = unwrapTo(out[len(out)-1].Lon, p)
+		}
+		if len(out) == 0 || p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 1 {
+		out = append(out, out[0])
+	}
+	for i := range out {
+		out[i] = normalise(out[i])
+	}
+	out[0], out[len(out)-1] = normalise(from), normalise(to)
+	return out
 }
 
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.

@@ -78,6 +78,8 @@ type Engine struct {
 	tracks     *trackCache
 	waits      *eta.Waits
 	learned    *learnedCache
+	// arrivals are those QueueArrivals handed over, for RunLearning to learn.
+	arrivals chan []boxwatch.VesselArrival
 }
 
 // New returns an engine, or an error naming a required field left out.
@@ -98,7 +100,7 @@ func New(cfg Config) (*Engine, error) {
 		shipments: cfg.Shipments, containers: cfg.Containers, vessels: cfg.Vessels, positions: cfg.Positions,
 		ports: cfg.Ports, sea: cfg.Sea, now: cfg.Clock, log: cfg.Logger,
 		maps: newMapCache(cfg.MapCacheBytes), routes: newRouteCache(cfg.RouteCacheBytes), tracks: newTrackCache(cfg.TrackCacheBytes),
-		waits: cfg.Waits, learned: newLearnedCache(cfg.LearnedCacheBytes),
+		waits: cfg.Waits, learned: newLearnedCache(cfg.LearnedCacheBytes), arrivals: make(chan []boxwatch.VesselArrival, arrivalQueue),
 	}, nil
 }
 

@@ -93,10 +93,14 @@ func (e *Engine) Waits() *eta.Waits { return e.waits }
 // each call once. It reads the tracks on its own context, bounded by learnTimeout, and logs what
 // fails: a wait not learned costs a prediction a little, never a request.
 func (e *Engine) LearnArrivals(arrivals []boxwatch.VesselArrival) {
+	e.learnArrivals(context.Background(), arrivals)
+}
+
+func (e *Engine) learnArrivals(ctx context.Context, arrivals []boxwatch.VesselArrival) {
 	if len(arrivals) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
+	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
 	defer cancel()
 	for _, a := range arrivals {
 		if _, err := e.learn(ctx, a); err != nil {
@@ -175,7 +179,7 @@ func (e *Engine) WarmWaits(ctx context.Context) (int, error) {
 // interval until ctx ends, so that a replica learns the arrivals the others recorded too (and an
 // API-only replica, which records none, learns at all).
 func (e *Engine) RunLearning(ctx context.Context, interval time.Duration) {
-	for {
+	warm := func() {
 		start := time.Now()
 		wctx, cancel := context.WithTimeout(ctx, warmTimeout)
 		n, err := e.WarmWaits(wctx)
@@ -186,11 +190,38 @@ func (e *Engine) RunLearning(ctx context.Context, interval time.Duration) {
 			st := e.waits.Stats()
 			e.log.Info("learned the waits at ports", "arrivals", n, "places", st.Places, "waits", st.Waits, "took", time.Since(start).Round(time.Millisecond).String())
 		}
+	}
+	warm()
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(interval):
+		case a := <-e.arrivals:
+			e.learnArrivals(ctx, a)
+		case <-tick.C:
+			warm()
 		}
+	}
+}
+
+// arrivalQueue is how many hand-overs QueueArrivals holds for RunLearning; beyond it they are
+// dropped, and the next warm-up learns them from the database.
+const arrivalQueue = 256
+
+// QueueArrivals hands arrivals the tracking engine just recorded to RunLearning, without waiting:
+// the lookup job that recorded them must not run on (a job that outlives its lease is taken up
+// again elsewhere while it still runs). When the queue is full they are dropped: RunLearning's
+// next warm-up reads them from the database.
+func (e *Engine) QueueArrivals(arrivals []boxwatch.VesselArrival) {
+	if len(arrivals) == 0 {
+		return
+	}
+	select {
+	case e.arrivals <- arrivals:
+	default:
+		e.log.Debug("learning queue full: arrivals left to the next warm-up", "arrivals", len(arrivals))
 	}
 }
 

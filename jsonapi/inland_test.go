@@ -16,7 +16,9 @@ import (
 func TestInlandRendering(t *testing.T) {
 	t.Parallel()
 	rd := jsonapi.Renderer{Carriers: data.Carriers(), Ports: data.Ports()}
-	at := func(h int) time.Time { return time.Date(2025, 3, 20, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour) }
+	at := func(h int) time.Time {
+		return time.Date(2025, 3, 20, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour)
+	}
 	route := []boxwatch.RouteStop{{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL}, {Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD}}
 	s := boxwatch.Shipment{ID: boxwatch.NewID(at(0)), SCAC: "MAEU", Route: route, CreatedAt: at(0), UpdatedAt: at(0),
 		Destination: &boxwatch.Destination{LOCODE: "USCHI", Name: "BNSF Logistics Park Chicago", Mode: "RAIL", FacilityType: "RAMP",

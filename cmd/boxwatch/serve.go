@@ -92,7 +92,7 @@ func defaultServeConfig() serveConfig {
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
 		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
 		terminalInterval: tracking.DefaultTerminalInterval,
-		webhookTimeout: webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
+		webhookTimeout:   webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, webhookPerAccountFailing: dispatch.DefaultPerAccountFailing, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
 		aisRetention: ingest.DefaultRetention, readCache: true,
@@ -387,7 +387,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.LearnArrivals, Metrics: reg})
+		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg})
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func FuzzEncode(f *testing.F) {
 		m := ais.Message{Type: types[int(typ)%len(types)], MMSI: mmsi % (1 << 30), Position: geo.Point{Lat: lat, Lon: lon}, HasPosition: true,
 			Speed: speed, HasSpeed: true, Course: course, HasCourse: true, Heading: heading, HasHeading: true}
 		if math.IsNaN(lat) || math.IsNaN(lon) || math.Abs(lat) > 90 || math.Abs(lon) > 180 {
-			t.Skip("the caller's position must be a position")
+			return // outside the encoder's contract: the caller's position must be a position
 		}
 		var e ais.Encoder
 		got, out := roundTrip(t, &e, m)

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/boxwatch/boxwatch/internal/replicas"
+	"github.com/boxwatch/boxwatch/internal/testenv"
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
@@ -27,9 +28,7 @@ import (
 // BOXWATCH_SOAK_PROFILES to keep the heap profiles); the slope is judged per run of a replica, so
 // measure it with fewer kills (BOXWATCH_SOAK_KILLS=0) when the load is short.
 func TestSoak(t *testing.T) {
-	if os.Getenv("BOXWATCH_SOAK") == "" {
-		t.Skip("the soak runs with make soak (BOXWATCH_SOAK=1)")
-	}
+	testenv.OptIn(t, "BOXWATCH_SOAK", "make soak")
 	storetest.RequirePostgres(t)
 	n, kills, seed := 2, 4, 100000
 	for name, v := range map[string]*int{"BOXWATCH_SOAK_REPLICAS": &n, "BOXWATCH_SOAK_KILLS": &kills, "BOXWATCH_SOAK_SHIPMENTS": &seed} {
@@ -57,9 +56,7 @@ var soakWebhookFlags = []string{"--webhook-per-endpoint", "16", "--webhook-per-a
 // process on a SQLite file, no balancer and no kills, the same seeded shipments and mixed load.
 // BOXWATCH_SOAK_DURATION and BOXWATCH_SOAK_SHIPMENTS tune it as they tune TestSoak.
 func TestSoakSQLite(t *testing.T) {
-	if os.Getenv("BOXWATCH_SOAK") == "" {
-		t.Skip("the soak runs with make soak (BOXWATCH_SOAK=1)")
-	}
+	testenv.OptIn(t, "BOXWATCH_SOAK", "make soak")
 	seed := 100000
 	if s := os.Getenv("BOXWATCH_SOAK_SHIPMENTS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -121,3 +121,13 @@ func known(t testing.TB, name string) {
 		t.Fatalf("testenv: %q is no prerequisite this package knows how to install; add it to installs", name)
 	}
 }
+
+// OptIn runs the rest of t only when the environment variable env is set: a long run that a
+// Makefile target chooses (make soak sets BOXWATCH_SOAK=1), never a prerequisite, so it skips in
+// strict mode too, saying which target runs it.
+func OptIn(t testing.TB, env, target string) {
+	t.Helper()
+	if os.Getenv(env) == "" {
+		t.Skipf("%s runs with %s (%s=1), not in make test", t.Name(), target, env)
+	}
+}

@@ -34,6 +34,8 @@ var (
 	vesselsJSON []byte
 	//go:embed terminals/terminals.json
 	terminalsJSON []byte
+	//go:embed railways/railways.json
+	railwaysJSON []byte
 	//go:embed land/land-50m.bin
 	landBin []byte
 	//go:embed searoute/network.bin
@@ -46,6 +48,7 @@ var (
 	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
 	termList = once("terminals/terminals.json", terminalsJSON, boxwatch.LoadTerminals)
+	railways = once("railways/railways.json", railwaysJSON, boxwatch.LoadRailways)
 	landSet  = once("land/land-50m.bin", landBin, readLand)
 	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
 )
@@ -76,6 +79,10 @@ func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
 // names and addresses (terminals/terminals.json, from SMDG's and CBP's lists), by port and code.
 // The caller owns the returned slice.
 func Terminals() []boxwatch.Terminal { return slices.Clone(termList()) }
+
+// Railways returns the railways that carry containers inland, by SCAC (railways/railways.json,
+// kept by hand). Every call returns the same set, which is read-only and safe for concurrent use.
+func Railways() *boxwatch.Railways { return railways() }
 
 // Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
 // world-atlas), indexed. Every call returns the same set, which is read-only and safe for

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -57,6 +58,10 @@ func TestInlandDemoNumbers(t *testing.T) {
 			in.PODRailDepartedAt.IsZero() || in.IndATAAt.IsZero() || in.IndRailUnloadedAt.IsZero() || in.FinalDestinationFullOutAt.IsZero() ||
 			!c.PODFullOutAt.IsZero() {
 			t.Errorf("complete journey: %s is %s with %+v (pod full out %v)", c.Number, c.CurrentStatus, in, c.PODFullOutAt)
+		}
+		// The simulated carrier names the railway in both rail terminals' names: one train, one railway.
+		if _, ok := data.Railways().BySCAC(in.PODRailCarrierSCAC); !ok || in.IndRailCarrierSCAC != in.PODRailCarrierSCAC {
+			t.Errorf("complete journey: %s by rail with %q from the port and %q to the ramp", c.Number, in.PODRailCarrierSCAC, in.IndRailCarrierSCAC)
 		}
 	}
 

@@ -385,7 +385,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Every in-memory cache, one collector: the journey engine's and the store's.
 	reg.MustRegister(admin.CacheCollector(append(append(journeys.CacheStats(), db.CacheStats()...), feeds.CacheStats)...))
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
-		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
+		Terminals: terminalSources, Railways: data.Railways(), TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg})
 	if err != nil {

@@ -68,6 +68,7 @@ func LoadRailways(r io.Reader) (*Railways, error) {
 	return out, nil
 }
 
+// railSCAC reports whether s is two to four capital letters, as a railway's SCAC is.
 func railSCAC(s string) bool {
 	if len(s) < 2 || len(s) > 4 {
 		return false

@@ -36,6 +36,8 @@ var (
 	terminalsJSON []byte
 	//go:embed railways/railways.json
 	railwaysJSON []byte
+	//go:embed waterways/waterways.json
+	waterwaysJSON []byte
 	//go:embed land/land-50m.bin
 	landBin []byte
 	//go:embed searoute/network.bin
@@ -49,6 +51,7 @@ var (
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
 	termList = once("terminals/terminals.json", terminalsJSON, boxwatch.LoadTerminals)
 	railways = once("railways/railways.json", railwaysJSON, boxwatch.LoadRailways)
+	waterway = once("waterways/waterways.json", waterwaysJSON, boxwatch.LoadWaterways)
 	landSet  = once("land/land-50m.bin", landBin, readLand)
 	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
 )
@@ -83,6 +86,10 @@ func Terminals() []boxwatch.Terminal { return slices.Clone(termList()) }
 // Railways returns the railways that carry containers inland, by SCAC (railways/railways.json,
 // kept by hand). Every call returns the same set, which is read-only and safe for concurrent use.
 func Railways() *boxwatch.Railways { return railways() }
+
+// Waterways returns the barge routes inland from the sea ports (waterways/waterways.json, kept by
+// hand). Every call returns the same set, which is read-only and safe for concurrent use.
+func Waterways() *boxwatch.Waterways { return waterway() }
 
 // Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
 // world-atlas), indexed. Every call returns the same set, which is read-only and safe for

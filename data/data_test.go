@@ -244,3 +244,20 @@ func TestRailways(t *testing.T) {
 		}
 	}
 }
+
+func TestWaterways(t *testing.T) {
+	ws := data.Waterways().All()
+	if len(ws) < 2 {
+		t.Fatalf("%d waterways, want Rotterdam's and Antwerp's", len(ws))
+	}
+	for _, w := range ws {
+		for _, code := range w.Ports {
+			if p, ok := data.Ports().ByLOCODE(code); !ok || !p.HasCoordinates {
+				t.Errorf("%s: port %s is not in the port list with coordinates", w.Name, code)
+			}
+		}
+	}
+	if ports, ok := data.Waterways().Between("NLRTM", "DEMHG"); !ok || ports[0] != "NLRTM" || ports[len(ports)-1] != "DEMHG" {
+		t.Errorf("Rotterdam to Mannheim: %v, %v", ports, ok)
+	}
+}

@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
 )
 
@@ -13,36 +15,55 @@ import (
 // (IPI service), as carriers book them: the journeys of numbers ending in inlandMarker do, when
 // their port of discharge has rail service. The gateways, the ramps their railways serve and the
 // railways are facts (each railway's published intermodal network); the times are the
-// simulator's.
+// simulator's. Imports discharged at North European ports go on by barge up the Rhine or by rail
+// to Central Europe: the journeys of numbers ending in euInlandMarker do. The barges sail the
+// waterways of data/waterways; the inland terminals are the simulator's, named as such.
 
-// ramp is an inland rail terminal served from a gateway, and the railway that runs the train.
+// ramp is an inland terminal served from a port: a rail terminal and the railway that runs the
+// train, or a barge terminal.
 type ramp struct {
 	locode  string
-	name    string
-	railway string // the railway's common name: BNSF, UP, CSX, NS, CN, CPKC
+	name    string // "" for a simulated terminal, named after its place
+	railway string // the railway's common name: BNSF, UP, CSX, NS, CN, CPKC; "" when it has no SCAC
+	mode    string // RAIL or BARGE
 }
+
+// euInland lists, by North European port of discharge, the inland terminals its barges (up the
+// Rhine) and trains reach: places of the port list, so that the map can draw them.
+var euInland = map[string][]ramp{
+	"NLRTM": {{locode: "DEDUS", mode: modeBarge}, {locode: "DECGN", mode: modeBarge}, {locode: "DEMHG", mode: modeBarge},
+		{locode: "DEMHG", mode: modeRail}},
+	"BEANR": {{locode: "DECGN", mode: modeBarge}, {locode: "DEMHG", mode: modeBarge}, {locode: "DEDUS", mode: modeRail}},
+	"DEHAM": {{locode: "HUBUD", mode: modeRail}, {locode: "SKBTS", mode: modeRail}, {locode: "DEMHG", mode: modeRail}},
+	"DEBRV": {{locode: "DEMHG", mode: modeRail}, {locode: "HUBUD", mode: modeRail}},
+}
+
+const (
+	modeRail  = "RAIL"
+	modeBarge = "BARGE"
+)
 
 // ipiRamps lists, by port of discharge, the inland ramps its rail service reaches.
 var ipiRamps = map[string][]ramp{
 	"USLAX": westCoastSouth, "USLGB": westCoastSouth,
 	"USSEA": westCoastNorth, "USTIW": westCoastNorth,
-	"CAVAN": {{"CATOR", "CN Brampton Intermodal Terminal", "CN"}, {"CAMTR", "CN Montreal Intermodal Terminal", "CN"},
-		{"CATOR", "CPKC Vaughan Intermodal Terminal", "CPKC"}, {"USCHI", "CN Chicago Intermodal Terminal", "CN"}},
-	"CAPRR": {{"CATOR", "CN Brampton Intermodal Terminal", "CN"}, {"USCHI", "CN Chicago Intermodal Terminal", "CN"},
-		{"USMEM", "CN Memphis Intermodal Terminal", "CN"}},
-	"USNYC": {{"USCHI", "CSX Bedford Park Intermodal Terminal", "CSX"}, {"USCMH", "NS Rickenbacker Intermodal Terminal", "NS"},
-		{"USDET", "CSX Detroit Intermodal Terminal", "CSX"}},
-	"USSAV": {{"USATL", "CSX Fairburn Intermodal Terminal", "CSX"}, {"USATL", "NS Austell Intermodal Terminal", "NS"},
-		{"USMEM", "NS Memphis Regional Intermodal Facility", "NS"}},
-	"USORF": {{"USCMH", "NS Rickenbacker Intermodal Terminal", "NS"}, {"USCHI", "NS 47th Street Intermodal Terminal", "NS"}},
+	"CAVAN": {{"CATOR", "CN Brampton Intermodal Terminal", "CN", modeRail}, {"CAMTR", "CN Montreal Intermodal Terminal", "CN", modeRail},
+		{"CATOR", "CPKC Vaughan Intermodal Terminal", "CPKC", modeRail}, {"USCHI", "CN Chicago Intermodal Terminal", "CN", modeRail}},
+	"CAPRR": {{"CATOR", "CN Brampton Intermodal Terminal", "CN", modeRail}, {"USCHI", "CN Chicago Intermodal Terminal", "CN", modeRail},
+		{"USMEM", "CN Memphis Intermodal Terminal", "CN", modeRail}},
+	"USNYC": {{"USCHI", "CSX Bedford Park Intermodal Terminal", "CSX", modeRail}, {"USCMH", "NS Rickenbacker Intermodal Terminal", "NS", modeRail},
+		{"USDET", "CSX Detroit Intermodal Terminal", "CSX", modeRail}},
+	"USSAV": {{"USATL", "CSX Fairburn Intermodal Terminal", "CSX", modeRail}, {"USATL", "NS Austell Intermodal Terminal", "NS", modeRail},
+		{"USMEM", "NS Memphis Regional Intermodal Facility", "NS", modeRail}},
+	"USORF": {{"USCMH", "NS Rickenbacker Intermodal Terminal", "NS", modeRail}, {"USCHI", "NS 47th Street Intermodal Terminal", "NS", modeRail}},
 }
 
 var (
-	westCoastSouth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF"}, {"USCHI", "UP Global IV Intermodal Terminal", "UP"},
-		{"USMEM", "BNSF Memphis Intermodal Facility", "BNSF"}, {"USDAL", "UP Dallas Intermodal Terminal", "UP"},
-		{"USKCK", "BNSF Logistics Park Kansas City", "BNSF"}}
-	westCoastNorth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF"}, {"USMEM", "BNSF Memphis Intermodal Facility", "BNSF"},
-		{"USCHI", "UP Global II Intermodal Terminal", "UP"}}
+	westCoastSouth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF", modeRail}, {"USCHI", "UP Global IV Intermodal Terminal", "UP", modeRail},
+		{"USMEM", "BNSF Memphis Intermodal Facility", "BNSF", modeRail}, {"USDAL", "UP Dallas Intermodal Terminal", "UP", modeRail},
+		{"USKCK", "BNSF Logistics Park Kansas City", "BNSF", modeRail}}
+	westCoastNorth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF", modeRail}, {"USMEM", "BNSF Memphis Intermodal Facility", "BNSF", modeRail},
+		{"USCHI", "UP Global II Intermodal Terminal", "UP", modeRail}}
 )
 
 const (
@@ -51,62 +72,115 @@ const (
 	railKnots = 14.0
 	// railDetour is how much longer the track is than the great circle.
 	railDetour = 1.25
+	// bargeKnots is a Rhine barge's average speed upstream, its calls and locks included
+	// (Rotterdam to Mannheim in three to four days), and riverDetour how much longer the river is
+	// than the straight lines between its ports.
+	bargeKnots  = 3.6
+	riverDetour = 1.2
 )
 
-// addInlandPlaces adds the ramps' cities to the world's places.
+// addInlandPlaces adds the ramps' cities, and the ports along the waterways, to the world's places.
 func (w *world) addInlandPlaces(ports *boxwatch.Ports) error {
+	w.waterways = data.Waterways()
+	var all []ramp
 	for _, ramps := range ipiRamps {
-		for _, r := range ramps {
-			if _, done := w.places[r.locode]; done {
-				continue
-			}
-			p, ok := ports.ByLOCODE(r.locode)
-			if !ok || !p.HasCoordinates {
-				return fmt.Errorf("sim: ramp %s needs place %s with coordinates", r.name, r.locode)
-			}
-			loc, err := time.LoadLocation(p.TimeZone)
-			if err != nil || p.TimeZone == "" {
-				loc = time.UTC
-			}
-			w.places[r.locode] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
+		all = append(all, ramps...)
+	}
+	for _, ramps := range euInland {
+		all = append(all, ramps...)
+	}
+	for _, ww := range w.waterways.All() {
+		for _, code := range ww.Ports {
+			all = append(all, ramp{locode: code, name: ww.Name})
 		}
+	}
+	for _, r := range all {
+		if _, done := w.places[r.locode]; done {
+			continue
+		}
+		p, ok := ports.ByLOCODE(r.locode)
+		if !ok || !p.HasCoordinates {
+			return fmt.Errorf("sim: inland terminal %s needs place %s with coordinates", r.name, r.locode)
+		}
+		loc, err := time.LoadLocation(p.TimeZone)
+		if err != nil || p.TimeZone == "" {
+			loc = time.UTC
+		}
+		w.places[r.locode] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
 	}
 	return nil
 }
 
-// goesInland reports whether the journey of number goes on by rail from its port of discharge,
-// and to which ramp: when the number ends in inlandMarker and its port has rail service.
+// goesInland reports whether the journey of number goes on inland from its port of discharge,
+// and to which terminal: when the number ends in inlandMarker and its port has rail service, or
+// in euInlandMarker and its port has barge or rail service inland.
 func (j *journey) goesInland(d dice, number string) (ramp, bool) {
-	ramps := ipiRamps[j.calls[j.pod()].place.LOCODE]
-	if len(ramps) == 0 || !strings.HasSuffix(number, inlandMarker) {
+	var ramps []ramp
+	switch pod := j.calls[j.pod()].place.LOCODE; {
+	case strings.HasSuffix(number, inlandMarker):
+		ramps = ipiRamps[pod]
+	case strings.HasSuffix(number, euInlandMarker):
+		ramps = euInland[pod]
+	}
+	if len(ramps) == 0 {
 		return ramp{}, false
 	}
 	return ramps[d.intn("inland/ramp", len(ramps))], true
 }
 
-// routeInland adds the rail leg to the journey's calls: the train's call at the port of
-// discharge (its on-dock ramp) and at the inland ramp, after the return depot, which moves to the
-// ramp's city: the empty goes back there.
+// routeInland adds the inland leg to the journey's calls: the train's or barge's call at the port
+// of discharge (its on-dock ramp, or the terminal's barge berth) and at the inland terminal,
+// after the return depot, which moves to the terminal's city: the empty goes back there.
 func (j *journey) routeInland(w *world, r ramp) {
 	pod := j.pod()
 	dest := w.places[r.locode]
 	depot := &j.calls[pod+1]
 	depot.place, depot.name = dest, dest.Name+" inland depot"
-	add := func(p place, name string) {
-		c := call{seq: len(j.calls) + 1, place: p, facility: "RAMP", mode: "RAIL", name: name}
+	mode := r.mode
+	add := func(c call) {
+		c.seq, c.mode = len(j.calls)+1, mode
 		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))
 		j.calls = append(j.calls, c)
 	}
 	j.inland = 2
-	add(j.calls[pod].place, j.calls[pod].name+" on-dock rail ("+r.railway+")")
-	add(dest, r.name)
+	port := j.calls[pod]
+	switch {
+	case mode == modeBarge:
+		// Barges load at the sea terminal's quay; the carrier names the inland terminal only.
+		add(call{place: port.place, facility: "POTE"})
+		add(call{place: dest, facility: "INTE", name: cmp.Or(r.name, dest.Name+" barge terminal (simulated)")})
+	case r.railway == "":
+		add(call{place: port.place, facility: "RAMP", name: port.name + " on-dock rail"})
+		add(call{place: dest, facility: "RAMP", name: cmp.Or(r.name, dest.Name+" rail terminal (simulated)")})
+	default:
+		add(call{place: port.place, facility: "RAMP", name: port.name + " on-dock rail (" + r.railway + ")"})
+		add(call{place: dest, facility: "RAMP", name: r.name})
+	}
 }
 
-// scheduleInland lays out the rail leg once the boxes are discharged: each box is loaded onto
-// the train at the port, the train leaves after the last, arrives at the ramp after the run the
-// distance takes, and each box is taken off the train, leaves the ramp full and comes back empty
-// to the city's depot. It replaces the full out at the port.
-func (j *journey) scheduleInland(d dice) {
+// inlandNM is the distance of the inland leg from call from to call to: along the waterway's
+// ports for a barge, else the great circle times the track's detour.
+func (j *journey) inlandNM(w *world, from, to int) float64 {
+	a, b := j.calls[from].place, j.calls[to].place
+	if j.calls[to].mode != modeBarge {
+		return railDetour * geo.DistanceNM(a.point, b.point)
+	}
+	ports, ok := w.waterways.Between(a.LOCODE, b.LOCODE)
+	if !ok {
+		return riverDetour * geo.DistanceNM(a.point, b.point)
+	}
+	nm := 0.0
+	for i := 1; i < len(ports); i++ {
+		nm += geo.DistanceNM(w.places[ports[i-1]].point, w.places[ports[i]].point)
+	}
+	return riverDetour * nm
+}
+
+// scheduleInland lays out the inland leg once the boxes are discharged: each box is loaded onto
+// the train or barge at the port, which leaves after the last, arrives at the inland terminal
+// after the run the distance takes, and each box is taken off, leaves the terminal full and
+// comes back empty to the city's depot. It replaces the full out at the port.
+func (j *journey) scheduleInland(w *world, d dice) {
 	pod := j.pod()
 	railPOD, railDest, depot := len(j.calls)-2, len(j.calls)-1, pod+1
 	j.drop(func(m move) bool {
@@ -121,12 +195,15 @@ func (j *journey) scheduleInland(d dice) {
 		lastLoad = max(lastLoad, load)
 	}
 	departure := max(plannedDeparture+d.between("rail/late-departure", -4*hour, 20*hour), lastLoad+2*hour)
-	nm := railDetour * geo.DistanceNM(j.calls[railPOD].place.point, j.calls[railDest].place.point)
-	run := time.Duration(nm / railKnots * float64(time.Hour)).Truncate(time.Minute)
+	knots := railKnots
+	if j.calls[railDest].mode == modeBarge {
+		knots = bargeKnots
+	}
+	run := time.Duration(j.inlandNM(w, railPOD, railDest) / knots * float64(time.Hour)).Truncate(time.Minute)
 	plannedArrival := plannedDeparture + run
 	arrival := departure + run + d.between("rail/late-arrival", -6*hour, 30*hour)
-	j.railTransport(d, "DEPA", railPOD, plannedDeparture, departure)
-	j.railTransport(d, "ARRI", railDest, plannedArrival, arrival)
+	j.inlandTransport(d, "DEPA", railPOD, plannedDeparture, departure)
+	j.inlandTransport(d, "ARRI", railDest, plannedArrival, arrival)
 	for i := range j.equipment {
 		e := func(label string) string { return fmt.Sprint(label, "/", i) }
 		unload := arrival + d.between(e("rail/unload"), 3*hour, 14*hour)
@@ -137,12 +214,16 @@ func (j *journey) scheduleInland(d dice) {
 	}
 }
 
-// railTransport adds a train's departure or arrival at call c, planned at planned, made at actual.
-func (j *journey) railTransport(d dice, code string, c int, planned, actual time.Duration) {
+// inlandTransport adds a train's or barge's departure or arrival at call c, planned at planned,
+// made at actual.
+func (j *journey) inlandTransport(d dice, code string, c int, planned, actual time.Duration) {
 	m := move{family: "TRANSPORT", code: code, call: c, equipment: -1, planned: planned, actual: actual,
 		lag: d.between(fmt.Sprint("lag/", code, "/", c), 2*time.Minute, 25*time.Minute)}
 	if actual-planned > 2*hour {
 		m.reason = delayReason{remark: "Rail network congestion"}
+		if j.calls[c].mode == modeBarge {
+			m.reason = delayReason{remark: "Low water on the river"}
+		}
 	}
 	j.moves = append(j.moves, m)
 }

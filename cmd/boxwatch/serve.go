@@ -377,7 +377,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// arrivals the tracking engine records (Arrived) and, on start and every learnEvery, from
 	// those in the database (RunLearning, below): each replica learns on its own.
 	journeys, err := journey.New(journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: ports, Sea: sea,
-		Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
+		Waterways: data.Waterways(), Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
 		TrackCacheBytes: cfg.trackCacheBytes, LearnedCacheBytes: journey.DefaultLearnedCacheBytes})
 	if err != nil {
 		return err

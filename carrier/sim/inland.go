@@ -19,23 +19,27 @@ import (
 // to Central Europe: the journeys of numbers ending in euInlandMarker do. The barges sail the
 // waterways of data/waterways; the inland terminals are the simulator's, named as such.
 
-// ramp is an inland terminal served from a port: a rail terminal and the railway that runs the
-// train, or a barge terminal.
+// ramp is an inland rail terminal served from a gateway, and the railway that runs the train.
 type ramp struct {
 	locode  string
-	name    string // "" for a simulated terminal, named after its place
-	railway string // the railway's common name: BNSF, UP, CSX, NS, CN, CPKC; "" when it has no SCAC
-	mode    string // RAIL or BARGE
+	name    string
+	railway string // the railway's common name: BNSF, UP, CSX, NS, CN, CPKC
+}
+
+// euTerminal is an inland terminal served from a North European port, by barge or rail: one of
+// the simulator's, named after its place (European rail operators have no SCAC to name).
+type euTerminal struct {
+	locode string
+	mode   string // BARGE or RAIL
 }
 
 // euInland lists, by North European port of discharge, the inland terminals its barges (up the
 // Rhine) and trains reach: places of the port list, so that the map can draw them.
-var euInland = map[string][]ramp{
-	"NLRTM": {{locode: "DEDUS", mode: modeBarge}, {locode: "DECGN", mode: modeBarge}, {locode: "DEMHG", mode: modeBarge},
-		{locode: "DEMHG", mode: modeRail}},
-	"BEANR": {{locode: "DECGN", mode: modeBarge}, {locode: "DEMHG", mode: modeBarge}, {locode: "DEDUS", mode: modeRail}},
-	"DEHAM": {{locode: "HUBUD", mode: modeRail}, {locode: "SKBTS", mode: modeRail}, {locode: "DEMHG", mode: modeRail}},
-	"DEBRV": {{locode: "DEMHG", mode: modeRail}, {locode: "HUBUD", mode: modeRail}},
+var euInland = map[string][]euTerminal{
+	"NLRTM": {{"DEDUS", modeBarge}, {"DECGN", modeBarge}, {"DEMHG", modeBarge}, {"DEMHG", modeRail}},
+	"BEANR": {{"DECGN", modeBarge}, {"DEMHG", modeBarge}, {"DEDUS", modeRail}},
+	"DEHAM": {{"HUBUD", modeRail}, {"SKBTS", modeRail}, {"DEMHG", modeRail}},
+	"DEBRV": {{"DEMHG", modeRail}, {"HUBUD", modeRail}},
 }
 
 const (
@@ -47,23 +51,23 @@ const (
 var ipiRamps = map[string][]ramp{
 	"USLAX": westCoastSouth, "USLGB": westCoastSouth,
 	"USSEA": westCoastNorth, "USTIW": westCoastNorth,
-	"CAVAN": {{"CATOR", "CN Brampton Intermodal Terminal", "CN", modeRail}, {"CAMTR", "CN Montreal Intermodal Terminal", "CN", modeRail},
-		{"CATOR", "CPKC Vaughan Intermodal Terminal", "CPKC", modeRail}, {"USCHI", "CN Chicago Intermodal Terminal", "CN", modeRail}},
-	"CAPRR": {{"CATOR", "CN Brampton Intermodal Terminal", "CN", modeRail}, {"USCHI", "CN Chicago Intermodal Terminal", "CN", modeRail},
-		{"USMEM", "CN Memphis Intermodal Terminal", "CN", modeRail}},
-	"USNYC": {{"USCHI", "CSX Bedford Park Intermodal Terminal", "CSX", modeRail}, {"USCMH", "NS Rickenbacker Intermodal Terminal", "NS", modeRail},
-		{"USDET", "CSX Detroit Intermodal Terminal", "CSX", modeRail}},
-	"USSAV": {{"USATL", "CSX Fairburn Intermodal Terminal", "CSX", modeRail}, {"USATL", "NS Austell Intermodal Terminal", "NS", modeRail},
-		{"USMEM", "NS Memphis Regional Intermodal Facility", "NS", modeRail}},
-	"USORF": {{"USCMH", "NS Rickenbacker Intermodal Terminal", "NS", modeRail}, {"USCHI", "NS 47th Street Intermodal Terminal", "NS", modeRail}},
+	"CAVAN": {{"CATOR", "CN Brampton Intermodal Terminal", "CN"}, {"CAMTR", "CN Montreal Intermodal Terminal", "CN"},
+		{"CATOR", "CPKC Vaughan Intermodal Terminal", "CPKC"}, {"USCHI", "CN Chicago Intermodal Terminal", "CN"}},
+	"CAPRR": {{"CATOR", "CN Brampton Intermodal Terminal", "CN"}, {"USCHI", "CN Chicago Intermodal Terminal", "CN"},
+		{"USMEM", "CN Memphis Intermodal Terminal", "CN"}},
+	"USNYC": {{"USCHI", "CSX Bedford Park Intermodal Terminal", "CSX"}, {"USCMH", "NS Rickenbacker Intermodal Terminal", "NS"},
+		{"USDET", "CSX Detroit Intermodal Terminal", "CSX"}},
+	"USSAV": {{"USATL", "CSX Fairburn Intermodal Terminal", "CSX"}, {"USATL", "NS Austell Intermodal Terminal", "NS"},
+		{"USMEM", "NS Memphis Regional Intermodal Facility", "NS"}},
+	"USORF": {{"USCMH", "NS Rickenbacker Intermodal Terminal", "NS"}, {"USCHI", "NS 47th Street Intermodal Terminal", "NS"}},
 }
 
 var (
-	westCoastSouth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF", modeRail}, {"USCHI", "UP Global IV Intermodal Terminal", "UP", modeRail},
-		{"USMEM", "BNSF Memphis Intermodal Facility", "BNSF", modeRail}, {"USDAL", "UP Dallas Intermodal Terminal", "UP", modeRail},
-		{"USKCK", "BNSF Logistics Park Kansas City", "BNSF", modeRail}}
-	westCoastNorth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF", modeRail}, {"USMEM", "BNSF Memphis Intermodal Facility", "BNSF", modeRail},
-		{"USCHI", "UP Global II Intermodal Terminal", "UP", modeRail}}
+	westCoastSouth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF"}, {"USCHI", "UP Global IV Intermodal Terminal", "UP"},
+		{"USMEM", "BNSF Memphis Intermodal Facility", "BNSF"}, {"USDAL", "UP Dallas Intermodal Terminal", "UP"},
+		{"USKCK", "BNSF Logistics Park Kansas City", "BNSF"}}
+	westCoastNorth = []ramp{{"USCHI", "BNSF Logistics Park Chicago", "BNSF"}, {"USMEM", "BNSF Memphis Intermodal Facility", "BNSF"},
+		{"USCHI", "UP Global II Intermodal Terminal", "UP"}}
 )
 
 const (
@@ -82,61 +86,61 @@ const (
 // addInlandPlaces adds the ramps' cities, and the ports along the waterways, to the world's places.
 func (w *world) addInlandPlaces(ports *boxwatch.Ports) error {
 	w.waterways = data.Waterways()
-	var all []ramp
+	var codes []string
 	for _, ramps := range ipiRamps {
-		all = append(all, ramps...)
+		for _, r := range ramps {
+			codes = append(codes, r.locode)
+		}
 	}
-	for _, ramps := range euInland {
-		all = append(all, ramps...)
+	for _, terminals := range euInland {
+		for _, t := range terminals {
+			codes = append(codes, t.locode)
+		}
 	}
 	for _, ww := range w.waterways.All() {
-		for _, code := range ww.Ports {
-			all = append(all, ramp{locode: code, name: ww.Name})
-		}
+		codes = append(codes, ww.Ports...)
 	}
-	for _, r := range all {
-		if _, done := w.places[r.locode]; done {
+	for _, code := range codes {
+		if _, done := w.places[code]; done {
 			continue
 		}
-		p, ok := ports.ByLOCODE(r.locode)
+		p, ok := ports.ByLOCODE(code)
 		if !ok || !p.HasCoordinates {
-			return fmt.Errorf("sim: inland terminal %s needs place %s with coordinates", r.name, r.locode)
+			return fmt.Errorf("sim: an inland leg needs place %s with coordinates", code)
 		}
 		loc, err := time.LoadLocation(p.TimeZone)
 		if err != nil || p.TimeZone == "" {
 			loc = time.UTC
 		}
-		w.places[r.locode] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
+		w.places[code] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
 	}
 	return nil
 }
 
 // goesInland reports whether the journey of number goes on inland from its port of discharge,
-// and to which terminal: when the number ends in inlandMarker and its port has rail service, or
-// in euInlandMarker and its port has barge or rail service inland.
-func (j *journey) goesInland(d dice, number string) (ramp, bool) {
-	var ramps []ramp
-	switch pod := j.calls[j.pod()].place.LOCODE; {
-	case strings.HasSuffix(number, inlandMarker):
-		ramps = ipiRamps[pod]
-	case strings.HasSuffix(number, euInlandMarker):
-		ramps = euInland[pod]
+// to which terminal and by which mode: when the number ends in inlandMarker and its port has
+// rail service, or in euInlandMarker and its port has barge or rail service inland (to a terminal
+// of the simulator's, r naming only its place).
+func (j *journey) goesInland(d dice, number string) (r ramp, mode string, ok bool) {
+	pod := j.calls[j.pod()].place.LOCODE
+	switch {
+	case strings.HasSuffix(number, inlandMarker) && len(ipiRamps[pod]) > 0:
+		return ipiRamps[pod][d.intn("inland/ramp", len(ipiRamps[pod]))], modeRail, true
+	case strings.HasSuffix(number, euInlandMarker) && len(euInland[pod]) > 0:
+		t := euInland[pod][d.intn("inland/ramp", len(euInland[pod]))]
+		return ramp{locode: t.locode}, t.mode, true
 	}
-	if len(ramps) == 0 {
-		return ramp{}, false
-	}
-	return ramps[d.intn("inland/ramp", len(ramps))], true
+	return ramp{}, "", false
 }
 
 // routeInland adds the inland leg to the journey's calls: the train's or barge's call at the port
 // of discharge (its on-dock ramp, or the terminal's barge berth) and at the inland terminal,
 // after the return depot, which moves to the terminal's city: the empty goes back there.
-func (j *journey) routeInland(w *world, r ramp) {
+func (j *journey) routeInland(w *world, r ramp, mode string) {
 	pod := j.pod()
 	dest := w.places[r.locode]
 	depot := &j.calls[pod+1]
 	depot.place, depot.name = dest, dest.Name+" inland depot"
-	mode := r.mode
 	add := func(c call) {
 		c.seq, c.mode = len(j.calls)+1, mode
 		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))

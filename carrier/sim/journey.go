@@ -143,9 +143,9 @@ func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time
 	services := w.services[line.SCAC]
 	s := services[d.intn("service", len(services))]
 	j.route(w, d, s)
-	r, inland := j.goesInland(d, number)
+	r, mode, inland := j.goesInland(d, number)
 	if inland {
-		j.routeInland(w, r)
+		j.routeInland(w, r, mode)
 	}
 	j.schedule(w, d, line.SCAC, start)
 	if inland {

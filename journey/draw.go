@@ -178,7 +178,6 @@ func (e *Engine) vesselAtSea(ctx context.Context, legs []mapLeg) (map[string]box
 	return nil, nil
 }
 
-// portAt returns a port with coordinates: one without cannot be drawn.
 // inlandPath is the line an inland leg is drawn along: for a barge, through the ports of the
 // waterway between the two places (straight from port to port, as the carrier reports no position
 // on the river); otherwise, or when a port has no coordinates, straight from one place to the other.
@@ -202,6 +201,7 @@ func (e *Engine) inlandPath(from, to boxwatch.Port, mode string) []geo.Point {
 	return path
 }
 
+// portAt returns a port with coordinates: one without cannot be drawn.
 func (e *Engine) portAt(locode string) (boxwatch.Port, bool) {
 	if locode == "" {
 		return boxwatch.Port{}, false

@@ -517,9 +517,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		before := c
 		applyFacts(&c, f, newPOD.LOCODE, dest)
-		if dest != nil {
-			c.Inland.PODRailCarrierSCAC, c.Inland.IndRailCarrierSCAC = podRail, indRail
-		}
+		c.Inland.PODRailCarrierSCAC, c.Inland.IndRailCarrierSCAC = podRail, indRail
 		checkNow := e.scheduleTerminal(*s, &c, now)
 		if !existed || containerChanged(before, c) {
 			c.UpdatedAt = now

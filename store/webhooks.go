@@ -340,18 +340,14 @@ func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, l
 }
 
 // ClaimDueDeliveries is ClaimDueNotifications returning each claimed notification with its
-// webhook as they stood at the claim: on PostgreSQL from the claim's one statement, on SQLite
-// with one read after it.
+// webhook as they stood at the claim: on PostgreSQL from the claim's own statement, in one round
+// trip and committed lazily (see commitLazily); on SQLite with one read after it.
 func (db *DB) ClaimDueDeliveries(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]boxwatch.ClaimedDelivery, error) {
 	if db.dialect == Postgres {
 		q, args := db.claimStatement(now, until, limit, b)
-		q = strings.TrimSuffix(q, " RETURNING id") + " RETURNING " + notificationColumns
-		rs, err := db.write.query(ctx, "WITH c AS ("+q+") SELECT "+qualified("c", notificationColumns)+", "+
-			qualified("w", webhookColumns)+" FROM c JOIN webhooks w ON w.id = c.webhook_id", args...)
-		if err != nil {
-			return nil, db.internal("claim due deliveries", err)
-		}
-		list, err := collect(rs, scanDelivery)
+		q = "WITH c AS (" + strings.TrimSuffix(q, " RETURNING id") + " RETURNING " + notificationColumns + ") SELECT " +
+			qualified("c", notificationColumns) + ", " + qualified("w", webhookColumns) + " FROM c JOIN webhooks w ON w.id = c.webhook_id"
+		list, err := pipeline(ctx, db, []statement{commitLazily, {q, args}}, scanDelivery)
 		return list, db.internal("claim due deliveries", err)
 	}
 	ids, err := db.ClaimDueNotifications(ctx, now, until, limit, b)
@@ -378,7 +374,7 @@ func qualified(alias, columns string) string {
 // RecordDelivered writes a successful attempt at a claimed notification whose webhook was
 // healthy: the attempt's log entry, the notification succeeded (its body kept when given, its
 // claim ended) and the next of its subject made due, in one transaction that PostgreSQL gets in
-// one round trip. A notification no longer pending keeps its state; the attempt is logged all
+// one round trip and commits lazily (see commitLazily). A notification no longer pending keeps its state; the attempt is logged all
 // the same.
 func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, body []byte, now time.Time) error {
 	var b any
@@ -393,6 +389,7 @@ func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, b
 			[]any{boxwatch.DeliverySucceeded, b, db.ts(now), a.NotificationID}},
 	}
 	if db.dialect == Postgres {
+		steps = append([]statement{commitLazily}, steps...)
 		steps = append(steps, statement{`SELECT pg_advisory_xact_lock(?, hashtext(CAST(webhook_id AS text) || ' ' || subject))
 			FROM webhook_notifications WHERE id = ?`, []any{subjectLockClass, a.NotificationID}})
 	}
@@ -402,7 +399,8 @@ func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, b
 		AND NOT EXISTS (SELECT 1 FROM webhook_notifications d JOIN webhook_notifications h ON h.webhook_id = d.webhook_id AND h.subject = d.subject
 			WHERE d.id = ? AND h.delivery_status = 'pending' AND h.next_attempt_at IS NOT NULL)`,
 		[]any{db.ts(now), a.NotificationID, a.NotificationID}})
-	return db.internal("record a delivery", db.pipeline(ctx, steps))
+	_, err := pipeline(ctx, db, steps, noRows)
+	return db.internal("record a delivery", err)
 }
 
 // claimStatement is ClaimDueNotifications' statement, ending in RETURNING id, and its arguments.

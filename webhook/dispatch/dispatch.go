@@ -85,15 +85,16 @@ const (
 	DefaultPerAccountFailing = 8
 	DefaultSlowAfter         = time.Second
 	DefaultClaimFor          = 15 * time.Second
+	// PollEvery is how often a dispatcher looks for due notifications it was not told about:
+	// retries coming due, events written by other replicas, and the claims of a process that
+	// died, once they lapse.
+	PollEvery = 100 * time.Millisecond
 )
 
 // Delivery timing.
 const (
 	// failingWindow is how long every delivery of a webhook may fail before it is deactivated.
 	failingWindow = 72 * time.Hour
-	// pollEvery is how often a dispatcher looks for due notifications it was not told about:
-	// retries coming due, and events written by other replicas.
-	pollEvery = 100 * time.Millisecond
 	// claimBatch bounds the notifications claimed at once.
 	claimBatch = 100
 	// slotWait is how long a delivery waits for its webhook's slot: a receiver answering in
@@ -232,7 +233,7 @@ func (d *Dispatcher) Stop(ctx context.Context) error {
 }
 
 func (d *Dispatcher) run(ctx context.Context) {
-	tick := time.NewTicker(pollEvery)
+	tick := time.NewTicker(PollEvery)
 	defer tick.Stop()
 	bounds := boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount,
 		PerAccountFailing: d.cfg.PerAccountFailing, SlowAfter: d.cfg.SlowAfter}

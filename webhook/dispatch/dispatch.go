@@ -243,7 +243,11 @@ func (d *Dispatcher) run(ctx context.Context) {
 			return // stopped
 		}
 		now := d.cfg.Clock()
-		claimed, err := d.cfg.Work.ClaimDueDeliveries(ctx, now, now.Add(d.cfg.ClaimFor), n, bounds)
+		// A stop does not cut the claim short: its statement may commit all the same, and the
+		// claims would then be nobody's until they lapse. Claimed, they are given back by work.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.ClaimFor/3)
+		claimed, err := d.cfg.Work.ClaimDueDeliveries(cctx, now, now.Add(d.cfg.ClaimFor), n, bounds)
+		cancel()
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("claiming deliveries", "error", err.Error())
 		}

@@ -44,17 +44,21 @@ type scenario struct {
 	// watchMemory samples each replica's memory and heap profile while the load runs, and
 	// judges its growth (memory_test.go).
 	watchMemory bool
+	// receiverDelay is how long the receiver takes to answer a delivery: long enough, and a kill
+	// finds the victim holding delivery claims whose recovery it measures.
+	receiverDelay time.Duration
 }
 
 // TestKillReplica runs three replicas behind HAProxy under a mixed load, kills one with SIGKILL
-// and starts it again, then counts: every acknowledged create readable, none left pending, no
-// shipment or notification twice, every notification delivered.
+// while it holds jobs and delivery claims, and starts it again, then counts: every acknowledged
+// create readable, none left pending, no shipment or notification twice, every notification
+// delivered. The dead replica's delivery claims must come back to a survivor within their lease.
 func TestKillReplica(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs three replicas behind HAProxy for about a minute; skipped with -short")
 	}
 	runScenario(t, scenario{replicas: 3, load: 40 * time.Second, kills: 1, creates: 8, reads: 30,
-		refreshEvery: 7 * time.Second, refreshInterval: time.Minute, simSpeed: 10})
+		refreshEvery: 7 * time.Second, refreshInterval: time.Minute, simSpeed: 10, receiverDelay: 300 * time.Millisecond})
 }
 
 func runScenario(t *testing.T, sc scenario) {
@@ -81,7 +85,7 @@ func runScenario(t *testing.T, sc scenario) {
 	}
 	db := open()
 
-	receiver := replicas.NewReceiver(t)
+	receiver := replicas.NewSlowReceiver(t, sc.receiverDelay)
 	webhookID := registerWebhook(t, c, receiver.URL)
 	var seeded time.Time
 	if sc.seed > 0 {
@@ -113,7 +117,7 @@ func runScenario(t *testing.T, sc scenario) {
 		// The load runs for a phase before each kill: the pace of the scenario, not a wait on state.
 		time.Sleep(time.Until(start.Add(time.Duration(k+1) * phase)))
 		victim := (k + 1) % sc.replicas // r1, r2, …, r0, r1: each replica in turn
-		windows = append(windows, killAndRestart(t, c, db, victim))
+		windows = append(windows, killAndRestart(t, c, db, receiver, victim))
 	}
 	time.Sleep(time.Until(start.Add(sc.load)))
 	stopLoad()
@@ -184,9 +188,10 @@ func runScenario(t *testing.T, sc scenario) {
 
 // killAndRestart kills replica victim and measures the recovery window: from the kill until
 // every job running at that moment (the victim's among them) has been taken up and finished, and
-// none of the tracking requests those jobs were looking up is still pending. Then it starts the
-// victim again and waits until the balancer sends it traffic.
-func killAndRestart(t *testing.T, c *replicas.Cluster, db database, victim int) time.Duration {
+// none of the tracking requests those jobs were looking up is still pending. It checks that the
+// delivery claims the victim held come back to a survivor within their lease (claimRecovery).
+// Then it starts the victim again and waits until the balancer sends it traffic.
+func killAndRestart(t *testing.T, c *replicas.Cluster, db database, receiver *replicas.Receiver, victim int) time.Duration {
 	t.Helper()
 	name := c.Replicas()[victim].Name
 	seen := make([]int, len(c.Replicas())) // each survivor's log lines before the kill
@@ -203,34 +208,52 @@ func killAndRestart(t *testing.T, c *replicas.Cluster, db database, victim int) 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// And while it has deliveries in flight (a receiver that answers at once has none to wait
+	// for), so that it dies holding their claims.
+	var inFlight, victims int
+	for wait := time.Now().Add(30 * time.Second); time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
+		if inFlight, victims = receiver.InFlight(c.LocalPorts(victim)); victims > 0 {
+			break
+		}
+	}
 	c.Kill(victim)
 	killed := time.Now()
+	claims := liveClaims(t, db)
 	held := queryCount(t, db, `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = $1`, client)
 	jobs := queryStrings(t, db, `SELECT id::text FROM river_job WHERE state = 'running'`)
 	requests := queryStrings(t, db, `SELECT j.args->>'tracking_request_id' FROM river_job j
 		JOIN tracking_requests tr ON tr.id::text = j.args->>'tracking_request_id'
 		WHERE j.state = 'running' AND j.kind = 'lookup' AND tr.status = 'pending'`)
 	backlog := queryStrings(t, db, `SELECT id::text FROM tracking_requests WHERE status = 'pending'`)
-	t.Logf("killed %s (SIGKILL) holding %d running jobs: %d jobs running in all replicas, looking up %d tracking requests; %d tracking requests pending in all",
-		name, held, len(jobs), len(requests), len(backlog))
+	t.Logf("killed %s (SIGKILL) holding %d running jobs: %d jobs running in all replicas, looking up %d tracking requests; %d tracking requests pending in all; "+
+		"%d deliveries in flight to the receiver, %d of them from %s; %d live delivery claims in all replicas", name, held, len(jobs), len(requests), len(backlog),
+		inFlight, victims, name, len(claims))
+	recovery := newClaimRecovery(claims, killed)
 	c.WaitBalancer(name, "DOWN")
 	t.Logf("haproxy marked %s down %v after the kill", name, time.Since(killed).Round(100*time.Millisecond))
 
 	var window time.Duration
 	deadline = killed.Add(recoveryBound + 30*time.Second)
 	for {
+		recovery.poll(t, db, receiver.Abandoned())
 		left := queryCount(t, db, `SELECT count(*) FROM river_job WHERE id::text = ANY($1) AND state IN ('running', 'available')`, jobs)
 		left += queryCount(t, db, `SELECT count(*) FROM tracking_requests WHERE status = 'pending' AND id::text = ANY($1)`, requests)
-		if left == 0 {
+		if left == 0 && window == 0 {
 			window = time.Since(killed)
+		}
+		if window > 0 && recovery.done() {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d jobs running at the kill of %s, or the tracking requests they looked up, are not done %v later",
-				left, name, time.Since(killed).Round(time.Second))
+			if window == 0 {
+				t.Fatalf("%d jobs running at the kill of %s, or the tracking requests they looked up, are not done %v later",
+					left, name, time.Since(killed).Round(time.Second))
+			}
+			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	recovery.check(t, name)
 	if window >= recoveryBound {
 		t.Errorf("recovery window %v, want under %v", window, recoveryBound)
 	}

@@ -107,8 +107,48 @@ func runScenario(t *testing.T, sc scenario) {
 	if sc.watchMemory {
 		memory = startMemoryWatch(t, c, sc.load)
 	}
+	// What was measured is reported however the scenario ends: a soak stopped by a failure (a
+	// replica that does not come back) still shows the load, memory and verdicts until then.
+	var (
+		elapsed time.Duration
+		counted *counts // nil when the run stopped before counting
+		windows []time.Duration
+	)
+	defer func() {
+		stopLoad()
+		<-loadDone
+		if elapsed == 0 {
+			elapsed = time.Since(start)
+			t.Logf("the scenario stopped early, %v into the load: the figures below are of that much", elapsed.Round(time.Second))
+		}
+		probe.stop()
+		if memory != nil {
+			memory.stop()
+		}
+		front := "through HAProxy to"
+		if sc.sqlite {
+			front = "straight to"
+		}
+		t.Logf("load for %v %s %d replica(s), %d kill(s) and restart(s):\n%s", elapsed.Round(time.Second), front,
+			sc.replicas, len(windows), load.Report(elapsed))
+		if errs := load.TransportErrors(); len(errs) > 0 {
+			t.Logf("requests without any HTTP answer (retried by the load as a client would): %s", strings.Join(errs, "; "))
+		}
+		for i, w := range windows {
+			t.Logf("kill %d: recovery window %v (bound %v; jobs resumed on the survivors within the job timeout %v)", i+1,
+				w.Round(100*time.Millisecond), recoveryBound, jobTimeout)
+		}
+		probe.report(t)
+		if memory == nil {
+			return
+		}
+		verdicts := memory.report(t)
+		if !seeded.IsZero() {
+			t.Logf("database at the end:\n%s", db.sizes())
+		}
+		reportVerdicts(t, append(verdicts, loadVerdicts(load, probe, counted)...))
+	}()
 
-	var windows []time.Duration
 	phase := sc.load / time.Duration(sc.kills+1)
 	for k := range sc.kills {
 		// The load runs for a phase before each kill: the pace of the scenario, not a wait on state.
@@ -119,7 +159,7 @@ func runScenario(t *testing.T, sc scenario) {
 	time.Sleep(time.Until(start.Add(sc.load)))
 	stopLoad()
 	<-loadDone
-	elapsed := time.Since(start)
+	elapsed = time.Since(start)
 	probe.stop()
 	if memory != nil {
 		memory.stop()
@@ -158,34 +198,14 @@ func runScenario(t *testing.T, sc scenario) {
 	}
 	acked := load.Acked()
 	counts := checkInvariants(t, c, db, receiver, load, acked, webhookID, settled)
+	counted = &counts
 	ambiguous, committed := load.Resolved()
-	front := "through HAProxy to"
-	if sc.sqlite {
-		front = "straight to"
-	}
-	t.Logf("load for %v %s %d replica(s), %d kill(s) and restart(s):\n%s", elapsed.Round(time.Second), front,
-		sc.replicas, sc.kills, load.Report(elapsed))
 	t.Logf("counts: %d creates acknowledged (201), all readable: %d; %d creates without an answer at first, of which "+
 		"%d had been committed (a retry found the duplicate); tracking requests by status: %s; "+
 		"shipments: %d, created twice for one request: %d; events: %d, notifications: %d (to the receiver: %d distinct, %d repeats "+
 		"with the same webhook-id), lost: %d, duplicated: %d; AIS positions stored: %d",
 		len(acked), counts.readable, ambiguous, committed, counts.byStatus, counts.shipments, counts.twice, counts.events,
 		counts.notifications, counts.received, counts.repeats, counts.lost, counts.duplicated, counts.positions)
-	if errs := load.TransportErrors(); len(errs) > 0 {
-		t.Logf("requests without any HTTP answer (retried by the load as a client would): %s", strings.Join(errs, "; "))
-	}
-	for i, w := range windows {
-		t.Logf("kill %d: recovery window %v (bound %v; jobs resumed on the survivors within the job timeout %v)", i+1,
-			w.Round(100*time.Millisecond), recoveryBound, jobTimeout)
-	}
-	probe.report(t)
-	if memory != nil {
-		verdicts := memory.report(t)
-		if !seeded.IsZero() {
-			t.Logf("database at the end:\n%s", db.sizes())
-		}
-		reportVerdicts(t, append(verdicts, loadVerdicts(load, probe, counts)...))
-	}
 }
 
 // killAndRestart kills replica victim and measures the recovery window: from the kill until

@@ -37,6 +37,7 @@ type memoryWatch struct {
 	dir           string
 	start         time.Time
 	stopc, done   chan struct{}
+	once          sync.Once
 	mu            sync.Mutex
 	runs          map[string]*memoryRun
 	order         []string // run keys in the order first seen
@@ -95,8 +96,9 @@ func startMemoryWatch(t *testing.T, c *replicas.Cluster, load time.Duration) *me
 	return w
 }
 
+// stop ends the sampling; it may be called again.
 func (w *memoryWatch) stop() {
-	close(w.stopc)
+	w.once.Do(func() { close(w.stopc) })
 	<-w.done
 }
 

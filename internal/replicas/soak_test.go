@@ -265,6 +265,7 @@ func copyInsert(table, alias, join string, cols []string, set map[string]string)
 type probe struct {
 	stopc chan struct{}
 	done  chan struct{}
+	once  sync.Once
 
 	mu      sync.Mutex
 	samples []string
@@ -320,8 +321,9 @@ func heapInUse(admin string) int {
 	return 0
 }
 
+// stop ends the sampling; it may be called again.
 func (p *probe) stop() {
-	close(p.stopc)
+	p.once.Do(func() { close(p.stopc) })
 	<-p.done
 }
 
@@ -362,10 +364,11 @@ const (
 	undecided verdictState = "UNDECIDED"
 )
 
-// loadVerdicts judges the reads, the refresh lag and the deliveries. Latency and lag are
-// verdicts, not test failures: they measure the machine as much as the code, and a test does
-// not assert timings; losses and duplicates fail the test in checkInvariants.
-func loadVerdicts(load *replicas.Load, p *probe, n counts) []verdict {
+// loadVerdicts judges the reads, the refresh lag and the deliveries (UNDECIDED when n is nil:
+// the run stopped before counting them). Latency and lag are verdicts, not test failures: they
+// measure the machine as much as the code, and a test does not assert timings; losses and
+// duplicates fail the test in checkInvariants.
+func loadVerdicts(load *replicas.Load, p *probe, n *counts) []verdict {
 	var list []verdict
 	for _, read := range []struct{ op, goal string }{
 		{replicas.OpGetShipment, "GET /v2/shipments/{id}?include=containers p99 under 100 ms"},
@@ -390,6 +393,9 @@ func loadVerdicts(load *replicas.Load, p *probe, n counts) []verdict {
 	}
 	list = append(list, verdict{state, "the oldest due refresh never more than 10 minutes late",
 		fmt.Sprintf("largest lag %v over %d samples every 10 s", lag.Round(time.Second), samples)})
+	if n == nil {
+		return append(list, verdict{undecided, "deliveries lost or duplicated: 0", "not counted: the run stopped before the load ended"})
+	}
 	state = pass
 	if n.lost > 0 || n.duplicated > 0 || n.announcedTwice > 0 {
 		state = fail

@@ -55,6 +55,14 @@ func (l *Load) init() {
 	l.statuses, l.latencies = map[string]map[int]int{}, map[string][]time.Duration{}
 }
 
+// Know adds shipments the load may read (and, once read, refresh the containers of) besides
+// those its own creates make: the seeded ones, so that reads reach the whole table.
+func (l *Load) Know(shipments []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shipments = append(l.shipments, shipments...)
+}
+
 // Run drives the load until ctx ends, then waits for the requests in flight.
 func (l *Load) Run(ctx context.Context) {
 	l.init()

@@ -60,7 +60,7 @@ soak:
 
 # The long form of issue 25: an hour of the same load over 1,000,000 seeded containers on
 # PostgreSQL (two replicas, four kills), then over 300,000 on SQLite (one node); the refreshes
-# of the seeded shipments come due over 24 hours (about 4 a second at a million containers).
+# of the seeded shipments come due over 24 hours (about 6 a second at a million containers).
 # BOXWATCH_SOAK_DURATION shortens it (BENCHMARKS.md says what each run showed). The SQLite soak
 # runs even when the PostgreSQL one fails; the target fails if either did.
 soak-long:

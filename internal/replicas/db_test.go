@@ -21,8 +21,9 @@ type database interface {
 	subscribed() string
 	// at is a time as a query argument compared with the service's timestamp columns.
 	at(time.Time) any
-	// refreshLag is how late the oldest due refresh is.
-	refreshLag() time.Duration
+	// refreshLag is how late the oldest due refresh is, counted from since at the earliest: a
+	// refresh that came due before then (while the soak seeded) is late only from then on.
+	refreshLag(since time.Time) time.Duration
 	// sizes describes the disk the service's tables take, table by table, largest first.
 	sizes() string
 	close()
@@ -55,10 +56,10 @@ func (d *postgresDB) at(t time.Time) any { return t }
 
 func (d *postgresDB) subscribed() string { return `w.events ? e.name` }
 
-func (d *postgresDB) refreshLag() time.Duration {
+func (d *postgresDB) refreshLag(since time.Time) time.Duration {
 	var secs float64
-	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(next_refresh_at)), 0)
-		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`).Scan(&secs); err != nil {
+	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(next_refresh_at), $1)), 0)
+		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`, since).Scan(&secs); err != nil {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
@@ -139,14 +140,14 @@ func (d *sqliteDB) subscribed() string {
 }
 
 // refreshLag reads times as the service stores them, microseconds since the epoch.
-func (d *sqliteDB) refreshLag() time.Duration {
+func (d *sqliteDB) refreshLag(since time.Time) time.Duration {
 	now := time.Now().UnixMicro()
 	var oldest sql.NullInt64
 	if err := d.db.QueryRow(`SELECT min(next_refresh_at) FROM shipments WHERE next_refresh_at <= ? AND stopped_at IS NULL`,
 		now).Scan(&oldest); err != nil || !oldest.Valid {
 		return 0
 	}
-	return time.Duration(now-oldest.Int64) * time.Microsecond
+	return time.Duration(now-max(oldest.Int64, since.UnixMicro())) * time.Microsecond
 }
 
 // sizes lists the tables and indexes over 1 MiB from SQLite's dbstat, and the whole file.

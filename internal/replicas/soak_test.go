@@ -261,7 +261,8 @@ func copyInsert(table, alias, join string, cols []string, set map[string]string)
 }
 
 // probe samples, every few seconds while the load runs, each replica's resident memory and the
-// refresh lag (how late the oldest due refresh is).
+// refresh lag (how late the oldest due refresh is, counted from the probe's start at the
+// earliest: the seeding's own time is not the service's lateness).
 type probe struct {
 	stopc chan struct{}
 	done  chan struct{}
@@ -276,6 +277,7 @@ type probe struct {
 func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 	t.Helper()
 	p := &probe{stopc: make(chan struct{}), done: make(chan struct{}), rss: map[string][]int{}}
+	since := time.Now()
 	go func() {
 		defer close(p.done)
 		tick := time.NewTicker(10 * time.Second)
@@ -286,7 +288,7 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 				return
 			case <-tick.C:
 			}
-			lag := db.refreshLag()
+			lag := db.refreshLag(since)
 			p.mu.Lock()
 			p.maxLag = max(p.maxLag, lag)
 			var mem []string

@@ -125,9 +125,10 @@ func (r *Receiver) Deliveries() []Delivery {
 }
 
 // Check counts the deliveries: distinct notifications, repeats of one notification (same
-// webhook-id, which receivers deduplicate), and problems: the same event and object announced
-// under different webhook-ids (a duplicate notification), or a delivery without a webhook-id.
-func (r *Receiver) Check() (notifications, repeats int, problems []string) {
+// webhook-id, which receivers deduplicate), events announced twice (the same event and object
+// under different webhook-ids: a duplicate notification), and describes the problems: those,
+// and deliveries without a webhook-id.
+func (r *Receiver) Check() (notifications, repeats, announcedTwice int, problems []string) {
 	byID := map[string]Delivery{}
 	idsOf := map[string]map[string]bool{} // event + object → webhook-ids
 	for _, d := range r.Deliveries() {
@@ -153,10 +154,11 @@ func (r *Receiver) Check() (notifications, repeats int, problems []string) {
 		}
 	}
 	sort.Strings(keys)
+	announcedTwice = len(keys)
 	for _, k := range keys {
 		problems = append(problems, fmt.Sprintf("%s was announced %d times under different webhook-ids", k, len(idsOf[k])))
 	}
-	return len(byID), repeats, problems
+	return len(byID), repeats, announcedTwice, problems
 }
 
 // WebhookIDs returns the distinct webhook-ids received.

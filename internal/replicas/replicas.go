@@ -238,6 +238,38 @@ func (c *Cluster) LocalPorts(i int) map[int]bool {
 	return ports
 }
 
+// CPU returns the processor time replica i's current process has used (user and system), or 0
+// when it is not running.
+func (c *Cluster) CPU(i int) time.Duration {
+	p := c.replicas[i].proc
+	if !p.running() {
+		return 0
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in brackets, may hold spaces: the fields are counted after it.
+	_, rest, ok := strings.Cut(string(stat), ") ")
+	if !ok {
+		return 0
+	}
+	fields := strings.Fields(rest)
+	if len(fields) < 13 {
+		return 0
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // utime and stime, fields 14 and 15 of proc(5)
+		var n int64
+		fmt.Sscan(f, &n)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc's times: 100 on every Linux the harness runs on.
+const clockTicks = 100
+
 // Run numbers replica i's current process: 1 for its first start, one more after each restart.
 func (c *Cluster) Run(i int) int { return c.replicas[i].starts }
 

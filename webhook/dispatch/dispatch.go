@@ -70,8 +70,12 @@ type Config struct {
 	// RetryScale multiplies every retry delay and the failing window (tests use a small value);
 	// default 1.
 	RetryScale float64
-	Clock      boxwatch.Clock
-	Logger     *slog.Logger
+	// FailingWindow is how long every delivery of a webhook may fail before it is deactivated;
+	// default 72 hours times RetryScale. A test that scales retries down to microseconds but
+	// means its receiver's occasional failures as failures, not as a dead endpoint, sets it.
+	FailingWindow time.Duration
+	Clock         boxwatch.Clock
+	Logger        *slog.Logger
 	// Metrics receives the dispatcher's metrics (deliveries, latency, backlog); nil registers
 	// none.
 	Metrics prometheus.Registerer
@@ -163,6 +167,9 @@ func New(cfg Config) (*Dispatcher, error) {
 	}
 	if cfg.RetryScale <= 0 {
 		cfg.RetryScale = 1
+	}
+	if cfg.FailingWindow <= 0 {
+		cfg.FailingWindow = time.Duration(float64(failingWindow) * cfg.RetryScale)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = boxwatch.SystemClock
@@ -546,7 +553,7 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 			hook.FailingSince = now
 		}
 		hook.UpdatedAt = now
-		if now.Sub(hook.FailingSince) >= d.scaled(failingWindow) {
+		if now.Sub(hook.FailingSince) >= d.cfg.FailingWindow {
 			hook.Active = false
 			hook.DeactivatedReason = fmt.Sprintf("deactivated at %s: every delivery since %s failed", now.Format(time.RFC3339), hook.FailingSince.Format(time.RFC3339))
 		}
@@ -566,10 +573,6 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 func (d *Dispatcher) attemptRecord(notificationID string, attempt webhook.Attempt) boxwatch.DeliveryAttempt {
 	return boxwatch.DeliveryAttempt{ID: boxwatch.NewID(d.cfg.Clock()), NotificationID: notificationID, At: attempt.At,
 		StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}
-}
-
-func (d *Dispatcher) scaled(t time.Duration) time.Duration {
-	return time.Duration(float64(t) * d.cfg.RetryScale)
 }
 
 var _ boxwatch.Redeliverer = (*Dispatcher)(nil)

@@ -100,6 +100,7 @@ func (j *journey) routeInland(w *world, r ramp) {
 	j.inland = 2
 	add(j.calls[pod].place, j.calls[pod].name+" on-dock rail ("+r.railway+")")
 	add(dest, r.name)
+	j.calls[len(j.calls)-1].terminal = rampCode(r)
 }
 
 // scheduleInland lays out the rail leg once the boxes are discharged: each box is loaded onto

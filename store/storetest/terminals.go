@@ -179,7 +179,7 @@ func testDueTerminalChecks(t *testing.T, db *store.DB) {
 		want  []string
 	}{
 		{"MostOverdueFirst", 10, []string{latest.ID, afterTheLine.ID, late.ID, onTime.ID}},
-		{"Limit", 2, []string{latest.ID, late.ID}},
+		{"Limit", 2, []string{latest.ID, afterTheLine.ID}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, err := db.DueTerminalChecks(ctx, now, tt.limit); err != nil || !slices.Equal(got, tt.want) {

@@ -66,6 +66,7 @@ func (j *journey) scheduleDoor() {
 	j.moves = append(j.moves, moves...)
 }
 
+// doorMove is equipment i's move code at the door at offset at (its call set by the caller).
 func (j *journey) doorMove(d dice, code string, i int, empty bool, at time.Duration) move {
 	return move{family: "EQUIPMENT", code: code, equipment: i, empty: empty, actual: at,
 		lag: d.between(fmt.Sprint("lag/", code, "/", i), 2*time.Minute, 25*time.Minute)}

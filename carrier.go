@@ -199,4 +199,7 @@ type CarrierEvent struct {
 	// DelayReason (an SMDG code) and ChangeRemark explain a changed time, when given.
 	DelayReason  string
 	ChangeRemark string
+	// FacilityType is DCSA's facilityTypeCode of where the event happened (POTE, DEPO, OFFD,
+	// CLOC, …): the event's own (3.0), else its transport call's; "" when neither says.
+	FacilityType string `json:",omitempty"`
 }

@@ -24,19 +24,12 @@ var ContainerStatuses = []string{
 	ContainerDelivered, ContainerDropped, ContainerLoaded, ContainerEmptyReturned,
 }
 
-// UnreachedContainerStatuses are the statuses ContainerStatus never gives, each with what it
-// needs that boxwatch does not know yet: the inland (rail) legs of a journey, a terminal's report
-// of an off-dock move, a consignee's delivery.
-var UnreachedContainerStatuses = map[string]string{
-	ContainerOffDock:   "a terminal's report that the box moved to an off-dock yard (no terminal adapter reports it yet)",
-	ContainerDelivered: "a delivery to the consignee, which the reference marks by hand (no carrier reports it)",
-	ContainerDropped:   "a drop at the consignee after pickup (no source reports it; the reference's guide does not define it)",
-	ContainerLoaded:    "a reload at the consignee after a drop (no source reports it; the reference's guide does not define it)",
-}
-
 // ContainerStatus derives a container's current_status from what is known of it, by the
-// reference's rules: empty_returned once the empty is back; picked_up once it left the port of
-// discharge or its inland destination full; for a box that goes on inland, grounded once it
+// reference's rules and, where its guide leaves them undefined, boxwatch's (docs/api.md):
+// empty_returned once the empty is back; after the pickup, at the consignee's door, loaded once
+// it was hooked again after a drop, dropped once it was left there, delivered once it arrived
+// there (unloaded live); picked_up once it left the port of discharge, its off-dock yard or its
+// inland destination full; off_dock once it moved from the terminal to an off-dock yard; for a box that goes on inland, grounded once it
 // reached the inland destination (off the train, or arrived by truck or barge), on_rail from its
 // loading onto the train (or the train's departure) at the port of discharge, and
 // awaiting_inland_transfer from its discharge until then; otherwise, once discharged, not_available while a hold is listed or the terminal
@@ -48,8 +41,16 @@ func ContainerStatus(c Container) string {
 	switch {
 	case !c.EmptyTerminatedAt.IsZero():
 		return ContainerEmptyReturned
+	case !c.Inland.ReloadedAt.IsZero():
+		return ContainerLoaded
+	case !c.Inland.DroppedAt.IsZero():
+		return ContainerDropped
+	case !c.Inland.DeliveredAt.IsZero():
+		return ContainerDelivered
 	case !c.PODFullOutAt.IsZero() || !c.Inland.FinalDestinationFullOutAt.IsZero():
 		return ContainerPickedUp
+	case !c.Inland.OffDockAt.IsZero():
+		return ContainerOffDock
 	case c.Inland.DestinationLOCODE != "" && (!c.Inland.IndRailUnloadedAt.IsZero() ||
 		!c.Inland.IndATAAt.IsZero() && c.Inland.PODRailLoadedAt.IsZero() && c.Inland.PODRailDepartedAt.IsZero()):
 		return ContainerGrounded

@@ -1,15 +1,14 @@
 package boxwatch_test
 
 import (
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
 )
 
-// TestContainerStatus derives every status of the reference boxwatch can reach from the facts
-// that reach it, and checks that each other status is listed with what it needs.
+// TestContainerStatus derives every status of the reference from the facts that reach it, and
+// fails when a status is reached by no case.
 func TestContainerStatus(t *testing.T) {
 	at := func(h int) time.Time {
 		return time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour)
@@ -80,6 +79,19 @@ func TestContainerStatus(t *testing.T) {
 		{"EmptyReturnedAfterInland", with(discharged, func(c *boxwatch.Container) {
 			c.Inland.DestinationLOCODE, c.Inland.FinalDestinationFullOutAt, c.EmptyTerminatedAt = "USCHI", at(630), at(700)
 		}), boxwatch.ContainerEmptyReturned},
+		{"OffDock", with(discharged, func(c *boxwatch.Container) { c.Inland.OffDockAt, c.TerminalCheckedAt, c.AvailableForPickup = at(520), at(521), &yes }), boxwatch.ContainerOffDock},
+		{"PickedUpFromTheOffDockYard", with(discharged, func(c *boxwatch.Container) { c.Inland.OffDockAt, c.PODFullOutAt = at(520), at(560) }), boxwatch.ContainerPickedUp},
+		{"DeliveredLive", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Inland.DeliveredAt = at(530), at(534) }), boxwatch.ContainerDelivered},
+		{"Dropped", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt = at(530), at(534), at(534) }), boxwatch.ContainerDropped},
+		{"LoadedAfterTheDrop", with(discharged, func(c *boxwatch.Container) {
+			c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt, c.Inland.ReloadedAt = at(530), at(534), at(534), at(560)
+		}), boxwatch.ContainerLoaded},
+		{"DeliveredAfterInland", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.DestinationLOCODE, c.Inland.FinalDestinationFullOutAt, c.Inland.DeliveredAt = "USCHI", at(630), at(640)
+		}), boxwatch.ContainerDelivered},
+		{"EmptyReturnedAfterTheDoor", with(discharged, func(c *boxwatch.Container) {
+			c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt, c.Inland.ReloadedAt, c.EmptyTerminatedAt = at(530), at(534), at(534), at(560), at(600)
+		}), boxwatch.ContainerEmptyReturned},
 		{"EmptyReturned", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.EmptyTerminatedAt = at(530), at(600) }), boxwatch.ContainerEmptyReturned},
 	}
 	reached := map[string]bool{}
@@ -95,19 +107,8 @@ func TestContainerStatus(t *testing.T) {
 		t.Fatalf("%d statuses; the reference has 13", len(boxwatch.ContainerStatuses))
 	}
 	for _, status := range boxwatch.ContainerStatuses {
-		needs, unreached := boxwatch.UnreachedContainerStatuses[status]
-		switch {
-		case reached[status] && unreached:
-			t.Errorf("%s is reached, yet listed as needing %s", status, needs)
-		case !reached[status] && !unreached:
-			t.Errorf("%s is neither reached by a case nor listed with what it needs", status)
-		case unreached && needs == "":
-			t.Errorf("%s is listed without what it needs", status)
-		}
-	}
-	for status := range boxwatch.UnreachedContainerStatuses {
-		if !slices.Contains(boxwatch.ContainerStatuses, status) {
-			t.Errorf("%s is not a status of the reference", status)
+		if !reached[status] {
+			t.Errorf("%s is reached by no case", status)
 		}
 	}
 }

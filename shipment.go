@@ -216,8 +216,8 @@ type Container struct {
 	// TerminalFailedReason is why the last check failed, "" when it succeeded.
 	TerminalNextCheckAt  time.Time
 	TerminalFailedReason string
-	// Inland is what happened to the box past the port of discharge, when its journey goes on
-	// inland; zero otherwise.
+	// Inland is what happened to the box past the port of discharge: its inland leg, when its
+	// journey goes on inland, its moves to an off-dock yard and at the consignee's door.
 	Inland ContainerInland
 	// ShipmentLastTrackingRequestAt is the last lookup of the container's shipment with the
 	// carrier, answered or not; PODLastTrackingRequestAt the last of those that asked for its
@@ -250,6 +250,23 @@ type ContainerInland struct {
 	IndRailUnloadedAt time.Time `json:",omitzero"`
 	// FinalDestinationFullOutAt is when the full box left the inland destination.
 	FinalDestinationFullOutAt time.Time `json:",omitzero"`
+	// RailTerminalLFD is the inland rail terminal's last free day (pickup_lfd_rail), as that
+	// terminal reports it; RailTerminalCheckedAt when it last answered.
+	RailTerminalLFD       time.Time `json:",omitzero"`
+	RailTerminalCheckedAt time.Time `json:",omitzero"`
+
+	// The box past the port's gate, whether or not its journey goes on inland. OffDockAt is when
+	// it moved from the terminal of discharge to an off-dock yard, full (the carrier's laden
+	// gate-in at an OFFD facility, else TerminalOffDockAt, the terminal's record of the move,
+	// which stands until the carrier reports its own). At the consignee's door (DCSA facility
+	// CLOC), after the pickup: DeliveredAt is its first laden arrival there (a gate-in, the live
+	// unload, or a drop), DroppedAt when it was left there on its chassis, ReloadedAt when it
+	// was hooked again after a drop.
+	OffDockAt         time.Time `json:",omitzero"`
+	TerminalOffDockAt time.Time `json:",omitzero"`
+	DeliveredAt       time.Time `json:",omitzero"`
+	DroppedAt         time.Time `json:",omitzero"`
+	ReloadedAt        time.Time `json:",omitzero"`
 }
 
 // TransportEvent is a milestone of a container (container.transport.*), as shown by

@@ -296,8 +296,10 @@ type WorkStore interface {
 	// DueShipments returns up to limit ids of tracked shipments whose next refresh is at or
 	// before now, the most overdue first.
 	DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error)
-	// DueTerminalChecks returns up to limit ids of containers of tracked shipments whose next
-	// terminal check is at or before now, the most overdue first.
+	// DueTerminalChecks returns up to limit ids of containers whose next terminal check is at or
+	// before now, the most overdue first: those of tracked shipments, and of shipments whose
+	// tracking ended with the carrier's data (a terminal still holds their boxes), not of those
+	// stopped by the user or cancelled by the line.
 	DueTerminalChecks(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// NotificationAndWebhook returns a notification and its webhook, unlocked, or ErrNotFound.
 	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)

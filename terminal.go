@@ -128,6 +128,11 @@ type TerminalReport struct {
 	DischargedAt time.Time `json:",omitzero"`
 	FullOutAt    time.Time `json:",omitzero"`
 	EmptyInAt    time.Time `json:",omitzero"`
+	// VesselBerthedAt is when the box's vessel came alongside the terminal's berth.
+	VesselBerthedAt time.Time `json:",omitzero"`
+	// OffDockAt is when the terminal moved the box, full, to the off-dock yard OffDockName.
+	OffDockAt   time.Time `json:",omitzero"`
+	OffDockName string    `json:",omitempty"`
 }
 
 // TerminalHold is a hold on a container at the terminal.

@@ -27,6 +27,7 @@ type ContainerAttributes struct {
 	PODDischargedAt    *string  `json:"pod_discharged_at" format:"date-time"`
 	PODFullOutAt       *string  `json:"pod_full_out_at" format:"date-time"`
 	EmptyTerminatedAt  *string  `json:"empty_terminated_at" format:"date-time"`
+	DeliveredAt        *string  `json:"delivered_at" format:"date-time" doc:"The box's first laden arrival at the consignee's door after its pickup, as the line reports it (the reference's production API sets it by hand)."`
 	PODTimezone        *string  `json:"pod_timezone"`
 	// Terminal, rail and inland attributes of the reference: null (or empty) while unknown.
 	PickupAppointmentAt           *string         `json:"pickup_appointment_at" format:"date-time"`
@@ -107,7 +108,9 @@ func (rd Renderer) Container(c boxwatch.Container, pod boxwatch.RouteStop, event
 		EquipmentType: optString(c.EquipmentType), EquipmentHeight: optString(c.EquipmentHeight),
 		HoldsAtPODTerminal: []TerminalHold{}, FeesAtPODTerminal: []TerminalFee{}, PickupLFD: optTime(c.PickupLFD),
 		LocationAtPODTerminal: optString(c.LocationAtTerminal), TerminalCheckedAt: optTime(c.TerminalCheckedAt),
-		ImportDeadlines:     ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFDTerminal), PickupLFDLine: optTime(c.PickupLFDLine)},
+		ImportDeadlines: ImportDeadlines{PickupLFDTerminal: optTime(c.PickupLFDTerminal), PickupLFDLine: optTime(c.PickupLFDLine),
+			PickupLFDRail: optTime(c.Inland.RailTerminalLFD)},
+		IndFacilityLFDOn: optTime(c.Inland.RailTerminalLFD), DeliveredAt: optTime(c.Inland.DeliveredAt),
 		PickupAppointmentAt: optTime(c.PickupAppointmentAt),
 		CurrentStatus:       c.CurrentStatus, AvailabilityKnown: c.AvailableForPickup != nil, AvailableForPickup: c.AvailableForPickup,
 		EmptyOutAt: optTime(c.EmptyOutAt), POLFullInAt: optTime(c.FullInAt), POLVesselLoadedAt: optTime(c.LoadedAt),

@@ -277,11 +277,12 @@ func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]str
 }
 
 // DueTerminalChecks returns the ids of containers whose terminal check is due at now, the most
-// overdue first, those of shipments whose tracking stopped left out.
+// overdue first, those of shipments stopped by the user or cancelled by the line left out.
 func (db *DB) DueTerminalChecks(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	rs, err := db.read.query(ctx, `SELECT c.id FROM containers c JOIN shipments s ON s.id = c.shipment_id
-		WHERE c.terminal_next_check_at IS NOT NULL AND c.terminal_next_check_at <= ? AND s.stopped_at IS NULL
-		ORDER BY c.terminal_next_check_at LIMIT ?`, db.ts(now), limit)
+		WHERE c.terminal_next_check_at IS NOT NULL AND c.terminal_next_check_at <= ?
+			AND (s.stopped_at IS NULL OR s.stopped_reason NOT IN (?, ?))
+		ORDER BY c.terminal_next_check_at LIMIT ?`, db.ts(now), boxwatch.StopCancelledByUser, boxwatch.StopBookingCancelled, limit)
 	if err != nil {
 		return nil, db.internal("due terminal checks", err)
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// Wire types of the boxwatch terminal protocol, version 1 (docs/terminals.md): one container as
+// Wire types of the boxwatch terminal protocol, version 1.1 (docs/terminals.md; 1.1 adds optional
+// members only, so that a 1.0 reader still reads every 1.1 answer): one container as
 // a terminal operating system reports it. The simulator's terminals write them; Parse reads them.
 
 // Statuses of a container at a terminal (Container.Status).
@@ -51,6 +52,19 @@ type Container struct {
 	DischargedAt       string        `json:"discharged_at,omitempty"`
 	FullOutAt          string        `json:"full_out_at,omitempty"`
 	EmptyInAt          string        `json:"empty_in_at,omitempty"`
+	// VesselBerthedAt is when the box's vessel came alongside the terminal's berth (1.1).
+	VesselBerthedAt string `json:"vessel_berthed_at,omitempty"`
+	// OffDock is the off-dock yard the terminal moved the box to, full (1.1); the status is
+	// departed from the move on.
+	OffDock *OffDock `json:"off_dock,omitempty"`
+}
+
+// OffDock is a move of a full box from the terminal to an off-dock yard (or another facility of
+// the terminal's outside its gate), from which it is picked up.
+type OffDock struct {
+	Name      string `json:"name"`
+	FIRMSCode string `json:"firms_code,omitempty"`
+	MovedAt   string `json:"moved_at"`
 }
 
 // Facility names a terminal by its port and codes.
@@ -211,10 +225,22 @@ func Parse(body []byte, container string) (boxwatch.TerminalReport, error) {
 	for _, t := range []struct {
 		name, v string
 		dst     *time.Time
-	}{{"discharged_at", c.DischargedAt, &r.DischargedAt}, {"full_out_at", c.FullOutAt, &r.FullOutAt}, {"empty_in_at", c.EmptyInAt, &r.EmptyInAt}} {
+	}{{"discharged_at", c.DischargedAt, &r.DischargedAt}, {"full_out_at", c.FullOutAt, &r.FullOutAt}, {"empty_in_at", c.EmptyInAt, &r.EmptyInAt},
+		{"vessel_berthed_at", c.VesselBerthedAt, &r.VesselBerthedAt}} {
 		if *t.dst, err = instant(t.name, t.v, false); err != nil {
 			return r, err
 		}
+	}
+	if o := c.OffDock; o != nil {
+		for _, s := range []string{o.Name, o.FIRMSCode} {
+			if err := text("off_dock", s); err != nil {
+				return r, err
+			}
+		}
+		if r.OffDockAt, err = instant("off_dock.moved_at", o.MovedAt, true); err != nil {
+			return r, err
+		}
+		r.OffDockName = o.Name
 	}
 	return r, nil
 }

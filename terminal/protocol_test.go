@@ -77,6 +77,18 @@ func TestParseEmptyReturned(t *testing.T) {
 	}
 }
 
+// A 1.1 answer: the vessel's berthing and the box's move to an off-dock yard.
+func TestParseOffDock(t *testing.T) {
+	r, err := terminal.Parse(mustRead(t, "off_dock.json"), box)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.VesselBerthedAt.Equal(time.Date(2026, 11, 19, 14, 30, 0, 0, time.UTC)) || !r.OffDockAt.Equal(time.Date(2026, 11, 21, 3, 15, 0, 0, time.UTC)) ||
+		r.OffDockName != "Pier S off-dock yard" || !r.FullOutAt.IsZero() {
+		t.Fatalf("got berthed %v, off dock %v at %q, full out %v", r.VesselBerthedAt, r.OffDockAt, r.OffDockName, r.FullOutAt)
+	}
+}
+
 // Every malformed answer is refused with a message saying what is wrong, never a panic.
 func TestParseMalformed(t *testing.T) {
 	ok := `"container_number":"MSCU1234566","status":"in_yard","checked_at":"2026-11-20T15:04:00Z"`
@@ -103,6 +115,9 @@ func TestParseMalformed(t *testing.T) {
 		{"BadLFD", `{` + ok + `,"last_free_day":{"terminal":"24/11/2026"}}`, "not a date"},
 		{"BadAppointment", `{` + ok + `,"appointment":{"at":"soon"}}`, "not an RFC 3339 time"},
 		{"BadGateOut", `{` + ok + `,"full_out_at":"2026-13-01T00:00:00Z"}`, "not an RFC 3339 time"},
+		{"BadBerth", `{` + ok + `,"vessel_berthed_at":"at noon"}`, "not an RFC 3339 time"},
+		{"OffDockWithoutTime", `{` + ok + `,"off_dock":{"name":"yard"}}`, "off_dock.moved_at is missing"},
+		{"OffDockControl", `{` + ok + `,"off_dock":{"name":"yard\u0007","moved_at":"2026-11-21T03:15:00Z"}}`, "control characters"},
 		{"ZonePath", `{` + ok + `,"time_zone":"../../../etc/passwd"}`, "not an IANA time zone"},
 		{"ZoneUnknown", `{` + ok + `,"time_zone":"Mars/Olympus_Mons"}`, "not an IANA time zone"},
 		{"ZoneLocal", `{` + ok + `,"time_zone":"Local"}`, "not an IANA time zone"},
@@ -123,7 +138,7 @@ func TestParseMalformed(t *testing.T) {
 // FuzzParse: whatever a terminal sends, Parse returns a report or an error, never panics, and a
 // report it accepts holds only the reference's hold and fee types, finite amounts and UTC times.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"in_yard.json", "elsewhere.json", "empty_returned.json"} {
+	for _, name := range []string{"in_yard.json", "elsewhere.json", "empty_returned.json", "off_dock.json"} {
 		f.Add(mustRead(f, name))
 	}
 	f.Add([]byte(`{"container_number":"MSCU1234566","status":"inbound","checked_at":"2026-11-20T15:04:00Z","holds":[{"type":"customs","status":"pending"}]}`))

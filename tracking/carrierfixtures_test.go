@@ -45,6 +45,8 @@ func TestCarrierFixtures(t *testing.T) {
 		// inland each container's status and inland leg once the facts are applied.
 		destination string
 		inland      []string
+		// past describes each container past the port's gate (describePast), when set.
+		past []string
 	}{
 		{name: "MaerskWrapped", file: "maersk-wrapped.json", ref: bill("BL2401"), route: direct,
 			podETA: "2025-04-03T10:00:00Z", containers: []string{directBox}, events: 8, booking: "BK2401"},
@@ -109,6 +111,22 @@ func TestCarrierFixtures(t *testing.T) {
 		{name: "InlandTruckTNT30", file: "inland-truck-tnt30.json", version: dcsa.Version30, ref: bill("BL2404"), route: direct,
 			podETA: "2025-04-02T04:00:00Z", containers: []string{inlandTruckBox}, events: 12, booking: "BK2404",
 			destination: inlandTruckDestination, inland: []string{inlandTruckLeg}},
+		{name: "DoorDrop", file: "door-drop.json", ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{doorBox + " empty_in@NLRTM"}, events: 13, booking: "BK2404",
+			past: []string{"empty_returned delivered=2025-04-04T09:00:00Z dropped=2025-04-04T09:00:00Z reloaded=2025-04-05T07:30:00Z"}},
+		{name: "DoorDropTNT30", file: "door-drop-tnt30.json", version: dcsa.Version30, ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{doorBox}, events: 12, booking: "BK2404",
+			past: []string{"loaded delivered=2025-04-04T09:00:00Z dropped=2025-04-04T09:00:00Z reloaded=2025-04-05T07:30:00Z"}},
+		{name: "DoorDropTNT30Beta", file: "door-drop-beta.json", version: dcsa.Version30, ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{doorBox}, events: 12, booking: "BK2404",
+			past: []string{"loaded delivered=2025-04-04T09:00:00Z dropped=2025-04-04T09:00:00Z reloaded=2025-04-05T07:30:00Z"}},
+		{name: "DoorLive", file: "door-live.json", ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{doorBox}, events: 11, booking: "BK2404",
+			past: []string{"delivered delivered=2025-04-04T09:00:00Z"}},
+		{name: "OffDock", file: "off-dock.json", ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{offDockBox}, events: 10, booking: "BK2404", past: []string{"off_dock off_dock=2025-04-04T01:00:00Z"}},
+		{name: "OffDockTNT30", file: "off-dock-tnt30.json", version: dcsa.Version30, ref: bill("BL2404"), route: direct, podETA: "2025-04-02T04:00:00Z",
+			containers: []string{offDockBox + " full_out@NLRTM"}, events: 11, booking: "BK2404", past: []string{"picked_up off_dock=2025-04-04T01:00:00Z"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := lookupFixture(t, tc.file, tc.version, tc.ref)
@@ -123,10 +141,15 @@ func TestCarrierFixtures(t *testing.T) {
 			if got := describeDestination(dest); got != tc.destination {
 				t.Errorf("destination %q,\nwant        %q", got, tc.destination)
 			}
-			var boxes, inland []string
+			var boxes, inland, past []string
 			pod, _ := (&boxwatch.Shipment{Route: route}).POD()
 			for _, f := range deriveContainers(cs, route, dest) {
 				boxes = append(boxes, describeFacts(f))
+				if tc.past != nil {
+					var c boxwatch.Container
+					applyFacts(&c, f, pod.LOCODE, dest)
+					past = append(past, describePast(c))
+				}
 				if dest != nil {
 					var c boxwatch.Container
 					applyFacts(&c, f, pod.LOCODE, dest)
@@ -136,6 +159,9 @@ func TestCarrierFixtures(t *testing.T) {
 			}
 			if !slices.Equal(boxes, tc.containers) {
 				t.Errorf("containers:\n%s\nwant:\n%s", strings.Join(boxes, "\n"), strings.Join(tc.containers, "\n"))
+			}
+			if !slices.Equal(past, tc.past) {
+				t.Errorf("past the gate:\n%s\nwant:\n%s", strings.Join(past, "\n"), strings.Join(tc.past, "\n"))
 			}
 			if !slices.Equal(inland, tc.inland) {
 				t.Errorf("inland legs:\n%s\nwant:\n%s", strings.Join(inland, "\n"), strings.Join(tc.inland, "\n"))
@@ -182,6 +208,30 @@ const (
 	inlandTruckDestination = "CZPRG TRUCK INTE \"Prague Uhrineves\" eta=2025-04-05T14:00:00Z original=2025-04-05T14:00:00Z ata=2025-04-05T16:30:00Z"
 	inlandTruckLeg         = "picked_up to=CZPRG ind_eta=2025-04-05T14:00:00Z ind_ata=2025-04-05T16:30:00Z"
 )
+
+// What the fixtures past the port's gate say: the truck journey to Rotterdam, then a drop or a
+// live unload at the consignee's door (CLOC), or a move to an off-dock yard (OFFD).
+const (
+	doorBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@NLRTM " +
+		"vessel_discharged@NLRTM full_out@NLRTM delivered@NLRTM"
+	offDockBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@NLRTM " +
+		"vessel_discharged@NLRTM"
+)
+
+// describePast is a container's status and its moves past the port's gate.
+func describePast(c boxwatch.Container) string {
+	in := c.Inland
+	parts := []string{c.CurrentStatus}
+	for _, f := range []struct {
+		name string
+		at   time.Time
+	}{{"off_dock", in.OffDockAt}, {"delivered", in.DeliveredAt}, {"dropped", in.DroppedAt}, {"reloaded", in.ReloadedAt}} {
+		if !f.at.IsZero() {
+			parts = append(parts, f.name+"="+describeTime(f.at))
+		}
+	}
+	return strings.Join(parts, " ")
+}
 
 func describeDestination(d *boxwatch.Destination) string {
 	if d == nil {

@@ -32,6 +32,10 @@ const (
 	ArrivedInland         = "container.transport.arrived_at_inland_destination"
 	RailUnloaded          = "container.transport.rail_unloaded"
 	EmptyIn               = "container.transport.empty_in"
+	// Delivered is the box's first laden arrival at the consignee's door after its pickup.
+	Delivered = "container.transport.delivered"
+	// VesselBerthed is the vessel's berthing at the port of discharge, as its terminal reports it.
+	VesselBerthed = "container.transport.vessel_berthed"
 
 	// EstimatedInlandArrival announces a new expected arrival at the inland destination.
 	EstimatedInlandArrival = "container.transport.estimated.arrived_at_inland_destination"
@@ -39,6 +43,13 @@ const (
 	// lading, EstimatedVesselArrived a new expected arrival at the port of discharge.
 	EstimatedVesselDeparted = "container.transport.estimated.vessel_departed"
 	EstimatedVesselArrived  = "container.transport.estimated.vessel_arrived"
+)
+
+// DCSA facility types (facilityTypeCode) of the places past the port's gate: an off-dock yard and
+// the customer's location (the consignee's door).
+const (
+	facilityOffDock  = "OFFD"
+	facilityCustomer = "CLOC"
 )
 
 // Modes of transport of a call (DCSA's modeOfTransport).
@@ -171,7 +182,8 @@ func deriveDestination(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, 
 	}
 	var inland []boxwatch.TransportCall
 	for _, c := range calls[lastAtPOD+1:] {
-		if !byVessel(c) && c.LOCODE != pod && made[c.ID] {
+		// A truck to an off-dock yard or to the consignee's door is no inland leg of the journey.
+		if !byVessel(c) && c.LOCODE != pod && made[c.ID] && c.FacilityType != facilityOffDock && c.FacilityType != facilityCustomer {
 			inland = append(inland, c)
 		}
 	}
@@ -260,6 +272,14 @@ func estimate(t boxwatch.CallTimes) time.Time {
 	return firstTime(t.Estimated, t.Planned)
 }
 
+// utc is t in UTC, zero when zero.
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC()
+}
+
 func firstTime(ts ...time.Time) time.Time {
 	for _, t := range ts {
 		if !t.IsZero() {
@@ -286,6 +306,9 @@ type containerFacts struct {
 	milestones []milestone
 	// finalOut is when the full box left its inland destination; zero until then.
 	finalOut time.Time
+	// offDock is when the laden box came into an off-dock yard after its discharge; dropped
+	// and reloaded when it was dropped at the consignee's door and hooked again there.
+	offDock, dropped, reloaded time.Time
 }
 
 // deriveContainers lists every container the carrier reports with its milestones, in journey
@@ -399,8 +422,32 @@ func deriveContainers(cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, d
 		empty := e.Empty != nil && *e.Empty
 		r := role[e.LOCODE]
 		m := mode(e)
+		facility := e.FacilityType
+		if facility == "" {
+			facility = callByID[e.TransportCallID].FacilityType
+		}
+		pickedUp := f.has(FullOut) || !f.finalOut.IsZero()
 		var name string
 		switch {
+		case facility == facilityOffDock && e.Code == "GTIN" && !empty && f.has(VesselDischarged) && !pickedUp:
+			if f.offDock.IsZero() {
+				f.offDock = e.Time
+			}
+			continue
+		case facility == facilityCustomer && pickedUp:
+			// At the consignee's door: the first laden arrival (a gate-in, the live unload,
+			// or a drop) is the delivery; a pick after a drop hooks the box again.
+			switch {
+			case e.Code == "DROP" && !empty && f.dropped.IsZero():
+				f.dropped = e.Time
+			case e.Code == "PICK" && !f.dropped.IsZero() && f.reloaded.IsZero():
+				f.reloaded = e.Time
+			}
+			if (e.Code == "GTIN" || e.Code == "DROP") && !empty && !f.has(Delivered) {
+				name = Delivered
+				break
+			}
+			continue
 		case e.Code == "LOAD" && m == modeRail:
 			name = RailLoaded
 		case e.Code == "DISC" && m == modeRail:
@@ -611,7 +658,12 @@ func applyFacts(c *boxwatch.Container, f containerFacts, pod string, dest *boxwa
 	// The terminal's gate records stand until the carrier reports its own.
 	c.PODFullOutAt = firstTime(f.at(FullOut), c.TerminalFullOutAt)
 	c.EmptyTerminatedAt = firstTime(f.at(EmptyIn), c.TerminalEmptyInAt)
-	c.Inland = boxwatch.ContainerInland{}
+	// The terminals' records stand across the carrier's answers: the rail terminal's last free
+	// day, the terminal's report of an off-dock move (until the carrier reports its own).
+	c.Inland = boxwatch.ContainerInland{RailTerminalLFD: c.Inland.RailTerminalLFD, RailTerminalCheckedAt: c.Inland.RailTerminalCheckedAt,
+		TerminalOffDockAt: c.Inland.TerminalOffDockAt}
+	c.Inland.OffDockAt = firstTime(utc(f.offDock), c.Inland.TerminalOffDockAt)
+	c.Inland.DeliveredAt, c.Inland.DroppedAt, c.Inland.ReloadedAt = f.at(Delivered), utc(f.dropped), utc(f.reloaded)
 	if dest != nil {
 		in := &c.Inland
 		in.DestinationLOCODE = dest.LOCODE

@@ -43,10 +43,7 @@ func (f *fixture) stopped(t testing.TB, tr boxwatch.TrackingRequest) boxwatch.Sh
 }
 
 // boxNumber completes an owner prefix and a six-digit serial with its check digit.
-func boxNumber(prefix, serial string) string {
-	d, _ := boxwatch.ContainerCheckDigit(prefix + serial)
-	return prefix + serial + string(rune('0'+d))
-}
+var boxNumber = trackingtest.BoxNumber
 
 // TestFailureReasons: each failed_reason the carrier's answer leads to, with the simulator's
 // numbers that show it.

@@ -14,16 +14,22 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// Terminal checks: what the terminal at the port of discharge says of each container, asked of
-// the terminal's own system (Config.Terminals), never of the carrier. A container is checked from
-// terminalLead before its vessel's arrival until its empty comes back, or emptyWindow after it
-// left full, every TerminalInterval (four times less often once it left), each check a job of its
-// own outside any transaction; the report and the events it causes commit together.
+// Terminal checks: what the terminal at the port of discharge (and, for a box that goes on by
+// rail, the inland rail terminal) says of each container, asked of the terminal's own system
+// (Config.Terminals), never of the carrier. A container is checked with the terminal of its port
+// of discharge from terminalLead before its vessel's arrival until its empty comes back, or
+// emptyWindow after it left full; a box that left on the train is checked with its rail terminal
+// from then until it leaves it full. Checks run every TerminalInterval (four times less often once
+// the box left), each a job of its own outside any transaction; the report and the events it
+// causes commit together. They go on after the carrier's tracking ended (past its arrival
+// window), not after the user stopped it or the line cancelled the booking, and end
+// terminalGiveUp after the discharge (or the unloading off the train) of a box still not out.
 const (
 	kindTerminalCheck       = "terminal_check"
 	DefaultTerminalInterval = time.Hour
 	terminalLead            = 3 * 24 * time.Hour
 	emptyWindow             = 14 * 24 * time.Hour
+	terminalGiveUp          = 30 * 24 * time.Hour
 	// unsupportedRecheck is how long a container whose terminal no source answers for waits
 	// before it is tried again (the carrier may name another terminal meanwhile).
 	unsupportedRecheck = 24 * time.Hour
@@ -68,20 +74,55 @@ func (e *Engine) podTerminal(ctx context.Context, s boxwatch.Shipment, c boxwatc
 	return t.Ref(), nil
 }
 
-// terminalDue reports whether a container of s is to be checked with its terminal at now: its
-// shipment names a terminal at the port of discharge (or the box's terminal named another), its
-// vessel arrived there or will within terminalLead, and the box is not done with.
+// checksStopped reports whether tracking of s ended in a way that ends its terminal checks too:
+// the user stopped it, or the line cancelled the booking. Tracking that ended with the carrier's
+// data (its arrival or full-out windows) leaves boxes the terminals still hold.
+func checksStopped(s boxwatch.Shipment) bool {
+	return s.StoppedReason == boxwatch.StopCancelledByUser || s.StoppedReason == boxwatch.StopBookingCancelled
+}
+
+// onTheTrain reports whether a box that goes on inland left its port of discharge by rail.
+func onTheTrain(c boxwatch.Container) bool {
+	in := c.Inland
+	return in.DestinationLOCODE != "" && !firstTime(in.PODRailLoadedAt, in.PODRailDepartedAt, in.IndATAAt, in.IndRailUnloadedAt).IsZero()
+}
+
+// railTerminal is the inland rail terminal of s, as its carrier names it (by an SMDG-list code);
+// zero when it names none.
+func railTerminal(s boxwatch.Shipment) boxwatch.TerminalRef {
+	d := s.Destination
+	if d == nil || d.Mode != modeRail || d.FacilityCode == "" || d.FacilityCodeList != "SMDG" {
+		return boxwatch.TerminalRef{}
+	}
+	return boxwatch.TerminalRef{LOCODE: d.LOCODE, SMDGCode: d.FacilityCode}
+}
+
+// terminalDue reports whether a container of s is to be checked with a terminal at now. A box
+// that left on the train is checked with its rail terminal, when the carrier names it, until it
+// leaves it full. Otherwise its shipment names a terminal at the port of discharge (or the box's
+// terminal named another), its vessel arrived there or will within terminalLead, and the box is
+// not done with: not yet out (for terminalGiveUp after its discharge), or out for less than
+// emptyWindow with its empty not yet back.
 func terminalDue(s boxwatch.Shipment, c boxwatch.Container, now time.Time) bool {
+	if checksStopped(s) || !c.EmptyTerminatedAt.IsZero() {
+		return false
+	}
+	if onTheTrain(c) {
+		in := c.Inland
+		since := firstTime(in.IndRailUnloadedAt, in.IndATAAt, in.PODRailDepartedAt, in.PODRailLoadedAt)
+		return !railTerminal(s).IsZero() && in.FinalDestinationFullOutAt.IsZero() && now.Sub(since) < terminalGiveUp
+	}
 	pod, ok := s.POD()
 	switch {
 	case !ok || pod.TerminalCode == "" && c.PODTerminalID == "":
 		return false
 	case pod.ATA.IsZero() && (pod.ETA.IsZero() || pod.ETA.Sub(now) > terminalLead):
 		return false
-	case !c.EmptyTerminatedAt.IsZero():
-		return false
+	case !c.PODFullOutAt.IsZero():
+		return now.Sub(c.PODFullOutAt) < emptyWindow
 	}
-	return c.PODFullOutAt.IsZero() || now.Sub(c.PODFullOutAt) < emptyWindow
+	since := firstTime(c.PODDischargedAt, pod.ATA)
+	return since.IsZero() || now.Sub(since) < terminalGiveUp
 }
 
 // scheduleTerminal starts or ends a container's terminal checks as the carrier's answer moves its
@@ -123,13 +164,18 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 		}
 		return err
 	}
-	if !s.StoppedAt.IsZero() || c.TerminalNextCheckAt.IsZero() || e.cfg.Terminals == nil {
+	if checksStopped(s) || c.TerminalNextCheckAt.IsZero() || e.cfg.Terminals == nil {
 		return nil
 	}
-	ref, err := e.podTerminal(ctx, s, c)
-	if err != nil {
-		return err
+	atRamp := onTheTrain(c)
+	ref := railTerminal(s)
+	if !atRamp {
+		var err error
+		if ref, err = e.podTerminal(ctx, s, c); err != nil {
+			return err
+		}
 	}
+	var err error
 	var report boxwatch.TerminalReport
 	src := e.cfg.Terminals.Source(ref)
 	switch {
@@ -150,12 +196,15 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 			return lerr
 		}
 		s, lerr := tx.LockShipment(ctx, c.ShipmentID)
-		if lerr != nil || !s.StoppedAt.IsZero() {
+		if lerr != nil || checksStopped(s) {
 			return lerr
 		}
 		now := e.cfg.Clock()
-		if err != nil {
+		switch {
+		case err != nil:
 			return e.terminalFailed(ctx, tx, s, c, ref, err, now)
+		case atRamp:
+			return e.applyRailReport(ctx, tx, s, c, ref, report, now)
 		}
 		return e.applyReport(ctx, tx, s, c, ref, report, now)
 	})
@@ -212,21 +261,7 @@ type PODTerminalChange struct {
 func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, c boxwatch.Container, ref boxwatch.TerminalRef,
 	r boxwatch.TerminalReport, now time.Time) error {
 	pod, _ := s.POD()
-	logged := 0
-	event := func(name, objectType, objectID, containerID, key string, data any) error {
-		at := now.Add(time.Duration(logged) * time.Microsecond)
-		logged++
-		ev := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: s.AccountID, Name: name, ObjectType: objectType, ObjectID: objectID,
-			TrackingRequestID: s.TrackingRequestID, ShipmentID: s.ID, ContainerID: containerID, Key: key, CreatedAt: at}
-		if data != nil {
-			b, err := json.Marshal(data)
-			if err != nil {
-				return err
-			}
-			ev.Data = b
-		}
-		return e.appendEvent(ctx, tx, ev)
-	}
+	event := e.terminalLog(ctx, tx, s, now)
 	before := c
 	c.TerminalFailedReason, c.UpdatedAt = "", now
 	if !r.At.IsZero() {
@@ -272,8 +307,13 @@ func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shi
 	}
 	c.Holds, c.Fees, c.LocationAtTerminal, c.TerminalCheckedAt = r.Holds, r.Fees, r.Location, r.CheckedAt
 	c.PickupLFDTerminal, c.PickupLFDLine, c.PickupAppointmentAt = r.TerminalLFD, r.LineLFD, r.AppointmentAt
-	c.PickupLFD = firstTime(r.TerminalLFD, r.LineLFD)
+	c.PickupLFD = pickupLFD(c)
 	c.TerminalFullOutAt, c.TerminalEmptyInAt = r.FullOutAt, r.EmptyInAt
+	// A move to an off-dock yard stands once reported (the carrier's own, when it reports one).
+	if !r.OffDockAt.IsZero() {
+		c.Inland.TerminalOffDockAt = r.OffDockAt
+		c.Inland.OffDockAt = firstTime(c.Inland.OffDockAt, r.OffDockAt)
+	}
 	// The gate's records stand until the carrier reports its own.
 	if c.PODFullOutAt.IsZero() && !r.FullOutAt.IsZero() {
 		c.PODFullOutAt = r.FullOutAt
@@ -305,12 +345,18 @@ func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shi
 		name      string
 		was, is   time.Time
 		milestone string
-	}{{FullOut, before.PODFullOutAt, c.PODFullOutAt, FullOut}, {EmptyIn, before.EmptyTerminatedAt, c.EmptyTerminatedAt, EmptyIn}} {
+	}{{FullOut, before.PODFullOutAt, c.PODFullOutAt, FullOut}, {EmptyIn, before.EmptyTerminatedAt, c.EmptyTerminatedAt, EmptyIn},
+		// The berthing is the terminal's alone: once per arrival at the port (the store keeps
+		// one event of a name per container and place).
+		{VesselBerthed, time.Time{}, r.VesselBerthedAt, VesselBerthed}} {
 		if !m.was.IsZero() || m.is.IsZero() {
 			continue
 		}
 		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: c.AccountID, ShipmentID: c.ShipmentID, ContainerID: c.ID,
 			Event: m.name, Timestamp: m.is.UTC(), LOCODE: locode, DataSource: "terminal", CreatedAt: now}
+		if m.name == VesselBerthed && locode == pod.LOCODE {
+			te.VoyageNumber, te.VesselIMO = pod.InboundVoyage, pod.InboundVesselIMO
+		}
 		added, err := tx.InsertTransportEvent(ctx, te)
 		if err != nil {
 			return err
@@ -321,16 +367,64 @@ func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shi
 			}
 		}
 	}
-	return terminalEvents(ctx, tx, before, c, locode, now, event)
+	return terminalEvents(ctx, tx, before, c, locode, "terminal", c.TerminalCheckedAt, now, event)
 }
 
-// terminalEvents logs what the terminal's report changed, as the reference names it: each last
-// free day (the one in force, the terminal's, the line's) and the pickup appointment as
-// container.pickup_lfd.changed, .pickup_lfd_terminal.changed, .pickup_lfd_line.changed and
-// .pickup_appointment.changed (terminal transport events whose value is the new time),
-// availability as container.transport.available and .not_available, and everything changed as
-// one container.updated with its changeset, from the terminal.
-func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, locode string, now time.Time,
+// pickupLFD is the last free day in force, by the reference's precedence (not the earliest):
+// the line's, else the terminal's, else the inland rail terminal's.
+func pickupLFD(c boxwatch.Container) time.Time {
+	return firstTime(c.PickupLFDLine, c.PickupLFDTerminal, c.Inland.RailTerminalLFD)
+}
+
+// applyRailReport brings a container that left its port of discharge on the train up to its
+// inland rail terminal's report: the rail terminal's last free day (pickup_lfd_rail, and
+// ind_facility_lfd_on), and the last free day in force it may change. The box's other terminal
+// attributes stay those of the port of discharge.
+func (e *Engine) applyRailReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, c boxwatch.Container, ref boxwatch.TerminalRef,
+	r boxwatch.TerminalReport, now time.Time) error {
+	before := c
+	c.TerminalFailedReason, c.UpdatedAt = "", now
+	c.Inland.RailTerminalLFD, c.Inland.RailTerminalCheckedAt = r.TerminalLFD, r.CheckedAt
+	c.PickupLFD = pickupLFD(c)
+	c.CurrentStatus = boxwatch.ContainerStatus(c)
+	c.TerminalNextCheckAt = now.Add(e.cfg.TerminalInterval)
+	if !terminalDue(s, c, now) {
+		c.TerminalNextCheckAt = time.Time{}
+	}
+	if err := tx.SaveContainer(ctx, c); err != nil {
+		return err
+	}
+	return terminalEvents(ctx, tx, before, c, ref.LOCODE, "rail", r.CheckedAt, now, e.terminalLog(ctx, tx, s, now))
+}
+
+// terminalLog returns the function a terminal check logs its events with, each a microsecond
+// after the one before, so that they keep their order.
+func (e *Engine) terminalLog(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, now time.Time) func(name, objectType, objectID, containerID, key string, data any) error {
+	logged := 0
+	return func(name, objectType, objectID, containerID, key string, data any) error {
+		at := now.Add(time.Duration(logged) * time.Microsecond)
+		logged++
+		ev := boxwatch.Event{ID: boxwatch.NewID(at), AccountID: s.AccountID, Name: name, ObjectType: objectType, ObjectID: objectID,
+			TrackingRequestID: s.TrackingRequestID, ShipmentID: s.ID, ContainerID: containerID, Key: key, CreatedAt: at}
+		if data != nil {
+			b, err := json.Marshal(data)
+			if err != nil {
+				return err
+			}
+			ev.Data = b
+		}
+		return e.appendEvent(ctx, tx, ev)
+	}
+}
+
+// terminalEvents logs what a terminal's report changed, as the reference names it: each last
+// free day (the one in force, the terminal's, the line's, the rail terminal's) and the pickup
+// appointment as container.pickup_lfd.changed, .pickup_lfd_terminal.changed,
+// .pickup_lfd_line.changed, .pickup_lfd_rail.changed and .pickup_appointment.changed (terminal
+// transport events whose value is the new time), availability as container.transport.available
+// and .not_available, and everything changed as one container.updated with its changeset, from
+// the terminal. source ("terminal" or "rail") and checkedAt, the report's time, key the update.
+func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.Container, locode, source string, checkedAt, now time.Time,
 	event func(name, objectType, objectID, containerID, key string, data any) error) error {
 	terminalEvent := func(name string, at time.Time, value string) (boxwatch.TransportEvent, bool, error) {
 		te := boxwatch.TransportEvent{ID: boxwatch.NewID(now), AccountID: after.AccountID, ShipmentID: after.ShipmentID, ContainerID: after.ID,
@@ -346,6 +440,7 @@ func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.
 		{"container.pickup_lfd.changed", "pickup_lfd", before.PickupLFD, after.PickupLFD},
 		{"container.pickup_lfd_terminal.changed", "pickup_lfd_terminal", before.PickupLFDTerminal, after.PickupLFDTerminal},
 		{"container.pickup_lfd_line.changed", "pickup_lfd_line", before.PickupLFDLine, after.PickupLFDLine},
+		{"container.pickup_lfd_rail.changed", "pickup_lfd_rail", before.Inland.RailTerminalLFD, after.Inland.RailTerminalLFD},
 		{"container.pickup_appointment.changed", "pickup_appointment_at", before.PickupAppointmentAt, after.PickupAppointmentAt},
 	} {
 		if v.was.Equal(v.is) {
@@ -405,7 +500,7 @@ func terminalEvents(ctx context.Context, tx boxwatch.Tx, before, after boxwatch.
 		return nil
 	}
 	return event("container.updated", "container_updated_event", boxwatch.NewID(now), after.ID,
-		fmt.Sprintf("cu:%s:terminal:%d", after.ID, after.TerminalCheckedAt.UnixMicro()), ContainerUpdate{Changeset: change, DataSource: "terminal"})
+		fmt.Sprintf("cu:%s:%s:%d", after.ID, source, checkedAt.UnixMicro()), ContainerUpdate{Changeset: change, DataSource: "terminal"})
 }
 
 // holdJSON and feeJSON are a hold and a fee as the container's attributes show them, for changesets.

@@ -181,7 +181,7 @@ func TestTerminalCheckFailures(t *testing.T) {
 		c := waitReason("")
 		if len(c.Holds) != 1 || c.Holds[0].Name != "customs" || len(c.Fees) != 1 || c.LocationAtTerminal != "C07" ||
 			c.AvailableForPickup == nil || *c.AvailableForPickup || c.PickupLFDTerminal.Equal(c.PickupLFDLine) ||
-			!c.PickupLFD.Equal(c.PickupLFDTerminal) || c.PickupAppointmentAt.IsZero() {
+			!c.PickupLFD.Equal(c.PickupLFDLine) || c.PickupAppointmentAt.IsZero() {
 			t.Fatalf("after the terminal answered: %+v", c)
 		}
 		supported.Store(false)

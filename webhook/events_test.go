@@ -26,6 +26,7 @@ var emitted = []string{
 	"container.transport.estimated.vessel_departed", "container.transport.estimated.vessel_arrived",
 	"container.transport.feeder_loaded", "container.transport.feeder_departed", "container.transport.feeder_arrived",
 	"container.transport.feeder_discharged",
+	"container.transport.vessel_berthed", "container.transport.delivered", "container.pickup_lfd_rail.changed",
 }
 
 func TestCatalogueShape(t *testing.T) {

@@ -209,12 +209,15 @@ func normalise(e event) boxwatch.CarrierEvent {
 		n.DocumentType, n.DocumentID = e.DocumentTypeCode, e.DocumentID
 	}
 	if l := e.EventLocation; l != nil {
-		n.LOCODE = l.UNLocationCode
+		n.LOCODE, n.FacilityType = l.UNLocationCode, upper(l.FacilityTypeCode)
 	}
 	if tc := e.TransportCall; tc != nil {
 		n.TransportCallID = tc.TransportCallID
 		if n.LOCODE == "" {
 			n.LOCODE = callLOCODE(tc)
+		}
+		if n.FacilityType == "" {
+			n.FacilityType = tc.FacilityTypeCode
 		}
 	}
 	return n

@@ -97,6 +97,9 @@ type Location struct {
 	UNLocationCode           string `json:"UNLocationCode,omitempty"`
 	FacilityCode             string `json:"facilityCode,omitempty"`
 	FacilityCodeListProvider string `json:"facilityCodeListProvider,omitempty"`
+	// FacilityTypeCode is where a 3.0 event happened (POTE, DEPO, OFFD, CLOC, …); 2.2 gives it
+	// on the transport call only.
+	FacilityTypeCode string `json:"facilityTypeCode,omitempty"`
 }
 
 // Seal is a seal on a container.

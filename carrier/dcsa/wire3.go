@@ -136,6 +136,7 @@ type PayloadV3Beta struct {
 	ChangeRemark              string               `json:"changeRemark,omitempty"`
 	Reason                    string               `json:"reason,omitempty"`
 	Location                  *LocationV3          `json:"location,omitempty"`
+	FacilityTypeCode          string               `json:"facilityTypeCode,omitempty"`
 	Seals                     []SealV3             `json:"seals,omitempty"`
 	TransportCall             *TransportCallV3Beta `json:"transportCall,omitempty"`
 	RelatedDocumentReferences []TypeValueV3        `json:"relatedDocumentReferences,omitempty"`
@@ -245,6 +246,12 @@ func (r RecordV3Beta) asEvent() Event {
 	if p.Location != nil {
 		w.EventLocation = p.Location.asLocation()
 	}
+	if p.FacilityTypeCode != "" {
+		if w.EventLocation == nil {
+			w.EventLocation = &Location{}
+		}
+		w.EventLocation.FacilityTypeCode = p.FacilityTypeCode
+	}
 	for _, d := range p.RelatedDocumentReferences {
 		w.DocumentReferences = append(w.DocumentReferences, DocumentReference{DocumentReferenceType: d.Type, DocumentReferenceValue: d.Value})
 	}
@@ -267,7 +274,8 @@ func (r RecordV3Beta) asEvent() Event {
 }
 
 func (l LocationV3) asLocation() *Location {
-	return &Location{LocationName: l.LocationName, UNLocationCode: l.UNLocationCode, FacilityCode: l.FacilityCode, FacilityCodeListProvider: l.FacilityCodeListProvider}
+	return &Location{LocationName: l.LocationName, UNLocationCode: l.UNLocationCode, FacilityCode: l.FacilityCode,
+		FacilityCodeListProvider: l.FacilityCodeListProvider, FacilityTypeCode: l.FacilityTypeCode}
 }
 
 func seals(in []SealV3) []Seal {

@@ -183,6 +183,9 @@ func asV3(e dcsa.Event) dcsa.EventV3 {
 			call.VesselTransport = &dcsa.VesselTransportV3{VesselIMONumber: vs.VesselIMONumber, VesselName: vs.VesselName, VesselFlag: vs.VesselFlag, VesselCallSign: vs.VesselCallSignNumber}
 		}
 		v.TransportDetails = &dcsa.TransportDetailsV3{TransportCall: call, DelayReasonCode: e.DelayReasonCode, ChangeRemark: e.ChangeRemark}
+		if e.EventType == boxwatch.EventEquipment && v.EventLocation != nil {
+			v.EventLocation.FacilityTypeCode = tc.FacilityTypeCode
+		}
 		if e.EventType == boxwatch.EventTransport {
 			v.EventLocation = &dcsa.LocationV3{UNLocationCode: tc.UNLocationCode, FacilityCode: tc.FacilityCode,
 				FacilityCodeListProvider: tc.FacilityCodeListProvider, FacilityTypeCode: tc.FacilityTypeCode}

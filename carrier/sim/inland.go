@@ -158,7 +158,8 @@ func (j *journey) routeInland(w *world, r ramp, mode string) {
 		add(call{place: dest, facility: "RAMP", name: cmp.Or(r.name, dest.Name+" rail terminal (simulated)")})
 	default:
 		add(call{place: port.place, facility: "RAMP", name: port.name + " on-dock rail (" + r.railway + ")"})
-		add(call{place: dest, facility: "RAMP", name: r.name})
+		// The ramp runs a terminal system of its own, which the line names by its code.
+		add(call{place: dest, facility: "RAMP", name: r.name, terminal: rampCode(r)})
 	}
 }
 

@@ -31,6 +31,9 @@ type journey struct {
 	// inland is the number of rail or barge calls after the return depot (the train's or barge's
 	// at the port of discharge and at the inland terminal), 0 when the journey ends at the port.
 	inland int
+	// doors is the number of calls at the consignee's door after everything else (see
+	// scheduleDoor): 0 or 1.
+	doors  int
 	lookup time.Duration
 }
 
@@ -153,6 +156,7 @@ func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time
 	}
 	j.lookup = j.stage(stageDigit(number))
 	j.depart(number)
+	j.scheduleDoor()
 	return j
 }
 

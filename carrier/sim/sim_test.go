@@ -529,13 +529,22 @@ func checkTimesRunForward(t *testing.T, v view) {
 		journey = []string{"GTOT/1", "GTIN/2", "LOAD/2", "DISC/3", "GTOT/3", "GTIN/4"}
 	}
 	for c := range v.containers {
-		var steps []string
+		var steps, door []string
 		var last time.Time
 		for _, e := range v.events {
 			if e.EquipmentReference != c {
 				continue
 			}
-			steps = append(steps, e.EquipmentEventTypeCode+"/"+strconv.Itoa(*e.TransportCall.TransportCallSequenceNumber))
+			seq := *e.TransportCall.TransportCallSequenceNumber
+			if seq > v.last {
+				// At the consignee's door, between the pickup and the empty's return.
+				door = append(door, e.EquipmentEventTypeCode)
+				if e.TransportCall.FacilityTypeCode != "CLOC" || len(steps) != len(journey)-1 {
+					t.Errorf("%s: %s at call %d (%s) after %v", c, e.EquipmentEventTypeCode, seq, e.TransportCall.FacilityTypeCode, steps)
+				}
+			} else {
+				steps = append(steps, e.EquipmentEventTypeCode+"/"+strconv.Itoa(seq))
+			}
 			at := mustTime(t, e.EventDateTime)
 			if at.Before(last) {
 				t.Errorf("%s: %s before the move before it", c, steps[len(steps)-1])
@@ -547,6 +556,9 @@ func checkTimesRunForward(t *testing.T, v view) {
 		}
 		if !slices.Equal(steps, journey) {
 			t.Errorf("%s moves %v, want %v", c, steps, journey)
+		}
+		if len(door) > 0 && !slices.Equal(door, []string{"GTIN"}) && !slices.Equal(door, []string{"DROP", "PICK"}) {
+			t.Errorf("%s at the door: %v, want none, a gate-in or a drop and a pick", c, door)
 		}
 	}
 }

@@ -43,6 +43,8 @@ const (
 type terminalSpot struct {
 	boxwatch.Terminal
 	place place
+	// ramp is set for an inland rail terminal (see railterminal.go), where no vessel calls.
+	ramp bool
 }
 
 // key is the terminal's name in its path: its SMDG code, or FIRMS- and its FIRMS code.
@@ -59,17 +61,18 @@ func (w *world) setTerminals(listed []boxwatch.Terminal) {
 	w.terminals = map[string][]terminalSpot{}
 	for _, t := range listed {
 		if p, ok := w.places[t.LOCODE]; ok {
-			w.terminals[t.LOCODE] = append(w.terminals[t.LOCODE], terminalSpot{t, p})
+			w.terminals[t.LOCODE] = append(w.terminals[t.LOCODE], terminalSpot{Terminal: t, place: p})
 		}
 	}
+	w.setRampTerminals()
 	for code, p := range w.places {
-		if slices.ContainsFunc(w.terminals[code], func(t terminalSpot) bool { return t.SMDGCode != "" }) {
+		if slices.ContainsFunc(w.terminals[code], func(t terminalSpot) bool { return t.SMDGCode != "" && !t.ramp }) {
 			continue
 		}
 		for n := range simulatedTerminals {
 			smdg, name := simulatedTerminal(p, n)
 			w.terminals[code] = append(w.terminals[code], terminalSpot{boxwatch.Terminal{ID: boxwatch.TerminalID(code, smdg),
-				LOCODE: code, SMDGCode: smdg, Name: name, Country: p.CountryCode}, p})
+				LOCODE: code, SMDGCode: smdg, Name: name, Country: p.CountryCode}, p, false})
 		}
 	}
 	for code := range w.terminals {
@@ -81,7 +84,7 @@ func (w *world) setTerminals(listed []boxwatch.Terminal) {
 func (w *world) berths(locode string) []terminalSpot {
 	var out []terminalSpot
 	for _, t := range w.terminals[locode] {
-		if t.SMDGCode != "" {
+		if t.SMDGCode != "" && !t.ramp {
 			out = append(out, t)
 		}
 	}
@@ -156,7 +159,7 @@ func (j *journey) boxTimes(i int) boxTimes {
 	pod := j.pod()
 	railPOD := -1
 	if j.inland > 0 {
-		railPOD = len(j.calls) - j.inland // the on-dock rail call at the port
+		railPOD = len(j.calls) - j.inland - j.doors // the on-dock rail call at the port
 	}
 	bt := boxTimes{arrival: j.find("TRANSPORT", "ARRI", pod, -1).actual, discharged: j.find("EQUIPMENT", "DISC", pod, i).actual}
 	for _, m := range j.moves {
@@ -238,6 +241,11 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		}
 		c.Holds = append(c.Holds, terminal.Hold{Type: h.typ, Status: status, Description: h.desc})
 	}
+	if now >= bt.arrival {
+		// The vessel's arrival is its berthing: the simulated vessels wait at the anchorage
+		// before it (see passage).
+		c.VesselBerthedAt = stamp(bt.arrival)
+	}
 	if now < disc {
 		c.Status, c.AvailableForPickup = terminal.StatusInbound, &no
 		return c, true
@@ -302,6 +310,10 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		c.Fees = append(c.Fees, terminal.Fee{Type: "total", Amount: total, Currency: "USD"})
 	}
 
+	offDock, moved := j.offDock(t, i, bt)
+	if moved && now >= offDock {
+		c.OffDock = &terminal.OffDock{Name: t.place.Name + " off-dock yard (simulated)", MovedAt: stamp(offDock)}
+	}
 	switch {
 	case bt.hasEmpty && now >= bt.emptyIn:
 		c.Status, c.AvailableForPickup = terminal.StatusEmptyReturned, &no
@@ -310,6 +322,12 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 		c.Status, c.AvailableForPickup = terminal.StatusDeparted, &no // on the train: no gate-out
 	case now >= out:
 		c.Status, c.AvailableForPickup, c.FullOutAt = terminal.StatusDeparted, &no, stamp(bt.fullOut)
+	case c.OffDock != nil:
+		// At the off-dock yard, picked up from there.
+		c.Status, c.AvailableForPickup = terminal.StatusDeparted, &no
+		if now >= released {
+			c.AvailableForPickup = &yes
+		}
 	default:
 		c.Status = terminal.StatusInYard
 		c.YardLocation = fmt.Sprintf("%c%02d-%02d-%d (simulated)", 'A'+rune(d.intn(e("block"), 8)), 1+d.intn(e("row"), 40),
@@ -391,6 +409,13 @@ func (n *Network) terminalContainer(r *http.Request, t terminalSpot, number, sca
 	}
 	start := anchor.Add(-j.lookup)
 	offset := n.simTime(anchor, now).Sub(start)
+	if t.ramp {
+		c, known := j.rampReport(t, i, offset, start)
+		if !known {
+			return terminal.Container{}, errNotAtTerminal
+		}
+		return c, nil
+	}
 	at := j.boxTerminal(n.world, i)
 	if at.key() != t.key() {
 		if berth := j.calls[j.pod()].terminal; berth != t.key() {

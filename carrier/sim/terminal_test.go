@@ -30,7 +30,8 @@ func TestTerminalsOfThePorts(t *testing.T) {
 		if _, ok := n.TerminalBaseURL(term.Ref()); ok {
 			t.Fatalf("%s has a base URL before Start", term.Ref())
 		}
-		if !term.Listed && (!strings.HasPrefix(term.SMDGCode, "SX") || !strings.HasSuffix(term.Name, "(simulated)")) {
+		// A port's simulated terminal (SX), or an inland rail terminal (RR).
+		if !term.Listed && (!strings.HasPrefix(term.SMDGCode, "SX") && !strings.HasPrefix(term.SMDGCode, "RR") || !strings.HasSuffix(term.Name, "(simulated)")) {
 			t.Errorf("unlisted terminal %+v is not marked simulated", term)
 		}
 	}
@@ -105,7 +106,9 @@ func TestTerminalFollowsTheBox(t *testing.T) {
 	boxes := usBoxes(t, n, "ONEY", "6", 100)
 	ctx := context.Background()
 	holdTypes, moved := map[string]bool{}, 0
-	order := map[string]int{terminal.StatusInbound: 1, terminal.StatusInYard: 2, terminal.StatusDeparted: 3, terminal.StatusEmptyReturned: 4}
+	const offDock = "off_dock" // departed to the off-dock yard, not yet picked up
+	order := map[string]int{terminal.StatusInbound: 1, terminal.StatusInYard: 2, offDock: 3, terminal.StatusDeparted: 4, terminal.StatusEmptyReturned: 5}
+	offDocked := map[int]bool{}
 	type step struct {
 		status string
 		r      boxwatch.TerminalReport
@@ -140,8 +143,18 @@ func TestTerminalFollowsTheBox(t *testing.T) {
 				status = terminal.StatusEmptyReturned
 			case !r.FullOutAt.IsZero():
 				status = terminal.StatusDeparted
+			case !r.OffDockAt.IsZero():
+				status = offDock
+				offDocked[i] = true
+				if !r.OffDockAt.After(r.DischargedAt) || r.Location != "" || r.Available == nil || !strings.HasSuffix(r.OffDockName, "(simulated)") {
+					t.Fatalf("%s off dock: %+v", b.container, r)
+				}
 			case r.DischargedAt.IsZero():
 				status = terminal.StatusInbound
+			}
+			// The vessel berths before the box comes off it.
+			if !r.DischargedAt.IsZero() && (r.VesselBerthedAt.IsZero() || !r.VesselBerthedAt.Before(r.DischargedAt)) {
+				t.Fatalf("%s: berthed %v, discharged %v", b.container, r.VesselBerthedAt, r.DischargedAt)
 			}
 			if k := len(seen[i]); k > 0 && order[status] < order[seen[i][k-1].status] {
 				t.Fatalf("%s went from %s back to %s", b.container, seen[i][k-1].status, status)
@@ -192,6 +205,9 @@ func TestTerminalFollowsTheBox(t *testing.T) {
 		if !holdTypes[typ] {
 			t.Errorf("no box was held for %s (saw %v)", typ, holdTypes)
 		}
+	}
+	if len(offDocked) == 0 {
+		t.Error("no box was moved to an off-dock yard")
 	}
 	if moved == 0 || moved > len(boxes)/4 {
 		t.Errorf("%d of %d boxes at a sister terminal, want about one in ten", moved, len(boxes))

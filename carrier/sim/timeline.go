@@ -171,10 +171,10 @@ func (j *journey) large(c int) bool {
 // hub reports whether the journey changes vessel at a hub: its calls are then the empty depot,
 // the port of lading, the hub twice, the port of discharge and the return depot (and the rail
 // calls of an inland leg).
-func (j *journey) hub() bool { return len(j.calls)-j.inland == 6 }
+func (j *journey) hub() bool { return len(j.calls)-j.inland-j.doors == 6 }
 
 // pod is the index of the call at the port of discharge.
-func (j *journey) pod() int { return len(j.calls) - 2 - j.inland }
+func (j *journey) pod() int { return len(j.calls) - 2 - j.inland - j.doors }
 
 func (j *journey) ship(code, docType, docID string, at time.Duration) {
 	if docID == "" {
@@ -300,7 +300,7 @@ func (j *journey) stage(digit int) time.Duration {
 		pickedUp, _ := j.bounds("EQUIPMENT", "GTOT", pod)
 		if j.inland > 0 {
 			// Discharged and waiting for the train.
-			pickedUp, _ = j.bounds("EQUIPMENT", "LOAD", len(j.calls)-2)
+			pickedUp, _ = j.bounds("EQUIPMENT", "LOAD", len(j.calls)-2-j.doors)
 		}
 		return at(discharged+margin, pickedUp-margin, 0.5)
 	}

@@ -147,8 +147,8 @@ func testListedTerminals(t *testing.T, db *store.DB) {
 	}
 }
 
-// Terminal checks come due per container, most overdue first, never for a stopped shipment's;
-// a container is locked and read whole by id.
+// Terminal checks come due per container, most overdue first, never for a shipment the user
+// stopped, still for one whose carrier tracking ended; a container is locked and read whole by id.
 func testDueTerminalChecks(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
 	b := MustCreateAccount(t, db, "globex")
@@ -157,6 +157,9 @@ func testDueTerminalChecks(t *testing.T, db *store.DB) {
 	stopped := mustCreateShipment(t, db, a.ID, "MEDUFR030804", base)
 	stopped.StoppedAt, stopped.StoppedReason = base, boxwatch.StopCancelledByUser
 	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.UpdateShipment(ctx, stopped) })
+	ended := mustCreateShipment(t, db, a.ID, "MEDUFR030805", base)
+	ended.StoppedAt, ended.StoppedReason = base, boxwatch.StopPastArrivalWindow
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.UpdateShipment(ctx, ended) })
 	now := at(time.Hour)
 	due := func(s boxwatch.Shipment, number string, next time.Time) boxwatch.Container {
 		c := newContainer(s, number, base)
@@ -169,13 +172,14 @@ func testDueTerminalChecks(t *testing.T, db *store.DB) {
 	due(s, "MSCU4", now.Add(time.Second))
 	due(s, "MSCU5", time.Time{})
 	due(stopped, "MSCU6", now.Add(-2*time.Hour))
+	afterTheLine := due(ended, "MSCU7", now.Add(-30*time.Minute))
 	for _, tt := range []struct {
 		name  string
 		limit int
 		want  []string
 	}{
-		{"MostOverdueFirst", 10, []string{latest.ID, late.ID, onTime.ID}},
-		{"Limit", 2, []string{latest.ID, late.ID}},
+		{"MostOverdueFirst", 10, []string{latest.ID, afterTheLine.ID, late.ID, onTime.ID}},
+		{"Limit", 2, []string{latest.ID, afterTheLine.ID}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, err := db.DueTerminalChecks(ctx, now, tt.limit); err != nil || !slices.Equal(got, tt.want) {

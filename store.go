@@ -69,12 +69,14 @@ type TrackingRequestStore interface {
 type ShipmentStore interface {
 	// Shipment returns one of the account's shipments, or ErrNotFound.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
-	// Shipments returns a page of the account's shipments, newest first, and how many match.
+	// Shipments returns a page of the account's shipments, newest first, and how many match. Their
+	// Snapshot is empty: VesselNames holds what documents show of it.
 	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
 	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
 	// nil list is left unchanged) and returns it updated, or ErrNotFound.
 	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
-	// ShipmentsByID returns the account's shipments with the given ids, keyed by id.
+	// ShipmentsByID returns the account's shipments with the given ids, keyed by id, their
+	// Snapshot empty as Shipments leaves it.
 	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]Shipment, error)
 }
 

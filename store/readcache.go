@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,12 @@ const cacheChannel = "boxwatch_cache"
 // Keys of the read cache, the payloads the triggers send: "<kind>:<id>".
 func trackingRequestKey(id string) string    { return "tracking_requests:" + id }
 func shipmentKey(id string) string           { return "shipments:" + id }
+
+// listedShipmentKey holds a shipment as lists read it, without its snapshot: no trigger names
+// it, evict drops it with the shipment's own key.
+func listedShipmentKey(id string) string { return listedShipmentPrefix + id }
+
+const listedShipmentPrefix = "listed_shipments:"
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }
@@ -155,6 +162,11 @@ func (c *readCache) evict(keys ...string) {
 	for _, k := range keys {
 		c.gens[c.slot(k)]++
 		c.lru.Remove(k)
+		if id, ok := strings.CutPrefix(k, "shipments:"); ok {
+			listed := listedShipmentKey(id)
+			c.gens[c.slot(listed)]++
+			c.lru.Remove(listed)
+		}
 	}
 }
 

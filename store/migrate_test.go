@@ -62,7 +62,7 @@ var undo = []struct {
 	name  string
 	stmts []string
 }{
-	{"vessel_names", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}},
+	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}},
 	{"notification_subjects", []string{
 		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
 		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
@@ -227,7 +227,7 @@ func TestMigrateVesselNames(t *testing.T) {
 			}
 			ids = append(ids, s.ID)
 		}
-		rollBack(t, db, "vessel_names")
+		rollBack(t, db, "read_cache")
 		db.Close()
 		if db, err = store.Open(ctx, dsn); err != nil {
 			t.Fatal(err)

@@ -44,6 +44,11 @@ func shipmentKey(id string) string           { return "shipments:" + id }
 func listedShipmentKey(id string) string { return listedShipmentPrefix + id }
 
 const listedShipmentPrefix = "listed_shipments:"
+
+// Terminals are shared reference data: cached for every account (account ""), by id and as the
+// list at each port (by UN/LOCODE), evicted by migration 0017's trigger.
+func terminalKey(id string) string          { return "terminals:" + id }
+func portTerminalsKey(locode string) string { return "port_terminals:" + locode }
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }

@@ -21,6 +21,8 @@ type journey struct {
 	s  boxwatch.Shipment
 	c  boxwatch.Container
 	e  boxwatch.TransportEvent
+	// term is a terminal at the shipment's port of lading: shared reference data, cached too.
+	term boxwatch.Terminal
 }
 
 func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) journey {
@@ -32,7 +34,10 @@ func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) jou
 	}
 	c := mustSaveContainer(t, db, newContainer(s, "MSCU"+number[len(number)-7:], at(time.Minute)))
 	e := mustInsertTransportEvent(t, db, newTransportEvent(c, "container.transport.vessel_loaded", "CNSHA", at(time.Hour)))
-	return journey{tr, s, c, e}
+	term := boxwatch.Terminal{ID: boxwatch.TerminalID("CNSHA", "W"+number[len(number)-4:]), LOCODE: "CNSHA", SMDGCode: "W" + number[len(number)-4:],
+		Name: "Waigaoqiao", CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)}
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	return journey{tr, s, c, e, term}
 }
 
 // view is what a store answers for a journey through every read the cache serves.
@@ -53,7 +58,11 @@ func view(db *store.DB, accountID string, j journey) string {
 	byContainer, err := db.TransportEventsOfContainers(ctx, accountID, []string{j.c.ID})
 	fmt.Fprintf(&b, "teoc %v %v|", eventValues(byContainer[j.c.ID]), err)
 	list, total, err := db.TransportEvents(ctx, accountID, j.c.ID, boxwatch.Page{Number: 1, Size: 10})
-	fmt.Fprintf(&b, "te %v %d %v", eventValues(list), total, err)
+	fmt.Fprintf(&b, "te %v %d %v|", eventValues(list), total, err)
+	term, err := db.Terminal(ctx, j.term.ID)
+	fmt.Fprintf(&b, "term %v %v|", term.Name, err)
+	atPorts, err := db.TerminalsAtPorts(ctx, []string{j.term.LOCODE})
+	fmt.Fprintf(&b, "tap %v %v", fieldOf(atPorts[j.term.LOCODE], func(t boxwatch.Terminal) string { return t.SMDGCode + "=" + t.Name }), err)
 	return b.String()
 }
 
@@ -211,13 +220,29 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 	step("container delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM containers WHERE number = 'MSCU0000002'")
 	})
+	step("terminal name (store, in a transaction)", func() {
+		term := j.term
+		term.Name, term.UpdatedAt = "Waigaoqiao Phase 5", now
+		mustInTx(t, writer, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	})
+	step("terminal insert at the port (store, in a transaction)", func() {
+		term := boxwatch.Terminal{ID: boxwatch.TerminalID(j.term.LOCODE, "YSDS"), LOCODE: j.term.LOCODE, SMDGCode: "YSDS", Name: "Yangshan",
+			CreatedAt: now, UpdatedAt: now}
+		mustInTx(t, writer, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	})
+	step("terminal (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE terminals SET name = 'Raw' WHERE id = ?", j.term.ID)
+	})
+	step("terminal delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM terminals WHERE id = ?", j.term.ID)
+	})
 	step("shipment and tracking request delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM transport_events WHERE shipment_id = ?", j.s.ID) // SQLite's foreign keys may not cascade
 		rawExec(t, writer, "DELETE FROM containers WHERE shipment_id = ?", j.s.ID)
 		rawExec(t, writer, "DELETE FROM shipments WHERE id = ?", j.s.ID)
 		rawExec(t, writer, "DELETE FROM tracking_requests WHERE id = ?", j.tr.ID)
 	})
-	if final := view(reader, a.ID, j); !strings.Contains(final, "not found") {
+	if final, _, _ := strings.Cut(view(reader, a.ID, j), "|"); !strings.Contains(final, "not found") {
 		t.Errorf("after the deletes the other store answers %s", final)
 	}
 	slices.Sort(delays)

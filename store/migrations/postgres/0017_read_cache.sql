@@ -18,3 +18,25 @@ FROM (
     GROUP BY id
 ) names
 WHERE s.id = names.id;
+
+-- Replicas cache terminals, by id and as the list of each port's, as they cache the tracked
+-- objects (0011): every terminal written names both keys on boxwatch_cache. (OR REPLACE: running
+-- this again changes nothing.)
+CREATE OR REPLACE FUNCTION boxwatch_cache_notify_terminal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        PERFORM pg_notify('boxwatch_cache', 'terminals:' || OLD.id);
+        PERFORM pg_notify('boxwatch_cache', 'port_terminals:' || OLD.locode);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        PERFORM pg_notify('boxwatch_cache', 'terminals:' || NEW.id);
+        PERFORM pg_notify('boxwatch_cache', 'port_terminals:' || NEW.locode);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE TRIGGER terminals_cache AFTER INSERT OR UPDATE OR DELETE ON terminals
+    FOR EACH ROW EXECUTE FUNCTION boxwatch_cache_notify_terminal();
+CREATE OR REPLACE TRIGGER terminals_cache_truncate AFTER TRUNCATE ON terminals
+    FOR EACH STATEMENT EXECUTE FUNCTION boxwatch_cache_notify_truncate();

@@ -42,7 +42,7 @@ type Shipment struct {
 	// NextRefreshAt is when the shipment is next looked up; zero once tracking stopped.
 	NextRefreshAt time.Time
 	// Snapshot is the carrier's picture as of the last successful lookup: the base of the next diff.
-	// ShipmentStore's lists leave it empty and give VesselNames instead.
+	// ShipmentStore's reads leave it empty and give VesselNames instead.
 	Snapshot CarrierShipment
 	// VesselNames are the names Snapshot gives the vessels of its calls, by IMO number (the first
 	// name given to each): what a shipment's document shows of the snapshot. The store keeps them

@@ -67,16 +67,19 @@ type TrackingRequestStore interface {
 
 // ShipmentStore reads the account's shipments, and labels them.
 type ShipmentStore interface {
-	// Shipment returns one of the account's shipments, or ErrNotFound.
+	// Shipment returns one of the account's shipments, or ErrNotFound. The shipments this store
+	// returns leave Snapshot empty (VesselNames holds what documents show of it): ShipmentSnapshot
+	// reads it.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
-	// Shipments returns a page of the account's shipments, newest first, and how many match. Their
-	// Snapshot is empty: VesselNames holds what documents show of it.
+	// ShipmentSnapshot returns the carrier snapshot of one of the account's shipments, or
+	// ErrNotFound.
+	ShipmentSnapshot(ctx context.Context, accountID, id string) (CarrierShipment, error)
+	// Shipments returns a page of the account's shipments, newest first, and how many match.
 	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
 	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
 	// nil list is left unchanged) and returns it updated, or ErrNotFound.
 	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
-	// ShipmentsByID returns the account's shipments with the given ids, keyed by id, their
-	// Snapshot empty as Shipments leaves it.
+	// ShipmentsByID returns the account's shipments with the given ids, keyed by id.
 	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]Shipment, error)
 }
 

@@ -34,6 +34,9 @@ func handleRawEvents(st containerStores, rd jsonapi.Renderer, base func(*http.Re
 		if err != nil {
 			return err
 		}
+		if s.Snapshot, err = st.ShipmentSnapshot(r.Context(), acct, c.ShipmentID); err != nil {
+			return err
+		}
 		writeJSON(w, http.StatusOK, jsonapi.RawEventListDocument{Data: rd.RawEvents(s, c), Links: &jsonapi.Links{Self: base(r) + r.URL.Path}})
 		return nil
 	}

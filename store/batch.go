@@ -76,17 +76,17 @@ func (db *DB) ShipmentsByID(ctx context.Context, accountID string, ids []string)
 	if len(args) == 0 {
 		return out, nil
 	}
-	if hit, ok := cachedAll[boxwatch.Shipment](db.cache, listedShipmentKey, accountID, args); ok {
+	if hit, ok := cachedAll[boxwatch.Shipment](db.cache, shipmentKey, accountID, args); ok {
 		return hit, nil
 	}
-	tokens := db.cache.beginAll(listedShipmentKey, args)
+	tokens := db.cache.beginAll(shipmentKey, args)
 	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentListColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
 		append([]any{accountID}, pad(args)...), scanListedShipment)
 	for _, s := range list {
 		out[s.ID] = s
 	}
 	if err == nil {
-		putAll(db.cache, tokens, listedShipmentKey, accountID, args, out, false)
+		putAll(db.cache, tokens, shipmentKey, accountID, args, out, false)
 	}
 	return out, err
 }

@@ -36,19 +36,17 @@ import (
 const cacheChannel = "boxwatch_cache"
 
 // Keys of the read cache, the payloads the triggers send: "<kind>:<id>".
-func trackingRequestKey(id string) string    { return "tracking_requests:" + id }
-func shipmentKey(id string) string           { return "shipments:" + id }
+func trackingRequestKey(id string) string { return "tracking_requests:" + id }
+func shipmentKey(id string) string        { return "shipments:" + id }
 
-// listedShipmentKey holds a shipment as lists read it, without its snapshot: no trigger names
-// it, evict drops it with the shipment's own key.
-func listedShipmentKey(id string) string { return listedShipmentPrefix + id }
-
-const listedShipmentPrefix = "listed_shipments:"
+// shipmentSnapshotKey holds a shipment's carrier snapshot, which its own key leaves out: no
+// trigger names it, evict drops it with the shipment's key.
+func shipmentSnapshotKey(id string) string { return "shipment_snapshots:" + id }
 
 // Terminals are shared reference data: cached for every account (account ""), by id and as the
 // list at each port (by UN/LOCODE), evicted by migration 0017's trigger.
-func terminalKey(id string) string          { return "terminals:" + id }
-func portTerminalsKey(locode string) string { return "port_terminals:" + locode }
+func terminalKey(id string) string           { return "terminals:" + id }
+func portTerminalsKey(locode string) string  { return "port_terminals:" + locode }
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }
@@ -168,9 +166,9 @@ func (c *readCache) evict(keys ...string) {
 		c.gens[c.slot(k)]++
 		c.lru.Remove(k)
 		if id, ok := strings.CutPrefix(k, "shipments:"); ok {
-			listed := listedShipmentKey(id)
-			c.gens[c.slot(listed)]++
-			c.lru.Remove(listed)
+			snapshot := shipmentSnapshotKey(id)
+			c.gens[c.slot(snapshot)]++
+			c.lru.Remove(snapshot)
 		}
 	}
 }

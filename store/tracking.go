@@ -193,8 +193,22 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 	}
 	id = strings.ToLower(id)
 	return cached(db.cache, shipmentKey(id), accountID, func() (boxwatch.Shipment, error) {
-		s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
+		s, err := scanListedShipment(db.read.queryRow(ctx, "SELECT "+shipmentListColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
 		return s, db.lookupErr("shipment", err)
+	})
+}
+
+// ShipmentSnapshot returns the carrier snapshot of one of the account's shipments, or
+// ErrNotFound.
+func (db *DB) ShipmentSnapshot(ctx context.Context, accountID, id string) (boxwatch.CarrierShipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.CarrierShipment{}, boxwatch.ErrNotFound
+	}
+	id = strings.ToLower(id)
+	return cached(db.cache, shipmentSnapshotKey(id), accountID, func() (boxwatch.CarrierShipment, error) {
+		var cs boxwatch.CarrierShipment
+		err := db.read.queryRow(ctx, "SELECT snapshot FROM shipments WHERE account_id = ? AND id = ?", accountID, id).Scan(jsonCol{&cs})
+		return cs, db.lookupErr("shipment snapshot", err)
 	})
 }
 
@@ -247,8 +261,8 @@ func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs,
 		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
 	}
 	id = strings.ToLower(id)
-	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
-		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, id)...))
+	s, err := scanListedShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentListColumns, append(args, accountID, id)...))
 	db.cache.evict(shipmentKey(id))
 	return s, db.lookupErr("update shipment labels", err)
 }

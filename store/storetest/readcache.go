@@ -47,6 +47,8 @@ func view(db *store.DB, accountID string, j journey) string {
 	fmt.Fprintf(&b, "tr %v %v %v|", tr.Status, tr.RefNumbers, err)
 	s, err := db.Shipment(ctx, accountID, j.s.ID)
 	fmt.Fprintf(&b, "s %v %v %v|", s.RefNumbers, s.Tags, err)
+	snap, err := db.ShipmentSnapshot(ctx, accountID, j.s.ID)
+	fmt.Fprintf(&b, "snap %v %v|", snap.Booking, err)
 	byID, err := db.ShipmentsByID(ctx, accountID, []string{j.s.ID})
 	fmt.Fprintf(&b, "byid %v %v %v|", byID[j.s.ID].RefNumbers, byID[j.s.ID].Tags, err)
 	c, err := db.Container(ctx, accountID, j.c.ID)
@@ -208,6 +210,9 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 	step("shipment (raw SQL)", func() {
 		rawExec(t, writer, `UPDATE shipments SET tags = '["raw"]' WHERE id = ?`, j.s.ID)
 	})
+	step("shipment snapshot (raw SQL)", func() {
+		rawExec(t, writer, `UPDATE shipments SET snapshot = '{"Booking":"RAW"}' WHERE id = ?`, j.s.ID)
+	})
 	step("container (raw SQL)", func() {
 		rawExec(t, writer, "UPDATE containers SET seal_number = 'RAW' WHERE id = ?", j.c.ID)
 	})
@@ -295,7 +300,7 @@ func testReadCacheScoping(t *testing.T, db *store.DB) {
 	}
 	mine := view(db, acme.ID, j)
 	for range 2 {
-		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 4 {
+		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 5 {
 			t.Fatalf("another account reads the journey: %s", got)
 		}
 		if got := view(db, acme.ID, j); got != mine {

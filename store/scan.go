@@ -7,6 +7,8 @@ import (
 	"time"
 
 	segmentjson "github.com/segmentio/encoding/json"
+
+	"github.com/boxwatch/boxwatch"
 )
 
 // decodeJSON decodes a JSON column into v. It decodes what encoding/json encoded, with the same
@@ -103,7 +105,7 @@ func (c nullString) Scan(v any) error {
 	case []byte:
 		*c.s = string(v)
 	case [16]byte: // a PostgreSQL uuid
-		*c.s = fmt.Sprintf("%x-%x-%x-%x-%x", v[0:4], v[4:6], v[6:8], v[8:10], v[10:16])
+		*c.s = boxwatch.FormatUUID(v[:])
 	default:
 		return fmt.Errorf("text column holds %T", v)
 	}

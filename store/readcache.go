@@ -45,8 +45,12 @@ func shipmentSnapshotKey(id string) string { return "shipment_snapshots:" + id }
 
 // Terminals are shared reference data: cached for every account (account ""), by id and as the
 // list at each port (by UN/LOCODE), evicted by migration 0017's trigger.
-func terminalKey(id string) string           { return "terminals:" + id }
-func portTerminalsKey(locode string) string  { return "port_terminals:" + locode }
+func terminalKey(id string) string          { return "terminals:" + id }
+func portTerminalsKey(locode string) string { return "port_terminals:" + locode }
+
+// Custom field definitions and their options by id, evicted by migration 0017's triggers.
+func definitionKey(id string) string         { return "custom_field_definitions:" + id }
+func optionKey(id string) string             { return "custom_field_options:" + id }
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }

@@ -23,6 +23,9 @@ type journey struct {
 	e  boxwatch.TransportEvent
 	// term is a terminal at the shipment's port of lading: shared reference data, cached too.
 	term boxwatch.Terminal
+	// def is a custom field definition of the account, opt an option of it.
+	def boxwatch.CustomFieldDefinition
+	opt boxwatch.CustomFieldOption
 }
 
 func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) journey {
@@ -37,7 +40,13 @@ func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) jou
 	term := boxwatch.Terminal{ID: boxwatch.TerminalID("CNSHA", "W"+number[len(number)-4:]), LOCODE: "CNSHA", SMDGCode: "W" + number[len(number)-4:],
 		Name: "Waigaoqiao", CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)}
 	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
-	return journey{tr, s, c, e, term}
+	def := mustCreateDefinition(t, db, newDefinition(accountID, boxwatch.EntityShipment, "mode", boxwatch.DataEnum, at(time.Minute)))
+	opt := boxwatch.CustomFieldOption{ID: boxwatch.NewID(at(time.Minute)), AccountID: accountID, DefinitionID: def.ID, Label: "By sea",
+		Value: "sea", CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)}
+	if err := db.CreateCustomFieldOption(ctx, opt); err != nil {
+		t.Fatal(err)
+	}
+	return journey{tr, s, c, e, term, def, opt}
 }
 
 // view is what a store answers for a journey through every read the cache serves.
@@ -64,7 +73,11 @@ func view(db *store.DB, accountID string, j journey) string {
 	term, err := db.Terminal(ctx, j.term.ID)
 	fmt.Fprintf(&b, "term %v %v|", term.Name, err)
 	atPorts, err := db.TerminalsAtPorts(ctx, []string{j.term.LOCODE})
-	fmt.Fprintf(&b, "tap %v %v", fieldOf(atPorts[j.term.LOCODE], func(t boxwatch.Terminal) string { return t.SMDGCode + "=" + t.Name }), err)
+	fmt.Fprintf(&b, "tap %v %v|", fieldOf(atPorts[j.term.LOCODE], func(t boxwatch.Terminal) string { return t.SMDGCode + "=" + t.Name }), err)
+	def, err := db.CustomFieldDefinition(ctx, accountID, j.def.ID)
+	fmt.Fprintf(&b, "def %v %v|", def.DisplayName, err)
+	opt, err := db.CustomFieldOption(ctx, accountID, j.def.ID, j.opt.ID)
+	fmt.Fprintf(&b, "opt %v %v", opt.Label, err)
 	return b.String()
 }
 
@@ -241,6 +254,29 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 	step("terminal delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM terminals WHERE id = ?", j.term.ID)
 	})
+	step("custom field definition (store)", func() {
+		d := j.def
+		d.DisplayName, d.UpdatedAt = "Transport mode", now
+		if err := writer.UpdateCustomFieldDefinition(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field option (store)", func() {
+		o := j.opt
+		o.Label, o.UpdatedAt = "Ocean", now
+		if err := writer.UpdateCustomFieldOption(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field definition and option (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE custom_field_definitions SET display_name = 'Raw' WHERE id = ?", j.def.ID)
+		rawExec(t, writer, "UPDATE custom_field_options SET label = 'Raw' WHERE id = ?", j.opt.ID)
+	})
+	step("custom field definition delete, with its option (store)", func() {
+		if err := writer.DeleteCustomFieldDefinition(ctx, a.ID, j.def.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
 	step("shipment and tracking request delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM transport_events WHERE shipment_id = ?", j.s.ID) // SQLite's foreign keys may not cascade
 		rawExec(t, writer, "DELETE FROM containers WHERE shipment_id = ?", j.s.ID)
@@ -300,7 +336,7 @@ func testReadCacheScoping(t *testing.T, db *store.DB) {
 	}
 	mine := view(db, acme.ID, j)
 	for range 2 {
-		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 5 {
+		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 7 {
 			t.Fatalf("another account reads the journey: %s", got)
 		}
 		if got := view(db, acme.ID, j); got != mine {

@@ -40,3 +40,14 @@ CREATE OR REPLACE TRIGGER terminals_cache AFTER INSERT OR UPDATE OR DELETE ON te
     FOR EACH ROW EXECUTE FUNCTION boxwatch_cache_notify_terminal();
 CREATE OR REPLACE TRIGGER terminals_cache_truncate AFTER TRUNCATE ON terminals
     FOR EACH STATEMENT EXECUTE FUNCTION boxwatch_cache_notify_truncate();
+
+-- And custom field definitions and options by id (an option deleted with its definition fires
+-- its own row's trigger).
+CREATE OR REPLACE TRIGGER custom_field_definitions_cache AFTER INSERT OR UPDATE OR DELETE ON custom_field_definitions
+    FOR EACH ROW EXECUTE FUNCTION boxwatch_cache_notify_row();
+CREATE OR REPLACE TRIGGER custom_field_options_cache AFTER INSERT OR UPDATE OR DELETE ON custom_field_options
+    FOR EACH ROW EXECUTE FUNCTION boxwatch_cache_notify_row();
+CREATE OR REPLACE TRIGGER custom_field_definitions_cache_truncate AFTER TRUNCATE ON custom_field_definitions
+    FOR EACH STATEMENT EXECUTE FUNCTION boxwatch_cache_notify_truncate();
+CREATE OR REPLACE TRIGGER custom_field_options_cache_truncate AFTER TRUNCATE ON custom_field_options
+    FOR EACH STATEMENT EXECUTE FUNCTION boxwatch_cache_notify_truncate();

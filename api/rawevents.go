@@ -30,11 +30,8 @@ func handleRawEvents(st containerStores, rd jsonapi.Renderer, base func(*http.Re
 		if err != nil {
 			return err
 		}
-		s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+		s, err := st.ShipmentWithSnapshot(r.Context(), acct, c.ShipmentID)
 		if err != nil {
-			return err
-		}
-		if s.Snapshot, err = st.ShipmentSnapshot(r.Context(), acct, c.ShipmentID); err != nil {
 			return err
 		}
 		writeJSON(w, http.StatusOK, jsonapi.RawEventListDocument{Data: rd.RawEvents(s, c), Links: &jsonapi.Links{Self: base(r) + r.URL.Path}})

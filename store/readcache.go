@@ -39,9 +39,9 @@ const cacheChannel = "boxwatch_cache"
 func trackingRequestKey(id string) string { return "tracking_requests:" + id }
 func shipmentKey(id string) string        { return "shipments:" + id }
 
-// shipmentSnapshotKey holds a shipment's carrier snapshot, which its own key leaves out: no
+// fullShipmentKey holds a shipment with its carrier snapshot, which its own key leaves out: no
 // trigger names it, evict drops it with the shipment's key.
-func shipmentSnapshotKey(id string) string { return "shipment_snapshots:" + id }
+func fullShipmentKey(id string) string { return "full_shipments:" + id }
 
 // Terminals are shared reference data: cached for every account (account ""), by id and as the
 // list at each port (by UN/LOCODE), evicted by migration 0017's trigger.
@@ -170,9 +170,9 @@ func (c *readCache) evict(keys ...string) {
 		c.gens[c.slot(k)]++
 		c.lru.Remove(k)
 		if id, ok := strings.CutPrefix(k, "shipments:"); ok {
-			snapshot := shipmentSnapshotKey(id)
-			c.gens[c.slot(snapshot)]++
-			c.lru.Remove(snapshot)
+			full := fullShipmentKey(id)
+			c.gens[c.slot(full)]++
+			c.lru.Remove(full)
 		}
 	}
 }

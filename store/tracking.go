@@ -198,17 +198,16 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 	})
 }
 
-// ShipmentSnapshot returns the carrier snapshot of one of the account's shipments, or
+// ShipmentWithSnapshot returns one of the account's shipments with its carrier snapshot, or
 // ErrNotFound.
-func (db *DB) ShipmentSnapshot(ctx context.Context, accountID, id string) (boxwatch.CarrierShipment, error) {
+func (db *DB) ShipmentWithSnapshot(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
 	if !boxwatch.IsUUID(id) {
-		return boxwatch.CarrierShipment{}, boxwatch.ErrNotFound
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
 	}
 	id = strings.ToLower(id)
-	return cached(db.cache, shipmentSnapshotKey(id), accountID, func() (boxwatch.CarrierShipment, error) {
-		var cs boxwatch.CarrierShipment
-		err := db.read.queryRow(ctx, "SELECT snapshot FROM shipments WHERE account_id = ? AND id = ?", accountID, id).Scan(jsonCol{&cs})
-		return cs, db.lookupErr("shipment snapshot", err)
+	return cached(db.cache, fullShipmentKey(id), accountID, func() (boxwatch.Shipment, error) {
+		s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
+		return s, db.lookupErr("shipment", err)
 	})
 }
 

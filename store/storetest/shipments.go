@@ -561,7 +561,7 @@ func testRecordLookup(t *testing.T, db *store.DB) {
 }
 
 // mustReadBack checks that the store answers s as it was written: the shipment without its
-// snapshot, with the vessel names the snapshot gives, and the snapshot on its own.
+// snapshot, with the vessel names the snapshot gives, and with its snapshot.
 func mustReadBack(t *testing.T, db *store.DB, s boxwatch.Shipment) {
 	t.Helper()
 	got, err := db.Shipment(ctx, s.AccountID, s.ID)
@@ -573,11 +573,12 @@ func mustReadBack(t *testing.T, db *store.DB, s boxwatch.Shipment) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("read back:\n got %+v\nwant %+v", got, want)
 	}
-	snap, err := db.ShipmentSnapshot(ctx, s.AccountID, s.ID)
-	if err != nil || !reflect.DeepEqual(snap, s.Snapshot) {
-		t.Fatalf("snapshot read back (err %v):\n got %+v\nwant %+v", err, snap, s.Snapshot)
+	want.Snapshot = s.Snapshot
+	full, err := db.ShipmentWithSnapshot(ctx, s.AccountID, s.ID)
+	if err != nil || !reflect.DeepEqual(full, want) {
+		t.Fatalf("read back with its snapshot (err %v):\n got %+v\nwant %+v", err, full, want)
 	}
-	if _, err := db.ShipmentSnapshot(ctx, "00000000-0000-4000-8000-000000000000", s.ID); !errors.Is(err, boxwatch.ErrNotFound) {
-		t.Fatalf("another account's shipment snapshot: %v, want ErrNotFound", err)
+	if _, err := db.ShipmentWithSnapshot(ctx, "00000000-0000-4000-8000-000000000000", s.ID); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("another account's shipment with its snapshot: %v, want ErrNotFound", err)
 	}
 }

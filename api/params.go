@@ -169,11 +169,11 @@ func (s *server) baseURL(r *http.Request) string {
 	return scheme + "://localhost"
 }
 
-// encodeQuery writes a query string with keys in order and their brackets left readable, as
-// page[number]=2 rather than page%5Bnumber%5D=2.
 // bracketUnescaper keeps the brackets of parameter names such as page[number] readable.
 var bracketUnescaper = strings.NewReplacer("%5B", "[", "%5D", "]")
 
+// encodeQuery writes a query string with keys in order and their brackets left readable, as
+// page[number]=2 rather than page%5Bnumber%5D=2.
 func encodeQuery(q url.Values) string {
 	keys := make([]string, 0, len(q))
 	for k := range q {

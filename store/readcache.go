@@ -18,7 +18,9 @@ import (
 
 // The read cache spares PostgreSQL deployments a round trip for the single objects clients poll
 // most: a tracking request, a shipment, a container, a shipment's containers and a container's
-// transport events. SQLite needs none: one process, and reads that cost microseconds.
+// transport events; and for what their documents and the catalogue show: terminals (by id and
+// by port) and custom field definitions and options. SQLite needs none: one process, and reads
+// that cost microseconds.
 //
 // Every replica keeps its own cache and PostgreSQL tells all of them what changed: triggers on
 // the cached tables (migration 0011) send the key of every row written on the channel

@@ -138,7 +138,7 @@ func NewID(now time.Time) string {
 	copy(b[:6], ts[2:])
 	b[6] = b[6]&0x0f | 0x70
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	return FormatUUID(b[:])
 }
 
 // IsUUID reports whether s is a UUID in canonical lower- or upper-case hex form.

@@ -8,7 +8,6 @@ package boxwatch
 
 import (
 	"crypto/sha1"
-	"fmt"
 	"time"
 )
 
@@ -29,5 +28,21 @@ func NameUUID(name string) string {
 	h := sha1.Sum([]byte(name))
 	h[6] = h[6]&0x0f | 0x50
 	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	return FormatUUID(h[:16])
+}
+
+// FormatUUID writes the first 16 bytes of b as a UUID in canonical lower-case hex form.
+func FormatUUID(b []byte) string {
+	const digits = "0123456789abcdef"
+	var out [36]byte
+	j := 0
+	for i, c := range b[:16] {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out[j] = '-'
+			j++
+		}
+		out[j], out[j+1] = digits[c>>4], digits[c&0x0f]
+		j += 2
+	}
+	return string(out[:])
 }

@@ -42,9 +42,45 @@ type Shipment struct {
 	// NextRefreshAt is when the shipment is next looked up; zero once tracking stopped.
 	NextRefreshAt time.Time
 	// Snapshot is the carrier's picture as of the last successful lookup: the base of the next diff.
-	Snapshot  CarrierShipment
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	// ShipmentStore's reads leave it empty and give VesselNames instead.
+	Snapshot CarrierShipment
+	// VesselNames are the names Snapshot gives the vessels of its calls, by IMO number (the first
+	// name given to each): what a shipment's document shows of the snapshot. The store keeps them
+	// with the snapshot, so that lists need not read the whole of it.
+	VesselNames map[string]string `json:",omitempty"`
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// VesselNamesOf returns the first name cs gives each vessel of its calls, by IMO number; nil when
+// it names none.
+func VesselNamesOf(cs CarrierShipment) map[string]string {
+	var names map[string]string
+	for _, c := range cs.Calls {
+		if v := c.Vessel; v != nil && v.Name != "" {
+			if _, ok := names[v.IMO]; !ok {
+				if names == nil {
+					names = map[string]string{}
+				}
+				names[v.IMO] = v.Name
+			}
+		}
+	}
+	return names
+}
+
+// VesselName returns the name the carrier gives the vessel with IMO number imo, "" when it names
+// none: from Snapshot when it holds calls, else from VesselNames.
+func (s Shipment) VesselName(imo string) string {
+	if len(s.Snapshot.Calls) == 0 {
+		return s.VesselNames[imo]
+	}
+	for _, c := range s.Snapshot.Calls {
+		if c.Vessel != nil && c.Vessel.IMO == imo && c.Vessel.Name != "" {
+			return c.Vessel.Name
+		}
+	}
+	return ""
 }
 
 // Reasons tracking stops (line_tracking_stopped_reason).

@@ -67,8 +67,13 @@ type TrackingRequestStore interface {
 
 // ShipmentStore reads the account's shipments, and labels them.
 type ShipmentStore interface {
-	// Shipment returns one of the account's shipments, or ErrNotFound.
+	// Shipment returns one of the account's shipments, or ErrNotFound. The shipments this store
+	// returns leave Snapshot empty (VesselNames holds what documents show of it), but for
+	// ShipmentWithSnapshot's.
 	Shipment(ctx context.Context, accountID, id string) (Shipment, error)
+	// ShipmentWithSnapshot returns one of the account's shipments with its carrier snapshot, or
+	// ErrNotFound.
+	ShipmentWithSnapshot(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
 	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
 	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -92,26 +93,47 @@ const unavailableRetryAfter = "5"
 // writeJSONAs sends v as the body with the given media type. A 503 always carries Retry-After, so
 // clients and load balancers back off instead of hammering a service that is recovering.
 func writeJSONAs(w http.ResponseWriter, status int, mediaType string, v any) {
-	b := mustJSON(v)
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer putBodyBuffer(buf)
+	encodeJSON(buf, v)
 	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", unavailableRetryAfter)
 	}
 	w.Header().Set("Content-Type", mediaType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	w.Write(b)
+	w.Write(buf.Bytes())
+}
+
+// bodyBuffers holds the buffers responses are encoded into, so that a page of a list does not
+// grow a new one each time. A buffer larger than maxPooledBody is left to the collector, so the
+// pool never keeps a rare large answer's memory.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBody = 1 << 20
+
+func putBodyBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBody {
+		buf.Reset()
+		bodyBuffers.Put(buf)
+	}
 }
 
 // mustJSON encodes v without escaping HTML, ending in a newline.
 func mustJSON(v any) []byte {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	encodeJSON(&buf, v)
+	return buf.Bytes()
+}
+
+// encodeJSON appends v to buf without escaping HTML, ending in a newline.
+func encodeJSON(buf *bytes.Buffer, v any) {
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		// Only a programming error gets here: every document is made of plain types.
 		panic(fmt.Sprintf("api: encoding %T: %v", v, err))
 	}
-	return buf.Bytes()
 }
 
 // maxListedErrors bounds the errors one response lists, so a body holding thousands of bad values

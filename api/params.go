@@ -169,6 +169,9 @@ func (s *server) baseURL(r *http.Request) string {
 	return scheme + "://localhost"
 }
 
+// bracketUnescaper keeps the brackets of parameter names such as page[number] readable.
+var bracketUnescaper = strings.NewReplacer("%5B", "[", "%5D", "]")
+
 // encodeQuery writes a query string with keys in order and their brackets left readable, as
 // page[number]=2 rather than page%5Bnumber%5D=2.
 func encodeQuery(q url.Values) string {
@@ -183,7 +186,7 @@ func encodeQuery(q url.Values) string {
 			if b.Len() > 0 {
 				b.WriteByte('&')
 			}
-			b.WriteString(strings.NewReplacer("%5B", "[", "%5D", "]").Replace(url.QueryEscape(k)))
+			b.WriteString(bracketUnescaper.Replace(url.QueryEscape(k)))
 			b.WriteByte('=')
 			b.WriteString(url.QueryEscape(v))
 		}
@@ -199,15 +202,15 @@ func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*jsonap
 		last = 1
 	}
 	base := s.baseURL(r) + r.URL.Path
-	at := func(n int) string {
-		q := r.URL.Query()
-		q.Set("page[number]", strconv.Itoa(n))
-		q.Set("page[size]", strconv.Itoa(p.Size))
-		return base + "?" + encodeQuery(q)
-	}
+	query := r.URL.Query()
 	self := base
 	if r.URL.RawQuery != "" {
-		self += "?" + encodeQuery(r.URL.Query())
+		self += "?" + encodeQuery(query)
+	}
+	query.Set("page[size]", strconv.Itoa(p.Size))
+	at := func(n int) string {
+		query.Set("page[number]", strconv.Itoa(n))
+		return base + "?" + encodeQuery(query)
 	}
 	l := &jsonapi.Links{Self: self, Current: at(p.Number), First: at(1), Last: at(last)}
 	m := &jsonapi.Meta{Total: total, Pagination: jsonapi.Pagination{Current: p.Number, Last: last, Records: total}}

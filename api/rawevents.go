@@ -30,7 +30,7 @@ func handleRawEvents(st containerStores, rd jsonapi.Renderer, base func(*http.Re
 		if err != nil {
 			return err
 		}
-		s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+		s, err := st.ShipmentWithSnapshot(r.Context(), acct, c.ShipmentID)
 		if err != nil {
 			return err
 		}

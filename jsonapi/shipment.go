@@ -99,7 +99,7 @@ func (rd Renderer) Shipment(s boxwatch.Shipment, containers []boxwatch.Container
 		a.PortOfDischargeLOCODE, a.PortOfDischargeName, a.PODTimezone = &pod.LOCODE, rd.portName(pod.LOCODE), rd.timeZone(pod.LOCODE)
 		a.PODETAAt, a.PODATAAt, a.PODOriginalETAAt = optTime(pod.ETA), optTime(pod.ATA), optTime(pod.OriginalETA)
 		a.PODVesselIMO, a.PODVoyageNumber = optString(pod.InboundVesselIMO), optString(pod.InboundVoyage)
-		a.PODVesselName = vesselName(s, pod.InboundVesselIMO)
+		a.PODVesselName = optString(s.VesselName(pod.InboundVesselIMO))
 		rel.PortOfDischarge = linkTo(portID(pod.LOCODE), "port")
 		rel.PODTerminal = linkTo(pod.TerminalID(), "terminal")
 	}
@@ -128,17 +128,6 @@ func DestinationTerminalID(d boxwatch.Destination) string {
 		return ""
 	}
 	return boxwatch.TerminalID(d.LOCODE, d.FacilityCode)
-}
-
-// vesselName finds a vessel's name in the carrier's own answer.
-func vesselName(s boxwatch.Shipment, imo string) *string {
-	for _, c := range s.Snapshot.Calls {
-		if c.Vessel != nil && c.Vessel.IMO == imo && c.Vessel.Name != "" {
-			name := c.Vessel.Name
-			return &name
-		}
-	}
-	return nil
 }
 
 // ShipmentIncludes adds to out the resources include (inc) asks for of a shipment: its containers

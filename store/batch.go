@@ -80,8 +80,8 @@ func (db *DB) ShipmentsByID(ctx context.Context, accountID string, ids []string)
 		return hit, nil
 	}
 	tokens := db.cache.beginAll(shipmentKey, args)
-	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
-		append([]any{accountID}, pad(args)...), scanShipment)
+	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentListColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
+		append([]any{accountID}, pad(args)...), scanListedShipment)
 	for _, s := range list {
 		out[s.ID] = s
 	}

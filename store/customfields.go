@@ -71,9 +71,12 @@ func (db *DB) CustomFieldDefinition(ctx context.Context, accountID, id string) (
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.CustomFieldDefinition{}, boxwatch.ErrNotFound
 	}
-	d, err := scanDefinition(db.read.queryRow(ctx, "SELECT "+definitionColumns+" FROM custom_field_definitions WHERE account_id = ? AND id = ?",
-		accountID, strings.ToLower(id)))
-	return d, db.lookupErr("custom field definition", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, definitionKey(id), accountID, func() (boxwatch.CustomFieldDefinition, error) {
+		d, err := scanDefinition(db.read.queryRow(ctx, "SELECT "+definitionColumns+" FROM custom_field_definitions WHERE account_id = ? AND id = ?",
+			accountID, id))
+		return d, db.lookupErr("custom field definition", err)
+	})
 }
 
 // CustomFieldDefinitionBySlug returns the account's definition of an entity type by its API
@@ -111,6 +114,7 @@ func (db *DB) UpdateCustomFieldDefinition(ctx context.Context, d boxwatch.Custom
 	n, err := db.write.exec(ctx, `UPDATE custom_field_definitions SET display_name = ?, validation = ?, default_format = ?,
 		default_value = ?, updated_at = ? WHERE account_id = ? AND id = ?`,
 		d.DisplayName, validation, d.DefaultFormat, rawArg(d.DefaultValue), db.ts(d.UpdatedAt), d.AccountID, d.ID)
+	db.cache.evict(definitionKey(strings.ToLower(d.ID)))
 	return affected(db.internal("update custom field definition", err), n)
 }
 
@@ -119,7 +123,30 @@ func (db *DB) DeleteCustomFieldDefinition(ctx context.Context, accountID, id str
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM custom_field_definitions WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
+	id = strings.ToLower(id)
+	var n int64
+	err := db.InTx(ctx, func(t boxwatch.Tx) error {
+		tx := t.(*txn)
+		// The options go with the definition: deleted here first, so that this store evicts each
+		// before the call returns (the trigger tells the other replicas).
+		rs, err := tx.c.query(ctx, "DELETE FROM custom_field_options WHERE account_id = ? AND definition_id = ? RETURNING id", accountID, id)
+		if err != nil {
+			return err
+		}
+		options, err := collect(rs, func(r row) (string, error) {
+			var id string
+			return id, r.Scan(nullString{&id})
+		})
+		if err != nil {
+			return err
+		}
+		for _, o := range options {
+			tx.evict(optionKey(o))
+		}
+		tx.evict(definitionKey(id))
+		n, err = tx.c.exec(ctx, "DELETE FROM custom_field_definitions WHERE account_id = ? AND id = ?", accountID, id)
+		return err
+	})
 	return affected(db.internal("delete custom field definition", err), n)
 }
 
@@ -193,15 +220,23 @@ func (db *DB) CustomFieldOption(ctx context.Context, accountID, definitionID, id
 	if !boxwatch.IsUUID(id) || !boxwatch.IsUUID(definitionID) {
 		return boxwatch.CustomFieldOption{}, boxwatch.ErrNotFound
 	}
-	o, err := scanOption(db.read.queryRow(ctx, "SELECT "+optionColumns+
-		" FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?", accountID, strings.ToLower(definitionID), strings.ToLower(id)))
-	return o, db.lookupErr("custom field option", err)
+	id, definitionID = strings.ToLower(id), strings.ToLower(definitionID)
+	o, err := cached(db.cache, optionKey(id), accountID, func() (boxwatch.CustomFieldOption, error) {
+		o, err := scanOption(db.read.queryRow(ctx, "SELECT "+optionColumns+
+			" FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?", accountID, definitionID, id))
+		return o, db.lookupErr("custom field option", err)
+	})
+	if err == nil && o.DefinitionID != definitionID { // cached when read through its own definition
+		return boxwatch.CustomFieldOption{}, boxwatch.ErrNotFound
+	}
+	return o, err
 }
 
 // UpdateCustomFieldOption writes an option's label, value and position.
 func (db *DB) UpdateCustomFieldOption(ctx context.Context, o boxwatch.CustomFieldOption) error {
 	n, err := db.write.exec(ctx, `UPDATE custom_field_options SET label = ?, value = ?, position = ?, updated_at = ?
 		WHERE account_id = ? AND definition_id = ? AND id = ?`, o.Label, o.Value, o.Position, db.ts(o.UpdatedAt), o.AccountID, o.DefinitionID, o.ID)
+	db.cache.evict(optionKey(strings.ToLower(o.ID)))
 	if err := db.internal("update custom field option", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return optionTaken(o)
@@ -218,6 +253,7 @@ func (db *DB) DeleteCustomFieldOption(ctx context.Context, accountID, definition
 	}
 	n, err := db.write.exec(ctx, "DELETE FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?",
 		accountID, strings.ToLower(definitionID), strings.ToLower(id))
+	db.cache.evict(optionKey(strings.ToLower(id)))
 	return affected(db.internal("delete custom field option", err), n)
 }
 

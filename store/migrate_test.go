@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -61,6 +62,7 @@ var undo = []struct {
 	name  string
 	stmts []string
 }{
+	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}},
 	{"notification_subjects", []string{
 		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
 		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
@@ -184,6 +186,65 @@ func TestMigrateNotificationSubjects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+			}
+		}
+	})
+}
+
+// TestMigrateVesselNames: shipments stored before their vessel names were a column get the first
+// name their snapshot gives each vessel, as the store writes them since.
+func TestMigrateVesselNames(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		dsn := b.DSN(t)
+		db, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := storetest.MustCreateAccount(t, db, "acme")
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		vessel := func(imo, name string) boxwatch.TransportCall {
+			return boxwatch.TransportCall{LOCODE: "NLRTM", Vessel: &boxwatch.VesselRef{IMO: imo, Name: name}}
+		}
+		named := boxwatch.CarrierShipment{Calls: []boxwatch.TransportCall{vessel("9000001", "ALPHA"), {LOCODE: "DEHAM"},
+			vessel("9000001", "ALPHA II"), vessel("9000002", ""), vessel("9000003", "GAMMA"), vessel("9000002", "BETA")}}
+		var ids []string
+		for i, snap := range []boxwatch.CarrierShipment{named, {}, {Calls: []boxwatch.TransportCall{{LOCODE: "CNSHA"}}}} {
+			tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: a.ID, RequestType: boxwatch.RequestBillOfLading,
+				RequestNumber: fmt.Sprintf("MEDUAB12345%d", i), SCAC: "MSCU", Status: boxwatch.StatusCreated, CreatedAt: now, UpdatedAt: now}
+			s := boxwatch.Shipment{ID: boxwatch.NewID(now), AccountID: a.ID, TrackingRequestID: tr.ID, SCAC: "MSCU", BillOfLading: tr.RequestNumber,
+				Reference: boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: tr.RequestNumber}, Snapshot: snap,
+				CreatedAt: now, UpdatedAt: now}
+			tr.ShipmentID = s.ID
+			err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+				if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
+					return err
+				}
+				return tx.InsertShipment(ctx, s)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, s.ID)
+		}
+		rollBack(t, db, "read_cache")
+		db.Close()
+		if db, err = store.Open(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		got, err := db.ShipmentsByID(ctx, a.ID, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"9000001": "ALPHA", "9000002": "BETA", "9000003": "GAMMA"}
+		if !maps.Equal(got[ids[0]].VesselNames, want) || !maps.Equal(boxwatch.VesselNamesOf(named), want) {
+			t.Fatalf("vessel names after the migration %v (as the store writes them %v), want %v", got[ids[0]].VesselNames,
+				boxwatch.VesselNamesOf(named), want)
+		}
+		for _, id := range ids[1:] {
+			if got[id].VesselNames != nil {
+				t.Fatalf("a snapshot naming no vessel has vessel names %v after the migration", got[id].VesselNames)
 			}
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,7 +18,9 @@ import (
 
 // The read cache spares PostgreSQL deployments a round trip for the single objects clients poll
 // most: a tracking request, a shipment, a container, a shipment's containers and a container's
-// transport events. SQLite needs none: one process, and reads that cost microseconds.
+// transport events; and for what their documents and the catalogue show: terminals (by id and
+// by port) and custom field definitions and options. SQLite needs none: one process, and reads
+// that cost microseconds.
 //
 // Every replica keeps its own cache and PostgreSQL tells all of them what changed: triggers on
 // the cached tables (migration 0011) send the key of every row written on the channel
@@ -35,8 +38,21 @@ import (
 const cacheChannel = "boxwatch_cache"
 
 // Keys of the read cache, the payloads the triggers send: "<kind>:<id>".
-func trackingRequestKey(id string) string    { return "tracking_requests:" + id }
-func shipmentKey(id string) string           { return "shipments:" + id }
+func trackingRequestKey(id string) string { return "tracking_requests:" + id }
+func shipmentKey(id string) string        { return "shipments:" + id }
+
+// fullShipmentKey holds a shipment with its carrier snapshot, which its own key leaves out: no
+// trigger names it, evict drops it with the shipment's key.
+func fullShipmentKey(id string) string { return "full_shipments:" + id }
+
+// Terminals are shared reference data: cached for every account (account ""), by id and as the
+// list at each port (by UN/LOCODE), evicted by migration 0017's trigger.
+func terminalKey(id string) string          { return "terminals:" + id }
+func portTerminalsKey(locode string) string { return "port_terminals:" + locode }
+
+// Custom field definitions and their options by id, evicted by migration 0017's triggers.
+func definitionKey(id string) string         { return "custom_field_definitions:" + id }
+func optionKey(id string) string             { return "custom_field_options:" + id }
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }
@@ -155,6 +171,11 @@ func (c *readCache) evict(keys ...string) {
 	for _, k := range keys {
 		c.gens[c.slot(k)]++
 		c.lru.Remove(k)
+		if id, ok := strings.CutPrefix(k, "shipments:"); ok {
+			full := fullShipmentKey(id)
+			c.gens[c.slot(full)]++
+			c.lru.Remove(full)
+		}
 	}
 }
 

@@ -41,6 +41,7 @@ func (tx *txn) SaveTerminal(ctx context.Context, t boxwatch.Terminal) error {
 		listed = terminals.listed OR excluded.listed`,
 		t.ID, t.LOCODE, t.SMDGCode, t.Name, tx.db.ts(t.CreatedAt), tx.db.ts(t.UpdatedAt), t.FIRMSCode, t.Nickname, t.Street,
 		t.City, t.State, t.StateAbbr, t.Zip, t.Country, t.Listed)
+	tx.evict(terminalKey(t.ID), portTerminalsKey(t.LOCODE))
 	return tx.db.internal("save terminal", err)
 }
 
@@ -67,8 +68,11 @@ func (db *DB) Terminal(ctx context.Context, id string) (boxwatch.Terminal, error
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Terminal{}, boxwatch.ErrNotFound
 	}
-	t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", strings.ToLower(id)))
-	return t, db.lookupErr("terminal", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, terminalKey(id), "", func() (boxwatch.Terminal, error) {
+		t, err := scanTerminal(db.read.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", id))
+		return t, db.lookupErr("terminal", err)
+	})
 }
 
 // TerminalsAtPorts returns the terminals known at each of the ports, keyed by UN/LOCODE, each list
@@ -86,10 +90,22 @@ func (db *DB) TerminalsAtPorts(ctx context.Context, locodes []string) (map[strin
 	if len(args) == 0 {
 		return out, nil
 	}
+	if hit, ok := cachedAll[[]boxwatch.Terminal](db.cache, portTerminalsKey, "", args); ok {
+		for locode, list := range hit {
+			if len(list) == 0 {
+				delete(hit, locode) // as the database answers: no key for a port without terminals
+			}
+		}
+		return hit, nil
+	}
+	tokens := db.cache.beginAll(portTerminalsKey, args)
 	list, err := batch(ctx, db, "terminals at ports", "SELECT "+terminalColumns+" FROM terminals WHERE locode "+in(len(args))+
 		" ORDER BY locode, smdg_code", pad(args), scanTerminal)
 	for _, t := range list {
 		out[t.LOCODE] = append(out[t.LOCODE], t)
+	}
+	if err == nil {
+		putAll(db.cache, tokens, portTerminalsKey, "", args, nonNilLists(out, args), true)
 	}
 	return out, err
 }

@@ -38,9 +38,9 @@ type jsonCol struct{ v any }
 func (c jsonCol) Scan(src any) error {
 	switch s := src.(type) {
 	case string:
-		return json.Unmarshal([]byte(s), c.v)
+		return decodeJSON([]byte(s), c.v)
 	case []byte:
-		return json.Unmarshal(s, c.v)
+		return decodeJSON(s, c.v)
 	}
 	return errors.New("json column holds a non-text value")
 }
@@ -73,21 +73,37 @@ func (tx *txn) SaveTrackingRequestState(ctx context.Context, tr boxwatch.Trackin
 	return nil
 }
 
-const shipmentColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
+// shipmentListColumns are what shipment documents show: every column but the snapshot, which
+// is the tracking engine's and the largest.
+const shipmentListColumns = `id, account_id, tracking_request_id, scac, bill_of_lading, normalized_number, booking, ref_numbers,
 	tags, route, reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason,
-	next_refresh_at, snapshot, created_at, updated_at, customer_id, customer_name, destination`
+	next_refresh_at, created_at, updated_at, customer_id, customer_name, destination, vessel_names`
 
+// shipmentColumns are every column of a shipment, read by scanShipment.
+const shipmentColumns = shipmentListColumns + ", snapshot"
+
+// scanShipment reads the shipmentColumns of a row.
 func scanShipment(r row) (boxwatch.Shipment, error) {
 	var s boxwatch.Shipment
+	return s, scanShipmentInto(r, &s, jsonCol{&s.Snapshot})
+}
+
+// scanListedShipment reads the shipmentListColumns of a row: Snapshot stays empty.
+func scanListedShipment(r row) (boxwatch.Shipment, error) {
+	var s boxwatch.Shipment
+	return s, scanShipmentInto(r, &s)
+}
+
+func scanShipmentInto(r row, s *boxwatch.Shipment, more ...any) error {
 	var refType string
-	err := r.Scan(nullString{&s.ID}, nullString{&s.AccountID}, nullString{&s.TrackingRequestID}, &s.SCAC, &s.BillOfLading,
+	err := r.Scan(append([]any{nullString{&s.ID}, nullString{&s.AccountID}, nullString{&s.TrackingRequestID}, &s.SCAC, &s.BillOfLading,
 		&s.NormalizedNumber, &s.Booking, listCol{&s.RefNumbers}, listCol{&s.Tags}, jsonCol{&s.Route}, &refType,
 		&s.Reference.Number, nullTimeCol{&s.LastAttemptedAt}, nullTimeCol{&s.LastSucceededAt}, nullTimeCol{&s.StoppedAt},
-		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, jsonCol{&s.Snapshot}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt},
-		nullString{&s.CustomerID}, &s.CustomerName, jsonCol{&s.Destination})
+		nullString{&s.StoppedReason}, nullTimeCol{&s.NextRefreshAt}, timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt},
+		nullString{&s.CustomerID}, &s.CustomerName, jsonCol{&s.Destination}, nameMapCol{&s.VesselNames}}, more...)...)
 	s.Reference.Type = boxwatch.RequestType(refType)
 	s.Reference.SCAC = s.SCAC
-	return s, err
+	return err
 }
 
 func (tx *txn) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
@@ -103,10 +119,17 @@ func (tx *txn) shipmentArgs(s boxwatch.Shipment) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	names, err := jsonArg(boxwatch.VesselNamesOf(s.Snapshot))
+	if err != nil {
+		return nil, err
+	}
+	if names == "null" {
+		names = "{}"
+	}
 	db := tx.db
 	return []any{s.SCAC, s.BillOfLading, s.NormalizedNumber, s.Booking, listArg(s.RefNumbers), listArg(s.Tags), route,
 		string(s.Reference.Type), s.Reference.Number, db.nullTime(s.LastAttemptedAt), db.nullTime(s.LastSucceededAt),
-		db.nullTime(s.StoppedAt), nullIfEmpty(s.StoppedReason), db.nullTime(s.NextRefreshAt), snap, db.ts(s.UpdatedAt), dest}, nil
+		db.nullTime(s.StoppedAt), nullIfEmpty(s.StoppedReason), db.nullTime(s.NextRefreshAt), snap, db.ts(s.UpdatedAt), dest, names}, nil
 }
 
 // InsertShipment stores a new shipment.
@@ -117,8 +140,8 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	}
 	_, err = tx.c.exec(ctx, `INSERT INTO shipments (scac, bill_of_lading, normalized_number, booking, ref_numbers, tags, route,
 		reference_type, reference_number, last_attempted_at, last_succeeded_at, stopped_at, stopped_reason, next_refresh_at,
-		snapshot, updated_at, destination, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		snapshot, updated_at, destination, vessel_names, id, account_id, tracking_request_id, created_at, customer_id, customer_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 			COALESCE((SELECT company_name FROM parties WHERE id = ? AND account_id = ?), ''))`,
 		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt), nullIfEmpty(s.CustomerID),
 			nullIfEmpty(s.CustomerID), s.AccountID)...)
@@ -134,7 +157,7 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	tx.evict(shipmentKey(strings.ToLower(s.ID)))
 	n, err := tx.c.exec(ctx, `UPDATE shipments SET scac = ?, bill_of_lading = ?, normalized_number = ?, booking = ?, ref_numbers = ?,
 		tags = ?, route = ?, reference_type = ?, reference_number = ?, last_attempted_at = ?, last_succeeded_at = ?, stopped_at = ?,
-		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ?, destination = ? WHERE id = ?`, append(args, s.ID)...)
+		stopped_reason = ?, next_refresh_at = ?, snapshot = ?, updated_at = ?, destination = ?, vessel_names = ? WHERE id = ?`, append(args, s.ID)...)
 	if err := tx.db.internal("update shipment", err); err != nil {
 		return err
 	}
@@ -170,6 +193,19 @@ func (db *DB) Shipment(ctx context.Context, accountID, id string) (boxwatch.Ship
 	}
 	id = strings.ToLower(id)
 	return cached(db.cache, shipmentKey(id), accountID, func() (boxwatch.Shipment, error) {
+		s, err := scanListedShipment(db.read.queryRow(ctx, "SELECT "+shipmentListColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
+		return s, db.lookupErr("shipment", err)
+	})
+}
+
+// ShipmentWithSnapshot returns one of the account's shipments with its carrier snapshot, or
+// ErrNotFound.
+func (db *DB) ShipmentWithSnapshot(ctx context.Context, accountID, id string) (boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	id = strings.ToLower(id)
+	return cached(db.cache, fullShipmentKey(id), accountID, func() (boxwatch.Shipment, error) {
 		s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE account_id = ? AND id = ?", accountID, id))
 		return s, db.lookupErr("shipment", err)
 	})
@@ -207,7 +243,7 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		args = append(args, "%"+likeEscaper.Replace(boxwatch.NormalizeContainerNumber(f.Query))+"%")
 		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
-	return page(ctx, db, "shipments", shipmentColumns, strings.Join(conds, " AND "), args, p, scanShipment)
+	return page(ctx, db, "shipments", shipmentListColumns, strings.Join(conds, " AND "), args, p, scanListedShipment)
 }
 
 // SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments; a
@@ -224,8 +260,8 @@ func (db *DB) SetShipmentLabels(ctx context.Context, accountID, id string, refs,
 		sets, args = append(sets, "tags = ?"), append(args, listArg(tags))
 	}
 	id = strings.ToLower(id)
-	s, err := scanShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
-		" WHERE account_id = ? AND id = ? RETURNING "+shipmentColumns, append(args, accountID, id)...))
+	s, err := scanListedShipment(db.write.queryRow(ctx, "UPDATE shipments SET "+strings.Join(sets, ", ")+
+		" WHERE account_id = ? AND id = ? RETURNING "+shipmentListColumns, append(args, accountID, id)...))
 	db.cache.evict(shipmentKey(id))
 	return s, db.lookupErr("update shipment labels", err)
 }

@@ -260,7 +260,7 @@ func MustSeedInland(t testing.TB, db *store.DB, accountID, number string, dest b
 	t.Helper()
 	ctx := context.Background()
 	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
-		s, err := db.Shipment(ctx, accountID, boxwatch.NameUUID("s/"+accountID+number))
+		s, err := tx.LockAccountShipment(ctx, accountID, boxwatch.NameUUID("s/"+accountID+number))
 		if err != nil {
 			return err
 		}

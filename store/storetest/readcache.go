@@ -21,6 +21,11 @@ type journey struct {
 	s  boxwatch.Shipment
 	c  boxwatch.Container
 	e  boxwatch.TransportEvent
+	// term is a terminal at the shipment's port of lading: shared reference data, cached too.
+	term boxwatch.Terminal
+	// def is a custom field definition of the account, opt an option of it.
+	def boxwatch.CustomFieldDefinition
+	opt boxwatch.CustomFieldOption
 }
 
 func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) journey {
@@ -32,7 +37,16 @@ func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) jou
 	}
 	c := mustSaveContainer(t, db, newContainer(s, "MSCU"+number[len(number)-7:], at(time.Minute)))
 	e := mustInsertTransportEvent(t, db, newTransportEvent(c, "container.transport.vessel_loaded", "CNSHA", at(time.Hour)))
-	return journey{tr, s, c, e}
+	term := boxwatch.Terminal{ID: boxwatch.TerminalID("CNSHA", "W"+number[len(number)-4:]), LOCODE: "CNSHA", SMDGCode: "W" + number[len(number)-4:],
+		Name: "Waigaoqiao", CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)}
+	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	def := mustCreateDefinition(t, db, newDefinition(accountID, boxwatch.EntityShipment, "mode", boxwatch.DataEnum, at(time.Minute)))
+	opt := boxwatch.CustomFieldOption{ID: boxwatch.NewID(at(time.Minute)), AccountID: accountID, DefinitionID: def.ID, Label: "By sea",
+		Value: "sea", CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)}
+	if err := db.CreateCustomFieldOption(ctx, opt); err != nil {
+		t.Fatal(err)
+	}
+	return journey{tr, s, c, e, term, def, opt}
 }
 
 // view is what a store answers for a journey through every read the cache serves.
@@ -42,6 +56,8 @@ func view(db *store.DB, accountID string, j journey) string {
 	fmt.Fprintf(&b, "tr %v %v %v|", tr.Status, tr.RefNumbers, err)
 	s, err := db.Shipment(ctx, accountID, j.s.ID)
 	fmt.Fprintf(&b, "s %v %v %v|", s.RefNumbers, s.Tags, err)
+	full, err := db.ShipmentWithSnapshot(ctx, accountID, j.s.ID)
+	fmt.Fprintf(&b, "full %v %v %v|", full.Tags, full.Snapshot.Booking, err)
 	byID, err := db.ShipmentsByID(ctx, accountID, []string{j.s.ID})
 	fmt.Fprintf(&b, "byid %v %v %v|", byID[j.s.ID].RefNumbers, byID[j.s.ID].Tags, err)
 	c, err := db.Container(ctx, accountID, j.c.ID)
@@ -53,7 +69,15 @@ func view(db *store.DB, accountID string, j journey) string {
 	byContainer, err := db.TransportEventsOfContainers(ctx, accountID, []string{j.c.ID})
 	fmt.Fprintf(&b, "teoc %v %v|", eventValues(byContainer[j.c.ID]), err)
 	list, total, err := db.TransportEvents(ctx, accountID, j.c.ID, boxwatch.Page{Number: 1, Size: 10})
-	fmt.Fprintf(&b, "te %v %d %v", eventValues(list), total, err)
+	fmt.Fprintf(&b, "te %v %d %v|", eventValues(list), total, err)
+	term, err := db.Terminal(ctx, j.term.ID)
+	fmt.Fprintf(&b, "term %v %v|", term.Name, err)
+	atPorts, err := db.TerminalsAtPorts(ctx, []string{j.term.LOCODE})
+	fmt.Fprintf(&b, "tap %v %v|", fieldOf(atPorts[j.term.LOCODE], func(t boxwatch.Terminal) string { return t.SMDGCode + "=" + t.Name }), err)
+	def, err := db.CustomFieldDefinition(ctx, accountID, j.def.ID)
+	fmt.Fprintf(&b, "def %v %v|", def.DisplayName, err)
+	opt, err := db.CustomFieldOption(ctx, accountID, j.def.ID, j.opt.ID)
+	fmt.Fprintf(&b, "opt %v %v", opt.Label, err)
 	return b.String()
 }
 
@@ -199,6 +223,9 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 	step("shipment (raw SQL)", func() {
 		rawExec(t, writer, `UPDATE shipments SET tags = '["raw"]' WHERE id = ?`, j.s.ID)
 	})
+	step("shipment snapshot (raw SQL)", func() {
+		rawExec(t, writer, `UPDATE shipments SET snapshot = '{"Booking":"RAW"}' WHERE id = ?`, j.s.ID)
+	})
 	step("container (raw SQL)", func() {
 		rawExec(t, writer, "UPDATE containers SET seal_number = 'RAW' WHERE id = ?", j.c.ID)
 	})
@@ -211,13 +238,52 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 	step("container delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM containers WHERE number = 'MSCU0000002'")
 	})
+	step("terminal name (store, in a transaction)", func() {
+		term := j.term
+		term.Name, term.UpdatedAt = "Waigaoqiao Phase 5", now
+		mustInTx(t, writer, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	})
+	step("terminal insert at the port (store, in a transaction)", func() {
+		term := boxwatch.Terminal{ID: boxwatch.TerminalID(j.term.LOCODE, "YSDS"), LOCODE: j.term.LOCODE, SMDGCode: "YSDS", Name: "Yangshan",
+			CreatedAt: now, UpdatedAt: now}
+		mustInTx(t, writer, func(tx boxwatch.Tx) error { return tx.SaveTerminal(ctx, term) })
+	})
+	step("terminal (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE terminals SET name = 'Raw' WHERE id = ?", j.term.ID)
+	})
+	step("terminal delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM terminals WHERE id = ?", j.term.ID)
+	})
+	step("custom field definition (store)", func() {
+		d := j.def
+		d.DisplayName, d.UpdatedAt = "Transport mode", now
+		if err := writer.UpdateCustomFieldDefinition(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field option (store)", func() {
+		o := j.opt
+		o.Label, o.UpdatedAt = "Ocean", now
+		if err := writer.UpdateCustomFieldOption(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field definition and option (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE custom_field_definitions SET display_name = 'Raw' WHERE id = ?", j.def.ID)
+		rawExec(t, writer, "UPDATE custom_field_options SET label = 'Raw' WHERE id = ?", j.opt.ID)
+	})
+	step("custom field definition delete, with its option (store)", func() {
+		if err := writer.DeleteCustomFieldDefinition(ctx, a.ID, j.def.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
 	step("shipment and tracking request delete (raw SQL)", func() {
 		rawExec(t, writer, "DELETE FROM transport_events WHERE shipment_id = ?", j.s.ID) // SQLite's foreign keys may not cascade
 		rawExec(t, writer, "DELETE FROM containers WHERE shipment_id = ?", j.s.ID)
 		rawExec(t, writer, "DELETE FROM shipments WHERE id = ?", j.s.ID)
 		rawExec(t, writer, "DELETE FROM tracking_requests WHERE id = ?", j.tr.ID)
 	})
-	if final := view(reader, a.ID, j); !strings.Contains(final, "not found") {
+	if final, _, _ := strings.Cut(view(reader, a.ID, j), "|"); !strings.Contains(final, "not found") {
 		t.Errorf("after the deletes the other store answers %s", final)
 	}
 	slices.Sort(delays)
@@ -270,7 +336,7 @@ func testReadCacheScoping(t *testing.T, db *store.DB) {
 	}
 	mine := view(db, acme.ID, j)
 	for range 2 {
-		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 4 {
+		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 7 {
 			t.Fatalf("another account reads the journey: %s", got)
 		}
 		if got := view(db, acme.ID, j); got != mine {

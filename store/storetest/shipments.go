@@ -18,18 +18,13 @@ func testShipmentRoundTrip(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
 	b := MustCreateAccount(t, db, "globex")
 	s := mustCreateShipment(t, db, a.ID, "MEDUFR030802", base)
-	got, err := db.Shipment(ctx, a.ID, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, s) {
-		t.Fatalf("round trip:\n got %+v\nwant %+v", got, s)
-	}
+	mustReadBack(t, db, s)
 
 	s.Route = []boxwatch.RouteStop{{Sequence: 1, LOCODE: "NLRTM", Role: boxwatch.RolePOL}, {Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RolePOD}}
 	s.Tags, s.RefNumbers, s.Booking = []string{"cheese"}, []string{"PO-1"}, "BK1"
 	s.LastAttemptedAt, s.LastSucceededAt, s.NextRefreshAt, s.UpdatedAt = at(time.Minute), at(time.Minute), at(2*time.Hour), at(time.Minute)
-	s.Snapshot = boxwatch.CarrierShipment{BillOfLading: s.BillOfLading, Booking: "BK1"}
+	s.Snapshot = boxwatch.CarrierShipment{BillOfLading: s.BillOfLading, Booking: "BK1", Calls: []boxwatch.TransportCall{
+		{LOCODE: "NLRTM", Vessel: &boxwatch.VesselRef{IMO: "9000001", Name: "ALPHA"}}, {LOCODE: "SGSIN"}}}
 	tests := []struct {
 		name string
 		lock func(tx boxwatch.Tx) (boxwatch.Shipment, error)
@@ -49,10 +44,7 @@ func testShipmentRoundTrip(t *testing.T, db *store.DB) {
 				}
 				return tx.UpdateShipment(ctx, s)
 			})
-			got, err := db.Shipment(ctx, a.ID, s.ID)
-			if err != nil || !reflect.DeepEqual(got, s) {
-				t.Fatalf("after update (err %v):\n got %+v\nwant %+v", err, got, s)
-			}
+			mustReadBack(t, db, s)
 		})
 	}
 
@@ -566,4 +558,27 @@ func testRecordLookup(t *testing.T, db *store.DB) {
 	// A shipment without containers records nothing and fails nothing.
 	empty := mustCreateShipment(t, db, a.ID, "MEDUFR030804", base)
 	mustInTx(t, db, func(tx boxwatch.Tx) error { return tx.RecordLookup(ctx, empty.ID, at(6*time.Hour), true) })
+}
+
+// mustReadBack checks that the store answers s as it was written: the shipment without its
+// snapshot, with the vessel names the snapshot gives, and with its snapshot.
+func mustReadBack(t *testing.T, db *store.DB, s boxwatch.Shipment) {
+	t.Helper()
+	got, err := db.Shipment(ctx, s.AccountID, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := s
+	want.Snapshot, want.VesselNames = boxwatch.CarrierShipment{}, boxwatch.VesselNamesOf(s.Snapshot)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("read back:\n got %+v\nwant %+v", got, want)
+	}
+	want.Snapshot = s.Snapshot
+	full, err := db.ShipmentWithSnapshot(ctx, s.AccountID, s.ID)
+	if err != nil || !reflect.DeepEqual(full, want) {
+		t.Fatalf("read back with its snapshot (err %v):\n got %+v\nwant %+v", err, full, want)
+	}
+	if _, err := db.ShipmentWithSnapshot(ctx, "00000000-0000-4000-8000-000000000000", s.ID); !errors.Is(err, boxwatch.ErrNotFound) {
+		t.Fatalf("another account's shipment with its snapshot: %v, want ErrNotFound", err)
+	}
 }

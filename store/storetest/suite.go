@@ -31,7 +31,8 @@ var conformance = []struct {
 	{"PingAndClose", testPingAndClose, []string{"Store.Ping", "Store.Close", "DB.Dialect"}},
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
 	{"ReadCacheAcrossStores", testReadCacheAcrossStores, []string{"DB.ReadCacheStats", "TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment",
-		"ShipmentStore.ShipmentsByID", "ContainerStore.Container", "ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
+		"ShipmentStore.ShipmentWithSnapshot", "TerminalStore.Terminal", "TerminalStore.TerminalsAtPorts", "CustomFieldStore.CustomFieldDefinition",
+		"CustomFieldStore.CustomFieldOption", "ShipmentStore.ShipmentsByID", "ContainerStore.Container", "ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
 	{"ReadCacheScoping", withDB(testReadCacheScoping), []string{"TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment", "ShipmentStore.ShipmentsByID", "ContainerStore.Container",
 		"ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
@@ -66,7 +67,8 @@ var conformance = []struct {
 	{"DueTerminalChecks", withDB(testDueTerminalChecks), []string{"WorkStore.DueTerminalChecks", "Tx.LockContainer", "Tx.SaveContainer"}},
 
 	// shipments.go
-	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "ShipmentStore.Shipment"}},
+	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "ShipmentStore.Shipment",
+		"ShipmentStore.ShipmentWithSnapshot"}},
 	{"ShipmentScoping", withDB(testShipmentScoping), []string{"ShipmentStore.Shipment", "ShipmentStore.Shipments", "ContainerStore.ShipmentContainers", "ContainerStore.Container", "ContainerStore.Containers", "ContainerStore.TransportEvents", "ContainerStore.TransportEvent", "Tx.LockAccountShipment"}},
 	{"ShipmentList", withDB(testShipmentList), []string{"ShipmentStore.Shipments"}},
 	{"ShipmentLabels", withDB(testShipmentLabels), []string{"ShipmentStore.SetShipmentLabels"}},

@@ -185,16 +185,17 @@ func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, er
 
 // ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI. The
 // database reads the routes: only the vessels leave it, whatever the number of shipments tracked
-// (it runs at every route change).
+// (AIS ingest asks every 30 seconds or so).
 func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
 	// A leg is a stop's outbound vessel up to the next stop; it has not arrived while that stop has
-	// no ATA, which the route's JSON holds as Go's zero time (year 1) or not at all.
+	// no ATA, which the route's JSON holds as Go's zero time (year 1) or not at all. A shipment
+	// not looked up yet has the route null.
 	legs := `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s, json_each(s.route) leg
 		WHERE s.stopped_at IS NULL AND leg.key < json_array_length(s.route) - 1
 		AND coalesce(substr(s.route ->> ('$[' || (leg.key + 1) || '].ATA'), 1, 4), '') < '0002'`
 	if db.dialect == Postgres {
 		legs = `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s,
-		jsonb_array_elements(s.route) WITH ORDINALITY AS leg(value, n)
+		jsonb_array_elements(CASE jsonb_typeof(s.route) WHEN 'array' THEN s.route ELSE '[]' END) WITH ORDINALITY AS leg(value, n)
 		WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
 		AND coalesce(substr(s.route -> leg.n::int ->> 'ATA', 1, 4), '') < '0002'`
 	}

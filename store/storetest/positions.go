@@ -197,6 +197,7 @@ func testActiveLegVessels(t *testing.T, db *store.DB) {
 		{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, InboundVesselIMO: "9000003"},
 	}
 	stopped.StoppedAt, stopped.StoppedReason = at(time.Hour), boxwatch.StopCancelledByUser
+	mustCreateShipment(t, db, a.ID, "BL5", base) // not looked up yet: no route
 	transshipped := mustCreateShipment(t, db, a.ID, "BL4", base)
 	transshipped.Route = []boxwatch.RouteStop{
 		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9000004"},

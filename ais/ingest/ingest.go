@@ -151,7 +151,7 @@ type Ingest struct {
 	// vessel's reports, or a backlog of them, arrived) gets its vessel's track from it.
 	recent     map[uint32][]boxwatch.VesselPosition
 	recentOld  map[uint32][]boxwatch.VesselPosition
-	wake       chan struct{} // a route changed: holds at most one request, however many were made
+	wake       chan struct{}                               // a route changed: holds at most one request, however many were made
 	identities *cache.LRU[uint32, boxwatch.VesselIdentity] // what static reports said, per vessel heard lately
 	idPending  map[uint32]boxwatch.VesselIdentity          // identities changed and not yet written
 	listening  []net.Addr                                  // the UDP sources' addresses

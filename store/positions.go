@@ -183,46 +183,31 @@ func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, er
 	return n, db.internal("delete positions", err)
 }
 
-// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI. It
-// reads the routes one row at a time and keeps only the IMO numbers they name: its memory is that
-// of the vessels, whatever the number of shipments tracked (it runs at every route change).
+// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI. The
+// database reads the routes: only the vessels leave it, whatever the number of shipments tracked
+// (AIS ingest asks every 30 seconds or so).
 func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
-	rs, err := db.read.query(ctx, "SELECT route FROM shipments WHERE stopped_at IS NULL")
-	if err != nil {
-		return nil, db.internal("active leg vessels", err)
-	}
-	seen := map[string]bool{}
-	var imos []any
-	for rs.Next() {
-		var route []boxwatch.RouteStop // fresh: decoding into a reused one would keep fields a row leaves out
-		if err := rs.Scan(jsonCol{&route}); err != nil {
-			rs.Close()
-			return nil, db.internal("active leg vessels", err)
-		}
-		for i := 1; i < len(route); i++ {
-			if imo := route[i-1].OutboundVesselIMO; imo != "" && route[i].ATA.IsZero() && !seen[imo] {
-				seen[imo] = true
-				imos = append(imos, imo)
-			}
-		}
-	}
-	err = rs.Err()
-	rs.Close()
-	if err != nil {
-		return nil, db.internal("active leg vessels", err)
-	}
-	out := map[string]string{}
-	if len(imos) == 0 {
-		return out, nil
+	// A leg is a stop's outbound vessel up to the next stop; it has not arrived while that stop has
+	// no ATA, which the route's JSON holds as Go's zero time (year 1) or not at all. A shipment
+	// not looked up yet has the route null.
+	legs := `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s, json_each(s.route) leg
+		WHERE s.stopped_at IS NULL AND leg.key < json_array_length(s.route) - 1
+		AND coalesce(substr(s.route ->> ('$[' || (leg.key + 1) || '].ATA'), 1, 4), '') < '0002'`
+	if db.dialect == Postgres {
+		legs = `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s,
+		jsonb_array_elements(CASE jsonb_typeof(s.route) WHEN 'array' THEN s.route ELSE '[]' END) WITH ORDINALITY AS leg(value, n)
+		WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
+		AND coalesce(substr(s.route -> leg.n::int ->> 'ATA', 1, 4), '') < '0002'`
 	}
 	// A vessel's MMSI comes from the carrier (vessels) or from static reports (vessel_identities).
-	imos = pad(imos)
-	list, err := batch(ctx, db, "active leg vessels", `SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo `+in(len(imos))+`
-		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo `+in(len(imos)), append(slices.Clip(imos), imos...),
+	list, err := batch(ctx, db, "active leg vessels", `WITH active AS (SELECT DISTINCT imo FROM (`+legs+`) l WHERE imo <> '')
+		SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo IN (SELECT imo FROM active)
+		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo IN (SELECT imo FROM active)`, nil,
 		func(r row) (boxwatch.VesselIdentity, error) {
 			var id boxwatch.VesselIdentity
 			return id, r.Scan(&id.MMSI, &id.IMO)
 		})
+	out := map[string]string{}
 	for _, id := range list {
 		out[id.MMSI] = id.IMO
 	}

@@ -88,8 +88,9 @@ type Config struct {
 	Retention time.Duration
 	// FlushEvery is how often what was heard is written; default DefaultFlushEvery.
 	FlushEvery time.Duration
-	// ActiveEvery is how often the vessels of active legs are looked up again; default
-	// DefaultActiveEvery.
+	// ActiveEvery is the least time between the starts of two lookups of the vessels of active
+	// legs, and the time from the end of one to the next when no route changed meanwhile;
+	// default DefaultActiveEvery.
 	ActiveEvery time.Duration
 	// Clock times reports that carry no tag-block time; default the system clock.
 	Clock  boxwatch.Clock
@@ -150,10 +151,13 @@ type Ingest struct {
 	// vessel's reports, or a backlog of them, arrived) gets its vessel's track from it.
 	recent     map[uint32][]boxwatch.VesselPosition
 	recentOld  map[uint32][]boxwatch.VesselPosition
-	wake       chan struct{}
+	wake       chan struct{}                               // a route changed: holds at most one request, however many were made
 	identities *cache.LRU[uint32, boxwatch.VesselIdentity] // what static reports said, per vessel heard lately
 	idPending  map[uint32]boxwatch.VesselIdentity          // identities changed and not yet written
 	listening  []net.Addr                                  // the UDP sources' addresses
+
+	// looking is held by a lookup of the vessels of active legs: one at a time, whoever asks.
+	looking sync.Mutex
 
 	life    sync.Mutex
 	cancel  context.CancelFunc
@@ -217,16 +221,15 @@ func New(cfg Config) (*Ingest, error) {
 	return in, nil
 }
 
-// Start looks up the vessels of active legs, then runs every source, the writer and the
-// retention job until Stop. It fails if a UDP source cannot listen or the store cannot answer.
+// Start runs every source, the writer, the lookups of the vessels of active legs and the
+// retention job until Stop. It fails if a UDP source cannot listen. It does not wait for the first
+// lookup: until it answers, every vessel heard counts as on no active leg, and a vessel it finds
+// active gets the track it was heard to sail meanwhile (see RefreshActive).
 func (in *Ingest) Start(ctx context.Context) error {
 	in.life.Lock()
 	defer in.life.Unlock()
 	if in.cancel != nil {
 		return nil
-	}
-	if err := in.RefreshActive(ctx); err != nil {
-		return err
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var started []func()
@@ -243,19 +246,7 @@ func (in *Ingest) Start(ctx context.Context) error {
 		in.running.Go(run)
 	}
 	in.running.Go(func() { in.every(runCtx, in.cfg.FlushEvery, in.Flush) })
-	in.running.Go(func() { in.every(runCtx, in.cfg.ActiveEvery, in.RefreshActive) })
-	in.running.Go(func() {
-		for {
-			select {
-			case <-runCtx.Done():
-				return
-			case <-in.wake:
-				if err := in.RefreshActive(runCtx); err != nil && runCtx.Err() == nil {
-					in.cfg.Logger.Warn("ais ingest", "error", err.Error())
-				}
-			}
-		}
-	})
+	in.running.Go(func() { in.lookUpActive(runCtx) })
 	in.running.Go(func() {
 		in.enforceRetention(runCtx)
 		in.every(runCtx, time.Hour, in.enforceRetention)
@@ -274,6 +265,38 @@ func (in *Ingest) Stop(ctx context.Context) error {
 	in.running.Wait()
 	in.cancel = nil
 	return in.Flush(ctx)
+}
+
+// lookUpActive runs RefreshActive until ctx ends: at once, then ActiveEvery after the end of
+// each lookup, or, when a route changed (Wake), ActiveEvery after its start. A database that takes
+// long to answer is never asked twice at once nor again and again.
+func (in *Ingest) lookUpActive(ctx context.Context) {
+	wait := time.NewTimer(0)
+	defer wait.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-wait.C:
+		}
+		select {
+		case <-in.wake: // this lookup sees the change
+		default:
+		}
+		started := time.Now()
+		if err := in.RefreshActive(ctx); err != nil && ctx.Err() == nil {
+			in.cfg.Logger.Warn("ais ingest", "error", err.Error())
+		}
+		wait.Reset(in.cfg.ActiveEvery)
+		select {
+		case <-ctx.Done():
+			return
+		case <-wait.C:
+			wait.Reset(0)
+		case <-in.wake:
+			wait.Reset(time.Until(started.Add(in.cfg.ActiveEvery)))
+		}
+	}
 }
 
 // every runs fn each period until ctx ends, logging its errors.
@@ -323,7 +346,8 @@ func (in *Ingest) sourceStats(s source) *SourceStats {
 }
 
 // Wake asks for the vessels of active legs to be looked up again soon, as when a shipment's
-// route changed; it never blocks.
+// route changed: ActiveEvery after the start of the last lookup, or after the one running ends.
+// Requests made meanwhile are one. It never blocks.
 func (in *Ingest) Wake() {
 	select {
 	case in.wake <- struct{}{}:
@@ -333,8 +357,10 @@ func (in *Ingest) Wake() {
 
 // RefreshActive looks up again which vessels are on legs of tracked shipments: only their
 // positions are kept as tracks. A vessel that became active gets what it was heard to do since
-// the lookup before the last.
+// the lookup before the last. Lookups run one at a time: a call waits for the one running.
 func (in *Ingest) RefreshActive(ctx context.Context) error {
+	in.looking.Lock()
+	defer in.looking.Unlock()
 	vessels, err := in.cfg.Store.ActiveLegVessels(ctx)
 	if err != nil {
 		return fmt.Errorf("ais ingest: vessels of active legs: %w", err)

@@ -536,3 +536,108 @@ func TestIdentitiesBoundedInBytes(t *testing.T) {
 		}
 	})
 }
+
+// gatedStore is a real store whose lookups of active legs count how many run at once and, while
+// gate is open (not closed), wait for it.
+type gatedStore struct {
+	*store.DB
+	gate chan struct{}
+
+	mu            sync.Mutex
+	running, most int
+	lookups       int
+}
+
+func (s *gatedStore) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
+	s.mu.Lock()
+	s.running++
+	s.lookups++
+	s.most = max(s.most, s.running)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-s.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	time.Sleep(time.Millisecond) // long enough for a second lookup to overlap, were one allowed
+	return s.DB.ActiveLegVessels(ctx)
+}
+
+func (s *gatedStore) counts() (lookups, most int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lookups, s.most
+}
+
+// TestStartDoesNotWaitForActiveLegs: Start returns while the first lookup of active legs has not
+// answered, and the positions heard meanwhile are kept once it does.
+func TestStartDoesNotWaitForActiveLegs(t *testing.T) {
+	t.Parallel()
+	db := storetest.SQLite.Open(t)
+	trackVessel(t, db, imo)
+	gated := &gatedStore{DB: db, gate: make(chan struct{})}
+	in, err := ingest.New(ingest.Config{Store: gated, FlushEvery: 20 * time.Millisecond, Sources: []string{"udp://127.0.0.1:0"},
+		Clock: func() time.Time { return start.Add(24 * time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Stop(ctx) })
+	c, err := net.Dial("udp", in.ListenAddrs()[0].String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	trackingtest.Eventually(t, 20*time.Second, "the report was never heard", func() bool {
+		c.Write(nmea(t, static(), report(0, 90)))
+		v, err := db.Vessel(ctx, imo)
+		return in.Stats().Positions > 0 && err == nil && v.MMSI != ""
+	})
+	if got := track(t, db); len(got) != 0 {
+		t.Fatalf("a track before the vessel was known active: %v", got)
+	}
+	close(gated.gate)
+	trackingtest.Eventually(t, 20*time.Second, "the report heard before the first lookup was not kept", func() bool {
+		return len(track(t, db)) == 1
+	})
+}
+
+// TestActiveLegLookupsOneAtATime: however many route changes wake it and callers ask, the
+// lookups of active legs never overlap.
+func TestActiveLegLookupsOneAtATime(t *testing.T) {
+	t.Parallel()
+	db := storetest.SQLite.Open(t)
+	trackVessel(t, db, imo)
+	gated := &gatedStore{DB: db, gate: make(chan struct{})}
+	close(gated.gate)
+	in, err := ingest.New(ingest.Config{Store: gated, ActiveEvery: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Stop(ctx) })
+	var callers sync.WaitGroup
+	for range 4 {
+		callers.Go(func() {
+			for range 10 {
+				in.Wake()
+				if err := in.RefreshActive(ctx); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	callers.Wait()
+	if lookups, most := gated.counts(); most != 1 || lookups < 40 {
+		t.Fatalf("%d lookups, up to %d at once", lookups, most)
+	}
+}

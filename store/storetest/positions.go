@@ -172,11 +172,14 @@ func testActiveLegVessels(t *testing.T, db *store.DB) {
 	a := MustCreateAccount(t, db, "acme")
 	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9321483"), IMO: "9321483", MMSI: "220417000"})
 	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001"})
-	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "477000100", IMO: "9000001"}, {MMSI: "477000200", IMO: "9000003"}}, base); err != nil {
+	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "477000100", IMO: "9000001"}, {MMSI: "477000200", IMO: "9000003"},
+		{MMSI: "477000400", IMO: "9000004"}, {MMSI: "477000500", IMO: "9000005"}, {MMSI: "477000600", IMO: "9000006"}}, base); err != nil {
 		t.Fatal(err)
 	}
 	// Sailing on leg 1 (9321483), leg 2 booked on 9000001; a second shipment arrived on 9000002;
-	// a third, stopped, on 9000003.
+	// a third, stopped, on 9000003; a fourth arrived at its transshipment port (a time given in
+	// the port's zone) on 9000004 and sails on 9000005, the vessel its last stop names outbound
+	// (9000006) carrying it on no leg.
 	sailing := mustCreateShipment(t, db, a.ID, "BL1", base)
 	sailing.Route = []boxwatch.RouteStop{
 		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9321483"},
@@ -194,8 +197,16 @@ func testActiveLegVessels(t *testing.T, db *store.DB) {
 		{Sequence: 2, LOCODE: "USLAX", Role: boxwatch.RolePOD, InboundVesselIMO: "9000003"},
 	}
 	stopped.StoppedAt, stopped.StoppedReason = at(time.Hour), boxwatch.StopCancelledByUser
+	mustCreateShipment(t, db, a.ID, "BL5", base) // not looked up yet: no route
+	transshipped := mustCreateShipment(t, db, a.ID, "BL4", base)
+	transshipped.Route = []boxwatch.RouteStop{
+		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: "9000004"},
+		{Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RoleTS, ATA: at(100 * time.Hour).In(time.FixedZone("SGT", 8*3600)),
+			InboundVesselIMO: "9000004", OutboundVesselIMO: "9000005"},
+		{Sequence: 3, LOCODE: "NLRTM", Role: boxwatch.RolePOD, InboundVesselIMO: "9000005", OutboundVesselIMO: "9000006"},
+	}
 	mustInTx(t, db, func(tx boxwatch.Tx) error {
-		for _, s := range []boxwatch.Shipment{sailing, arrived, stopped} {
+		for _, s := range []boxwatch.Shipment{sailing, arrived, stopped, transshipped} {
 			if err := tx.UpdateShipment(ctx, s); err != nil {
 				return err
 			}
@@ -203,7 +214,7 @@ func testActiveLegVessels(t *testing.T, db *store.DB) {
 		return nil
 	})
 	got, err := db.ActiveLegVessels(ctx)
-	want := map[string]string{"220417000": "9321483", "477000100": "9000001"}
+	want := map[string]string{"220417000": "9321483", "477000100": "9000001", "477000500": "9000005"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("active leg vessels %v, %v; want %v", got, err, want)
 	}

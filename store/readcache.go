@@ -67,6 +67,9 @@ type readCache struct {
 	gens  [cacheSlots]uint64 // bumped by every eviction of a key hashing to the slot
 	lru   *cache.LRU[string, *cacheEntry]
 	seed  maphash.Seed
+	// held counts, per key, the commits under way that write its row (hold to release): such a
+	// key is neither served nor stored.
+	held map[string]int
 
 	hits, misses atomic.Int64
 	notified     atomic.Int64 // notifications handled
@@ -122,7 +125,7 @@ func (c *readCache) get(key, account string) (any, bool) {
 	if c.live {
 		e, ok = c.lru.Get(key)
 	}
-	if !ok || e.account != account {
+	if !ok || e.account != account || c.held[key] > 0 {
 		c.mu.Unlock()
 		c.misses.Add(1)
 		return nil, false
@@ -155,10 +158,58 @@ func (c *readCache) put(t cacheToken, key, account string, value any) {
 	e := &cacheEntry{account: account, value: value, weight: int64(len(account)) + sizeOf(value)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.live || c.epoch != t.epoch || c.gens[c.slot(key)] != t.gen {
+	if !c.live || c.epoch != t.epoch || c.gens[c.slot(key)] != t.gen || c.held[key] > 0 {
 		return
 	}
 	c.lru.Add(key, e)
+}
+
+// hold evicts keys and keeps them out of the cache, neither served nor stored, until release:
+// a transaction writing their rows holds them from just before its commit.
+func (c *readCache) hold(keys ...string) {
+	if c == nil {
+		return
+	}
+	c.evict(keys...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held == nil {
+		c.held = map[string]int{}
+	}
+	for _, k := range withFullShipments(keys) {
+		c.held[k]++
+	}
+}
+
+// withFullShipments is keys with, after each shipment's key, the key of the shipment with its
+// snapshot, which goes with it.
+func withFullShipments(keys []string) []string {
+	out := keys
+	for _, k := range keys {
+		if id, ok := strings.CutPrefix(k, "shipments:"); ok {
+			if len(out) == len(keys) {
+				out = append([]string(nil), keys...)
+			}
+			out = append(out, fullShipmentKey(id))
+		}
+	}
+	return out
+}
+
+// release ends a hold of keys and evicts them again, so that reads in flight during the commit
+// store nothing.
+func (c *readCache) release(keys ...string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	for _, k := range withFullShipments(keys) {
+		if c.held[k]--; c.held[k] <= 0 {
+			delete(c.held, k)
+		}
+	}
+	c.mu.Unlock()
+	c.evict(keys...)
 }
 
 // evict drops keys and makes reads of them in flight store nothing.

@@ -72,6 +72,7 @@ type txn struct {
 	native      any
 	afterCommit []func()
 	evicts      []string // read cache keys of the rows written, evicted once committed
+	held        bool     // the cache holds evicts back while the commit is under way
 }
 
 // evict drops keys from the read cache once the transaction commits (and not before: a read
@@ -96,10 +97,13 @@ func (tx *txn) Native() any { return tx.native }
 // Lock… methods read them.
 func (db *DB) InTx(ctx context.Context, fn func(tx boxwatch.Tx) error) error {
 	tx := &txn{db: db}
-	if err := db.runTx(ctx, tx, fn); err != nil {
+	err := db.runTx(ctx, tx, fn)
+	if tx.held {
+		db.cache.release(tx.evicts...)
+	}
+	if err != nil {
 		return err
 	}
-	db.cache.evict(tx.evicts...)
 	for _, f := range tx.afterCommit {
 		f()
 	}
@@ -140,6 +144,13 @@ func finishTx(fn func(boxwatch.Tx) error, tx *txn, commit func() error, rollback
 		return tx.db.translate(err)
 	}
 	committed = true
+	// From just before the commit until InTx releases them, the keys of the rows written neither
+	// answer from the cache nor take what a read fetched: a read between the commit and the
+	// eviction would otherwise get the row as it was before.
+	if len(tx.evicts) > 0 {
+		tx.db.cache.hold(tx.evicts...)
+		tx.held = true
+	}
 	if err := commit(); err != nil {
 		return tx.db.internal("commit", err)
 	}

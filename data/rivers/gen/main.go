@@ -1,0 +1,193 @@
+// Command gen writes data/rivers/fairways.json: for each port of data/ports that lies up a river
+// or an estuary that Natural Earth 1:50m (data/land) draws as land, the fairway from the sea to
+// the port, following the river's course as GSHHG draws it. It reads GMT's binned GSHHG files of
+// the Debian package gmt-gshhg-high (the shorelines, from the World Vector Shoreline, and the
+// WDBII rivers), printed as CDL text by ncdump (scripts/rivers.sh does both).
+//
+// For each river in rivers it searches a grid of 150 m cells over the river's box, from every
+// cell of open sea (off 1:50m land, seaKM from it) through water: a move may not cross a
+// shoreline, except between cells near a WDBII river line (where the river is narrower than the
+// shoreline draws). A cell near a bank costs more, which keeps the fairway in mid-river. Each
+// port in the box gets the cheapest way to a cell near it, then the port itself, if that way
+// crosses 1:50m land; ways share their points where they share cells. The output is
+// deterministic.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/geo/land"
+)
+
+// rivers lists the rivers and estuaries up to the ports of data/ports that 1:50m draws inland:
+// each box holds the river from the port farthest up to open sea, and no second river mouth.
+var rivers = []struct {
+	name   string
+	box    [4]float64 // west, south, east, north
+	cellKM float64    // the side of the search grid's cells
+}{
+	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15},
+	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15},
+	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15},
+	{"Nieuwe Waterweg and Maas", [4]float64{3.9, 51.6, 4.75, 52.05}, 0.15},
+	{"North Sea Canal", [4]float64{4.3, 52.3, 5.0, 52.55}, 0.15},
+	{"Seine", [4]float64{-0.3, 49.2, 1.2, 49.75}, 0.15},
+	{"Thames", [4]float64{-0.2, 51.3, 1.7, 51.7}, 0.15},
+	{"Yangtze and Huangpu", [4]float64{118.6, 30.7, 122.6, 32.5}, 0.3},
+	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2},
+	{"Houston Ship Channel", [4]float64{-95.4, 28.9, -94.4, 29.85}, 0.15},
+	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15},
+	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15},
+	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15},
+	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2},
+	{"St. Lawrence", [4]float64{-74.0, 45.3, -66.0, 49.6}, 0.4},
+	{"Río de la Plata", [4]float64{-59.2, -35.3, -56.0, -33.9}, 0.3},
+	{"Saigon River", [4]float64{106.6, 10.2, 107.2, 10.9}, 0.15},
+	{"Chao Phraya", [4]float64{100.35, 13.2, 100.8, 13.8}, 0.15},
+	{"Karnaphuli", [4]float64{91.6, 22.0, 91.95, 22.4}, 0.15},
+	{"Cam River", [4]float64{106.6, 20.55, 107.0, 20.95}, 0.15},
+	{"Hooghly", [4]float64{87.7, 21.3, 88.5, 22.65}, 0.2},
+}
+
+func main() {
+	riversCDL := flag.String("rivers", "", "binned_river_h.nc as CDL text (ncdump)")
+	shoresCDL := flag.String("shores", "", "binned_GSHHS_h.nc as CDL text (ncdump)")
+	out := flag.String("out", "data/rivers", "directory to write fairways.json to")
+	flag.Parse()
+	if err := run(*riversCDL, *shoresCDL, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "rivers:", err)
+		os.Exit(1)
+	}
+}
+
+// A fairway as written: the river's name, the port's UN/LOCODE and the points from the sea to
+// the port, [longitude, latitude] rounded to micro-degrees.
+type fairway struct {
+	River  string       `json:"river"`
+	Port   string       `json:"port"`
+	Points [][2]float64 `json:"points"`
+}
+
+func run(riversCDL, shoresCDL, out string) error {
+	if riversCDL == "" || shoresCDL == "" {
+		return errors.New("-rivers and -shores are required")
+	}
+	rf, err := os.Open(riversCDL)
+	if err != nil {
+		return err
+	}
+	defer rf.Close()
+	lines, err := readRivers(rf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", riversCDL, err)
+	}
+	sf, err := os.Open(shoresCDL)
+	if err != nil {
+		return err
+	}
+	defer sf.Close()
+	shores, err := readShores(sf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", shoresCDL, err)
+	}
+	var all []fairway
+	for _, r := range rivers {
+		fs, err := build(r.name, r.box, r.cellKM, lines, shores)
+		if err != nil {
+			return err
+		}
+		all = append(all, fs...)
+	}
+	b, err := json.MarshalIndent(all, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out+"/fairways.json", append(b, '\n'), 0o644)
+}
+
+// seaKM is how far from 1:50m land the search starts: where 1:50m draws a river wider than it
+// is, a start nearer land could lie on the land GSHHG draws, and the search would cross it.
+const seaKM = 3.0
+
+// seaAt reports whether p is off 1:50m land and seaKM from it.
+func seaAt(l *land.Land, p geo.Point) bool {
+	if l.Contains(p) {
+		return false
+	}
+	for k := range 16 {
+		b := float64(k) * math.Pi / 8
+		q := geo.Point{Lat: p.Lat + seaKM*math.Cos(b)/kmPerDeg, Lon: p.Lon + seaKM*math.Sin(b)/(kmPerDeg*math.Cos(p.Lat*math.Pi/180))}
+		if l.Contains(q) {
+			return false
+		}
+	}
+	return true
+}
+
+// build returns the fairways of one river's ports.
+func build(name string, box [4]float64, cellKM float64, lines, shores []line) ([]fairway, error) {
+	l := data.Land()
+	a := newArea(box[0], box[1], box[2], box[3], cellKM, lines, shores)
+	dist, prev := a.search(func(p geo.Point) bool { return seaAt(l, p) })
+	type way struct {
+		port  string
+		at    geo.Point
+		cells []int
+	}
+	var ways []way
+	for _, p := range data.Ports().All() {
+		at := geo.Point{Lat: p.Latitude, Lon: p.Longitude}
+		if !p.HasCoordinates || at.Lon < box[0] || at.Lon > box[2] || at.Lat < box[1] || at.Lat > box[3] {
+			continue
+		}
+		cells, ok := a.way(dist, prev, at)
+		if !ok {
+			fmt.Printf("%s: no way to %s (%s)\n", name, p.LOCODE, p.Name)
+			continue
+		}
+		inland := l.Crosses(a.centre(cells[len(cells)-1]), at)
+		for i := 1; i < len(cells) && !inland; i++ {
+			inland = l.Crosses(a.centre(cells[i-1]), a.centre(cells[i]))
+		}
+		if inland {
+			ways = append(ways, way{p.LOCODE, at, cells})
+		}
+	}
+	// A cell where ways part (or one ends) is kept by each, so that ways share their points.
+	next := map[int][]int{}
+	for _, w := range ways {
+		for i, c := range w.cells {
+			n := -1
+			if i+1 < len(w.cells) {
+				n = w.cells[i+1]
+			}
+			if !slices.Contains(next[c], n) {
+				next[c] = append(next[c], n)
+			}
+		}
+	}
+	var out []fairway
+	for _, w := range ways {
+		pts := make([]geo.Point, 0, len(w.cells)+1)
+		for _, c := range w.cells {
+			pts = append(pts, a.centre(c))
+		}
+		pts = append(pts, w.at)
+		pts = simplify(pts, func(i int) bool { return i < len(w.cells) && len(next[w.cells[i]]) > 1 })
+		f := fairway{River: name, Port: w.port}
+		for _, p := range pts {
+			f.Points = append(f.Points, [2]float64{math.Round(p.Lon*1e6) / 1e6, math.Round(p.Lat*1e6) / 1e6})
+		}
+		out = append(out, f)
+		fmt.Printf("%s: %s, %d points, %.1f km\n", name, w.port, len(f.Points), dist[w.cells[len(w.cells)-1]])
+	}
+	return out, nil
+}

@@ -10,13 +10,20 @@ import (
 )
 
 const (
-	riverKM    = 0.4  // a cell this near a WDBII river line is in the river, whatever the shoreline says
-	bankKM     = 0.3  // a cell this near a shoreline costs bankCost times its length (keeps fairways off the banks)
+	riverKM    = 0.4 // a cell this near a WDBII river line is in the river, whatever the shoreline says
+	bankKM     = 0.3 // a cell this near a shoreline costs bankCost times its length (keeps fairways off the banks)
 	bankCost   = 3.0
-	reachKM    = 4.0  // a fairway ends at the port from a cell at most this far from it
-	simplifyKM = 0.1  // fairways are simplified within this distance
-	kmPerDeg   = geo.EarthRadiusKM * math.Pi / 180
+	reachKM    = 4.0 // a fairway ends at the port from a cell at most this far from it
+	simplifyKM = 0.1 // fairways are simplified within this distance
+	// lineMaxKM is how far a fairway may follow WDBII river lines alone beyond the shorelines' water: the last reach up to a port, not a river inland
+	// to a town of the port list.
+	lineMaxKM = 40.0
+	kmPerDeg  = geo.EarthRadiusKM * math.Pi / 180
 )
+
+// viaLevel is the level of a digitised line (a river's via): a river's course as much as a
+// lake's shore is, not a WDBII line to a town inland.
+const viaLevel = 0
 
 // riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
 // permanent rivers (1 to 4) and the major canals (9).
@@ -28,9 +35,11 @@ type area struct {
 	w, s, e, n float64 // degrees
 	cellKM     float64 // the side of a cell
 	cols, rows int
-	dLon, dLat float64 // degrees per cell
-	river      []bool  // per cell: near a WDBII river line
-	bank       []bool  // per cell: near a shoreline
+	dLon, dLat float64                // degrees per cell
+	river      []bool                 // per cell: near a WDBII river line
+	bank       []bool                 // per cell: near a shoreline
+	lake       []bool                 // per cell: near a lake's shore (GSHHG level 2)
+	open       []bool                 // per cell: water but for the river lines (set by search)
 	shore      map[int][][2]geo.Point // shoreline segments by coarse cell
 }
 
@@ -42,13 +51,17 @@ func newArea(w, s, e, n, cellKM float64, rivers, shores []line) *area {
 	a.cols, a.rows = int((e-w)/a.dLon)+1, int((n-s)/a.dLat)+1
 	a.river = make([]bool, a.cols*a.rows)
 	a.bank = make([]bool, a.cols*a.rows)
+	a.lake = make([]bool, a.cols*a.rows)
 	a.shore = map[int][][2]geo.Point{}
 	for _, ln := range rivers {
-		if !slices.Contains(riverLevels, ln.level) {
+		if ln.level != viaLevel && !slices.Contains(riverLevels, ln.level) {
 			continue
 		}
 		for i := 1; i < len(ln.points); i++ {
 			a.mark(a.river, ln.points[i-1], ln.points[i], riverKM)
+			if ln.level == viaLevel {
+				a.mark(a.lake, ln.points[i-1], ln.points[i], riverKM)
+			}
 		}
 	}
 	for _, ln := range shores {
@@ -58,6 +71,12 @@ func newArea(w, s, e, n, cellKM float64, rivers, shores []line) *area {
 				continue
 			}
 			a.mark(a.bank, p, q, bankKM)
+			if ln.level == 2 {
+				// A lake's shore: the fat parts of the rivers are lakes to GSHHG (river-lakes),
+				// their banks such shores; near them is river, as near a WDBII line.
+				a.mark(a.river, p, q, riverKM)
+				a.mark(a.lake, p, q, riverKM)
+			}
 			c0, r0 := a.cell(geo.Point{Lon: min(p.Lon, q.Lon), Lat: min(p.Lat, q.Lat)})
 			c1, r1 := a.cell(geo.Point{Lon: max(p.Lon, q.Lon), Lat: max(p.Lat, q.Lat)})
 			for r := r0 / coarse; r <= r1/coarse; r++ {
@@ -147,10 +166,10 @@ func planeKM(p, q geo.Point) float64 {
 
 // search returns each cell's cost from the nearest cell whose centre sea accepts, through water,
 // and the cell before each on its cheapest way. Water is what a flood from those cells reaches
-// without crossing a shoreline, and the cells near a WDBII river line; a move may cross a
-// shoreline only to or from a cell near a river line (where the river goes on narrower than the
-// shoreline draws it).
-func (a *area) search(sea func(geo.Point) bool) (dist []float64, prev []int32) {
+// without crossing a shoreline, the cells near a WDBII river line (where the river goes on
+// narrower than the shoreline draws it) and the cells whose centre wet accepts (the router's own
+// water).
+func (a *area) search(sea, wet func(geo.Point) bool) (dist []float64, prev []int32) {
 	n := a.cols * a.rows
 	var seeds []int
 	for i := range n {
@@ -195,6 +214,11 @@ func (a *area) search(sea func(geo.Point) bool) (dist []float64, prev []int32) {
 		water[i] = l == open
 	}
 	seeds = slices.DeleteFunc(seeds, func(i int) bool { return !water[i] })
+	a.open = make([]bool, n)
+	for i := range water {
+		a.open[i] = water[i] || a.lake[i] || wet(a.centre(i))
+		water[i] = a.open[i] || a.river[i]
+	}
 	dist = make([]float64, n)
 	prev = make([]int32, n)
 	for i := range dist {
@@ -211,14 +235,14 @@ func (a *area) search(sea func(geo.Point) bool) (dist []float64, prev []int32) {
 			continue
 		}
 		a.neighbours(it.i, func(j int, step float64) {
-			if !water[j] && !a.river[j] {
+			if !water[j] {
 				return
 			}
 			if a.bank[j] && !a.river[j] {
 				step *= bankCost
 			}
 			d := it.d + step
-			if d >= dist[j] || (!a.river[it.i] && !a.river[j] && a.crossesShore(it.i, j)) {
+			if d >= dist[j] {
 				return
 			}
 			dist[j], prev[j] = d, int32(it.i)
@@ -272,7 +296,13 @@ func (a *area) way(dist []float64, prev []int32, port geo.Point) ([]int, bool) {
 		cells = append(cells, int(i))
 	}
 	slices.Reverse(cells)
-	return cells, true
+	lineKM := 0.0
+	for k := 1; k < len(cells); k++ {
+		if !a.open[cells[k]] {
+			lineKM += planeKM(a.centre(cells[k-1]), a.centre(cells[k]))
+		}
+	}
+	return cells, lineKM <= lineMaxKM
 }
 
 // simplify keeps the points of pts (Douglas–Peucker within simplifyKM) and every point keep

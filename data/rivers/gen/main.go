@@ -4,13 +4,15 @@
 // the Debian package gmt-gshhg-high (the shorelines, from the World Vector Shoreline, and the
 // WDBII rivers), printed as CDL text by ncdump (scripts/rivers.sh does both).
 //
-// For each river in rivers it searches a grid of 150 m cells over the river's box, from every
-// cell of open sea (off 1:50m land, seaKM from it) through water: a move may not cross a
-// shoreline, except between cells near a WDBII river line (where the river is narrower than the
-// shoreline draws). A cell near a bank costs more, which keeps the fairway in mid-river. Each
-// port in the box gets the cheapest way to a cell near it, then the port itself, if that way
-// crosses 1:50m land; ways share their points where they share cells. The output is
-// deterministic.
+// For each river in rivers it searches a grid of cells over the river's box, from every cell of
+// open sea (off 1:50m land, seaKM from it, in the one piece of GSHHG water that holds most such
+// cells) through water: that piece, the router's own water (off 1:50m land), and the cells near a
+// lake's shore (GSHHG draws the fat parts of rivers as lakes), near a WDBII river line (where a
+// river goes on narrower than the shoreline draws it; at most lineMaxKM of a way) or near a
+// river's via (digitised where GSHHG has neither). A cell near a bank costs more, which keeps the
+// fairway in mid-river. Each port in the box gets the cheapest way to a cell near it, then the
+// port itself, if that way crosses 1:50m land; ways share their points where they share cells.
+// It prints the ports of each box it finds no way to. The output is deterministic.
 package main
 
 import (
@@ -33,28 +35,38 @@ var rivers = []struct {
 	name   string
 	box    [4]float64 // west, south, east, north
 	cellKM float64    // the side of the search grid's cells
+	// via is a line up the river where GSHHG draws neither its banks nor its course (see the
+	// README: digitised from the positions of places on its banks), searched as a WDBII line.
+	via [][2]float64
 }{
-	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15},
-	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15},
-	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15},
-	{"Nieuwe Waterweg and Maas", [4]float64{3.9, 51.6, 4.75, 52.05}, 0.15},
-	{"North Sea Canal", [4]float64{4.3, 52.3, 5.0, 52.55}, 0.15},
-	{"Seine", [4]float64{-0.3, 49.2, 1.2, 49.75}, 0.15},
-	{"Thames", [4]float64{-0.2, 51.3, 1.7, 51.7}, 0.15},
-	{"Yangtze and Huangpu", [4]float64{118.6, 30.7, 122.6, 32.5}, 0.3},
-	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2},
-	{"Houston Ship Channel", [4]float64{-95.4, 28.9, -94.4, 29.85}, 0.15},
-	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15},
-	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15},
-	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15},
-	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2},
-	{"St. Lawrence", [4]float64{-74.0, 45.3, -66.0, 49.6}, 0.4},
-	{"Río de la Plata", [4]float64{-59.2, -35.3, -56.0, -33.9}, 0.3},
-	{"Saigon River", [4]float64{106.6, 10.2, 107.2, 10.9}, 0.15},
-	{"Chao Phraya", [4]float64{100.35, 13.2, 100.8, 13.8}, 0.15},
-	{"Karnaphuli", [4]float64{91.6, 22.0, 91.95, 22.4}, 0.15},
-	{"Cam River", [4]float64{106.6, 20.55, 107.0, 20.95}, 0.15},
-	{"Hooghly", [4]float64{87.7, 21.3, 88.5, 22.65}, 0.2},
+	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15, nil},
+	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15, nil},
+	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15, [][2]float64{
+		{4.215, 51.393}, {4.245, 51.375}, {4.268, 51.355}, {4.280, 51.330}, {4.287, 51.310}, {4.300, 51.288}, {4.312, 51.265},
+	}},
+	{"Nieuwe Waterweg and Maas", [4]float64{3.9, 51.6, 4.75, 52.05}, 0.15, nil},
+	{"North Sea Canal", [4]float64{4.3, 52.3, 5.0, 52.55}, 0.15, nil},
+	{"Seine", [4]float64{-0.3, 49.2, 1.2, 49.75}, 0.15, nil},
+	{"Thames", [4]float64{-0.2, 51.3, 1.7, 51.7}, 0.15, nil},
+	{"Yangtze and Huangpu", [4]float64{118.6, 30.7, 122.6, 32.5}, 0.3, nil},
+	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2, nil},
+	{"Houston Ship Channel", [4]float64{-95.4, 28.9, -94.4, 29.85}, 0.15, [][2]float64{
+		{-94.985, 29.680}, {-95.010, 29.720}, {-95.060, 29.755}, {-95.085, 29.762}, {-95.130, 29.745},
+		{-95.180, 29.735}, {-95.230, 29.727}, {-95.270, 29.735}, {-95.290, 29.748}, {-95.320, 29.752}, {-95.345, 29.758},
+	}},
+	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15, nil},
+	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15, nil},
+	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, nil},
+	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2, nil},
+	{"St. Lawrence", [4]float64{-74.0, 45.3, -66.0, 49.6}, 0.4, nil},
+	{"Río de la Plata", [4]float64{-59.2, -35.3, -56.0, -33.9}, 0.3, nil},
+	{"Saigon River", [4]float64{106.6, 10.2, 107.2, 10.9}, 0.15, [][2]float64{
+		{106.960, 10.390}, {106.900, 10.470}, {106.850, 10.550}, {106.800, 10.620}, {106.770, 10.670}, {106.780, 10.720}, {106.790, 10.760},
+	}},
+	{"Chao Phraya", [4]float64{100.35, 13.2, 100.8, 13.8}, 0.15, nil},
+	{"Karnaphuli", [4]float64{91.6, 22.0, 91.95, 22.4}, 0.15, nil},
+	{"Cam River", [4]float64{106.6, 20.55, 107.0, 20.95}, 0.15, nil},
+	{"Hooghly", [4]float64{87.7, 21.3, 88.5, 22.65}, 0.2, nil},
 }
 
 func main() {
@@ -100,7 +112,15 @@ func run(riversCDL, shoresCDL, out string) error {
 	}
 	var all []fairway
 	for _, r := range rivers {
-		fs, err := build(r.name, r.box, r.cellKM, lines, shores)
+		river := lines
+		if r.via != nil {
+			ln := line{level: viaLevel}
+			for _, p := range r.via {
+				ln.points = append(ln.points, geo.Point{Lon: p[0], Lat: p[1]})
+			}
+			river = append(slices.Clip(lines), ln)
+		}
+		fs, err := build(r.name, r.box, r.cellKM, river, shores)
 		if err != nil {
 			return err
 		}
@@ -136,7 +156,7 @@ func seaAt(l *land.Land, p geo.Point) bool {
 func build(name string, box [4]float64, cellKM float64, lines, shores []line) ([]fairway, error) {
 	l := data.Land()
 	a := newArea(box[0], box[1], box[2], box[3], cellKM, lines, shores)
-	dist, prev := a.search(func(p geo.Point) bool { return seaAt(l, p) })
+	dist, prev := a.search(func(p geo.Point) bool { return seaAt(l, p) }, func(p geo.Point) bool { return !l.Contains(p) })
 	type way struct {
 		port  string
 		at    geo.Point

@@ -170,7 +170,7 @@ func TestSeaNetwork(t *testing.T) {
 
 // Every port the simulator's lanes use lies at the water's edge (within searoute.CoastKM of water).
 func TestPortsOnWater(t *testing.T) {
-	l := data.Land()
+	l := data.Water()
 	for _, p := range data.Ports().All() {
 		if !p.HasCoordinates {
 			continue
@@ -217,6 +217,26 @@ func TestTerminals(t *testing.T) {
 	for _, port := range []string{"USLAX", "USLGB", "USSEA", "USTIW", "USNYC", "USSAV", "USCHS", "USORF", "USBAL", "USMIA", "USPEF", "USJAX", "USHOU"} {
 		if byPort[port] == 0 {
 			t.Errorf("no terminal at %s", port)
+		}
+	}
+}
+
+// Every fairway ends at its port as the port list places it (data/rivers was built from it: run
+// scripts/rivers.sh after the ports change).
+func TestFairways(t *testing.T) {
+	fs := data.Fairways().All()
+	if len(fs) < 40 {
+		t.Errorf("%d fairways, want one to each river port that GSHHG reaches", len(fs))
+	}
+	for _, f := range fs {
+		p, ok := data.Ports().ByLOCODE(f.Port)
+		if !ok {
+			t.Errorf("fairway up the %s to %s: no such port", f.River, f.Port)
+			continue
+		}
+		end := f.Points[len(f.Points)-1]
+		if geo.DistanceKM(end, geo.Point{Lat: p.Latitude, Lon: p.Longitude}) > 0.001 {
+			t.Errorf("fairway up the %s to %s ends at %v, not at the port (%v,%v)", f.River, f.Port, end, p.Latitude, p.Longitude)
 		}
 	}
 }

@@ -2,8 +2,8 @@
 # Rebuilds data/rivers/fairways.json from GSHHG 2.3.7 as Debian ships it for GMT (gmt-gshhg-high:
 # the high-resolution shorelines and the WDBII rivers, binned netCDF files), printed as CDL text
 # by ncdump (netcdf-bin). Installs the two packages with scripts/apt-install.sh if they are
-# missing. Reads data/land and data/ports, so run it after scripts/searoute.sh has rebuilt them,
-# and run scripts/searoute.sh again afterwards: the network's generator joins the fairways.
+# missing. Reads data/land and data/ports; scripts/searoute.sh runs it between the ports' and the
+# network's generators (the network joins the fairways).
 # Needs go; the output is deterministic.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,8 @@
 package data_test
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -221,9 +223,21 @@ func TestTerminals(t *testing.T) {
 	}
 }
 
-// Every fairway ends at its port as the port list places it (data/rivers was built from it: run
-// scripts/rivers.sh after the ports change).
+// Every fairway ends at its port as the port list places it, or at the port's published position
+// (data/rivers was built from them: run scripts/rivers.sh after the ports change).
 func TestFairways(t *testing.T) {
+	raw, err := os.ReadFile("ports/published.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type position struct {
+		LOCODE   string
+		Lat, Lon float64
+	}
+	var published []position
+	if err := json.Unmarshal(raw, &published); err != nil {
+		t.Fatal(err)
+	}
 	fs := data.Fairways().All()
 	if len(fs) < 40 {
 		t.Errorf("%d fairways, want one to each river port that GSHHG reaches", len(fs))
@@ -235,7 +249,8 @@ func TestFairways(t *testing.T) {
 			continue
 		}
 		end := f.Points[len(f.Points)-1]
-		if geo.DistanceKM(end, geo.Point{Lat: p.Latitude, Lon: p.Longitude}) > 0.001 {
+		at := func(lat, lon float64) bool { return geo.DistanceKM(end, geo.Point{Lat: lat, Lon: lon}) <= 0.001 }
+		if !at(p.Latitude, p.Longitude) && !slices.ContainsFunc(published, func(q position) bool { return q.LOCODE == f.Port && at(q.Lat, q.Lon) }) {
 			t.Errorf("fairway up the %s to %s ends at %v, not at the port (%v,%v)", f.River, f.Port, end, p.Latitude, p.Longitude)
 		}
 	}

@@ -15,8 +15,9 @@ const (
 	bankCost   = 3.0
 	reachKM    = 4.0 // a fairway ends at the port from a cell at most this far from it
 	simplifyKM = 0.1 // fairways are simplified within this distance
-	// lineMaxKM is how far a fairway may follow WDBII river lines alone beyond the shorelines' water: the last reach up to a port, not a river inland
-	// to a town of the port list.
+	// lineMaxKM is how far a fairway may follow the lines of the smaller WDBII rivers (levels 3
+	// and 4) beyond the shorelines' water: the last reach up to a port, not a river inland to a
+	// town of the port list.
 	lineMaxKM = 40.0
 	kmPerDeg  = geo.EarthRadiusKM * math.Pi / 180
 )
@@ -26,8 +27,12 @@ const (
 const viaLevel = 0
 
 // riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
-// permanent rivers (1 to 4) and the major canals (9).
-var riverLevels = []int{1, 2, 3, 4, 9}
+// permanent rivers (1 to 4) and the major canals (9); of them, majorLevels (the double-lined and
+// the major permanent rivers, the major canals) as far as the river goes.
+var (
+	riverLevels = []int{1, 2, 3, 4, 9}
+	majorLevels = []int{1, 2, 9}
+)
 
 // area is the search grid over one river's box, in a local plane (km east and north of its
 // south-west corner).
@@ -38,7 +43,7 @@ type area struct {
 	dLon, dLat float64                // degrees per cell
 	river      []bool                 // per cell: near a WDBII river line
 	bank       []bool                 // per cell: near a shoreline
-	lake       []bool                 // per cell: near a lake's shore (GSHHG level 2)
+	lake       []bool                 // per cell: on a river's known course (a lake's shore, a major river's line, a via)
 	open       []bool                 // per cell: water but for the river lines (set by search)
 	shore      map[int][][2]geo.Point // shoreline segments by coarse cell
 }
@@ -59,7 +64,7 @@ func newArea(w, s, e, n, cellKM float64, rivers, shores []line) *area {
 		}
 		for i := 1; i < len(ln.points); i++ {
 			a.mark(a.river, ln.points[i-1], ln.points[i], riverKM)
-			if ln.level == viaLevel {
+			if ln.level == viaLevel || slices.Contains(majorLevels, ln.level) {
 				a.mark(a.lake, ln.points[i-1], ln.points[i], riverKM)
 			}
 		}

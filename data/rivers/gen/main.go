@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/boxwatch/boxwatch/data"
@@ -110,6 +111,10 @@ func run(riversCDL, shoresCDL, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", shoresCDL, err)
 	}
+	targets, err := readTargets(filepath.Join(filepath.Dir(out), "ports", "published.json"))
+	if err != nil {
+		return err
+	}
 	var all []fairway
 	for _, r := range rivers {
 		river := lines
@@ -120,7 +125,7 @@ func run(riversCDL, shoresCDL, out string) error {
 			}
 			river = append(slices.Clip(lines), ln)
 		}
-		fs, err := build(r.name, r.box, r.cellKM, river, shores)
+		fs, err := build(r.name, r.box, r.cellKM, river, shores, targets)
 		if err != nil {
 			return err
 		}
@@ -136,6 +141,44 @@ func run(riversCDL, shoresCDL, out string) error {
 // seaKM is how far from 1:50m land the search starts: where 1:50m draws a river wider than it
 // is, a start nearer land could lie on the land GSHHG draws, and the search would cross it.
 const seaKM = 3.0
+
+// A target is a position of a port that a fairway may lead to.
+type target struct {
+	locode, name string
+	at           geo.Point
+}
+
+// readTargets returns every port's position in data/ports, and its published position
+// (published.json, the source's own, for ports the port list moved to the water side) where that
+// lies more than 100 m away: routes must take both.
+func readTargets(published string) ([]target, error) {
+	var out []target
+	for _, p := range data.Ports().All() {
+		if p.HasCoordinates {
+			out = append(out, target{p.LOCODE, p.Name, geo.Point{Lat: p.Latitude, Lon: p.Longitude}})
+		}
+	}
+	raw, err := os.ReadFile(published)
+	if err != nil {
+		return nil, err
+	}
+	var doc []struct {
+		LOCODE string  `json:"locode"`
+		Name   string  `json:"name"`
+		Lat    float64 `json:"lat"`
+		Lon    float64 `json:"lon"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", published, err)
+	}
+	for _, d := range doc {
+		at := geo.Point{Lat: d.Lat, Lon: d.Lon}
+		if p, ok := data.Ports().ByLOCODE(d.LOCODE); ok && p.HasCoordinates && geo.DistanceKM(at, geo.Point{Lat: p.Latitude, Lon: p.Longitude}) > 0.1 {
+			out = append(out, target{d.LOCODE, d.Name, at})
+		}
+	}
+	return out, nil
+}
 
 // seaAt reports whether p is off 1:50m land and seaKM from it.
 func seaAt(l *land.Land, p geo.Point) bool {
@@ -153,7 +196,7 @@ func seaAt(l *land.Land, p geo.Point) bool {
 }
 
 // build returns the fairways of one river's ports.
-func build(name string, box [4]float64, cellKM float64, lines, shores []line) ([]fairway, error) {
+func build(name string, box [4]float64, cellKM float64, lines, shores []line, targets []target) ([]fairway, error) {
 	l := data.Land()
 	a := newArea(box[0], box[1], box[2], box[3], cellKM, lines, shores)
 	dist, prev := a.search(func(p geo.Point) bool { return seaAt(l, p) }, func(p geo.Point) bool { return !l.Contains(p) })
@@ -163,14 +206,14 @@ func build(name string, box [4]float64, cellKM float64, lines, shores []line) ([
 		cells []int
 	}
 	var ways []way
-	for _, p := range data.Ports().All() {
-		at := geo.Point{Lat: p.Latitude, Lon: p.Longitude}
-		if !p.HasCoordinates || at.Lon < box[0] || at.Lon > box[2] || at.Lat < box[1] || at.Lat > box[3] {
+	for _, p := range targets {
+		at := p.at
+		if at.Lon < box[0] || at.Lon > box[2] || at.Lat < box[1] || at.Lat > box[3] {
 			continue
 		}
 		cells, ok := a.way(dist, prev, at)
 		if !ok {
-			fmt.Printf("%s: no way to %s (%s)\n", name, p.LOCODE, p.Name)
+			fmt.Printf("%s: no way to %s (%s) at %.5f,%.5f\n", name, p.locode, p.name, at.Lon, at.Lat)
 			continue
 		}
 		inland := l.Crosses(a.centre(cells[len(cells)-1]), at)
@@ -178,7 +221,7 @@ func build(name string, box [4]float64, cellKM float64, lines, shores []line) ([
 			inland = l.Crosses(a.centre(cells[i-1]), a.centre(cells[i]))
 		}
 		if inland {
-			ways = append(ways, way{p.LOCODE, at, cells})
+			ways = append(ways, way{p.locode, at, cells})
 		}
 	}
 	// A cell where ways part (or one ends) is kept by each, so that ways share their points.

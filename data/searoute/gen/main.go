@@ -468,7 +468,8 @@ func (b *builder) connect() {
 }
 
 // addFairways adds the fairways up the rivers (data/rivers) as chains of edges, and joins each
-// one's sea end to the nearest network node that a clean arc reaches.
+// one's sea end to the nearest network node that a clean arc reaches, or else through the water
+// grid to the nearest node.
 func (b *builder) addFairways() {
 	joined := map[int]bool{}
 	for _, f := range b.water.Fairways.All() {
@@ -490,12 +491,20 @@ func (b *builder) addFairways() {
 		for _, p := range f.Points {
 			inFairway[b.index[key(p)]] = true
 		}
-		n, ok := b.nearestNode(f.Points[0], 150, func(j int) bool { return !inFairway[j] })
-		if !ok {
+		notOwn := func(j int) bool { return !inFairway[j] }
+		if n, ok := b.nearestNode(f.Points[0], 150, notOwn); ok {
+			b.addEdge(sea, n)
+			joined[sea] = true
+			continue
+		}
+		// Up a winding estuary no straight arc may reach a node: a way through the water grid.
+		n, ok := b.nearestNode(f.Points[0], 150, notOwn, func(geo.Point, geo.Point) bool { return true })
+		way, found := b.detour(f.Points[0], b.nodes[n])
+		if !ok || !found {
 			fmt.Printf("fairway %s (%s): its sea end reaches no node; the pieces step links it\n", f.Port, f.River)
 			continue
 		}
-		b.addEdge(sea, n)
+		b.addPath(sea, way, n)
 		joined[sea] = true
 	}
 	fmt.Printf("fairways: %d, %d sea ends joined\n", len(b.water.Fairways.All()), len(joined))

@@ -309,6 +309,15 @@ type WorkStore interface {
 	// pending, so a subject's notifications reach a webhook in event order. Its cost does not
 	// grow with the number of pending notifications.
 	ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]string, error)
+	// ClaimDueDeliveries claims as ClaimDueNotifications does and returns each claimed
+	// notification with its webhook as they stood at the claim.
+	ClaimDueDeliveries(ctx context.Context, now, until time.Time, limit int, b ClaimBounds) ([]ClaimedDelivery, error)
+	// RecordDelivered records a successful attempt at a claimed notification whose webhook is
+	// healthy (FailingSince zero): the attempt's log entry, the notification succeeded with its
+	// claim ended and its body kept when body is not empty, and the next notification of its
+	// webhook and subject due at now. A notification no longer pending keeps its state; the
+	// attempt is logged all the same.
+	RecordDelivered(ctx context.Context, a DeliveryAttempt, body []byte, now time.Time) error
 	// RenewClaims extends the live claims on the given notifications until until, in one go;
 	// those no longer pending are left alone.
 	RenewClaims(ctx context.Context, ids []string, until time.Time) error
@@ -334,6 +343,12 @@ type WebhookBacklog struct {
 	FailingSince              time.Time
 	Pending, Due              int64
 	OldestDue                 time.Time
+}
+
+// ClaimedDelivery is a claimed notification and its webhook.
+type ClaimedDelivery struct {
+	Notification Notification
+	Webhook      Webhook
 }
 
 // ClaimBounds bound the live delivery claims of one webhook and of one account, so that receivers

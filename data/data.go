@@ -1,8 +1,8 @@
 // Package data embeds the reference data sets shipped with boxwatch and loads them into the
-// domain's types: the carrier registry, the container lessors, the sea ports and the container
-// fleet, the rivers' fairways. Each set lives in its own directory with its sources, its licence and the generator that
-// builds it, or a note that it is kept by hand (see README.md); the maritime network and the land
-// polygons.
+// domain's types: the carrier registry, the container lessors, the sea ports, the container
+// fleet, the barge waterways and the railways. Each set lives in its own directory with its
+// sources, its licence and the generator that builds it, or a note that it is kept by hand (see
+// README.md); the maritime network, the land polygons and the rivers' fairways.
 //
 // The domain (package boxwatch) defines the types and parses and validates documents; this
 // package only holds the files and loads each once. It does no I/O beyond its embedded files.
@@ -34,6 +34,10 @@ var (
 	vesselsJSON []byte
 	//go:embed terminals/terminals.json
 	terminalsJSON []byte
+	//go:embed railways/railways.json
+	railwaysJSON []byte
+	//go:embed waterways/waterways.json
+	waterwaysJSON []byte
 	//go:embed land/land-50m.bin
 	landBin []byte
 	//go:embed searoute/network.bin
@@ -48,6 +52,8 @@ var (
 	ports    = once("ports/ports.json", portsJSON, boxwatch.LoadPorts)
 	fleet    = once("vessels/vessels.json", vesselsJSON, boxwatch.LoadFleet)
 	termList = once("terminals/terminals.json", terminalsJSON, boxwatch.LoadTerminals)
+	railways = once("railways/railways.json", railwaysJSON, boxwatch.LoadRailways)
+	waterway = once("waterways/waterways.json", waterwaysJSON, boxwatch.LoadWaterways)
 	landSet  = once("land/land-50m.bin", landBin, readLand)
 	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
 	fairways = once("rivers/fairways.json", fairwaysJSON, readFairways)
@@ -79,6 +85,14 @@ func Fleet() []boxwatch.Vessel { return slices.Clone(fleet()) }
 // names and addresses (terminals/terminals.json, from SMDG's and CBP's lists), by port and code.
 // The caller owns the returned slice.
 func Terminals() []boxwatch.Terminal { return slices.Clone(termList()) }
+
+// Railways returns the railways that carry containers inland, by SCAC (railways/railways.json,
+// kept by hand). Every call returns the same set, which is read-only and safe for concurrent use.
+func Railways() *boxwatch.Railways { return railways() }
+
+// Waterways returns the barge routes inland from the sea ports (waterways/waterways.json, kept by
+// hand). Every call returns the same set, which is read-only and safe for concurrent use.
+func Waterways() *boxwatch.Waterways { return waterway() }
 
 // Land returns the land polygons of Natural Earth 1:50m (land/land-50m.bin, from the npm package
 // world-atlas), indexed. Every call returns the same set, which is read-only and safe for

@@ -255,3 +255,44 @@ func TestFairways(t *testing.T) {
 		}
 	}
 }
+
+func TestRailways(t *testing.T) {
+	rs := data.Railways()
+	var scacs []string
+	for _, r := range rs.All() {
+		scacs = append(scacs, r.SCAC)
+	}
+	if want := []string{"BNSF", "CN", "CPKC", "CSXT", "NS", "UP"}; !slices.Equal(scacs, want) {
+		t.Errorf("railways %v, want the six Class I railroads %v", scacs, want)
+	}
+	for name, scac := range map[string]string{
+		"BNSF Logistics Park Chicago":                   "BNSF",
+		"UP Global IV Intermodal Terminal":              "UP",
+		"CSX Bedford Park Intermodal Terminal":          "CSXT",
+		"NS Rickenbacker Intermodal Terminal":           "NS",
+		"CN Brampton Intermodal Terminal":               "CN",
+		"CPKC Vaughan Intermodal Terminal":              "CPKC",
+		"Port Terminal 1 (simulated) on-dock rail (UP)": "UP",
+	} {
+		if r, ok := rs.Named(name); !ok || r.SCAC != scac {
+			t.Errorf("%q names %+v, %v; want %s", name, r, ok, scac)
+		}
+	}
+}
+
+func TestWaterways(t *testing.T) {
+	ws := data.Waterways().All()
+	if len(ws) < 2 {
+		t.Fatalf("%d waterways, want Rotterdam's and Antwerp's", len(ws))
+	}
+	for _, w := range ws {
+		for _, code := range w.Ports {
+			if p, ok := data.Ports().ByLOCODE(code); !ok || !p.HasCoordinates {
+				t.Errorf("%s: port %s is not in the port list with coordinates", w.Name, code)
+			}
+		}
+	}
+	if ports, ok := data.Waterways().Between("NLRTM", "DEMHG"); !ok || ports[0] != "NLRTM" || ports[len(ports)-1] != "DEMHG" {
+		t.Errorf("Rotterdam to Mannheim: %v, %v", ports, ok)
+	}
+}

@@ -123,7 +123,7 @@ func (e *Engine) inland(s boxwatch.Shipment, c boxwatch.Container, split bool) [
 	case !in.PODRailDepartedAt.IsZero():
 		progress = inlandUnderWay
 	}
-	g, n := lineGeometry([]geo.Point{portPoint(from), portPoint(to)}, split)
+	g, n := lineGeometry(e.inlandPath(from, to, d.Mode), split)
 	leg := Feature{Type: "Feature", Geometry: g, Properties: mapInlandLegProperties{FeatureType: featureInlandLeg, PortsSequence: total,
 		Mode: mode, Progress: progress, PreviousPortID: from.ID, NextLocationID: to.ID,
 		LoadedAt: optTime(in.PODRailLoadedAt), DepartedAt: optTime(in.PODRailDepartedAt), ETAAt: optTime(eta), ATAAt: optTime(ata),
@@ -176,6 +176,29 @@ func (e *Engine) vesselAtSea(ctx context.Context, legs []mapLeg) (map[string]box
 		return map[string]boxwatch.Vessel{l.imo: v}, nil
 	}
 	return nil, nil
+}
+
+// inlandPath is the line an inland leg is drawn along: for a barge, through the ports of the
+// waterway between the two places (straight from port to port, as the carrier reports no position
+// on the river); otherwise, or when a port has no coordinates, straight from one place to the other.
+func (e *Engine) inlandPath(from, to boxwatch.Port, mode string) []geo.Point {
+	straight := []geo.Point{portPoint(from), portPoint(to)}
+	if mode != "BARGE" {
+		return straight
+	}
+	ports, ok := e.waterways.Between(from.LOCODE, to.LOCODE)
+	if !ok {
+		return straight
+	}
+	path := make([]geo.Point, 0, len(ports))
+	for _, code := range ports {
+		pt, ok := e.portAt(code)
+		if !ok {
+			return straight
+		}
+		path = append(path, portPoint(pt))
+	}
+	return path
 }
 
 // portAt returns a port with coordinates: one without cannot be drawn.

@@ -33,9 +33,12 @@ type Config struct {
 	// Ports places the stops of routes; a port without coordinates is not drawn.
 	Ports boxwatch.PortLookup
 	// Sea routes the estimated paths and the distances still to sail.
-	Sea    *searoute.Network
-	Clock  boxwatch.Clock // nil: the system clock
-	Logger *slog.Logger   // nil: discard
+	Sea *searoute.Network
+	// Waterways are the barge routes inland: a barge leg is drawn through the ports of the
+	// waterway between its ends; nil (or a leg on none) draws it straight.
+	Waterways *boxwatch.Waterways
+	Clock     boxwatch.Clock // nil: the system clock
+	Logger    *slog.Logger   // nil: discard
 	// The caches' byte bounds; zero (or less) keeps nothing, as when measuring without them. The
 	// Default… constants are what serve uses unless told otherwise.
 	MapCacheBytes, RouteCacheBytes, TrackCacheBytes int64
@@ -71,6 +74,7 @@ type Engine struct {
 	positions  boxwatch.PositionStore
 	ports      boxwatch.PortLookup
 	sea        *searoute.Network
+	waterways  *boxwatch.Waterways
 	now        boxwatch.Clock
 	log        *slog.Logger
 	maps       *mapCache
@@ -98,7 +102,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	return &Engine{
 		shipments: cfg.Shipments, containers: cfg.Containers, vessels: cfg.Vessels, positions: cfg.Positions,
-		ports: cfg.Ports, sea: cfg.Sea, now: cfg.Clock, log: cfg.Logger,
+		ports: cfg.Ports, sea: cfg.Sea, waterways: cfg.Waterways, now: cfg.Clock, log: cfg.Logger,
 		maps: newMapCache(cfg.MapCacheBytes), routes: newRouteCache(cfg.RouteCacheBytes), tracks: newTrackCache(cfg.TrackCacheBytes),
 		waits: cfg.Waits, learned: newLearnedCache(cfg.LearnedCacheBytes), arrivals: make(chan []boxwatch.VesselArrival, arrivalQueue),
 	}, nil

@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
@@ -21,12 +22,17 @@ const DefaultLease = 15 * time.Second
 // slow job; the heartbeat can, so a dead process's jobs resume within a lease and a sweep.
 //
 // The hold is River's attempted_at, which River's rescuer reads the same way: a job whose
-// heartbeat runs is never rescued while it works.
+// heartbeat runs is never rescued while it works. One heartbeat renews every job the process
+// holds, in one statement, so a busy process costs the database one write a period, not one a
+// job (per-job renewals were what timed out on a saturated database).
 type lease struct {
 	length  time.Duration
 	db      leaseDB
 	log     *slog.Logger
 	metrics *metrics // nil counts nothing
+
+	mu   sync.Mutex
+	held map[int64]int // job id → the runs of it this process holds (a retry may overlap its timed-out run)
 
 	wg sync.WaitGroup
 }
@@ -56,28 +62,51 @@ func (db leaseDB) exec(ctx context.Context, pgQuery, sqliteQuery string, args ..
 	return res.RowsAffected()
 }
 
-// every is how often heartbeats renew a hold and sweeps look for lapsed ones: a third of the
+// every is how often heartbeats renew the holds and sweeps look for lapsed ones: a third of the
 // lease, so two heartbeats may be late before a live job could be taken.
 func (l *lease) every() time.Duration { return l.length / 3 }
 
-// heartbeat renews job's hold until stop is closed.
-func (l *lease) heartbeat(job *rivertype.JobRow, stop <-chan struct{}) {
-	t := time.NewTicker(l.every())
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), l.every())
-		_, err := l.db.exec(ctx, `UPDATE river_job SET attempted_at = $1 WHERE id = $2 AND state = 'running'`,
-			`UPDATE river_job SET attempted_at = ? WHERE id = ? AND state = 'running'`, time.Now(), job.ID)
-		cancel()
-		if err != nil {
-			l.log.Warn("renewing a job's lease", "job_id", job.ID, "kind", job.Kind, "error", err.Error())
-		}
+// hold adds a job to those the heartbeat renews; the returned function takes it off.
+func (l *lease) hold(id int64) (release func()) {
+	l.mu.Lock()
+	if l.held == nil {
+		l.held = map[int64]int{}
 	}
+	l.held[id]++
+	l.mu.Unlock()
+	return func() {
+		l.mu.Lock()
+		if l.held[id]--; l.held[id] <= 0 {
+			delete(l.held, id)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// heartbeat renews the hold of every job this process runs, in one statement.
+func (l *lease) heartbeat(ctx context.Context) error {
+	l.mu.Lock()
+	ids := make([]int64, 0, len(l.held))
+	for id := range l.held {
+		ids = append(ids, id)
+	}
+	l.mu.Unlock()
+	if len(ids) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.every())
+	defer cancel()
+	var arg any = string(list)
+	if l.db.pool != nil {
+		arg = ids
+	}
+	_, err = l.db.exec(ctx, `UPDATE river_job SET attempted_at = $1 WHERE state = 'running' AND id = ANY($2)`,
+		`UPDATE river_job SET attempted_at = ? WHERE state = 'running' AND id IN (SELECT value FROM json_each(?))`, time.Now(), arg)
+	return err
 }
 
 // sweep gives every running job whose hold lapsed back to the queue and reports how many. Each
@@ -88,9 +117,24 @@ func (l *lease) sweep(ctx context.Context) (int64, error) {
 		`UPDATE river_job SET state = 'available' WHERE state = 'running' AND attempted_at < ?`, time.Now().Add(-l.length))
 }
 
-// run sweeps until ctx ends.
+// run heartbeats and sweeps until ctx ends.
 func (l *lease) run(ctx context.Context) {
-	l.wg.Add(1)
+	l.wg.Add(2)
+	go func() {
+		defer l.wg.Done()
+		t := time.NewTicker(l.every())
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if err := l.heartbeat(ctx); err != nil && ctx.Err() == nil {
+				l.log.Warn("renewing the leases of running jobs", "error", err.Error())
+			}
+		}
+	}()
 	go func() {
 		defer l.wg.Done()
 		t := time.NewTicker(l.every())
@@ -122,15 +166,6 @@ type leaseMiddleware struct {
 }
 
 func (m *leaseMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		m.l.heartbeat(job, stop)
-	}()
-	defer func() {
-		close(stop)
-		<-done
-	}()
+	defer m.l.hold(job.ID)()
 	return doInner(ctx)
 }

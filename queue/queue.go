@@ -275,9 +275,11 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return nil
 	}
 	q.running = false
+	// The heartbeat goes on while running jobs finish, so none of them is taken meanwhile.
+	err := q.client.stop(ctx)
 	q.stop()
 	q.lease.wg.Wait()
-	return q.client.stop(ctx)
+	return err
 }
 
 // Waiting returns the jobs of a kind that wait to run (available, scheduled, or to be retried),

@@ -43,6 +43,13 @@ type sqlConn struct {
 	}
 	stmts *cache.LRU[stmtKey, *preparedStmt] // nil inside a transaction
 	pool  string                             // which pool's statements: the cache's key
+	// tx and writer, inside a transaction on the SQLite writer: the statements the writer has
+	// prepared run bound to the transaction, rather than parsed again in each one. Preparing one
+	// now would wait for the writer's one connection, which the transaction holds: a statement
+	// not prepared yet runs unprepared and is queued, to be prepared once the transaction ends.
+	tx     *sql.Tx
+	writer *sqlConn
+	queued *sync.Map // on the writer: statements transactions ran unprepared
 }
 
 // stmtKey names a prepared statement: the pool it was prepared on, and its text.
@@ -77,7 +84,18 @@ func newSQLStatements(maxBytes int64) *cache.LRU[stmtKey, *preparedStmt] {
 }
 
 func newSQLConn(db *sql.DB, pool string, stmts *cache.LRU[stmtKey, *preparedStmt]) sqlConn {
-	return sqlConn{db: db, stmts: stmts, pool: pool}
+	return sqlConn{db: db, stmts: stmts, pool: pool, queued: &sync.Map{}}
+}
+
+// prepareQueued prepares the statements transactions ran unprepared; called when no
+// transaction holds the writer. An error leaves a statement unprepared: its next use queues it
+// again.
+func (c sqlConn) prepareQueued(ctx context.Context) {
+	c.queued.Range(func(q, _ any) bool {
+		c.queued.Delete(q)
+		c.prepared(ctx, q.(string))
+		return true
+	})
 }
 
 // prepared returns the cached statement for q, preparing and caching it if need be, or nil when
@@ -101,6 +119,19 @@ func (c sqlConn) prepared(ctx context.Context, q string) (*preparedStmt, error) 
 
 // run starts q on its prepared statement, or unprepared when there is none or the cache closed it.
 func (c sqlConn) run(ctx context.Context, q string, prepared func(*sql.Stmt) error, direct func() error) error {
+	if c.tx != nil {
+		p, ok := c.writer.stmts.Get(stmtKey{c.writer.pool, q})
+		if !ok {
+			c.writer.queued.Store(q, true)
+			return direct()
+		}
+		p.mu.RLock()
+		defer p.mu.RUnlock()
+		if p.closed {
+			return direct()
+		}
+		return prepared(c.tx.StmtContext(ctx, p.st))
+	}
 	p, err := c.prepared(ctx, q)
 	if err != nil {
 		return err

@@ -57,10 +57,12 @@ func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
 	r.SetConnMaxLifetime(0)
 
 	stmts := newSQLStatements(bound(o.StatementCacheBytes, DefaultStatementCacheBytes))
+	writer := newSQLConn(w, "write", stmts)
 	return &DB{
 		dialect:    SQLite,
 		read:       translatingConn{newSQLConn(r, "read", stmts), translateSQLite},
-		write:      translatingConn{newSQLConn(w, "write", stmts), translateSQLite},
+		write:      translatingConn{writer, translateSQLite},
+		writer:     writer,
 		statements: stmts.Stats,
 		closers:    []func(){func() { r.Close() }, func() { w.Close() }},
 		ping:       r.PingContext,

@@ -56,7 +56,10 @@ type DB struct {
 	rebound    *cache.LRU[string, string]
 	statements func() cache.Stats
 
-	sqlWriter *sql.DB       // SQLite only
+	sqlWriter *sql.DB // SQLite only
+	// writer runs the writer's statements, prepared once and cached (SQLite only): transactions
+	// run them too.
+	writer    sqlConn
 	sqlReader *sql.DB       // SQLite only
 	path      string        // SQLite only: the database file
 	pool      *pgxpool.Pool // PostgreSQL only
@@ -116,7 +119,10 @@ func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error)
 	if err != nil {
 		return db.internal("begin", err)
 	}
-	tx.c, tx.native = translatingConn{sqlConn{db: t}, db.translate}, t
+	tx.c, tx.native = translatingConn{sqlConn{db: t, tx: t, writer: &db.writer}, db.translate}, t
+	// The statements the transaction ran unprepared are prepared once it has given the writer's
+	// one connection back.
+	defer db.writer.prepareQueued(context.WithoutCancel(ctx))
 	return finishTx(fn, tx, t.Commit, func() { t.Rollback() })
 }
 

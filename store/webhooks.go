@@ -13,12 +13,17 @@ const webhookColumns = `id, account_id, url, active, events, headers, secret, de
 
 func scanWebhook(r row) (boxwatch.Webhook, error) {
 	var w boxwatch.Webhook
-	err := r.Scan(nullString{&w.ID}, nullString{&w.AccountID}, &w.URL, &w.Active, listCol{&w.Events}, jsonCol{&w.Headers},
-		&w.Secret, nullString{&w.DeactivatedReason}, nullTimeCol{&w.FailingSince}, timeCol{&w.CreatedAt}, timeCol{&w.UpdatedAt})
+	err := r.Scan(webhookDest(&w)...)
 	if w.Headers == nil {
 		w.Headers = []boxwatch.WebhookHeader{}
 	}
 	return w, err
+}
+
+// webhookDest is where webhookColumns scan to.
+func webhookDest(w *boxwatch.Webhook) []any {
+	return []any{nullString{&w.ID}, nullString{&w.AccountID}, &w.URL, &w.Active, listCol{&w.Events}, jsonCol{&w.Headers},
+		&w.Secret, nullString{&w.DeactivatedReason}, nullTimeCol{&w.FailingSince}, timeCol{&w.CreatedAt}, timeCol{&w.UpdatedAt}}
 }
 
 func (db *DB) webhookArgs(w boxwatch.Webhook) ([]any, error) {
@@ -218,12 +223,31 @@ const notificationColumns = `id, account_id, webhook_id, event_id, event, delive
 func scanNotification(r row) (boxwatch.Notification, error) {
 	var n boxwatch.Notification
 	var body string
-	err := r.Scan(nullString{&n.ID}, nullString{&n.AccountID}, nullString{&n.WebhookID}, nullString{&n.EventID}, &n.Event,
-		&n.DeliveryStatus, &n.Attempts, nullTimeCol{&n.NextAttemptAt}, nullString{&body}, timeCol{&n.CreatedAt}, timeCol{&n.UpdatedAt})
+	err := r.Scan(notificationDest(&n, &body)...)
 	if body != "" {
 		n.Body = []byte(body)
 	}
 	return n, err
+}
+
+// notificationDest is where notificationColumns scan to, the body to body.
+func notificationDest(n *boxwatch.Notification, body *string) []any {
+	return []any{nullString{&n.ID}, nullString{&n.AccountID}, nullString{&n.WebhookID}, nullString{&n.EventID}, &n.Event,
+		&n.DeliveryStatus, &n.Attempts, nullTimeCol{&n.NextAttemptAt}, nullString{body}, timeCol{&n.CreatedAt}, timeCol{&n.UpdatedAt}}
+}
+
+// scanDelivery scans a notification's columns followed by its webhook's.
+func scanDelivery(r row) (boxwatch.ClaimedDelivery, error) {
+	var d boxwatch.ClaimedDelivery
+	var body string
+	err := r.Scan(append(notificationDest(&d.Notification, &body), webhookDest(&d.Webhook)...)...)
+	if body != "" {
+		d.Notification.Body = []byte(body)
+	}
+	if d.Webhook.Headers == nil {
+		d.Webhook.Headers = []boxwatch.WebhookHeader{}
+	}
+	return d, err
 }
 
 // LockNotificationAndWebhook returns a notification and its webhook whatever the account, locked for
@@ -307,26 +331,84 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 // notification goes before any webhook's second.
 func (db *DB) ClaimDueNotifications(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]string, error) {
 	q, args := db.claimStatement(now, until, limit, b)
-	var ids []string
-	err := db.inTx(ctx, func(c conn) error {
-		rs, err := c.query(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		for rs.Next() {
-			var id string
-			if err := rs.Scan(nullString{&id}); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rs.Err()
-	})
+	rs, err := db.write.query(ctx, q, args...)
+	if err != nil {
+		return nil, db.internal("claim due notifications", err)
+	}
+	ids, err := collect(rs, func(r row) (id string, err error) { return id, r.Scan(nullString{&id}) })
 	return ids, db.internal("claim due notifications", err)
 }
 
-// claimStatement is ClaimDueNotifications' statement and its arguments.
+// ClaimDueDeliveries is ClaimDueNotifications returning each claimed notification with its
+// webhook as they stood at the claim: on PostgreSQL from the claim's own statement, in one round
+// trip and committed lazily (see commitLazily); on SQLite with one read after it.
+func (db *DB) ClaimDueDeliveries(ctx context.Context, now, until time.Time, limit int, b boxwatch.ClaimBounds) ([]boxwatch.ClaimedDelivery, error) {
+	if db.dialect == Postgres {
+		q, args := db.claimStatement(now, until, limit, b)
+		q = "WITH c AS (" + strings.TrimSuffix(q, " RETURNING id") + " RETURNING " + notificationColumns + ") SELECT " +
+			qualified("c", notificationColumns) + ", " + qualified("w", webhookColumns) + " FROM c JOIN webhooks w ON w.id = c.webhook_id"
+		list, err := pipeline(ctx, db, []statement{commitLazily, {q, args}}, scanDelivery)
+		return list, db.internal("claim due deliveries", err)
+	}
+	ids, err := db.ClaimDueNotifications(ctx, now, until, limit, b)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return batch(ctx, db, "claimed deliveries", "SELECT "+qualified("n", notificationColumns)+", "+qualified("w", webhookColumns)+
+		" FROM webhook_notifications n JOIN webhooks w ON w.id = n.webhook_id WHERE n.id "+in(len(args)), pad(args), scanDelivery)
+}
+
+// qualified prefixes each of a list of columns with a table's alias.
+func qualified(alias, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// RecordDelivered writes a successful attempt at a claimed notification whose webhook was
+// healthy: the attempt's log entry, the notification succeeded (its body kept when given, its
+// claim ended) and the next of its subject made due, in one transaction that PostgreSQL gets in
+// one round trip and commits lazily (see commitLazily). A notification no longer pending keeps its state; the attempt is logged all
+// the same.
+func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, body []byte, now time.Time) error {
+	var b any
+	if len(body) > 0 {
+		b = string(body)
+	}
+	// The row first, then the queue's lock, in the order SaveNotification takes them; the
+	// promotion reads the queue after the lock, in a statement of its own.
+	steps := []statement{
+		{`UPDATE webhook_notifications SET delivery_status = ?, attempts = attempts + 1, next_attempt_at = NULL, body = COALESCE(?, body),
+			claimed_until = NULL, claimed_at = NULL, updated_at = ? WHERE id = ? AND delivery_status = 'pending'`,
+			[]any{boxwatch.DeliverySucceeded, b, db.ts(now), a.NotificationID}},
+	}
+	if db.dialect == Postgres {
+		steps = append([]statement{commitLazily}, steps...)
+		steps = append(steps, statement{`SELECT pg_advisory_xact_lock(?, hashtext(CAST(webhook_id AS text) || ' ' || subject))
+			FROM webhook_notifications WHERE id = ?`, []any{subjectLockClass, a.NotificationID}})
+	}
+	// promoteNext's statement, the queue named by the notification: each of its webhook and
+	// subject a subquery the planner runs once, so that the queue is read through its indexes (a
+	// join there read the webhook's whole backlog, 77 ms a delivery at 100,000 pending).
+	webhookOf := "(SELECT webhook_id FROM webhook_notifications WHERE id = ?)"
+	subjectOf := "(SELECT subject FROM webhook_notifications WHERE id = ?)"
+	steps = append(steps, attemptStatement(db, a), statement{`UPDATE webhook_notifications SET next_attempt_at = ? WHERE id = (
+			SELECT id FROM webhook_notifications WHERE webhook_id = ` + webhookOf + ` AND subject = ` + subjectOf + `
+				AND delivery_status = 'pending' AND next_attempt_at IS NULL ORDER BY created_at, id LIMIT 1)
+		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ` + webhookOf + ` AND subject = ` + subjectOf + `
+			AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL)`,
+		[]any{db.ts(now), a.NotificationID, a.NotificationID, a.NotificationID, a.NotificationID}})
+	_, err := pipeline(ctx, db, steps, noRows)
+	return db.internal("record a delivery", err)
+}
+
+// claimStatement is ClaimDueNotifications' statement, ending in RETURNING id, and its arguments.
 func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBounds) (string, []any) {
 	bound := func(n int) int {
 		if n <= 0 {
@@ -440,14 +522,20 @@ func (db *DB) UnclaimNotification(ctx context.Context, id string, next time.Time
 
 // AddDeliveryAttempt appends an attempt to a notification's log.
 func (tx *txn) AddDeliveryAttempt(ctx context.Context, a boxwatch.DeliveryAttempt) error {
+	st := attemptStatement(tx.db, a)
+	_, err := tx.c.exec(ctx, st.q, st.args...)
+	return tx.db.internal("add delivery attempt", err)
+}
+
+// attemptStatement inserts an attempt into its notification's log.
+func attemptStatement(db *DB, a boxwatch.DeliveryAttempt) statement {
 	var status any
 	if a.StatusCode != 0 {
 		status = a.StatusCode
 	}
-	_, err := tx.c.exec(ctx, `INSERT INTO webhook_notification_logs (id, notification_id, attempted_at, status_code, latency_ms, error,
+	return statement{`INSERT INTO webhook_notification_logs (id, notification_id, attempted_at, status_code, latency_ms, error,
 		response_snippet) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.NotificationID, tx.db.ts(a.At), status, a.Latency.Milliseconds(), a.Error, a.ResponseSnippet)
-	return tx.db.internal("add delivery attempt", err)
+		[]any{a.ID, a.NotificationID, db.ts(a.At), status, a.Latency.Milliseconds(), a.Error, a.ResponseSnippet}}
 }
 
 // Notification returns one of the account's notifications, or ErrNotFound.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
+	"github.com/boxwatch/boxwatch/data"
 )
 
 // fixtureDir holds carrier answers in the shapes real carriers send, written for these tests.
@@ -129,6 +130,7 @@ func TestCarrierFixtures(t *testing.T) {
 				if dest != nil {
 					var c boxwatch.Container
 					applyFacts(&c, f, pod.LOCODE, dest)
+					c.Inland.PODRailCarrierSCAC, c.Inland.IndRailCarrierSCAC = railCarriers(cs, pod.LOCODE, dest, data.Railways())
 					inland = append(inland, describeInland(c))
 				}
 			}
@@ -166,7 +168,9 @@ const (
 		"rail_unloaded@USCHI empty_in@USCHI"
 	inlandRailDestination = "USCHI RAIL RAMP \"BNSF Logistics Park Chicago\" eta=2025-03-29T07:00:00Z original=2025-03-28T11:00:00Z ata=2025-03-29T09:30:00Z"
 	inlandRailLeg         = "empty_returned to=USCHI pod_rail_loaded=2025-03-24T21:00:00Z pod_rail_departed=2025-03-25T05:00:00Z " +
-		"ind_eta=2025-03-29T07:00:00Z ind_ata=2025-03-29T09:30:00Z ind_rail_unloaded=2025-03-29T16:00:00Z final_full_out=2025-03-31T14:15:00Z"
+		"ind_eta=2025-03-29T07:00:00Z ind_ata=2025-03-29T09:30:00Z ind_rail_unloaded=2025-03-29T16:00:00Z final_full_out=2025-03-31T14:15:00Z " +
+		// The train's call at the port names no railway; the ramp's name names BNSF's.
+		"ind_rail_scac=BNSF"
 
 	inlandBargeBox = "MSKU1234565: empty_out@CNSHA full_in@CNSHA vessel_loaded@CNSHA vessel_departed@CNSHA vessel_arrived@NLRTM " +
 		"vessel_discharged@NLRTM arrived_at_inland_destination@DEDUI"

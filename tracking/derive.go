@@ -570,6 +570,33 @@ func (f *containerFacts) atPlace(event, locode string) time.Time {
 	return time.Time{}
 }
 
+// railCarriers returns the SCACs of the railways that carry the box from the port of discharge
+// pod and to its inland destination dest, named by the rail calls there: DCSA gives a rail call
+// no operator (the only operator code of a transport call is its vessel's), so the railway is
+// the one the carrier names in the rail terminal's name, as carriers do ("BNSF Logistics Park
+// Chicago"). Each is "" when there is no rail call there or its name names no railway of rs.
+func railCarriers(cs boxwatch.CarrierShipment, pod string, dest *boxwatch.Destination, rs *boxwatch.Railways) (podRail, indRail string) {
+	if dest == nil || pod == "" {
+		return "", ""
+	}
+	for _, c := range cs.Calls {
+		if c.Mode != modeRail {
+			continue
+		}
+		r, ok := rs.Named(c.FacilityName)
+		if !ok {
+			continue
+		}
+		switch c.LOCODE {
+		case pod:
+			podRail = cmp.Or(podRail, r.SCAC)
+		case dest.LOCODE:
+			indRail = r.SCAC
+		}
+	}
+	return podRail, indRail
+}
+
 // applyFacts sets a container's milestone times and status from what the carrier reports, pod
 // being the port of discharge ("" while unknown) and dest the inland destination (nil if none).
 func applyFacts(c *boxwatch.Container, f containerFacts, pod string, dest *boxwatch.Destination) {

@@ -44,6 +44,9 @@ type Config struct {
 	// Terminals finds the source that reports on a container at its terminal of discharge; nil
 	// checks no terminal (see terminal.go).
 	Terminals boxwatch.TerminalDirectory
+	// Railways names the railway of a rail leg from its rail terminal's name, for the containers'
+	// pod_rail_carrier_scac and ind_rail_carrier_scac; nil leaves them null.
+	Railways *boxwatch.Railways
 	// TerminalInterval is how often a container is checked with its terminal while it is there;
 	// default DefaultTerminalInterval.
 	TerminalInterval time.Duration

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/carrier/dcsa"
+	"github.com/boxwatch/boxwatch/carrier/sim"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -57,6 +60,10 @@ func TestInlandDemoNumbers(t *testing.T) {
 			in.PODRailDepartedAt.IsZero() || in.IndATAAt.IsZero() || in.IndRailUnloadedAt.IsZero() || in.FinalDestinationFullOutAt.IsZero() ||
 			!c.PODFullOutAt.IsZero() {
 			t.Errorf("complete journey: %s is %s with %+v (pod full out %v)", c.Number, c.CurrentStatus, in, c.PODFullOutAt)
+		}
+		// The simulated carrier names the railway in both rail terminals' names: one train, one railway.
+		if _, ok := data.Railways().BySCAC(in.PODRailCarrierSCAC); !ok || in.IndRailCarrierSCAC != in.PODRailCarrierSCAC {
+			t.Errorf("complete journey: %s by rail with %q from the port and %q to the ramp", c.Number, in.PODRailCarrierSCAC, in.IndRailCarrierSCAC)
 		}
 	}
 
@@ -111,5 +118,91 @@ func TestInlandDemoNumbers(t *testing.T) {
 	}
 	if slices.Contains(names, tracking.FullOut) {
 		t.Error("a box that left the port by rail was announced full out there")
+	}
+}
+
+// TestEuropeanInlandDemoNumbers tracks the demo numbers that go on inland from North European
+// ports (docs/carriers.md), in Track & Trace 2.2 and 3.0: by barge from Rotterdam up the Rhine,
+// one complete and one discharged and waiting for the barge, which the test follows until it
+// reaches Mannheim (awaiting_inland_transfer, then grounded, without a rail milestone or a
+// railway); by rail from Bremerhaven to Budapest, complete, whose railway has no SCAC.
+func TestEuropeanInlandDemoNumbers(t *testing.T) {
+	t.Parallel()
+	for name, dialect := range map[string]sim.Dialect{"TNT22": {}, "TNT30": {Version: dcsa.Version30}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+			f := newFixture(t, storetest.SQLite, trackingtest.Options{Clock: trackingtest.NewClock(start), RefreshInterval: 1000 * time.Hour,
+				RetryScale: 1, SimDialect: dialect})
+			for number, want := range map[string]struct{ pod, mode, dest string }{
+				"2505597790": {"NLRTM", "BARGE", "DECGN"},
+				"2503097790": {"DEBRV", "RAIL", "HUBUD"},
+			} {
+				tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number, "MAEU").ID)
+				s := f.shipment(t, tr.ShipmentID)
+				pod, _ := s.POD()
+				if d := s.Destination; pod.LOCODE != want.pod || d == nil || d.LOCODE != want.dest || d.Mode != want.mode || d.ATA.IsZero() || d.Name == "" {
+					t.Fatalf("%s: port of discharge %s, destination %+v", number, pod.LOCODE, d)
+				}
+				boxes, err := f.db.ShipmentContainers(ctx, f.account.ID, s.ID)
+				if err != nil || len(boxes) == 0 {
+					t.Fatalf("%s: containers %v %v", number, boxes, err)
+				}
+				for _, c := range boxes {
+					in := c.Inland
+					if c.CurrentStatus != boxwatch.ContainerEmptyReturned || in.DestinationLOCODE != want.dest || in.IndATAAt.IsZero() ||
+						in.FinalDestinationFullOutAt.IsZero() || in.PODRailCarrierSCAC != "" || in.IndRailCarrierSCAC != "" || !c.PODFullOutAt.IsZero() {
+						t.Errorf("%s: %s is %s with %+v", number, c.Number, c.CurrentStatus, in)
+					}
+					if rail := !in.PODRailLoadedAt.IsZero() && !in.IndRailUnloadedAt.IsZero(); rail != (want.mode == "RAIL") {
+						t.Errorf("%s: %s by %s with rail milestones %+v", number, c.Number, want.mode, in)
+					}
+				}
+			}
+
+			waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "2509787790", "MAEU").ID)
+			if d := f.shipment(t, waiting.ShipmentID).Destination; d == nil || d.LOCODE != "DEMHG" || d.Mode != "BARGE" || !d.ATA.IsZero() || d.ETA.IsZero() {
+				t.Fatalf("waiting journey: destination %+v", d)
+			}
+			statuses := map[string]bool{}
+			for step := 0; ; step++ {
+				boxes, err := f.db.ShipmentContainers(ctx, f.account.ID, waiting.ShipmentID)
+				if err != nil || len(boxes) == 0 {
+					t.Fatalf("containers %v %v", boxes, err)
+				}
+				for _, c := range boxes {
+					statuses[c.CurrentStatus] = true
+					if step == 0 && c.CurrentStatus != boxwatch.ContainerAwaitingInlandTransfer {
+						t.Errorf("waiting journey: %s is %s", c.Number, c.CurrentStatus)
+					}
+				}
+				if !f.shipment(t, waiting.ShipmentID).StoppedAt.IsZero() {
+					break
+				}
+				if step > 200 {
+					t.Fatal("the inland journey never ended")
+				}
+				f.clock.Advance(6 * time.Hour)
+				before := f.shipment(t, waiting.ShipmentID).LastSucceededAt
+				if err := f.stack.Engine.RefreshNow(ctx, f.account.ID, waiting.ShipmentID); err != nil {
+					t.Fatal(err)
+				}
+				trackingtest.Eventually(t, 20*time.Second, "no refresh", func() bool {
+					return f.shipment(t, waiting.ShipmentID).LastSucceededAt.After(before)
+				})
+			}
+			for _, want := range []string{boxwatch.ContainerAwaitingInlandTransfer, boxwatch.ContainerGrounded, boxwatch.ContainerEmptyReturned} {
+				if !statuses[want] {
+					t.Errorf("the box was never %s (statuses %v)", want, statuses)
+				}
+			}
+			if statuses[boxwatch.ContainerOnRail] {
+				t.Error("a box that went on by barge was on rail")
+			}
+			names := f.events(t)
+			if !slices.Contains(names, tracking.ArrivedInland) {
+				t.Errorf("never heard %s (events %v)", tracking.ArrivedInland, names)
+			}
+		})
 	}
 }

@@ -508,6 +508,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		!newPOL.ETD.IsZero() && !oldPOL.ETD.IsZero() && !newPOL.ETD.Equal(oldPOL.ETD)
 	newETA := !initial && hadPOD && hasPOD && oldPOD.LOCODE == newPOD.LOCODE && newPOD.ATA.IsZero() &&
 		!newPOD.ETA.IsZero() && !oldPOD.ETA.IsZero() && !newPOD.ETA.Equal(oldPOD.ETA)
+	podRail, indRail := railCarriers(cs, newPOD.LOCODE, dest, e.cfg.Railways)
 	boxes := make([]boxwatch.Container, 0, len(facts))
 	for _, f := range facts {
 		c, existed := byNumber[f.number]
@@ -516,6 +517,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 		}
 		before := c
 		applyFacts(&c, f, newPOD.LOCODE, dest)
+		c.Inland.PODRailCarrierSCAC, c.Inland.IndRailCarrierSCAC = podRail, indRail
 		checkNow := e.scheduleTerminal(*s, &c, now)
 		if !existed || containerChanged(before, c) {
 			c.UpdatedAt = now

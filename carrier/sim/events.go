@@ -209,8 +209,8 @@ func (c call) wire() *dcsa.TransportCall {
 	switch c.facility {
 	case "DEPO":
 		tc.OtherFacility = c.name
-	case "RAMP":
-		// A rail terminal has no SMDG code: the carrier names it in the call's location.
+	case "RAMP", "INTE":
+		// A rail or inland terminal has no SMDG code: the carrier names it in the call's location.
 		tc.Location = &dcsa.Location{LocationName: c.name, UNLocationCode: c.place.LOCODE}
 	}
 	if c.terminal != "" {

@@ -203,7 +203,7 @@ func mustTime(t testing.TB, s string) time.Time {
 }
 
 // markers end the numbers the simulator answers otherwise than by their last digit.
-var markers = []string{"0000", "9999", "4100", "5030", "7710", "7720", "7730", "7740"}
+var markers = []string{"0000", "9999", "4100", "5030", "7710", "7720", "7730", "7740", "7750", "7790"}
 
 // marked reports whether number ends in one of the markers.
 func marked(number string) bool {

@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
 )
 
@@ -13,7 +15,9 @@ import (
 // (IPI service), as carriers book them: the journeys of numbers ending in inlandMarker do, when
 // their port of discharge has rail service. The gateways, the ramps their railways serve and the
 // railways are facts (each railway's published intermodal network); the times are the
-// simulator's.
+// simulator's. Imports discharged at North European ports go on by barge up the Rhine or by rail
+// to Central Europe: the journeys of numbers ending in euInlandMarker do. The barges sail the
+// waterways of data/waterways; the inland terminals are the simulator's, named as such.
 
 // ramp is an inland rail terminal served from a gateway, and the railway that runs the train.
 type ramp struct {
@@ -21,6 +25,27 @@ type ramp struct {
 	name    string
 	railway string // the railway's common name: BNSF, UP, CSX, NS, CN, CPKC
 }
+
+// euTerminal is an inland terminal served from a North European port, by barge or rail: one of
+// the simulator's, named after its place (European rail operators have no SCAC to name).
+type euTerminal struct {
+	locode string
+	mode   string // BARGE or RAIL
+}
+
+// euInland lists, by North European port of discharge, the inland terminals its barges (up the
+// Rhine) and trains reach: places of the port list, so that the map can draw them.
+var euInland = map[string][]euTerminal{
+	"NLRTM": {{"DEDUS", modeBarge}, {"DECGN", modeBarge}, {"DEMHG", modeBarge}, {"DEMHG", modeRail}},
+	"BEANR": {{"DECGN", modeBarge}, {"DEMHG", modeBarge}, {"DEDUS", modeRail}},
+	"DEHAM": {{"HUBUD", modeRail}, {"SKBTS", modeRail}, {"DEMHG", modeRail}},
+	"DEBRV": {{"DEMHG", modeRail}, {"HUBUD", modeRail}},
+}
+
+const (
+	modeRail  = "RAIL"
+	modeBarge = "BARGE"
+)
 
 // ipiRamps lists, by port of discharge, the inland ramps its rail service reaches.
 var ipiRamps = map[string][]ramp{
@@ -51,62 +76,115 @@ const (
 	railKnots = 14.0
 	// railDetour is how much longer the track is than the great circle.
 	railDetour = 1.25
+	// bargeKnots is a Rhine barge's average speed upstream, its calls and locks included
+	// (Rotterdam to Mannheim in three to four days), and riverDetour how much longer the river is
+	// than the straight lines between its ports.
+	bargeKnots  = 3.6
+	riverDetour = 1.2
 )
 
-// addInlandPlaces adds the ramps' cities to the world's places.
+// addInlandPlaces adds the ramps' cities, and the ports along the waterways, to the world's places.
 func (w *world) addInlandPlaces(ports *boxwatch.Ports) error {
+	w.waterways = data.Waterways()
+	var codes []string
 	for _, ramps := range ipiRamps {
 		for _, r := range ramps {
-			if _, done := w.places[r.locode]; done {
-				continue
-			}
-			p, ok := ports.ByLOCODE(r.locode)
-			if !ok || !p.HasCoordinates {
-				return fmt.Errorf("sim: ramp %s needs place %s with coordinates", r.name, r.locode)
-			}
-			loc, err := time.LoadLocation(p.TimeZone)
-			if err != nil || p.TimeZone == "" {
-				loc = time.UTC
-			}
-			w.places[r.locode] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
+			codes = append(codes, r.locode)
 		}
+	}
+	for _, terminals := range euInland {
+		for _, t := range terminals {
+			codes = append(codes, t.locode)
+		}
+	}
+	for _, ww := range w.waterways.All() {
+		codes = append(codes, ww.Ports...)
+	}
+	for _, code := range codes {
+		if _, done := w.places[code]; done {
+			continue
+		}
+		p, ok := ports.ByLOCODE(code)
+		if !ok || !p.HasCoordinates {
+			return fmt.Errorf("sim: an inland leg needs place %s with coordinates", code)
+		}
+		loc, err := time.LoadLocation(p.TimeZone)
+		if err != nil || p.TimeZone == "" {
+			loc = time.UTC
+		}
+		w.places[code] = place{Port: p, point: geo.Point{Lat: p.Latitude, Lon: p.Longitude}, loc: loc}
 	}
 	return nil
 }
 
-// goesInland reports whether the journey of number goes on by rail from its port of discharge,
-// and to which ramp: when the number ends in inlandMarker and its port has rail service.
-func (j *journey) goesInland(d dice, number string) (ramp, bool) {
-	ramps := ipiRamps[j.calls[j.pod()].place.LOCODE]
-	if len(ramps) == 0 || !strings.HasSuffix(number, inlandMarker) {
-		return ramp{}, false
+// goesInland reports whether the journey of number goes on inland from its port of discharge,
+// to which terminal and by which mode: when the number ends in inlandMarker and its port has
+// rail service, or in euInlandMarker and its port has barge or rail service inland (to a terminal
+// of the simulator's, r naming only its place).
+func (j *journey) goesInland(d dice, number string) (r ramp, mode string, ok bool) {
+	pod := j.calls[j.pod()].place.LOCODE
+	switch {
+	case strings.HasSuffix(number, inlandMarker) && len(ipiRamps[pod]) > 0:
+		return ipiRamps[pod][d.intn("inland/ramp", len(ipiRamps[pod]))], modeRail, true
+	case strings.HasSuffix(number, euInlandMarker) && len(euInland[pod]) > 0:
+		t := euInland[pod][d.intn("inland/ramp", len(euInland[pod]))]
+		return ramp{locode: t.locode}, t.mode, true
 	}
-	return ramps[d.intn("inland/ramp", len(ramps))], true
+	return ramp{}, "", false
 }
 
-// routeInland adds the rail leg to the journey's calls: the train's call at the port of
-// discharge (its on-dock ramp) and at the inland ramp, after the return depot, which moves to the
-// ramp's city: the empty goes back there.
-func (j *journey) routeInland(w *world, r ramp) {
+// routeInland adds the inland leg to the journey's calls: the train's or barge's call at the port
+// of discharge (its on-dock ramp, or the terminal's barge berth) and at the inland terminal,
+// after the return depot, which moves to the terminal's city: the empty goes back there.
+func (j *journey) routeInland(w *world, r ramp, mode string) {
 	pod := j.pod()
 	dest := w.places[r.locode]
 	depot := &j.calls[pod+1]
 	depot.place, depot.name = dest, dest.Name+" inland depot"
-	add := func(p place, name string) {
-		c := call{seq: len(j.calls) + 1, place: p, facility: "RAMP", mode: "RAIL", name: name}
+	add := func(c call) {
+		c.seq, c.mode = len(j.calls)+1, mode
 		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))
 		j.calls = append(j.calls, c)
 	}
 	j.inland = 2
-	add(j.calls[pod].place, j.calls[pod].name+" on-dock rail ("+r.railway+")")
-	add(dest, r.name)
+	port := j.calls[pod]
+	switch {
+	case mode == modeBarge:
+		// Barges load at the sea terminal's quay; the carrier names the inland terminal only.
+		add(call{place: port.place, facility: "POTE"})
+		add(call{place: dest, facility: "INTE", name: cmp.Or(r.name, dest.Name+" barge terminal (simulated)")})
+	case r.railway == "":
+		add(call{place: port.place, facility: "RAMP", name: port.name + " on-dock rail"})
+		add(call{place: dest, facility: "RAMP", name: cmp.Or(r.name, dest.Name+" rail terminal (simulated)")})
+	default:
+		add(call{place: port.place, facility: "RAMP", name: port.name + " on-dock rail (" + r.railway + ")"})
+		add(call{place: dest, facility: "RAMP", name: r.name})
+	}
 }
 
-// scheduleInland lays out the rail leg once the boxes are discharged: each box is loaded onto
-// the train at the port, the train leaves after the last, arrives at the ramp after the run the
-// distance takes, and each box is taken off the train, leaves the ramp full and comes back empty
-// to the city's depot. It replaces the full out at the port.
-func (j *journey) scheduleInland(d dice) {
+// inlandNM is the distance of the inland leg from call from to call to: along the waterway's
+// ports for a barge, else the great circle times the track's detour.
+func (j *journey) inlandNM(w *world, from, to int) float64 {
+	a, b := j.calls[from].place, j.calls[to].place
+	if j.calls[to].mode != modeBarge {
+		return railDetour * geo.DistanceNM(a.point, b.point)
+	}
+	ports, ok := w.waterways.Between(a.LOCODE, b.LOCODE)
+	if !ok {
+		return riverDetour * geo.DistanceNM(a.point, b.point)
+	}
+	nm := 0.0
+	for i := 1; i < len(ports); i++ {
+		nm += geo.DistanceNM(w.places[ports[i-1]].point, w.places[ports[i]].point)
+	}
+	return riverDetour * nm
+}
+
+// scheduleInland lays out the inland leg once the boxes are discharged: each box is loaded onto
+// the train or barge at the port, which leaves after the last, arrives at the inland terminal
+// after the run the distance takes, and each box is taken off, leaves the terminal full and
+// comes back empty to the city's depot. It replaces the full out at the port.
+func (j *journey) scheduleInland(w *world, d dice) {
 	pod := j.pod()
 	railPOD, railDest, depot := len(j.calls)-2, len(j.calls)-1, pod+1
 	j.drop(func(m move) bool {
@@ -121,12 +199,15 @@ func (j *journey) scheduleInland(d dice) {
 		lastLoad = max(lastLoad, load)
 	}
 	departure := max(plannedDeparture+d.between("rail/late-departure", -4*hour, 20*hour), lastLoad+2*hour)
-	nm := railDetour * geo.DistanceNM(j.calls[railPOD].place.point, j.calls[railDest].place.point)
-	run := time.Duration(nm / railKnots * float64(time.Hour)).Truncate(time.Minute)
+	knots := railKnots
+	if j.calls[railDest].mode == modeBarge {
+		knots = bargeKnots
+	}
+	run := time.Duration(j.inlandNM(w, railPOD, railDest) / knots * float64(time.Hour)).Truncate(time.Minute)
 	plannedArrival := plannedDeparture + run
 	arrival := departure + run + d.between("rail/late-arrival", -6*hour, 30*hour)
-	j.railTransport(d, "DEPA", railPOD, plannedDeparture, departure)
-	j.railTransport(d, "ARRI", railDest, plannedArrival, arrival)
+	j.inlandTransport(d, "DEPA", railPOD, plannedDeparture, departure)
+	j.inlandTransport(d, "ARRI", railDest, plannedArrival, arrival)
 	for i := range j.equipment {
 		e := func(label string) string { return fmt.Sprint(label, "/", i) }
 		unload := arrival + d.between(e("rail/unload"), 3*hour, 14*hour)
@@ -137,12 +218,16 @@ func (j *journey) scheduleInland(d dice) {
 	}
 }
 
-// railTransport adds a train's departure or arrival at call c, planned at planned, made at actual.
-func (j *journey) railTransport(d dice, code string, c int, planned, actual time.Duration) {
+// inlandTransport adds a train's or barge's departure or arrival at call c, planned at planned,
+// made at actual.
+func (j *journey) inlandTransport(d dice, code string, c int, planned, actual time.Duration) {
 	m := move{family: "TRANSPORT", code: code, call: c, equipment: -1, planned: planned, actual: actual,
 		lag: d.between(fmt.Sprint("lag/", code, "/", c), 2*time.Minute, 25*time.Minute)}
 	if actual-planned > 2*hour {
 		m.reason = delayReason{remark: "Rail network congestion"}
+		if j.calls[c].mode == modeBarge {
+			m.reason = delayReason{remark: "Low water on the river"}
+		}
 	}
 	j.moves = append(j.moves, m)
 }

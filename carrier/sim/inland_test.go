@@ -38,7 +38,7 @@ func TestInlandJourneys(t *testing.T) {
 		for i := range 40 {
 			number := fmt.Sprintf("%s%04d97750", scac[:2], i)
 			events := n.mustEvents(t, scac, number)
-			pod, rail := portOfDischarge(events), railLeg(events)
+			pod, rail := portOfDischarge(events), inlandLeg(events, "RAIL")
 			if !slices.Contains(gateways, pod) {
 				if len(rail) > 0 {
 					t.Errorf("%s %s: discharged at %s, which has no rail service, yet goes by rail: %+v", scac, number, pod, rail)
@@ -47,12 +47,12 @@ func TestInlandJourneys(t *testing.T) {
 			}
 			inland++
 			byGateway[pod]++
-			checkInland(t, scac+" "+number, pod, events)
+			checkInland(t, scac+" "+number, pod, "RAIL", ramps, events)
 			if b := again.mustEvents(t, scac, number); !reflect.DeepEqual(b, events) {
 				t.Errorf("%s %s: another network answers another journey", scac, number)
 			}
 			plain := fmt.Sprintf("%s%04d99", scac[:2], i)
-			if r := railLeg(n.mustEvents(t, scac, plain)); len(r) > 0 {
+			if r := inlandLeg(n.mustEvents(t, scac, plain), "RAIL"); len(r) > 0 {
 				t.Errorf("%s %s: a number without the marker goes by rail: %+v", scac, plain, r)
 			}
 		}
@@ -62,17 +62,20 @@ func TestInlandJourneys(t *testing.T) {
 	}
 }
 
-func checkInland(t *testing.T, name, pod string, events []dcsa.Event) {
+// checkInland checks the inland leg by mode (RAIL or BARGE) of a journey discharged at pod: it
+// reaches one of the places dests, and each box goes from the vessel onto the train or barge,
+// off it inland, out of the gate there and back empty, in that order.
+func checkInland(t *testing.T, name, pod, mode string, dests []string, events []dcsa.Event) {
 	t.Helper()
-	moves := railLeg(events)
+	moves := inlandLeg(events, mode)
 	var ramp string
 	for _, m := range moves {
-		if m.code == "ARRI" && m.mode == "RAIL" {
+		if m.code == "ARRI" && m.mode == mode {
 			ramp = m.locode
 		}
 	}
-	if !slices.Contains(ramps, ramp) {
-		t.Fatalf("%s: the train reaches %q, not an inland ramp: %+v", name, ramp, moves)
+	if !slices.Contains(dests, ramp) {
+		t.Fatalf("%s: the %s leg reaches %q, not an inland terminal: %+v", name, mode, ramp, moves)
 	}
 	find := func(code, locode, mode, box string, empty bool) time.Time {
 		t.Helper()
@@ -84,7 +87,7 @@ func checkInland(t *testing.T, name, pod string, events []dcsa.Event) {
 		t.Fatalf("%s: no %s %s at %s for %q: %+v", name, mode, code, locode, box, moves)
 		return time.Time{}
 	}
-	departed, arrived := find("DEPA", pod, "RAIL", "", false), find("ARRI", ramp, "RAIL", "", false)
+	departed, arrived := find("DEPA", pod, mode, "", false), find("ARRI", ramp, mode, "", false)
 	boxes := map[string]bool{}
 	for _, e := range events {
 		if e.EquipmentReference != "" {
@@ -93,9 +96,9 @@ func checkInland(t *testing.T, name, pod string, events []dcsa.Event) {
 	}
 	for box := range boxes {
 		discharged := find("DISC", pod, "VESSEL", box, false)
-		loaded := find("LOAD", pod, "RAIL", box, false)
-		unloaded := find("DISC", ramp, "RAIL", box, false)
-		out := find("GTOT", ramp, "RAIL", box, false)
+		loaded := find("LOAD", pod, mode, box, false)
+		unloaded := find("DISC", ramp, mode, box, false)
+		out := find("GTOT", ramp, mode, box, false)
 		back := find("GTIN", ramp, "TRUCK", box, true)
 		order := []time.Time{discharged, loaded, departed, arrived, unloaded, out, back}
 		if !slices.IsSortedFunc(order, func(a, b time.Time) int { return a.Compare(b) }) {
@@ -124,9 +127,9 @@ func portOfDischarge(events []dcsa.Event) string {
 	return pod
 }
 
-// railLeg lists the actual events of a journey on rail calls, and every actual equipment event
-// (to place the rail leg among them); nil when no call is by rail.
-func railLeg(events []dcsa.Event) []railMove {
+// inlandLeg lists the actual events of a journey on calls by mode (RAIL or BARGE), and every
+// actual equipment event (to place the leg among them); nil when no call is by that mode.
+func inlandLeg(events []dcsa.Event, by string) []railMove {
 	var out []railMove
 	rail := false
 	for _, e := range events {
@@ -134,8 +137,8 @@ func railLeg(events []dcsa.Event) []railMove {
 			continue
 		}
 		mode := e.TransportCall.ModeOfTransport
-		rail = rail || mode == "RAIL"
-		if e.EventType == "TRANSPORT" && mode != "RAIL" {
+		rail = rail || mode == by
+		if e.EventType == "TRANSPORT" && mode != by {
 			continue
 		}
 		at, _ := time.Parse(time.RFC3339, e.EventDateTime)
@@ -146,4 +149,50 @@ func railLeg(events []dcsa.Event) []railMove {
 		return nil
 	}
 	return out
+}
+
+// euGateways are the North European ports with barge or rail service inland, by mode the places
+// they reach (data/waterways' ports up the Rhine by barge; by rail, Central Europe).
+var (
+	euGateways = []string{"NLRTM", "BEANR", "DEHAM", "DEBRV"}
+	euInland   = map[string][]string{"BARGE": {"DEDUS", "DECGN", "DEMHG"}, "RAIL": {"DEMHG", "DEDUS", "HUBUD", "SKBTS"}}
+)
+
+// TestEuropeanInlandJourneys looks up numbers ending in 7790 (9 before the marker: the journey
+// complete) on lines that serve North Europe, and checks every one discharged at a North European
+// gateway goes on by barge or rail, as carriers report it in DCSA: the barge or train leaving the
+// port and reaching an inland terminal, each box onto it, off it, out of the terminal full and
+// back empty, in that order; a journey discharged elsewhere ends at the port.
+func TestEuropeanInlandJourneys(t *testing.T) {
+	n := newTestNetwork(t)
+	byMode := map[string]int{}
+	for _, scac := range []string{"MAEU", "MSCU", "HLCU", "CMDU", "COSU", "ONEY"} {
+		for i := range 40 {
+			number := fmt.Sprintf("%s%04d97790", scac[:2], i)
+			events := n.mustEvents(t, scac, number)
+			pod := portOfDischarge(events)
+			barge, rail := inlandLeg(events, "BARGE"), inlandLeg(events, "RAIL")
+			if !slices.Contains(euGateways, pod) {
+				if len(barge)+len(rail) > 0 {
+					t.Errorf("%s %s: discharged at %s, which has no inland service, yet goes on inland", scac, number, pod)
+				}
+				continue
+			}
+			switch {
+			case len(barge) > 0 && len(rail) > 0:
+				t.Errorf("%s %s: goes on both by barge and by rail", scac, number)
+			case len(barge) > 0:
+				byMode["BARGE"]++
+				checkInland(t, scac+" "+number, pod, "BARGE", euInland["BARGE"], events)
+			case len(rail) > 0:
+				byMode["RAIL"]++
+				checkInland(t, scac+" "+number, pod, "RAIL", euInland["RAIL"], events)
+			default:
+				t.Errorf("%s %s: discharged at %s, yet ends at the port", scac, number, pod)
+			}
+		}
+	}
+	if byMode["BARGE"] < 5 || byMode["RAIL"] < 5 {
+		t.Fatalf("%v inland journeys by mode: too few to test", byMode)
+	}
 }

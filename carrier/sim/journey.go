@@ -28,8 +28,8 @@ type journey struct {
 	omitted bool
 	// confirmed is when the booking was confirmed: the plan is published then.
 	confirmed time.Duration
-	// inland is the number of rail calls after the return depot (the train's at the port of
-	// discharge and at the inland ramp), 0 when the journey ends at the port.
+	// inland is the number of rail or barge calls after the return depot (the train's or barge's
+	// at the port of discharge and at the inland terminal), 0 when the journey ends at the port.
 	inland int
 	lookup time.Duration
 }
@@ -143,13 +143,13 @@ func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time
 	services := w.services[line.SCAC]
 	s := services[d.intn("service", len(services))]
 	j.route(w, d, s)
-	r, inland := j.goesInland(d, number)
+	r, mode, inland := j.goesInland(d, number)
 	if inland {
-		j.routeInland(w, r)
+		j.routeInland(w, r, mode)
 	}
 	j.schedule(w, d, line.SCAC, start)
 	if inland {
-		j.scheduleInland(d)
+		j.scheduleInland(w, d)
 	}
 	j.lookup = j.stage(stageDigit(number))
 	j.depart(number)

@@ -140,6 +140,10 @@ const (
 	// inlandMarker: the boxes go on by rail from a North American port of discharge to an inland
 	// ramp (where the port has rail service); the digit before it places the journey.
 	inlandMarker = "7750"
+	// euInlandMarker: the boxes go on by barge or rail from a North European port of discharge
+	// (Rotterdam, Antwerp, Hamburg, Bremerhaven) to an inland terminal; the digit before it
+	// places the journey.
+	euInlandMarker = "7790"
 )
 
 // unreachableAttempts is how many lookups of a number ending in 9999 fail.

@@ -230,10 +230,10 @@ func (j *journey) bounds(family, code string, c int) (first, last time.Duration)
 
 // stageDigit is the digit that places a number's first lookup: its last character when that is
 // a digit, else the last digit in it; a number without digits is at sea, as 3. A trailing 9999
-// or 5030 only marks how the carrier answers, and 7750 that the journey goes inland, so the digit
+// or 5030 only marks how the carrier answers, and 7750 or 7790 that the journey goes inland, so the digit
 // before it counts: the retry example of the demo stays a live journey.
 func stageDigit(number string) int {
-	for _, marker := range []string{retryMarker, silentMarker, inlandMarker} {
+	for _, marker := range []string{retryMarker, silentMarker, inlandMarker, euInlandMarker} {
 		if len(number) > len(marker) {
 			number = strings.TrimSuffix(number, marker)
 		}

@@ -137,6 +137,8 @@ type world struct {
 	router   Router               // nil: vessels sail great circles
 	// terminals are the terminals of every place, by UN/LOCODE, by path key (see setTerminals).
 	terminals map[string][]terminalSpot
+	// waterways are the barge routes inland (data.Waterways).
+	waterways *boxwatch.Waterways
 
 	mu     sync.Mutex
 	routes map[[2]string]seaRoute // by port pair

@@ -377,7 +377,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// arrivals the tracking engine records (Arrived) and, on start and every learnEvery, from
 	// those in the database (RunLearning, below): each replica learns on its own.
 	journeys, err := journey.New(journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: ports, Sea: sea,
-		Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
+		Waterways: data.Waterways(), Logger: log.With("component", "journey"), MapCacheBytes: cfg.mapCacheBytes, RouteCacheBytes: cfg.routeCacheBytes,
 		TrackCacheBytes: cfg.trackCacheBytes, LearnedCacheBytes: journey.DefaultLearnedCacheBytes})
 	if err != nil {
 		return err
@@ -385,7 +385,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Every in-memory cache, one collector: the journey engine's and the store's.
 	reg.MustRegister(admin.CacheCollector(append(append(journeys.CacheStats(), db.CacheStats()...), feeds.CacheStats)...))
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
-		Terminals: terminalSources, TerminalInterval: cfg.terminalInterval,
+		Terminals: terminalSources, Railways: data.Railways(), TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg})
 	if err != nil {

@@ -3,7 +3,9 @@ package replicas_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,8 +21,11 @@ type database interface {
 	subscribed() string
 	// at is a time as a query argument compared with the service's timestamp columns.
 	at(time.Time) any
-	// refreshLag is how late the oldest due refresh is.
-	refreshLag() time.Duration
+	// refreshLag is how late the oldest due refresh is, counted from since at the earliest: a
+	// refresh that came due before then (while the soak seeded) is late only from then on.
+	refreshLag(since time.Time) time.Duration
+	// sizes describes the disk the service's tables take, table by table, largest first.
+	sizes() string
 	close()
 }
 
@@ -51,14 +56,47 @@ func (d *postgresDB) at(t time.Time) any { return t }
 
 func (d *postgresDB) subscribed() string { return `w.events ? e.name` }
 
-func (d *postgresDB) refreshLag() time.Duration {
+func (d *postgresDB) refreshLag(since time.Time) time.Duration {
 	var secs float64
-	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(next_refresh_at)), 0)
-		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`).Scan(&secs); err != nil {
+	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(next_refresh_at), $1)), 0)
+		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`, since).Scan(&secs); err != nil {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
 }
+
+// sizes lists the tables of the service's schema over 1 MiB: rows (the planner's estimate after
+// ANALYZE), table with its TOAST, indexes, and total (pg_total_relation_size).
+func (d *postgresDB) sizes() string {
+	rows, err := d.conn.Query(context.Background(), `SELECT c.relname, c.reltuples::bigint, pg_table_size(c.oid), pg_indexes_size(c.oid),
+		pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY pg_total_relation_size(c.oid) DESC`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	var sum int64
+	fmt.Fprintf(&b, "%-28s %12s %10s %10s %10s\n", "table", "rows (est.)", "table MiB", "index MiB", "total MiB")
+	for rows.Next() {
+		var name string
+		var n, table, index, total int64
+		if err := rows.Scan(&name, &n, &table, &index, &total); err != nil {
+			return err.Error()
+		}
+		sum += total
+		if total >= 1<<20 {
+			fmt.Fprintf(&b, "%-28s %12d %10.1f %10.1f %10.1f\n", name, n, mib(table), mib(index), mib(total))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err.Error()
+	}
+	fmt.Fprintf(&b, "%-28s %12s %10s %10s %10.1f", "every table of the schema", "", "", "", mib(sum))
+	return b.String()
+}
+
+func mib(bytes int64) float64 { return float64(bytes) / (1 << 20) }
 
 func (d *postgresDB) close() { d.conn.Close(context.Background()) }
 
@@ -102,14 +140,42 @@ func (d *sqliteDB) subscribed() string {
 }
 
 // refreshLag reads times as the service stores them, microseconds since the epoch.
-func (d *sqliteDB) refreshLag() time.Duration {
+func (d *sqliteDB) refreshLag(since time.Time) time.Duration {
 	now := time.Now().UnixMicro()
 	var oldest sql.NullInt64
 	if err := d.db.QueryRow(`SELECT min(next_refresh_at) FROM shipments WHERE next_refresh_at <= ? AND stopped_at IS NULL`,
 		now).Scan(&oldest); err != nil || !oldest.Valid {
 		return 0
 	}
-	return time.Duration(now-oldest.Int64) * time.Microsecond
+	return time.Duration(now-max(oldest.Int64, since.UnixMicro())) * time.Microsecond
+}
+
+// sizes lists the tables and indexes over 1 MiB from SQLite's dbstat, and the whole file.
+func (d *sqliteDB) sizes() string {
+	var b strings.Builder
+	rows, err := d.db.Query(`SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY sum(pgsize) DESC`)
+	if err != nil {
+		fmt.Fprintf(&b, "(dbstat: %v)\n", err)
+	} else {
+		defer rows.Close()
+		fmt.Fprintf(&b, "%-40s %10s\n", "table or index", "MiB")
+		for rows.Next() {
+			var name string
+			var size int64
+			if err := rows.Scan(&name, &size); err != nil {
+				return err.Error()
+			}
+			if size >= 1<<20 {
+				fmt.Fprintf(&b, "%-40s %10.1f\n", name, mib(size))
+			}
+		}
+	}
+	var pages, pageSize int64
+	if err := d.db.QueryRow(`SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&pages, &pageSize); err != nil {
+		return b.String() + err.Error()
+	}
+	fmt.Fprintf(&b, "%-40s %10.1f", "the whole file", mib(pages*pageSize))
+	return b.String()
 }
 
 func (d *sqliteDB) close() { d.db.Close() }

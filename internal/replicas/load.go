@@ -55,6 +55,14 @@ func (l *Load) init() {
 	l.statuses, l.latencies = map[string]map[int]int{}, map[string][]time.Duration{}
 }
 
+// Know adds shipments the load may read (and, once read, refresh the containers of) besides
+// those its own creates make: the seeded ones, so that reads reach the whole table.
+func (l *Load) Know(shipments []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shipments = append(l.shipments, shipments...)
+}
+
 // Run drives the load until ctx ends, then waits for the requests in flight.
 func (l *Load) Run(ctx context.Context) {
 	l.init()
@@ -165,7 +173,7 @@ func (l *Load) read() {
 			}
 		}
 	case k == 1 && shipID != "":
-		status, doc := l.do("get shipment", "GET", "/v2/shipments/"+shipID+"?include=containers", "")
+		status, doc := l.do(OpGetShipment, "GET", "/v2/shipments/"+shipID+"?include=containers", "")
 		if status == http.StatusOK {
 			l.mu.Lock()
 			for _, c := range relIDs(doc, "containers") {
@@ -176,7 +184,7 @@ func (l *Load) read() {
 			l.mu.Unlock()
 		}
 	default:
-		l.do("list shipments", "GET", "/v2/shipments?page[size]=20", "")
+		l.do(OpListShipments, "GET", "/v2/shipments?page[size]=20", "")
 	}
 }
 
@@ -304,6 +312,21 @@ func (l *Load) Report(elapsed time.Duration) string {
 	}
 	return b.String()
 }
+
+// Latency returns the p50 and p99 of op's successful requests and how many there were.
+func (l *Load) Latency(op string) (p50, p99 time.Duration, n int) {
+	l.mu.Lock()
+	lat := slices.Clone(l.latencies[op])
+	l.mu.Unlock()
+	slices.Sort(lat)
+	return quantile(lat, 0.50), quantile(lat, 0.99), len(lat)
+}
+
+// The operations whose latency the soak's verdicts judge.
+const (
+	OpGetShipment   = "get shipment"
+	OpListShipments = "list shipments"
+)
 
 func quantile(sorted []time.Duration, q float64) time.Duration {
 	if len(sorted) == 0 {

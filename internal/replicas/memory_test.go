@@ -37,6 +37,7 @@ type memoryWatch struct {
 	dir           string
 	start         time.Time
 	stopc, done   chan struct{}
+	once          sync.Once
 	mu            sync.Mutex
 	runs          map[string]*memoryRun
 	order         []string // run keys in the order first seen
@@ -56,6 +57,12 @@ type memorySample struct {
 	// they grow into until their bounds is expected growth, the rest is not.
 	cacheMiB float64
 	profile  string // the heap profile's file; "" when it could not be fetched
+	// What the scale table needs (docs/scale.md): processor time used since the process
+	// started, carrier lookups and webhook deliveries it made (counters, from /metrics), and its
+	// open database connections.
+	cpu                 time.Duration
+	lookups, deliveries float64
+	connections         float64
 }
 
 // startMemoryWatch begins sampling now (when the load begins). BOXWATCH_SOAK_SAMPLE_EVERY sets the
@@ -89,8 +96,9 @@ func startMemoryWatch(t *testing.T, c *replicas.Cluster, load time.Duration) *me
 	return w
 }
 
+// stop ends the sampling; it may be called again.
 func (w *memoryWatch) stop() {
-	close(w.stopc)
+	w.once.Do(func() { close(w.stopc) })
 	<-w.done
 }
 
@@ -104,7 +112,7 @@ func (w *memoryWatch) sample() {
 			continue // killed, or between a kill and its restart
 		}
 		key := fmt.Sprintf("%s run %d", r.Name, w.c.Run(i))
-		s := memorySample{at: at, rssMiB: float64(kb) / 1024}
+		s := memorySample{at: at, rssMiB: float64(kb) / 1024, cpu: w.c.CPU(i)}
 		file := filepath.Join(w.dir, fmt.Sprintf("heap-%s-run%d-%04ds.pb.gz", r.Name, w.c.Run(i), int(at.Seconds())))
 		if err := w.fetch("http://"+r.AdminAddr+"/debug/pprof/heap?gc=1", file); err != nil {
 			w.mu.Lock()
@@ -113,14 +121,19 @@ func (w *memoryWatch) sample() {
 		} else {
 			s.profile = file
 		}
-		m, err := w.metrics(r.AdminAddr, "go_memstats_heap_alloc_bytes", "boxwatch_cache_bytes")
+		m, err := w.metrics(r.AdminAddr, "go_memstats_heap_alloc_bytes", "boxwatch_cache_bytes",
+			"boxwatch_carrier_lookups_total", "boxwatch_webhook_deliveries_total", "boxwatch_db_connections")
+		if err == nil {
+			err = need(m, "go_memstats_heap_alloc_bytes", "boxwatch_cache_bytes")
+		}
 		if err != nil {
 			w.mu.Lock()
 			w.fetchErrs = append(w.fetchErrs, fmt.Sprintf("%s at %v: %v", key, at.Round(time.Second), err))
 			w.mu.Unlock()
 			continue
 		}
-		s.heapMiB, s.cacheMiB = m[0]/(1<<20), m[1]/(1<<20)
+		s.heapMiB, s.cacheMiB = m["go_memstats_heap_alloc_bytes"]/(1<<20), m["boxwatch_cache_bytes"]/(1<<20)
+		s.lookups, s.deliveries, s.connections = m["boxwatch_carrier_lookups_total"], m["boxwatch_webhook_deliveries_total"], m["boxwatch_db_connections"]
 		w.mu.Lock()
 		run := w.runs[key]
 		if run == nil {
@@ -149,9 +162,10 @@ func (w *memoryWatch) fetch(url, file string) error {
 	return os.WriteFile(file, body, 0o644)
 }
 
-// metrics reads a replica's /metrics and returns, for each name, the sum of its samples (every
-// label set); a name without a sample is an error.
-func (w *memoryWatch) metrics(admin string, names ...string) ([]float64, error) {
+// metrics reads a replica's /metrics and returns, for each name with a sample, the sum of its
+// samples (every label set). A counter with labels has no sample until it first counts: need
+// says which names must be there.
+func (w *memoryWatch) metrics(admin string, names ...string) (map[string]float64, error) {
 	res, err := w.client.Get("http://" + admin + "/metrics")
 	if err != nil {
 		return nil, err
@@ -161,9 +175,9 @@ func (w *memoryWatch) metrics(admin string, names ...string) ([]float64, error) 
 	if err != nil {
 		return nil, err
 	}
-	sums, found := make([]float64, len(names)), make([]bool, len(names))
+	sums := map[string]float64{}
 	for line := range strings.Lines(string(body)) {
-		for i, name := range names {
+		for _, name := range names {
 			rest, ok := strings.CutPrefix(line, name)
 			if !ok || rest == "" || rest[0] != ' ' && rest[0] != '{' {
 				continue
@@ -172,16 +186,20 @@ func (w *memoryWatch) metrics(admin string, names ...string) ([]float64, error) 
 			if err != nil {
 				return nil, fmt.Errorf("/metrics: %q: %v", line, err)
 			}
-			sums[i] += v
-			found[i] = true
-		}
-	}
-	for i, ok := range found {
-		if !ok {
-			return nil, fmt.Errorf("/metrics has no %s", names[i])
+			sums[name] += v
 		}
 	}
 	return sums, nil
+}
+
+// need returns an error naming the first of names m has no sample of.
+func need(m map[string]float64, names ...string) error {
+	for _, name := range names {
+		if _, ok := m[name]; !ok {
+			return fmt.Errorf("/metrics has no %s", name)
+		}
+	}
+	return nil
 }
 
 // slope is a least-squares line through points: its slope and the half-width of the slope's 95 %
@@ -242,16 +260,20 @@ func medianRange(xs []float64) (med, lo, hi float64) {
 
 // report logs every sample, then per run the slope of resident memory and heap after warm-up with
 // its confidence interval, the minute-to-minute growth over every run (median and range), what
-// the heap profiles say grew, and the verdict; a run that grows or passes maxRSS fails the test.
-func (w *memoryWatch) report(t *testing.T) {
+// the heap profiles say grew, what each run used (processor, carrier lookups, deliveries,
+// connections: the scale table's figures), and the verdicts it returns; a run that grows or
+// passes maxRSS fails the test.
+func (w *memoryWatch) report(t *testing.T) []verdict {
 	t.Helper()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var lines []string
+	var verdicts []verdict
 	var rssSteps, heapSteps, uncachedSteps []float64 // MiB per minute between consecutive samples after warm-up
 	shown := false
 	for _, key := range w.order {
 		run := w.runs[key]
+		lines = append(lines, run.resources())
 		var xs, rss, heap, uncached []float64
 		var after []memorySample
 		maxSeen := 0.0
@@ -274,6 +296,7 @@ func (w *memoryWatch) report(t *testing.T) {
 		}
 		if len(after) < 3 {
 			lines = append(lines, fmt.Sprintf("%s: %d samples after the %v warm-up: too few for a slope", key, len(after), w.warmup))
+			verdicts = append(verdicts, verdict{undecided, "memory of " + key, fmt.Sprintf("%d samples after the %v warm-up: too few for a slope", len(after), w.warmup)})
 			continue
 		}
 		shown = true
@@ -283,24 +306,31 @@ func (w *memoryWatch) report(t *testing.T) {
 		// The verdict is on what no bound holds: the live heap outside the bounded caches, which
 		// grow until their bounds (the sum of the size flags) and, with them, resident memory;
 		// resident memory itself is held to maxRSS.
-		var verdict string
+		var judged string
+		state := pass
 		switch {
 		case ub-uh > 0:
-			verdict = "GROWS (its 95 % interval lies above zero)"
+			judged, state = "GROWS (its 95 % interval lies above zero)", fail
 			t.Errorf("memory of %s grows after warm-up: live heap outside the bounded caches %+.2f ± %.2f MiB/min", key, ub, uh)
 		case uh > flatTolerance:
-			verdict = fmt.Sprintf("UNDECIDED: no growth shown, but its interval is wider than ±%.0f MiB/min (run longer, or sample more often)", flatTolerance)
+			state = undecided
+			judged = fmt.Sprintf("UNDECIDED: no growth shown, but its interval is wider than ±%.0f MiB/min (run longer, or sample more often)", flatTolerance)
 		default:
-			verdict = fmt.Sprintf("flat: indistinguishable from zero, within ±%.0f MiB/min", flatTolerance)
+			judged = fmt.Sprintf("flat: indistinguishable from zero, within ±%.0f MiB/min", flatTolerance)
 		}
-		rssVerdict := "under"
+		rssVerdict, rssState := "under", pass
 		if maxSeen >= maxRSS {
-			rssVerdict = "OVER"
+			rssVerdict, rssState = "OVER", fail
 			t.Errorf("%s: resident memory reached %.0f MiB after warm-up, the bar is under %d MiB", key, maxSeen, maxRSS)
 		}
 		lines = append(lines, fmt.Sprintf("%s: %d samples from %.1f to %.1f min: resident %+.2f ± %.2f MiB/min, live heap %+.2f ± %.2f MiB/min, "+
 			"live heap outside the bounded caches %+.2f ± %.2f MiB/min (95 %%), %s; largest resident %.0f MiB, %s the %d MiB bar",
-			key, len(after), xs[0], xs[len(xs)-1], rb, rh, hb, hh, ub, uh, verdict, maxSeen, rssVerdict, maxRSS))
+			key, len(after), xs[0], xs[len(xs)-1], rb, rh, hb, hh, ub, uh, judged, maxSeen, rssVerdict, maxRSS))
+		verdicts = append(verdicts,
+			verdict{state, "memory of " + key + " flat after warm-up", fmt.Sprintf("live heap outside the bounded caches %+.2f ± %.2f MiB/min "+
+				"(95 %% interval of the least-squares slope, Student's t, %d samples; flat when it holds zero and lies within ±%.0f MiB/min); "+
+				"resident %+.2f ± %.2f, live heap %+.2f ± %.2f MiB/min", ub, uh, len(after), flatTolerance, rb, rh, hb, hh)},
+			verdict{rssState, "resident memory of " + key + " under 512 MiB", fmt.Sprintf("largest %.0f MiB after warm-up", maxSeen)})
 		if diff := w.profileDiff(after[0].profile, after[len(after)-1].profile); diff != "" {
 			lines = append(lines, fmt.Sprintf("%s: heap in use at %.1f min against %.1f min (go tool pprof -top -diff_base):\n%s", key,
 				xs[len(xs)-1], xs[0], diff))
@@ -324,6 +354,24 @@ func (w *memoryWatch) report(t *testing.T) {
 		lines = append(lines, "heap profiles not fetched: "+strings.Join(w.fetchErrs, "; "))
 	}
 	t.Logf("memory every %v after the load began (warm-up %v; profiles in %s):\n%s", w.every, w.warmup, w.dir, strings.Join(lines, "\n"))
+	return verdicts
+}
+
+// resources is what the run used between its first and last sample: processor (cores busy),
+// carrier lookups and webhook deliveries a second, and its most open database connections.
+func (r *memoryRun) resources() string {
+	if len(r.samples) < 2 {
+		return fmt.Sprintf("%s: one sample, no rates", r.name)
+	}
+	first, last := r.samples[0], r.samples[len(r.samples)-1]
+	secs := (last.at - first.at).Seconds()
+	conns := 0.0
+	for _, s := range r.samples {
+		conns = max(conns, s.connections)
+	}
+	return fmt.Sprintf("%s used from %.1f to %.1f min: %.2f cores, %.2f carrier lookups/s, %.2f webhook deliveries/s, at most %.0f database connections",
+		r.name, first.at.Minutes(), last.at.Minutes(), (last.cpu-first.cpu).Seconds()/secs, (last.lookups-first.lookups)/secs,
+		(last.deliveries-first.deliveries)/secs, conns)
 }
 
 // profileTop is the top of a heap profile by space in use; "" when go tool pprof cannot read it.

@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,6 +203,72 @@ func (c *Cluster) RSS(i int) int {
 	}
 	return 0
 }
+
+// LocalPorts returns the local ports of replica i's TCP connections (read from /proc), so that a
+// server on loopback can tell which of its clients is that replica; empty when it is not running.
+func (c *Cluster) LocalPorts(i int) map[int]bool {
+	ports := map[int]bool{}
+	p := c.replicas[i].proc
+	if !p.running() {
+		return ports
+	}
+	pid := p.cmd.Process.Pid
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if inode, ok := strings.CutPrefix(link, "socket:["); ok {
+			inodes[strings.TrimSuffix(inode, "]")] = true
+		}
+	}
+	for _, table := range []string{"tcp", "tcp6"} {
+		raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		for line := range strings.Lines(string(raw)) {
+			// sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+			f := strings.Fields(line)
+			if len(f) < 10 || !inodes[f[9]] {
+				continue
+			}
+			_, port, ok := strings.Cut(f[1], ":")
+			if n, err := strconv.ParseInt(port, 16, 32); ok && err == nil {
+				ports[int(n)] = true
+			}
+		}
+	}
+	return ports
+}
+
+// CPU returns the processor time replica i's current process has used (user and system), or 0
+// when it is not running.
+func (c *Cluster) CPU(i int) time.Duration {
+	p := c.replicas[i].proc
+	if !p.running() {
+		return 0
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The command name, in brackets, may hold spaces: the fields are counted after it.
+	_, rest, ok := strings.Cut(string(stat), ") ")
+	if !ok {
+		return 0
+	}
+	fields := strings.Fields(rest)
+	if len(fields) < 13 {
+		return 0
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // utime and stime, fields 14 and 15 of proc(5)
+		var n int64
+		fmt.Sscan(f, &n)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc's times: 100 on every Linux the harness runs on.
+const clockTicks = 100
 
 // Run numbers replica i's current process: 1 for its first start, one more after each restart.
 func (c *Cluster) Run(i int) int { return c.replicas[i].starts }

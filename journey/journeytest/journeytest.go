@@ -23,7 +23,7 @@ import (
 // Config is the engine's configuration over db as serve builds it: the shipped ports and sea
 // network, the default cache bounds, and the time from clock (nil: the system clock).
 func Config(db *store.DB, clock boxwatch.Clock) journey.Config {
-	return journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: data.Ports(), Sea: data.SeaNetwork(),
+	return journey.Config{Shipments: db, Containers: db, Vessels: db, Positions: db, Ports: data.Ports(), Sea: data.SeaNetwork(), Waterways: data.Waterways(),
 		Clock: clock, MapCacheBytes: journey.DefaultMapCacheBytes, RouteCacheBytes: journey.DefaultRouteCacheBytes,
 		TrackCacheBytes: journey.DefaultTrackCacheBytes, LearnedCacheBytes: journey.DefaultLearnedCacheBytes}
 }

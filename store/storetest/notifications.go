@@ -730,3 +730,92 @@ func testClaimFailingBudget(t *testing.T, db *store.DB) {
 		t.Fatalf("once the first webhook's claims ran past SlowAfter: claimed %v, want two of the new healthy webhook", got)
 	}
 }
+
+// A claim hands the dispatcher each notification with its webhook, and a recorded success ends
+// the claim, keeps the body, logs the attempt and makes the next of the subject due.
+func testClaimedDeliveries(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	hook := newWebhook(a.ID, base, eventFailed)
+	hook.Headers = []boxwatch.WebhookHeader{{Name: "X-Team", Value: "ops"}}
+	mustCreateWebhook(t, db, hook)
+	box := boxwatch.NewID(base)
+	event := func(key, container string, created time.Time) string {
+		e := newEvent(a.ID, eventFailed, key, created)
+		e.ContainerID = container
+		ids := mustNotify(t, db, e)
+		if len(ids) != 1 {
+			t.Fatalf("notify %s: %v", key, ids)
+		}
+		return ids[0]
+	}
+	n1 := event("1", box, at(time.Second))
+	n2 := event("2", box, at(2*time.Second))
+	other := event("other", boxwatch.NewID(base), at(3*time.Second))
+
+	now := at(time.Hour)
+	claimed, err := db.ClaimDueDeliveries(ctx, now, now.Add(3*time.Hour), 10, boxwatch.ClaimBounds{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range claimed {
+		got = append(got, c.Notification.ID)
+		want, err := db.Notification(ctx, a.ID, c.Notification.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(c.Notification, want) {
+			t.Errorf("claimed notification %+v, want %+v", c.Notification, want)
+		}
+		if c.Webhook.ID != hook.ID || c.Webhook.URL != hook.URL || c.Webhook.Secret != hook.Secret || !c.Webhook.Active ||
+			!reflect.DeepEqual(c.Webhook.Headers, hook.Headers) || !slices.Equal(c.Webhook.Events, hook.Events) {
+			t.Errorf("claimed with webhook %+v, want %+v", c.Webhook, hook)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{n1, other}; !slices.Equal(got, sorted(want)) {
+		t.Fatalf("claimed %v, want the heads %v", got, want)
+	}
+	if again, err := db.ClaimDueDeliveries(ctx, now, now.Add(time.Minute), 10, boxwatch.ClaimBounds{}); err != nil || len(again) != 0 {
+		t.Fatalf("claimed again: %v %v, want nothing while the claims live", again, err)
+	}
+
+	done := at(2 * time.Hour)
+	attempt := boxwatch.DeliveryAttempt{ID: boxwatch.NewID(done), NotificationID: n1, At: done, StatusCode: 204, Latency: 12 * time.Millisecond}
+	if err := db.RecordDelivered(ctx, attempt, []byte(`{"data":1}`), done); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.Notification(ctx, a.ID, n1)
+	if err != nil || n.DeliveryStatus != boxwatch.DeliverySucceeded || n.Attempts != 1 || !n.NextAttemptAt.IsZero() ||
+		string(n.Body) != `{"data":1}` || !n.UpdatedAt.Equal(done) {
+		t.Fatalf("after the success: %+v %v", n, err)
+	}
+	if next, err := db.Notification(ctx, a.ID, n2); err != nil || !next.NextAttemptAt.Equal(done) {
+		t.Fatalf("the next of the subject: %+v %v, want due at %v", next, err, done)
+	}
+	claimed, err = db.ClaimDueDeliveries(ctx, done, done.Add(time.Minute), 10, boxwatch.ClaimBounds{})
+	if err != nil || len(claimed) != 1 || claimed[0].Notification.ID != n2 {
+		t.Fatalf("claimed after the success: %+v %v, want only %s (the other's claim lives, the success's ended)", claimed, err, n2)
+	}
+	// A late success of a notification no longer pending is logged and changes nothing else.
+	late := boxwatch.DeliveryAttempt{ID: boxwatch.NewID(done), NotificationID: n1, At: done, StatusCode: 200}
+	if err := db.RecordDelivered(ctx, late, nil, done.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := db.Notification(ctx, a.ID, n1); err != nil || !reflect.DeepEqual(again, n) {
+		t.Fatalf("after a late success: %+v %v, want unchanged %+v", again, err, n)
+	}
+	if head, err := db.Notification(ctx, a.ID, n2); err != nil || !head.NextAttemptAt.Equal(done) {
+		t.Fatalf("the head after a late success of its predecessor: %+v %v", head, err)
+	}
+	attempts, err := db.DeliveryAttempts(ctx, n1)
+	if err != nil || len(attempts) != 2 || attempts[0].StatusCode+attempts[1].StatusCode != 404 {
+		t.Fatalf("attempts: %+v %v, want the two logged", attempts, err)
+	}
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}

@@ -97,6 +97,7 @@ var conformance = []struct {
 	{"ClaimInSubjectOrder", withDB(testClaimInSubjectOrder), []string{"WorkStore.ClaimDueNotifications"}},
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
 	{"RenewClaims", withDB(testRenewClaims), []string{"WorkStore.RenewClaims", "WorkStore.ClaimDueNotifications"}},
+	{"ClaimedDeliveries", withDB(testClaimedDeliveries), []string{"WorkStore.ClaimDueDeliveries", "WorkStore.RecordDelivered"}},
 	{"SubjectQueue", withDB(testSubjectQueue), []string{"Tx.Notify", "Tx.SaveNotification", "WorkStore.ClaimDueNotifications"}},
 	{"ClaimFailingBudget", withDB(testClaimFailingBudget), []string{"WorkStore.ClaimDueNotifications"}},
 

@@ -170,7 +170,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	if err := seedTerminals(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Terminals: terminals,
+	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Terminals: terminals, Railways: data.Railways(),
 		TerminalInterval: o.TerminalInterval, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
 		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
 		Notified: deliveries.Wake, Arrived: o.Arrived})

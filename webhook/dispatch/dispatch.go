@@ -85,15 +85,16 @@ const (
 	DefaultPerAccountFailing = 8
 	DefaultSlowAfter         = time.Second
 	DefaultClaimFor          = 15 * time.Second
+	// PollEvery is how often a dispatcher looks for due notifications it was not told about:
+	// retries coming due, events written by other replicas, and the claims of a process that
+	// died, once they lapse.
+	PollEvery = 100 * time.Millisecond
 )
 
 // Delivery timing.
 const (
 	// failingWindow is how long every delivery of a webhook may fail before it is deactivated.
 	failingWindow = 72 * time.Hour
-	// pollEvery is how often a dispatcher looks for due notifications it was not told about:
-	// retries coming due, and events written by other replicas.
-	pollEvery = 100 * time.Millisecond
 	// claimBatch bounds the notifications claimed at once.
 	claimBatch = 100
 	// slotWait is how long a delivery waits for its webhook's slot: a receiver answering in
@@ -232,7 +233,7 @@ func (d *Dispatcher) Stop(ctx context.Context) error {
 }
 
 func (d *Dispatcher) run(ctx context.Context) {
-	tick := time.NewTicker(pollEvery)
+	tick := time.NewTicker(PollEvery)
 	defer tick.Stop()
 	bounds := boxwatch.ClaimBounds{PerWebhook: d.cfg.PerWebhook, PerAccount: d.cfg.PerAccount,
 		PerAccountFailing: d.cfg.PerAccountFailing, SlowAfter: d.cfg.SlowAfter}
@@ -242,24 +243,28 @@ func (d *Dispatcher) run(ctx context.Context) {
 			return // stopped
 		}
 		now := d.cfg.Clock()
-		ids, err := d.cfg.Work.ClaimDueNotifications(ctx, now, now.Add(d.cfg.ClaimFor), n, bounds)
+		// A stop does not cut the claim short: its statement may commit all the same, and the
+		// claims would then be nobody's until they lapse. Claimed, they are given back by work.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.ClaimFor/3)
+		claimed, err := d.cfg.Work.ClaimDueDeliveries(cctx, now, now.Add(d.cfg.ClaimFor), n, bounds)
+		cancel()
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("claiming deliveries", "error", err.Error())
 		}
 		d.mu.Lock()
-		for _, id := range ids {
-			d.held[id] = true
+		for _, c := range claimed {
+			d.held[c.Notification.ID] = true
 		}
 		d.mu.Unlock()
 		for i := range n {
-			if i >= len(ids) {
+			if i >= len(claimed) {
 				d.free <- struct{}{}
 				continue
 			}
 			d.wg.Add(1)
-			go d.work(ctx, ids[i])
+			go d.work(ctx, claimed[i])
 		}
-		if len(ids) == n {
+		if len(claimed) == n {
 			continue // there may be more due
 		}
 		select {
@@ -275,7 +280,8 @@ func (d *Dispatcher) run(ctx context.Context) {
 // delivery ends or once it has run SlowAfter, whichever comes first: a receiver that does not
 // answer holds its own request, not a worker others need. Either way the dispatcher claims
 // again at once.
-func (d *Dispatcher) work(ctx context.Context, id string) {
+func (d *Dispatcher) work(ctx context.Context, c boxwatch.ClaimedDelivery) {
+	id := c.Notification.ID
 	var once sync.Once
 	giveBack := func() {
 		once.Do(func() {
@@ -292,7 +298,7 @@ func (d *Dispatcher) work(ctx context.Context, id string) {
 		giveBack()
 		d.wg.Done()
 	}()
-	err := d.deliver(ctx, id)
+	err := d.deliver(ctx, c.Notification, c.Webhook)
 	if ctx.Err() != nil && !errors.Is(err, errRecorded) {
 		// Stopping before the outcome was recorded: the claim goes back, so that another
 		// replica sends the notification now rather than when the claim would lapse.
@@ -416,17 +422,7 @@ func (d *Dispatcher) leave(webhookID string, s *slot) {
 }
 
 // deliver sends a claimed notification once and records the attempt.
-func (d *Dispatcher) deliver(ctx context.Context, id string) error {
-	n, hook, err := d.cfg.Work.NotificationAndWebhook(ctx, id)
-	if err != nil {
-		if errors.Is(err, boxwatch.ErrNotFound) {
-			return nil // its webhook was deleted
-		}
-		return err
-	}
-	if n.DeliveryStatus != boxwatch.DeliveryPending {
-		return nil
-	}
+func (d *Dispatcher) deliver(ctx context.Context, n boxwatch.Notification, hook boxwatch.Webhook) error {
 	if !hook.Active {
 		err := d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) error {
 			now := d.cfg.Clock()
@@ -466,10 +462,18 @@ func (d *Dispatcher) deliver(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
 	var out outcome
-	err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) (err error) {
-		out, err = d.record(ctx, tx, n, hook, attempt)
-		return err
-	})
+	var err error
+	if attempt.Outcome == webhook.Succeeded && hook.FailingSince.IsZero() {
+		// The common case, in one round trip: nothing to read first, the webhook untouched.
+		out = outcome{n: n, hook: hook}
+		out.n.DeliveryStatus = boxwatch.DeliverySucceeded
+		err = d.cfg.Work.RecordDelivered(ctx, d.attemptRecord(n.ID, attempt), n.Body, d.cfg.Clock())
+	} else {
+		err = d.cfg.Work.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+			out, err = d.record(ctx, tx, n, hook, attempt)
+			return err
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -518,8 +522,7 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 	wasActive := hook.Active
 	now := d.cfg.Clock()
 	cur.Body, cur.Attempts, cur.UpdatedAt = n.Body, cur.Attempts+1, now
-	if err := tx.AddDeliveryAttempt(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(now), NotificationID: n.ID, At: attempt.At,
-		StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}); err != nil {
+	if err := tx.AddDeliveryAttempt(ctx, d.attemptRecord(n.ID, attempt)); err != nil {
 		return outcome{}, err
 	}
 	cur.NextAttemptAt = time.Time{}
@@ -557,6 +560,12 @@ func (d *Dispatcher) record(ctx context.Context, tx boxwatch.Tx, n boxwatch.Noti
 		}
 	}
 	return outcome{n: cur, hook: hook, deactivated: wasActive && !hook.Active}, tx.SaveNotification(ctx, cur)
+}
+
+// attemptRecord is the log entry of an attempt at a notification.
+func (d *Dispatcher) attemptRecord(notificationID string, attempt webhook.Attempt) boxwatch.DeliveryAttempt {
+	return boxwatch.DeliveryAttempt{ID: boxwatch.NewID(d.cfg.Clock()), NotificationID: notificationID, At: attempt.At,
+		StatusCode: attempt.StatusCode, Latency: attempt.Latency, Error: attempt.Err, ResponseSnippet: attempt.ResponseSnippet}
 }
 
 func (d *Dispatcher) scaled(t time.Duration) time.Duration {

@@ -56,7 +56,11 @@ func portPoints(t testing.TB) []namedPoint {
 // fairway) lies within km of p. It searches independently of the router's own search: 72
 // directions every 50 m.
 func waterWithinKM(l *land.Land, p geo.Point, km float64) bool {
-	wet := func(q geo.Point) bool { return wetAt(l, q) }
+	return withinKM(p, km, func(q geo.Point) bool { return wetAt(l, q) })
+}
+
+// withinKM reports whether wet accepts p or a point within km of it, searched as waterWithinKM.
+func withinKM(p geo.Point, km float64, wet func(geo.Point) bool) bool {
 	if wet(p) {
 		return true
 	}

@@ -105,7 +105,7 @@ var awaiting = []struct {
 	ports []string // UN/LOCODEs
 	box   box
 }{
-	// GSHHG's water ends 15 km above Jiangyin (120.05° E); WDBII's banks of the river above are
+	// GSHHG's water ends about 20 km above Jiangyin (120.05° E); WDBII's banks of the river above are
 	// broken.
 	{"Yangtze (Nanjing to Jiangyin)", []string{"CNNKG", "CNZHE", "CNYZH"}, box{118.6, 31.85, 120.15, 32.45}},
 }

@@ -1,8 +1,8 @@
 // Package data embeds the reference data sets shipped with boxwatch and loads them into the
-// domain's types: the carrier registry, the container lessors, the sea ports and the container
-// fleet. Each set lives in its own directory with its sources, its licence and the generator that
-// builds it, or a note that it is kept by hand (see README.md); the maritime network and the land
-// polygons.
+// domain's types: the carrier registry, the container lessors, the sea ports, the container
+// fleet, the barge waterways and the railways. Each set lives in its own directory with its
+// sources, its licence and the generator that builds it, or a note that it is kept by hand (see
+// README.md); the maritime network, the land polygons and the rivers' fairways.
 //
 // The domain (package boxwatch) defines the types and parses and validates documents; this
 // package only holds the files and loads each once. It does no I/O beyond its embedded files.
@@ -42,6 +42,8 @@ var (
 	landBin []byte
 	//go:embed searoute/network.bin
 	seaNetworkBin []byte
+	//go:embed rivers/fairways.json
+	fairwaysJSON []byte
 )
 
 var (
@@ -54,6 +56,7 @@ var (
 	waterway = once("waterways/waterways.json", waterwaysJSON, boxwatch.LoadWaterways)
 	landSet  = once("land/land-50m.bin", landBin, readLand)
 	seaNet   = once("searoute/network.bin", seaNetworkBin, readSeaNetwork)
+	fairways = once("rivers/fairways.json", fairwaysJSON, readFairways)
 )
 
 // Carriers returns the registry of shipping lines (carriers/carriers.json, kept by hand). Every
@@ -122,7 +125,24 @@ func readSeaNetwork(r io.Reader) (*searoute.Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return searoute.New(g, Land())
+	return searoute.New(g, Water())
+}
+
+// Fairways returns the fairways up the rivers to the inland ports (rivers/fairways.json, from
+// GSHHG's shorelines and rivers), indexed. Every call returns the same set, which is read-only and
+// safe for concurrent use.
+func Fairways() *searoute.Fairways { return fairways() }
+
+// Water returns where the sea network's paths may go: off the land of Land, in the canals, and
+// along the fairways of Fairways.
+func Water() searoute.Water { return searoute.Water{Land: Land(), Fairways: Fairways()} }
+
+func readFairways(r io.Reader) (*searoute.Fairways, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return searoute.DecodeFairways(b)
 }
 
 // once returns a function that parses src, the embedded file name, on its first call and returns

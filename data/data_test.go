@@ -1,6 +1,8 @@
 package data_test
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -170,7 +172,7 @@ func TestSeaNetwork(t *testing.T) {
 
 // Every port the simulator's lanes use lies at the water's edge (within searoute.CoastKM of water).
 func TestPortsOnWater(t *testing.T) {
-	l := data.Land()
+	l := data.Water()
 	for _, p := range data.Ports().All() {
 		if !p.HasCoordinates {
 			continue
@@ -217,6 +219,39 @@ func TestTerminals(t *testing.T) {
 	for _, port := range []string{"USLAX", "USLGB", "USSEA", "USTIW", "USNYC", "USSAV", "USCHS", "USORF", "USBAL", "USMIA", "USPEF", "USJAX", "USHOU"} {
 		if byPort[port] == 0 {
 			t.Errorf("no terminal at %s", port)
+		}
+	}
+}
+
+// Every fairway ends at its port as the port list places it, or at the port's published position
+// (data/rivers was built from them: run scripts/rivers.sh after the ports change).
+func TestFairways(t *testing.T) {
+	raw, err := os.ReadFile("ports/published.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type position struct {
+		LOCODE   string
+		Lat, Lon float64
+	}
+	var published []position
+	if err := json.Unmarshal(raw, &published); err != nil {
+		t.Fatal(err)
+	}
+	fs := data.Fairways().All()
+	if len(fs) < 40 {
+		t.Errorf("%d fairways, want one to each river port that GSHHG reaches", len(fs))
+	}
+	for _, f := range fs {
+		p, ok := data.Ports().ByLOCODE(f.Port)
+		if !ok {
+			t.Errorf("fairway up the %s to %s: no such port", f.River, f.Port)
+			continue
+		}
+		end := f.Points[len(f.Points)-1]
+		at := func(lat, lon float64) bool { return geo.DistanceKM(end, geo.Point{Lat: lat, Lon: lon}) <= 0.001 }
+		if !at(p.Latitude, p.Longitude) && !slices.ContainsFunc(published, func(q position) bool { return q.LOCODE == f.Port && at(q.Lat, q.Lon) }) {
+			t.Errorf("fairway up the %s to %s ends at %v, not at the port (%v,%v)", f.River, f.Port, end, p.Latitude, p.Longitude)
 		}
 	}
 }

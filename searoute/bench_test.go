@@ -23,14 +23,18 @@ func BenchmarkRoute(b *testing.B) {
 	}
 }
 
-// BenchmarkLoad times what start-up does to make the embedded network ready (decode the land and
-// the network, index both, place the landmarks) and reports the heap it holds afterwards.
+// BenchmarkLoad times what start-up does to make the embedded network ready (decode the land, the
+// fairways and the network, index them, place the landmarks) and reports the heap it holds afterwards.
 func BenchmarkLoad(b *testing.B) {
 	landBin, err := os.ReadFile("../data/land/land-50m.bin")
 	if err != nil {
 		b.Fatal(err)
 	}
 	netBin, err := os.ReadFile("../data/searoute/network.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fairwaysJSON, err := os.ReadFile("../data/rivers/fairways.json")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +55,11 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		n, err := searoute.New(g, l)
+		f, err := searoute.DecodeFairways(fairwaysJSON)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := searoute.New(g, searoute.Water{Land: l, Fairways: f})
 		if err != nil {
 			b.Fatal(err)
 		}

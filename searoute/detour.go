@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/geo/land"
 )
 
 // Detour finds a way from p to q, both in water, that stays off land: A* over a grid of the given
@@ -14,9 +13,9 @@ import (
 // Clear accepts; then it drops every waypoint it can while clear still accepts the line that skips
 // it. It returns the waypoints between p and q (longitudes continuing from p's), or false if the
 // grid has no way or would exceed 400,000 points.
-func Detour(l *land.Land, p, q geo.Point, step, pad float64, clear func(a, b geo.Point) bool) ([]geo.Point, bool) {
+func Detour(w Water, p, q geo.Point, step, pad float64, clear func(a, b geo.Point) bool) ([]geo.Point, bool) {
 	q = unwrapTo(p.Lon, q)
-	way, ok := gridPath(l, p, q, step, pad)
+	way, ok := gridPath(w, p, q, step, pad)
 	if !ok {
 		return nil, false
 	}
@@ -37,7 +36,7 @@ func Detour(l *land.Land, p, q geo.Point, step, pad float64, clear func(a, b geo
 
 // gridPath runs A* over an 8-connected grid of the given step (degrees) over the box round p and
 // q padded by pad degrees; moves are straight lines that must stay off land.
-func gridPath(l *land.Land, p, q geo.Point, step, pad float64) ([]geo.Point, bool) {
+func gridPath(w Water, p, q geo.Point, step, pad float64) ([]geo.Point, bool) {
 	x0, y0 := math.Min(p.Lon, q.Lon)-pad, math.Max(math.Min(p.Lat, q.Lat)-pad, -85)
 	x1, y1 := math.Max(p.Lon, q.Lon)+pad, math.Min(math.Max(p.Lat, q.Lat)+pad, 85)
 	nx, ny := int((x1-x0)/step)+1, int((y1-y0)/step)+1
@@ -120,7 +119,7 @@ func gridPath(l *land.Land, p, q geo.Point, step, pad float64) ([]geo.Point, boo
 			if old, ok := dist[v]; ok && old <= d {
 				continue
 			}
-			if !Clear(l, a, c) {
+			if !Clear(w, a, c) {
 				continue
 			}
 			dist[v], from[v] = d, u

@@ -52,10 +52,15 @@ func portPoints(t testing.TB) []namedPoint {
 	return out
 }
 
-// waterWithinKM reports whether navigable water (off 1:50m land, or in a waterway) lies within km
-// of p. It searches independently of the router's own search: 72 directions every 50 m.
+// waterWithinKM reports whether navigable water (see wetAt: off 1:50m land, in a canal or near a
+// fairway) lies within km of p. It searches independently of the router's own search: 72
+// directions every 50 m.
 func waterWithinKM(l *land.Land, p geo.Point, km float64) bool {
-	wet := func(q geo.Point) bool { return !l.Contains(q) || searoute.Waterway(q, q) != "" }
+	return withinKM(p, km, func(q geo.Point) bool { return wetAt(l, q) })
+}
+
+// withinKM reports whether wet accepts p or a point within km of it, searched as waterWithinKM.
+func withinKM(p geo.Point, km float64, wet func(geo.Point) bool) bool {
 	if wet(p) {
 		return true
 	}

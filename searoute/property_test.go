@@ -23,7 +23,8 @@ import (
 // per run, and check each route against three bounds:
 //
 //   - land: no point of any segment, approach legs included, lies more than landDepthKM inside
-//     Natural Earth 1:50m land (checkPath), outside the canals;
+//     Natural Earth 1:50m land (checkPath), outside the canals and away from the rivers'
+//     fairways (within searoute.FairwayKM of one, a line follows the river);
 //   - below: no route is shorter than the great circle;
 //   - above: no route is longer than the shorter of refFactor × the reference-style distance
 //     (refDistance: the source network as published, before boxwatch's repairs) and, where the
@@ -201,7 +202,7 @@ func openSea(a, b geo.Point) bool {
 // point to the other's (no distance when they lie in separate pieces), with a great-circle leg
 // from each point, the Kiel, Corinth and Arctic passages closed. Its distance bounds a route only
 // where its own path (legs included) stays within landDepthKM of water outside the canals and
-// river waterways (atSea): the source joins Yokohama to the Sea of Japan over Honshu, and a
+// away from the fairways (atSea): the source joins Yokohama to the Sea of Japan over Honshu, and a
 // distance over land bounds no route at sea.
 type reference struct {
 	g     searoute.Graph
@@ -265,7 +266,7 @@ func (r *reference) distance(a, b geo.Point) (float64, bool) {
 }
 
 // atSea reports whether the reference's path from a to b stays within landDepthKM of water
-// (deeper only on the legs from a point that lies deeper itself), outside waterways.
+// (deeper only on the legs from a point that lies deeper itself), outside canals and fairways.
 func (r *reference) atSea(a, b geo.Point) bool {
 	u, v := r.nearest(a), r.nearest(b)
 	tree := r.from(u)
@@ -286,6 +287,7 @@ func (r *reference) atSea(a, b geo.Point) bool {
 		arc := searoute.Arc(pts[i-1], pts[i], 10)
 		for k := 1; k < len(arc); k++ {
 			if l.Crosses(arc[k-1], arc[k]) && searoute.Waterway(arc[k-1], arc[k]) == "" {
+				// deeperThan passes the points near a fairway.
 				if _, deep := deeperThan(l, arc[k-1], arc[k], limit); deep {
 					return false
 				}

@@ -10,10 +10,11 @@
 // nearest usable edge, with a straight leg that stays off land (or a crooked one out of a harbour
 // or a lagoon); a point on land first reaches the nearest water within SnapKM. Two points near
 // each other may be joined directly, off the network (see directNM). Land is Natural Earth 1:50m
-// (package geo/land), except inside the canals and on the rivers up to inland ports (Rotterdam,
-// Hamburg, Shanghai and others), which that scale draws as land: see Waterway.
+// (package geo/land), except inside the canals (see Waterway) and along the fairways up the rivers
+// to inland ports (Hamburg, Antwerp, Shanghai and others, see Water), where that scale draws land
+// over the water; a river reach that has no fairway yet counts as a canal (see AwaitingFairway).
 //
-// The package does no I/O: the caller supplies the network and the land. A Network is read-only
+// The package does no I/O: the caller supplies the network, the land and the fairways. A Network is read-only
 // after New and safe for concurrent use.
 package searoute
 
@@ -26,7 +27,6 @@ import (
 	"sync"
 
 	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/geo/land"
 )
 
 // SimplifyKM is the tolerance of the output geometry: a returned path stays within this distance
@@ -38,11 +38,11 @@ const SimplifyKM = 1.0
 // or two on land.
 const CoastKM = 3.0
 
-// SnapKM is how far inside land (Natural Earth 1:50m, outside waterways) a point may lie and still
+// SnapKM is how far inside land (Natural Earth 1:50m, outside canals and fairways) a point may lie and still
 // be routed: published port coordinates are often a city centre or a quay that the coarse
 // coastline draws inland, and vessel positions on an approach fall on the same land. Such a point
 // reaches water by a straight leg to the nearest water (the only leg of a path allowed on land
-// outside waterways; every point of it lies no deeper inside land than the point itself); a point
+// outside canals and fairways; every point of it lies no deeper inside land than the point itself); a point
 // farther from water is ErrOnLand, naming the point.
 const SnapKM = 5.0
 
@@ -105,7 +105,7 @@ type arc struct {
 
 // Network is a maritime network ready for queries.
 type Network struct {
-	land   *land.Land
+	water  Water
 	nodes  []geo.Point
 	edges  []Edge
 	length []float64 // nm, per edge
@@ -149,16 +149,16 @@ var landmarkClosures = [][]Passage{nil, append(DefaultClosed(), Suez, Panama)}
 // from below far more tightly than the great circle does on a network that rounds continents.
 const landmarkCount = 16
 
-// New prepares g for queries over the land l. It returns an error if an edge joins a node to
+// New prepares g for queries over the water w. It returns an error if an edge joins a node to
 // itself or names a node that does not exist.
-func New(g Graph, l *land.Land) (*Network, error) {
+func New(g Graph, w Water) (*Network, error) {
 	if len(g.Nodes) == 0 {
 		return nil, errors.New("searoute: empty network")
 	}
 	if g.Shapes != nil && len(g.Shapes) != len(g.Edges) {
 		return nil, fmt.Errorf("searoute: %d shapes for %d edges", len(g.Shapes), len(g.Edges))
 	}
-	n := &Network{land: l, nodes: g.Nodes, edges: g.Edges}
+	n := &Network{water: w, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
 	n.normal = make([]vec, len(g.Edges))
@@ -337,12 +337,12 @@ func (n *Network) indexEdges() {
 	}
 }
 
-// DrawShapes returns the shape of each edge of g as New draws it over the land l: its great-circle
+// DrawShapes returns the shape of each edge of g as New draws it over the water w: its great-circle
 // arc in chords of DrawStepNM, simplified within SimplifyKM by shortcuts that stay off land, without
 // its two nodes; longitudes continue from U's. The generator stores them with the network
 // (Graph.Shapes), so that start-up does not draw them.
-func DrawShapes(g Graph, l *land.Land) [][]geo.Point {
-	n := &Network{land: l}
+func DrawShapes(g Graph, w Water) [][]geo.Point {
+	n := &Network{water: w}
 	shapes := make([][]geo.Point, len(g.Edges))
 	for i, e := range g.Edges {
 		pts := n.simplify(Arc(g.Nodes[e.U], g.Nodes[e.V], DrawStepNM), SimplifyKM)
@@ -354,7 +354,7 @@ func DrawShapes(g Graph, l *land.Land) [][]geo.Point {
 // drawEdges lays out the shapes of the edges, drawing them if they are not given.
 func (n *Network) drawEdges(shapes [][]geo.Point) {
 	if shapes == nil {
-		shapes = DrawShapes(Graph{Nodes: n.nodes, Edges: n.edges}, n.land)
+		shapes = DrawShapes(Graph{Nodes: n.nodes, Edges: n.edges}, n.water)
 	}
 	n.shapeStart = make([]int32, len(n.edges)+1)
 	for i, shape := range shapes {
@@ -442,20 +442,6 @@ func (n *Network) landmarksFor(closed []bool) [][]float32 {
 // Size returns the number of nodes and edges of the network.
 func (n *Network) Size() (nodes, edges int) { return len(n.nodes), len(n.edges) }
 
-// Clear reports whether the straight line from a to b stays off land, or lies in one waterway
-// (both ends inside it, see Waterway), where the land that Natural Earth 1:50m draws over the
-// water does not count. A line that leaves a waterway must stay off land all the way: the land
-// inside the waterway's box is not water, only the line's way along it is. Lines are straight in
-// longitude and latitude, the short way round, as in package land.
-func Clear(l *land.Land, a, b geo.Point) bool {
-	return !l.Crosses(a, b) || Waterway(normalise(a), normalise(b)) != ""
-}
-
-// Wet reports whether p is in navigable water: off land, or in a waterway.
-func Wet(l *land.Land, p geo.Point) bool {
-	return !l.Contains(p) || Waterway(p, p) != ""
-}
-
 func normalise(p geo.Point) geo.Point {
 	if p.Lon > 180 || p.Lon < -180 {
 		p.Lon = math.Mod(math.Mod(p.Lon+180, 360)+360, 360) - 180
@@ -502,14 +488,14 @@ func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 	if math.IsNaN(p.Lat) || math.IsNaN(p.Lon) || math.IsInf(p.Lon, 0) || p.Lat < -90 || p.Lat > 90 {
 		return nil, ErrBadPoint
 	}
-	if Wet(n.land, p) {
+	if Wet(n.water, p) {
 		sn, err := n.snapWet(s, p, closed)
 		for i := range sn {
 			sn[i].shore = p
 		}
 		return sn, err
 	}
-	shores := WaterNear(n.land, p, SnapKM, maxShores)
+	shores := WaterNear(n.water, p, SnapKM, maxShores)
 	if len(shores) == 0 {
 		return nil, ErrOnLand
 	}
@@ -538,14 +524,14 @@ const (
 // WaterNear returns up to max points in navigable water (see Wet) within maxKM of p, nearest
 // first, each at least a kilometre from those before it: on rings a quarter kilometre apart, with
 // points a quarter kilometre apart on each (see ring). For a point in water it returns p alone.
-func WaterNear(l *land.Land, p geo.Point, maxKM float64, max int) []geo.Point {
-	if Wet(l, p) {
+func WaterNear(w Water, p geo.Point, maxKM float64, max int) []geo.Point {
+	if Wet(w, p) {
 		return []geo.Point{p}
 	}
 	var out []geo.Point
 	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
 		for _, q := range ring(p, r) {
-			if math.Abs(q.Lat) > 90 || !Wet(l, q) {
+			if math.Abs(q.Lat) > 90 || !Wet(w, q) {
 				continue
 			}
 			q = normalise(q)
@@ -605,8 +591,8 @@ const (
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
 // a quarter kilometre apart in 32 directions, and false if there is none. For a point already in
 // water it returns p. The generators place ports with it; the router looks closer (WaterNear).
-func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
-	if Wet(l, p) {
+func NearestWater(w Water, p geo.Point, maxKM float64) (geo.Point, bool) {
+	if Wet(w, p) {
 		return p, true
 	}
 	const kmPerDeg = geo.EarthRadiusKM * rad
@@ -614,7 +600,7 @@ func NearestWater(l *land.Land, p geo.Point, maxKM float64) (geo.Point, bool) {
 		for k := range 32 {
 			a := float64(k) * 2 * math.Pi / 32
 			q := geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
-			if math.Abs(q.Lat) <= 90 && Wet(l, q) {
+			if math.Abs(q.Lat) <= 90 && Wet(w, q) {
 				return normalise(q), true
 			}
 		}
@@ -697,13 +683,13 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 					continue
 				}
 				checks++
-				if Clear(n.land, p, c.at) {
+				if Clear(n.water, p, c.at) {
 					found = append(found, c)
 					extra++
 				}
 				continue
 			}
-			if Clear(n.land, p, c.at) {
+			if Clear(n.water, p, c.at) {
 				found = append(found, c)
 				if len(found) == maxSnaps || len(found) == farSnaps {
 					if len(found) == farSnaps || found[0].legNM <= farNM {
@@ -763,10 +749,10 @@ const crookedNM = 300.0
 
 // crooked finds a way from p to q, legNM apart, that stays off land (see harbour).
 func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
-	clear := func(a, b geo.Point) bool { return Clear(n.land, a, b) }
+	clear := func(a, b geo.Point) bool { return Clear(n.water, a, b) }
 	pad := max(0.1, 2*legNM/60)
 	if legNM <= harbourNM {
-		return Detour(n.land, p, q, 0.01, pad, clear)
+		return Detour(n.water, p, q, 0.01, pad, clear)
 	}
 	// Wider boxes, on coarser grids, for a way out of a lagoon that leaves the box round p and q
 	// (Lagoa dos Patos opens to the sea at Rio Grande, 2° south of Porto Alegre).
@@ -774,7 +760,7 @@ func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
 	for _, pad := range []float64{1, 2, 3} {
 		w, h := math.Abs(p.Lon-q.Lon)+2*pad, math.Abs(p.Lat-q.Lat)+2*pad
 		step := max(0.01, math.Ceil(1000*math.Sqrt(w*h/390_000))/1000)
-		if way, ok := Detour(n.land, p, q, step, pad, clear); ok {
+		if way, ok := Detour(n.water, p, q, step, pad, clear); ok {
 			return way, true
 		}
 	}
@@ -884,7 +870,7 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 		// From both ends inwards: a leg that meets land mostly meets it near a coast.
 		clear := true
 		for lo, hi := 1, len(leg)-1; lo <= hi && clear; lo, hi = lo+1, hi-1 {
-			clear = Clear(n.land, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.land, leg[hi-1], leg[hi]))
+			clear = Clear(n.water, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.water, leg[hi-1], leg[hi]))
 		}
 		if !clear {
 			continue
@@ -1124,7 +1110,7 @@ func (n *Network) simplify(pts []geo.Point, toleranceKM float64) []geo.Point {
 				far, farD = k, d
 			}
 		}
-		if farD <= tolerance2 && Clear(n.land, pts[i], pts[j]) {
+		if farD <= tolerance2 && Clear(n.water, pts[i], pts[j]) {
 			return
 		}
 		if far < 0 {

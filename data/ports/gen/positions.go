@@ -67,7 +67,7 @@ var waterSide = map[string]struct {
 // water to the nearest water. It returns how many ports lay more than 5 km from water before and
 // after, and fails if a reviewed position is not at the water's edge.
 func placeOnWater(ports []port) (before, after int, err error) {
-	l := data.Land()
+	l := data.Water()
 	far := func(lat, lon float64) bool {
 		_, ok := searoute.NearestWater(l, geo.Point{Lat: lat, Lon: lon}, 5)
 		return !ok

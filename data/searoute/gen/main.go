@@ -32,7 +32,6 @@ import (
 
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
-	"github.com/boxwatch/boxwatch/geo/land"
 	"github.com/boxwatch/boxwatch/searoute"
 )
 
@@ -112,7 +111,7 @@ func run(pkg, out string) error {
 	if err := json.Unmarshal(raw, &fc); err != nil {
 		return err
 	}
-	b := &builder{land: data.Land(), index: map[[2]int64]int{}}
+	b := &builder{water: data.Water(), index: map[[2]int64]int{}}
 	for _, f := range fc.Features {
 		if f.Geometry.Type != "LineString" {
 			return fmt.Errorf("geometry type %q", f.Geometry.Type)
@@ -134,6 +133,7 @@ func run(pkg, out string) error {
 	for _, s := range straits {
 		b.addStrait(s.name, s.from, s.to)
 	}
+	b.addFairways()
 	b.connect()
 	b.reachPorts()
 	b.shortcut()
@@ -145,12 +145,12 @@ func run(pkg, out string) error {
 	if err != nil {
 		return err
 	}
-	g.Shapes = searoute.DrawShapes(g, b.land)
+	g.Shapes = searoute.DrawShapes(g, b.water)
 	return os.WriteFile(filepath.Join(out, "network.bin"), searoute.Encode(g), 0o644)
 }
 
 type builder struct {
-	land  *land.Land
+	water searoute.Water
 	nodes []geo.Point
 	gone  []bool
 	index map[[2]int64]int
@@ -258,19 +258,19 @@ func (b *builder) merge() {
 	fmt.Printf("merged: %d vertices, of which %d antimeridian twins\n", merged, twins)
 }
 
-// clean reports whether the great-circle arc from a to b, drawn as chords, stays off land outside
-// waterways.
+// clean reports whether the great-circle arc from a to b, drawn as chords, stays in water (off
+// land, in a canal or along a fairway: searoute.Clear).
 func (b *builder) clean(p, q geo.Point) bool {
 	pts := searoute.Arc(p, q, searoute.DrawStepNM)
 	for i := 1; i < len(pts); i++ {
-		if !searoute.Clear(b.land, pts[i-1], pts[i]) {
+		if !searoute.Clear(b.water, pts[i-1], pts[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func (b *builder) wet(p geo.Point) bool { return searoute.Wet(b.land, p) }
+func (b *builder) wet(p geo.Point) bool { return searoute.Wet(b.water, p) }
 
 // moveOffLand moves each vertex on land to the nearest water within moveNM, or retires it.
 func (b *builder) moveOffLand() {
@@ -279,7 +279,7 @@ func (b *builder) moveOffLand() {
 		if b.gone[i] || b.wet(p) {
 			continue
 		}
-		if q, ok := searoute.NearestWater(b.land, p, moveNM*geo.KilometresPerNM); ok {
+		if q, ok := searoute.NearestWater(b.water, p, moveNM*geo.KilometresPerNM); ok {
 			b.nodes[i] = q
 			moved++
 			continue
@@ -327,7 +327,7 @@ func (b *builder) detour(p, q geo.Point) ([]geo.Point, bool) {
 	q = unwrapTo(p.Lon, q)
 	span := max(math.Abs(q.Lon-p.Lon), math.Abs(q.Lat-p.Lat))
 	for _, step := range []float64{min(max(span/40, 0.05), 0.5), min(max(span/120, 0.01), 0.1)} {
-		if way, ok := searoute.Detour(b.land, p, q, step, max(0.5, span*0.4), b.clean); ok {
+		if way, ok := searoute.Detour(b.water, p, q, step, max(0.5, span*0.4), b.clean); ok {
 			for i := range way {
 				way[i] = normalise(way[i])
 			}
@@ -467,6 +467,49 @@ func (b *builder) connect() {
 	fmt.Printf("pieces: %d linked, %d kept apart, %d dropped\n", linked, kept, dropped)
 }
 
+// addFairways adds the fairways up the rivers (data/rivers) as chains of edges, and joins each
+// one's sea end to the nearest network node that a clean arc reaches, or else through the water
+// grid to the nearest node.
+func (b *builder) addFairways() {
+	joined := map[int]bool{}
+	for _, f := range b.water.Fairways.All() {
+		u := b.node(f.Points[0])
+		b.gone[u] = false
+		for _, p := range f.Points[1:] {
+			v := b.node(p)
+			b.gone[v] = false
+			if v != u {
+				b.addEdge(u, v)
+			}
+			u = v
+		}
+		if joined[b.node(f.Points[0])] {
+			continue
+		}
+		sea := b.node(f.Points[0])
+		inFairway := map[int]bool{}
+		for _, p := range f.Points {
+			inFairway[b.index[key(p)]] = true
+		}
+		notOwn := func(j int) bool { return !inFairway[j] }
+		if n, ok := b.nearestNode(f.Points[0], 150, notOwn); ok {
+			b.addEdge(sea, n)
+			joined[sea] = true
+			continue
+		}
+		// Up a winding estuary no straight arc may reach a node: a way through the water grid.
+		n, ok := b.nearestNode(f.Points[0], 150, notOwn, func(geo.Point, geo.Point) bool { return true })
+		way, found := b.detour(f.Points[0], b.nodes[n])
+		if !ok || !found {
+			fmt.Printf("fairway %s (%s): its sea end reaches no node; the pieces step links it\n", f.Port, f.River)
+			continue
+		}
+		b.addPath(sea, way, n)
+		joined[sea] = true
+	}
+	fmt.Printf("fairways: %d, %d sea ends joined\n", len(b.water.Fairways.All()), len(joined))
+}
+
 // reachPorts makes sure every port of data.Ports can be joined to the network by a straight
 // land-free leg: for a port in an enclosed harbour (Victoria Harbour, for one) that no such leg
 // leaves, it adds a way from the port's water to the nearest network node through a water grid.
@@ -480,12 +523,12 @@ func (b *builder) reachPorts() {
 	isLinked := func(i int) bool { return linked[i] }
 	// The router joins a port by a straight leg (searoute.Clear), not by an arc drawn in chords:
 	// a port counts as reached only by such a leg to a node of the network.
-	straight := func(p, q geo.Point) bool { return searoute.Clear(b.land, p, q) }
+	straight := func(p, q geo.Point) bool { return searoute.Clear(b.water, p, q) }
 	for _, port := range data.Ports().All() {
 		if !port.HasCoordinates {
 			continue
 		}
-		p, ok := searoute.NearestWater(b.land, geo.Point{Lat: port.Latitude, Lon: port.Longitude}, searoute.CoastKM)
+		p, ok := searoute.NearestWater(b.water, geo.Point{Lat: port.Latitude, Lon: port.Longitude}, searoute.CoastKM)
 		if !ok {
 			continue // inland by the port list's coordinates; the port list's review deals with it
 		}

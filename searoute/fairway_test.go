@@ -1,0 +1,109 @@
+package searoute_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/geo"
+	"github.com/boxwatch/boxwatch/searoute"
+)
+
+func TestDecodeFairways(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		bad       bool
+	}{
+		{"OK", `[{"river":"Elbe","port":"DEHAM","points":[[8.7,53.9],[9.0,53.8],[9.97,53.54]]}]`, false},
+		{"ErrNotJSON", `{"river":`, true},
+		{"ErrOnePoint", `[{"river":"Elbe","port":"DEHAM","points":[[8.7,53.9]]}]`, true},
+		{"ErrBadPoint", `[{"river":"Elbe","port":"DEHAM","points":[[8.7,53.9],[9,95]]}]`, true},
+		{"ErrAntimeridian", `[{"river":"X","port":"XXXXX","points":[[179.9,0],[-179.9,0]]}]`, true},
+		{"ErrEmpty", `[]`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := searoute.DecodeFairways([]byte(tc.doc))
+			if (err != nil) != tc.bad {
+				t.Fatalf("err = %v, want an error: %v", err, tc.bad)
+			}
+			if err == nil && (len(f.All()) != 1 || !f.Near(geo.Point{Lat: 53.801, Lon: 9.0}) || f.Near(geo.Point{Lat: 53.6, Lon: 9.0})) {
+				t.Errorf("fairways %+v: not near their own point, or near a point 22 km off", f.All())
+			}
+		})
+	}
+}
+
+// A line over the land of a river is clear only along the river's fairway: Hamburg's, up the Elbe
+// from Glückstadt, is; a line cut across the bend at Wedel is not.
+func TestClearAlongFairway(t *testing.T) {
+	w := data.Water()
+	var hamburg []geo.Point
+	for _, f := range w.Fairways.All() {
+		if f.Port == "DEHAM" {
+			hamburg = f.Points
+		}
+	}
+	if hamburg == nil {
+		t.Fatal("no fairway to Hamburg")
+	}
+	for i := 1; i < len(hamburg); i++ {
+		if !searoute.Clear(w, hamburg[i-1], hamburg[i]) {
+			t.Errorf("the fairway's own segment %d from %v to %v is not clear", i, hamburg[i-1], hamburg[i])
+		}
+	}
+	if searoute.Clear(w, geo.Point{Lat: 53.78, Lon: 9.42}, hamburg[len(hamburg)-1]) {
+		t.Error("a chord from Glückstadt to Hamburg over the land is clear")
+	}
+	if searoute.Clear(searoute.Water{Land: w.Land}, hamburg[len(hamburg)-2], hamburg[len(hamburg)-1]) && data.Land().Crosses(hamburg[len(hamburg)-2], hamburg[len(hamburg)-1]) {
+		t.Error("without fairways a line over land is clear")
+	}
+}
+
+func FuzzDecodeFairways(f *testing.F) {
+	f.Add([]byte(`[{"river":"Elbe","port":"DEHAM","points":[[8.7,53.9],[9.0,53.8],[9.97,53.54]]}]`))
+	f.Add([]byte(`[{"river":"","port":"","points":[[0,0],[0,0]]}]`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fs, err := searoute.DecodeFairways(b)
+		if err != nil {
+			if errors.Is(err, searoute.ErrBadPoint) || err.Error() != "" {
+				return
+			}
+			t.Fatal("an error without a message")
+		}
+		for _, fw := range fs.All() {
+			if len(fw.Points) < 2 {
+				t.Fatalf("fairway %+v of fewer than two points", fw)
+			}
+			fs.Near(fw.Points[0])
+		}
+	})
+}
+
+// The reaches awaiting a fairway name only ports that have none, each in its reach's box and
+// still more than SnapKM from water (off 1:50m land or near a fairway) without it: a port that
+// gets a fairway, or that the router reaches without the box, leaves the list.
+func TestAwaitingFairway(t *testing.T) {
+	l, fs := data.Land(), data.Fairways()
+	for _, r := range searoute.AwaitingFairway() {
+		for _, code := range r.Ports {
+			for _, f := range fs.All() {
+				if f.Port == code {
+					t.Errorf("%s: %s has a fairway up the %s: take it off the list", r.Name, code, f.River)
+				}
+			}
+			p, ok := data.Ports().ByLOCODE(code)
+			if !ok || !p.HasCoordinates {
+				t.Errorf("%s: no port %s with coordinates", r.Name, code)
+				continue
+			}
+			at := geo.Point{Lat: p.Latitude, Lon: p.Longitude}
+			if got := searoute.Waterway(at, at); got != r.Name {
+				t.Errorf("%s: %s at %v lies in %q, not in its reach", r.Name, code, at, got)
+			}
+			if withinKM(at, searoute.SnapKM, func(q geo.Point) bool { return !l.Contains(q) || fs.Near(q) }) {
+				t.Errorf("%s: %s lies within %g km of water without the reach: take it off the list", r.Name, code, searoute.SnapKM)
+			}
+		}
+	}
+}

@@ -79,10 +79,14 @@ func TestContainerStatus(t *testing.T) {
 		{"EmptyReturnedAfterInland", with(discharged, func(c *boxwatch.Container) {
 			c.Inland.DestinationLOCODE, c.Inland.FinalDestinationFullOutAt, c.EmptyTerminatedAt = "USCHI", at(630), at(700)
 		}), boxwatch.ContainerEmptyReturned},
-		{"OffDock", with(discharged, func(c *boxwatch.Container) { c.Inland.OffDockAt, c.TerminalCheckedAt, c.AvailableForPickup = at(520), at(521), &yes }), boxwatch.ContainerOffDock},
+		{"OffDock", with(discharged, func(c *boxwatch.Container) {
+			c.Inland.OffDockAt, c.TerminalCheckedAt, c.AvailableForPickup = at(520), at(521), &yes
+		}), boxwatch.ContainerOffDock},
 		{"PickedUpFromTheOffDockYard", with(discharged, func(c *boxwatch.Container) { c.Inland.OffDockAt, c.PODFullOutAt = at(520), at(560) }), boxwatch.ContainerPickedUp},
 		{"DeliveredLive", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Inland.DeliveredAt = at(530), at(534) }), boxwatch.ContainerDelivered},
-		{"Dropped", with(discharged, func(c *boxwatch.Container) { c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt = at(530), at(534), at(534) }), boxwatch.ContainerDropped},
+		{"Dropped", with(discharged, func(c *boxwatch.Container) {
+			c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt = at(530), at(534), at(534)
+		}), boxwatch.ContainerDropped},
 		{"LoadedAfterTheDrop", with(discharged, func(c *boxwatch.Container) {
 			c.PODFullOutAt, c.Inland.DeliveredAt, c.Inland.DroppedAt, c.Inland.ReloadedAt = at(530), at(534), at(534), at(560)
 		}), boxwatch.ContainerLoaded},

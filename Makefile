@@ -69,8 +69,10 @@ soak-long:
 	BOXWATCH_SOAK_DURATION=$${BOXWATCH_SOAK_DURATION:-1h} BOXWATCH_SOAK_CONTAINERS=300000 BOXWATCH_SOAK_SPREAD=24h \
 	  $(MAKE) soak SOAK=TestSoakSQLite && exit $$pg
 
-# go vet and staticcheck over every package, tests included.
+# gofmt, go vet and staticcheck over every package, tests included.
 lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 

@@ -262,17 +262,17 @@ func TestRailways(t *testing.T) {
 	for _, r := range rs.All() {
 		scacs = append(scacs, r.SCAC)
 	}
-	if want := []string{"BNSF", "CN", "CPKC", "CSXT", "NS", "UP"}; !slices.Equal(scacs, want) {
+	if want := []string{"BNSF", "CN", "CPKC", "CSXT", "NS", "UPRR"}; !slices.Equal(scacs, want) {
 		t.Errorf("railways %v, want the six Class I railroads %v", scacs, want)
 	}
 	for name, scac := range map[string]string{
 		"BNSF Logistics Park Chicago":                   "BNSF",
-		"UP Global IV Intermodal Terminal":              "UP",
+		"UP Global IV Intermodal Terminal":              "UPRR",
 		"CSX Bedford Park Intermodal Terminal":          "CSXT",
 		"NS Rickenbacker Intermodal Terminal":           "NS",
 		"CN Brampton Intermodal Terminal":               "CN",
 		"CPKC Vaughan Intermodal Terminal":              "CPKC",
-		"Port Terminal 1 (simulated) on-dock rail (UP)": "UP",
+		"Port Terminal 1 (simulated) on-dock rail (UP)": "UPRR",
 	} {
 		if r, ok := rs.Named(name); !ok || r.SCAC != scac {
 			t.Errorf("%q names %+v, %v; want %s", name, r, ok, scac)

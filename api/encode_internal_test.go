@@ -42,7 +42,7 @@ func TestEncodeJSONAsStandardLibrary(t *testing.T) {
 			Included: []any{rd.Shipment(s, nil)}, Meta: &jsonapi.Meta{Total: 1, TotalIsLowerBound: true}},
 		"empty list": jsonapi.Document[[]jsonapi.ShipmentResource]{Data: []jsonapi.ShipmentResource{}},
 		"nil slice":  struct{ A []string }{},
-		"floats":     []float64{0, -0.0, 1e21, 1e20, 1e-7, 0.000001, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, 51.9225, -4.47917},
+		"floats":     []float64{0, math.Copysign(0, -1), 1e21, 1e20, 1e-7, 0.000001, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, 51.9225, -4.47917},
 		"float32":    []float32{1e21, 3.4e38, 0.1},
 		"map":        map[string]any{"b": 1, "a": []any{nil, true, "x"}, "<": map[string]int{"z": 1, "y": 2}},
 		// Raw values as PostgreSQL's jsonb gives them back: the renderers compact them.

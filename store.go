@@ -59,7 +59,7 @@ type TrackingRequestStore interface {
 	// TrackingRequest returns one of the account's requests, or ErrNotFound.
 	TrackingRequest(ctx context.Context, accountID, id string) (TrackingRequest, error)
 	// TrackingRequests returns a page of the account's requests, newest first, and how many match.
-	TrackingRequests(ctx context.Context, accountID string, f TrackingRequestFilter, p Page) ([]TrackingRequest, int, error)
+	TrackingRequests(ctx context.Context, accountID string, f TrackingRequestFilter, p Page) ([]TrackingRequest, Total, error)
 	// SetTrackingRequestRefNumbers replaces the reference numbers of one of the account's requests,
 	// and of its shipment when it has one, and returns the request updated, or ErrNotFound.
 	SetTrackingRequestRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (TrackingRequest, error)
@@ -75,7 +75,7 @@ type ShipmentStore interface {
 	// ErrNotFound.
 	ShipmentWithSnapshot(ctx context.Context, accountID, id string) (Shipment, error)
 	// Shipments returns a page of the account's shipments, newest first, and how many match.
-	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, int, error)
+	Shipments(ctx context.Context, accountID string, f ShipmentFilter, p Page) ([]Shipment, Total, error)
 	// SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments (a
 	// nil list is left unchanged) and returns it updated, or ErrNotFound.
 	SetShipmentLabels(ctx context.Context, accountID, id string, refs, tags []string, now time.Time) (Shipment, error)
@@ -93,7 +93,7 @@ type ContainerStore interface {
 	// Container returns one of the account's containers, or ErrNotFound.
 	Container(ctx context.Context, accountID, id string) (Container, error)
 	// Containers returns a page of the account's containers, newest first, and how many there are.
-	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, int, error)
+	Containers(ctx context.Context, accountID string, f ContainerFilter, p Page) ([]Container, Total, error)
 	// SetContainerRefNumbers replaces the reference numbers of one of the account's containers and
 	// returns it updated, or ErrNotFound (another account's container included).
 	SetContainerRefNumbers(ctx context.Context, accountID, id string, refs []string, now time.Time) (Container, error)

@@ -250,3 +250,18 @@ type Page struct {
 
 // Offset is the number of records before the page.
 func (p Page) Offset() int { return (p.Number - 1) * p.Size }
+
+// CountAhead is how far past a page a filtered listing counts its matches, so that a filter
+// over a large account costs at most that many rows more than its page. Unfiltered listings
+// of tracking requests, shipments and containers know their exact totals without counting.
+const CountAhead = 10_000
+
+// CountLimit is the most matches a filtered listing counts for the page.
+func (p Page) CountLimit() int { return p.Offset() + p.Size + CountAhead }
+
+// Total is how many records a listing matches, on every page: exactly N, or, when AtLeast, N
+// or more (a filtered listing that found more than its page's CountLimit stopped counting).
+type Total struct {
+	N       int
+	AtLeast bool
+}

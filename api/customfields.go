@@ -367,7 +367,7 @@ func handleCustomFieldList(st entityFieldStores, pageLinks pageLinker, entityTyp
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]jsonapi.CustomFieldResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.CustomFieldResource, len(list)), []any{}, boxwatch.Total{N: total}
 		options := map[string][]boxwatch.CustomFieldOption{}
 		for i, cf := range list {
 			if _, ok := options[cf.DefinitionID]; !ok {

@@ -217,7 +217,7 @@ func handleDefinitionList(st boxwatch.CustomFieldStore, pageLinks pageLinker) ha
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]jsonapi.DefinitionResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.DefinitionResource, len(list)), []any{}, boxwatch.Total{N: total}
 		for i, d := range list {
 			lp.data[i] = jsonapi.Definition(d)
 		}

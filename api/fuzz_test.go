@@ -162,7 +162,7 @@ func FuzzListQuery(f *testing.F) {
 			checkDecodeError(t, err)
 		}
 		s := &server{}
-		l, m := s.listLinks(r, p, 1234)
+		l, m := s.listLinks(r, p, boxwatch.Total{N: 1234})
 		if l.Self == "" || l.First == "" || l.Last == "" || m.Pagination.Current != p.Number {
 			t.Fatalf("links %+v meta %+v", l, m)
 		}

@@ -261,13 +261,13 @@ type stallingStore struct {
 	entered chan struct{}
 }
 
-func (s *stallingStore) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, int, error) {
+func (s *stallingStore) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, boxwatch.Total, error) {
 	if s.stalled.CompareAndSwap(false, true) {
 		s.entered <- struct{}{}
 		select {
 		case <-ctx.Done():
 		case <-time.After(10 * time.Second):
-			return nil, 0, errors.New("the server never noticed the client leave")
+			return nil, boxwatch.Total{}, errors.New("the server never noticed the client leave")
 		}
 	}
 	return s.Store.TrackingRequests(ctx, accountID, f, p)

@@ -8,14 +8,14 @@ import (
 )
 
 // pageLinker describes one page of a listing as links and meta (server.listLinks).
-type pageLinker func(r *http.Request, p boxwatch.Page, total int) (*jsonapi.Links, *jsonapi.Meta)
+type pageLinker func(r *http.Request, p boxwatch.Page, total boxwatch.Total) (*jsonapi.Links, *jsonapi.Meta)
 
 // listPage is one page of a listing as its loader returns it: the resources, what include added,
 // and how many records match on every page.
 type listPage[R any] struct {
 	data     []R
 	included []any
-	total    int
+	total    boxwatch.Total
 }
 
 // handleList is the skeleton every listing shares: read the page parameters, load the page, and

@@ -148,7 +148,7 @@ func handleNotificationList(st notificationStores, nr *jsonapi.NotificationRende
 			return lp, err
 		}
 		lp.data, lp.included, err = renderNotifications(r, st, list, inc["webhook_notification_logs"])
-		lp.total = total
+		lp.total = boxwatch.Total{N: total}
 		if err == nil && inc["webhook"] {
 			lp.included, err = includeWebhooks(r, st, list, lp.included)
 		}

@@ -196,8 +196,8 @@ func encodeQuery(q url.Values) string {
 
 // listLinks describes one page of a listing, as links and meta: links keep every other parameter of
 // the request and change only the page number.
-func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*jsonapi.Links, *jsonapi.Meta) {
-	last := (total + p.Size - 1) / p.Size
+func (s *server) listLinks(r *http.Request, p boxwatch.Page, total boxwatch.Total) (*jsonapi.Links, *jsonapi.Meta) {
+	last := (total.N + p.Size - 1) / p.Size
 	if last < 1 {
 		last = 1
 	}
@@ -213,7 +213,7 @@ func (s *server) listLinks(r *http.Request, p boxwatch.Page, total int) (*jsonap
 		return base + "?" + encodeQuery(query)
 	}
 	l := &jsonapi.Links{Self: self, Current: at(p.Number), First: at(1), Last: at(last)}
-	m := &jsonapi.Meta{Total: total, Pagination: jsonapi.Pagination{Current: p.Number, Last: last, Records: total}}
+	m := &jsonapi.Meta{Total: total.N, TotalIsLowerBound: total.AtLeast, Pagination: jsonapi.Pagination{Current: p.Number, Last: last, Records: total.N}}
 	if p.Number > 1 {
 		l.Prev = at(min(p.Number-1, last))
 	}

@@ -121,7 +121,7 @@ func handlePartyList(st boxwatch.PartyStore, pageLinks pageLinker) handlerFunc {
 		if err != nil {
 			return lp, err
 		}
-		lp.data, lp.included, lp.total = make([]jsonapi.PartyResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.PartyResource, len(list)), []any{}, boxwatch.Total{N: total}
 		for i, p := range list {
 			lp.data[i] = jsonapi.Party(p)
 		}

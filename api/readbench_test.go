@@ -25,11 +25,11 @@ type readEndpoint struct{ name, path string }
 // polledReads are the endpoints a client polls: BenchmarkRead measures them longest.
 var polledReads = []readEndpoint{
 	{"tracking_request", "/v2/tracking_requests/{tr}"},
-	{"tracking_requests", "/v2/tracking_requests"},
+	{"tracking_requests", "/v2/tracking_requests?page[size]=100"},
 	{"shipment", "/v2/shipments/{shipment}"},
-	{"shipments", "/v2/shipments"},
+	{"shipments", "/v2/shipments?page[size]=100"},
 	{"container", "/v2/containers/{container}"},
-	{"containers", "/v2/containers"},
+	{"containers", "/v2/containers?page[size]=100"},
 	{"transport_events", "/v2/containers/{container}/transport_events"},
 }
 
@@ -73,8 +73,8 @@ var otherReads = []readEndpoint{
 // BenchmarkRead serves the read endpoints a client polls, each in its own group next to a bare
 // handler answering the same bytes over the same loopback HTTP stack, on both databases. The API
 // runs as serve runs it: rate limits on (set high, so every request pays for its check but none
-// is refused), JSON logs, metrics. Each database holds 20 tracked shipments, one container each,
-// on a two-leg journey with vessels at sea. Besides req/s, each run reports the statements the
+// is refused), JSON logs, metrics. Each database holds readShipments tracked shipments, one
+// container each, on a two-leg journey with vessels at sea; the lists ask for pages of 100. Besides req/s, each run reports the statements the
 // store ran per request outside transactions (stmts/op): the round trips PostgreSQL pays.
 // PostgreSQL runs twice on the same database, alternating: with the store's read cache
 // (postgres, as serve runs) and without it (postgres_nocache, --read-cache=false).
@@ -105,6 +105,10 @@ func BenchmarkReadEveryRoute(b *testing.B) {
 	benchReads(b, readDeployments(b), otherReads)
 }
 
+// readShipments is how many tracked shipments each database holds: a full page of the largest
+// size a client may ask for (maxPageSize), the page the list bar is set for.
+const readShipments = 100
+
 // readDeployment is the API over one database, and the ids the endpoints' paths need.
 type readDeployment struct {
 	ts    *testServer
@@ -128,7 +132,7 @@ func readDeployments(b *testing.B) map[string]*readDeployment {
 		b.Cleanup(func() { db.Close() })
 		acme := storetest.MustCreateAccount(b, db, "acme", boxwatch.Features...)
 		var number, containerID, vessel string
-		for i := range 20 {
+		for i := range readShipments {
 			a, v := journeytest.IMO(960000+2*i), journeytest.IMO(960001+2*i)
 			number, vessel = fmt.Sprintf("READ%09d", i), a
 			containerID = journeytest.MustSeed(b, db, acme.ID, number, journeytest.AsiaEurope(journeytest.Day(1), z, z, z)(a, v), z,

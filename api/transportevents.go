@@ -49,7 +49,7 @@ func handleTransportEvents(st transportEventStores, rd jsonapi.Renderer, pageLin
 				return lp, err
 			}
 		}
-		lp.data, lp.included, lp.total = make([]jsonapi.TransportEventResource, len(list)), []any{}, total
+		lp.data, lp.included, lp.total = make([]jsonapi.TransportEventResource, len(list)), []any{}, boxwatch.Total{N: total}
 		// Every event of the page belongs to the one container of the path, and its shipment.
 		var s boxwatch.Shipment
 		if len(list) > 0 {

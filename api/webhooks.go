@@ -279,7 +279,7 @@ func handleWebhookList(st boxwatch.WebhookStore, pageLinks pageLinker) handlerFu
 		for i, hook := range list {
 			data[i] = jsonapi.Webhook(hook)
 		}
-		return listPage[jsonapi.WebhookResource]{data: data, total: total}, nil
+		return listPage[jsonapi.WebhookResource]{data: data, total: boxwatch.Total{N: total}}, nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package jsonapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -51,10 +52,18 @@ func Definition(d boxwatch.CustomFieldDefinition) DefinitionResource {
 	}, Links: ResourceLinks{Self: "/v2/custom_field_definitions/" + d.ID}}
 }
 
-// rawOrNull renders an unset value as null.
+// rawOrNull renders an unset value as null, and a value as compact JSON whatever spacing the
+// database kept (PostgreSQL's jsonb puts a space after each colon and comma): the API's encoder
+// writes raw values as they are.
 func rawOrNull(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
 		return json.RawMessage("null")
+	}
+	if bytes.ContainsAny(v, " \t\r\n") {
+		var b bytes.Buffer
+		if json.Compact(&b, v) == nil {
+			return b.Bytes()
+		}
 	}
 	return v
 }

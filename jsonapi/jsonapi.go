@@ -33,9 +33,12 @@ type Links struct {
 
 // Meta describes one page of a listing.
 type Meta struct {
-	Size       int        `json:"size" doc:"Records on this page."`
-	Total      int        `json:"total" doc:"Records matching the request, on every page."`
-	Pagination Pagination `json:"pagination"`
+	Size  int `json:"size" doc:"Records on this page."`
+	Total int `json:"total" doc:"Records matching the request, on every page."`
+	// TotalIsLowerBound marks a filtered list that stopped counting its matches well past the
+	// page (boxwatch.CountAhead): Total, Records and the last page are what it counted.
+	TotalIsLowerBound bool       `json:"total_is_lower_bound,omitempty" doc:"Present, and true, when a filtered list found more than 10,000 matches past this page and stopped counting: total and the last page are then lower bounds, and next is still exact."`
+	Pagination        Pagination `json:"pagination"`
 }
 
 // Pagination is Meta's page arithmetic, in the reference API's names.

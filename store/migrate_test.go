@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -57,12 +58,22 @@ func TestMigrateRefreshByRequest(t *testing.T) {
 
 // undo holds what takes the schema back before each migration these tests roll back, by name,
 // newest first; rollBack runs the statements of every migration from the newest down to the one
-// named.
+// named (on PostgreSQL its postgres statements instead, where it has them).
 var undo = []struct {
-	name  string
-	stmts []string
+	name     string
+	stmts    []string
+	postgres []string
 }{
-	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}},
+	{"list_counts", []string{
+		"DROP TRIGGER tracking_requests_count_insert", "DROP TRIGGER tracking_requests_count_delete",
+		"DROP TRIGGER shipments_count_insert", "DROP TRIGGER shipments_count_delete",
+		"DROP TRIGGER containers_count_insert", "DROP TRIGGER containers_count_delete", "DROP TABLE list_counts",
+	}, []string{
+		// Each function's triggers go with it.
+		"DROP FUNCTION boxwatch_list_count_insert CASCADE", "DROP FUNCTION boxwatch_list_count_delete CASCADE",
+		"DROP FUNCTION boxwatch_list_count_truncate CASCADE", "DROP TABLE list_counts",
+	}},
+	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}, nil},
 	{"notification_subjects", []string{
 		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
 		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
@@ -70,8 +81,8 @@ var undo = []struct {
 		"CREATE INDEX webhook_notifications_due ON webhook_notifications (next_attempt_at) WHERE delivery_status = 'pending'",
 		// Before it, every pending notification had a time due.
 		"UPDATE webhook_notifications SET next_attempt_at = updated_at WHERE delivery_status = 'pending' AND next_attempt_at IS NULL",
-	}},
-	{"refresh_by_request", nil}, // its data change is what its test checks again
+	}, nil},
+	{"refresh_by_request", nil, nil}, // its data change is what its test checks again
 }
 
 // rollBack takes db's schema back to before the named migration, which the next Open applies
@@ -92,7 +103,11 @@ func rollBack(t *testing.T, db *store.DB, name string) {
 		}
 	}
 	for _, u := range undo {
-		for _, q := range u.stmts {
+		stmts := u.stmts
+		if db.Dialect() == store.Postgres && u.postgres != nil {
+			stmts = u.postgres
+		}
+		for _, q := range stmts {
 			exec(q)
 		}
 		exec("DELETE FROM schema_migrations WHERE name = ?", u.name)
@@ -245,6 +260,76 @@ func TestMigrateVesselNames(t *testing.T) {
 		for _, id := range ids[1:] {
 			if got[id].VesselNames != nil {
 				t.Fatalf("a snapshot naming no vessel has vessel names %v after the migration", got[id].VesselNames)
+			}
+		}
+	})
+}
+
+// TestMigrateListCounts: the totals of accounts whose rows were stored before their counts were
+// kept are the rows they hold once migrated, and are kept from then on.
+func TestMigrateListCounts(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		dsn := b.DSN(t)
+		db, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acme, globex, empty := storetest.MustCreateAccount(t, db, "acme"), storetest.MustCreateAccount(t, db, "globex"),
+			storetest.MustCreateAccount(t, db, "initech")
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		create := func(a boxwatch.Account, number string, containers int) {
+			t.Helper()
+			tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: a.ID, RequestType: boxwatch.RequestBillOfLading,
+				RequestNumber: number, SCAC: "MSCU", Status: boxwatch.StatusCreated, CreatedAt: now, UpdatedAt: now}
+			s := boxwatch.Shipment{ID: boxwatch.NewID(now), AccountID: a.ID, TrackingRequestID: tr.ID, SCAC: "MSCU", BillOfLading: number,
+				Reference: boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: number}, CreatedAt: now, UpdatedAt: now}
+			tr.ShipmentID = s.ID
+			err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+				if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
+					return err
+				}
+				if err := tx.InsertShipment(ctx, s); err != nil {
+					return err
+				}
+				for i := range containers {
+					c := boxwatch.Container{ID: boxwatch.NewID(now), AccountID: a.ID, ShipmentID: s.ID, Number: fmt.Sprintf("MSCU%07d", i),
+						CurrentStatus: boxwatch.ContainerNew, CreatedAt: now, UpdatedAt: now}
+					if err := tx.SaveContainer(ctx, c); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		create(acme, "MEDUAB000001", 3)
+		rollBack(t, db, "list_counts")
+		// Stored with no count kept: only the migration can know them.
+		create(acme, "MEDUAB000002", 2)
+		create(globex, "MEDUAB000003", 1)
+		db.Close()
+		if db, err = store.Open(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		create(globex, "MEDUAB000004", 1)
+		totals := func(a boxwatch.Account) string {
+			page := boxwatch.Page{Number: 1, Size: 1}
+			_, trs, err1 := db.TrackingRequests(ctx, a.ID, boxwatch.TrackingRequestFilter{}, page)
+			_, ss, err2 := db.Shipments(ctx, a.ID, boxwatch.ShipmentFilter{}, page)
+			_, cs, err3 := db.Containers(ctx, a.ID, boxwatch.ContainerFilter{}, page)
+			return fmt.Sprintf("%+v %+v %+v %v", trs, ss, cs, errors.Join(err1, err2, err3))
+		}
+		for _, tt := range []struct {
+			a                               boxwatch.Account
+			requests, shipments, containers int
+		}{{acme, 2, 2, 5}, {globex, 2, 2, 2}, {empty, 0, 0, 0}} {
+			want := fmt.Sprintf("%+v %+v %+v <nil>", boxwatch.Total{N: tt.requests}, boxwatch.Total{N: tt.shipments}, boxwatch.Total{N: tt.containers})
+			if got := totals(tt.a); got != want {
+				t.Errorf("%s after the migration: totals (requests, shipments, containers) %s, want %s", tt.a.Name, got, want)
 			}
 		}
 	})

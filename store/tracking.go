@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -212,7 +213,7 @@ func (db *DB) ShipmentWithSnapshot(ctx context.Context, accountID, id string) (b
 }
 
 // Shipments returns one page of the account's shipments, newest first, and how many match.
-func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]boxwatch.Shipment, int, error) {
+func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]boxwatch.Shipment, boxwatch.Total, error) {
 	conds := []string{"account_id = ?"}
 	args := []any{accountID}
 	if f.TrackingStopped != nil {
@@ -243,7 +244,7 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		args = append(args, "%"+likeEscaper.Replace(boxwatch.NormalizeContainerNumber(f.Query))+"%")
 		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
-	return page(ctx, db, "shipments", shipmentListColumns, strings.Join(conds, " AND "), args, p, scanListedShipment)
+	return countedPage(ctx, db, accountID, "shipments", shipmentListColumns, strings.Join(conds, " AND "), args, p, scanListedShipment)
 }
 
 // SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments; a
@@ -291,6 +292,66 @@ func page[T any](ctx context.Context, db *DB, table, columns, where string, args
 	}
 	return list, total, db.internal("list "+table, rs.Err())
 }
+
+// countedPage returns one page of the account's rows of table (tracking_requests, shipments or
+// containers) that match where, newest first, and their total, in one statement. Where only the
+// account is asked for (where is "account_id = ?"), the total is the account's count in
+// list_counts, which triggers keep in the transaction of every insert and delete, and the page's
+// snapshot reads it with the rows. A filtered list counts its matches up to the page's
+// CountLimit and, past it, answers that it found more. Only a page past the end (no rows to
+// carry the total; an empty first page has none) costs a second statement.
+func countedPage[T any](ctx context.Context, db *DB, accountID, table, columns, where string, args []any, p boxwatch.Page,
+	scan func(row) (T, error)) ([]T, boxwatch.Total, error) {
+	filtered := where != "account_id = ?"
+	count, countArgs := "SELECT n FROM list_counts WHERE account_id = ? AND kind = ?", []any{accountID, table}
+	if filtered {
+		count = "SELECT COUNT(*) FROM (SELECT 1 FROM " + table + " WHERE " + where + " LIMIT ?) matches"
+		countArgs = append(slices.Clip(args), p.CountLimit()+1)
+	}
+	rs, err := db.read.query(ctx, "SELECT "+columns+", ("+count+") FROM "+table+" WHERE "+where+
+		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(append(slices.Clip(countArgs), args...), p.Size, p.Offset())...)
+	if err != nil {
+		return nil, boxwatch.Total{}, db.internal("list "+table, err)
+	}
+	defer rs.Close()
+	list := make([]T, 0, p.Size)
+	var n *int64 // nil: the account has never had a row of table
+	for rs.Next() {
+		v, err := scan(withTotal{rs, &n})
+		if err != nil {
+			return nil, boxwatch.Total{}, db.internal("scan "+table, err)
+		}
+		list = append(list, v)
+	}
+	if err := db.internal("list "+table, rs.Err()); err != nil {
+		return nil, boxwatch.Total{}, err
+	}
+	if len(list) == 0 && p.Offset() > 0 {
+		err := db.internal("count "+table, db.read.queryRow(ctx, count, countArgs...).Scan(&n))
+		if err != nil && !errors.Is(err, errNoRows) {
+			return nil, boxwatch.Total{}, err
+		}
+	}
+	total := boxwatch.Total{N: int(ptrOr(n))}
+	total.AtLeast = filtered && total.N > p.CountLimit()
+	return list, total, nil
+}
+
+// ptrOr is *p, or 0 for nil.
+func ptrOr(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// withTotal scans a row of countedPage's statement: the listing's columns, then the total.
+type withTotal struct {
+	row
+	total **int64
+}
+
+func (w withTotal) Scan(dest ...any) error { return w.row.Scan(append(dest, w.total)...) }
 
 // DueShipments returns the ids of tracked shipments whose refresh is due at now, oldest due first.
 func (db *DB) DueShipments(ctx context.Context, now time.Time, limit int) ([]string, error) {
@@ -502,12 +563,12 @@ func (db *DB) SetContainerRefNumbers(ctx context.Context, accountID, id string, 
 }
 
 // Containers returns one page of the account's containers, newest first, and how many match.
-func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, int, error) {
+func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, boxwatch.Total, error) {
 	where, args := "account_id = ?", []any{accountID}
 	if f.Number != "" {
 		where, args = where+" AND number = ?", append(args, boxwatch.NormalizeContainerNumber(f.Number))
 	}
-	return page(ctx, db, "containers", containerColumns, where, args, p, scanContainer)
+	return countedPage(ctx, db, accountID, "containers", containerColumns, where, args, p, scanContainer)
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,
@@ -574,25 +635,32 @@ func (db *DB) TransportEvents(ctx context.Context, accountID, containerID string
 		from, to := min(p.Offset(), len(all)), min(p.Offset()+p.Size, len(all))
 		return append([]boxwatch.TransportEvent{}, all[from:to]...), len(all), nil
 	}
-	var total int
-	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM transport_events WHERE account_id = ? AND container_id = ?", accountID, id).Scan(&total); err != nil {
-		return nil, 0, db.internal("count transport events", err)
-	}
-	rs, err := db.read.query(ctx, "SELECT "+transportEventColumns+
+	// One statement: a container has tens of milestones, which the window counts as it pages them.
+	rs, err := db.read.query(ctx, "SELECT "+transportEventColumns+", COUNT(*) OVER ()"+
 		" FROM transport_events WHERE account_id = ? AND container_id = ? ORDER BY timestamp, id LIMIT ? OFFSET ?", accountID, id, p.Size, p.Offset())
 	if err != nil {
 		return nil, 0, db.internal("transport events", err)
 	}
 	defer rs.Close()
 	list := []boxwatch.TransportEvent{}
+	var total *int64
 	for rs.Next() {
-		e, err := scanTransportEvent(rs)
+		e, err := scanTransportEvent(withTotal{rs, &total})
 		if err != nil {
 			return nil, 0, db.internal("scan transport event", err)
 		}
 		list = append(list, e)
 	}
-	return list, total, db.internal("transport events", rs.Err())
+	if err := db.internal("transport events", rs.Err()); err != nil {
+		return nil, 0, err
+	}
+	if total != nil || p.Offset() == 0 {
+		return list, int(ptrOr(total)), nil
+	}
+	// A page past the end carries no count.
+	var n int
+	err = db.read.queryRow(ctx, "SELECT COUNT(*) FROM transport_events WHERE account_id = ? AND container_id = ?", accountID, id).Scan(&n)
+	return list, n, db.internal("count transport events", err)
 }
 
 // AppendEvent adds an event to the log unless the account already has one with its key, and

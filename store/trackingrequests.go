@@ -72,31 +72,10 @@ func (db *DB) TrackingRequest(ctx context.Context, accountID, id string) (boxwat
 	})
 }
 
-// TrackingRequests returns one page of the account's requests, newest first, and the total.
-func (db *DB) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, int, error) {
+// TrackingRequests returns one page of the account's requests, newest first, and how many match.
+func (db *DB) TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, boxwatch.Total, error) {
 	where, args := db.trackingRequestWhere(accountID, f)
-	var total int
-	if err := db.read.queryRow(ctx, "SELECT COUNT(*) FROM tracking_requests WHERE "+where, args...).Scan(&total); err != nil {
-		return nil, 0, db.internal("count tracking requests", err)
-	}
-	list := []boxwatch.TrackingRequest{}
-	if total == 0 || p.Offset() >= total {
-		return list, total, nil
-	}
-	rs, err := db.read.query(ctx, "SELECT "+trackingRequestColumns+" FROM tracking_requests WHERE "+where+
-		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, p.Size, p.Offset())...)
-	if err != nil {
-		return nil, 0, db.internal("list tracking requests", err)
-	}
-	defer rs.Close()
-	for rs.Next() {
-		tr, err := scanTrackingRequest(rs)
-		if err != nil {
-			return nil, 0, db.internal("scan tracking request", err)
-		}
-		list = append(list, tr)
-	}
-	return list, total, db.internal("list tracking requests", rs.Err())
+	return countedPage(ctx, db, accountID, "tracking_requests", trackingRequestColumns, where, args, p, scanTrackingRequest)
 }
 
 func (db *DB) trackingRequestWhere(accountID string, f boxwatch.TrackingRequestFilter) (string, []any) {

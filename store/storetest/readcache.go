@@ -95,18 +95,27 @@ func eventValues(es []boxwatch.TransportEvent) []string {
 // store: as an operator's psql session, or a process this store does not know, would.
 func rawExec(t *testing.T, db *store.DB, q string, args ...any) {
 	t.Helper()
+	if err := rawExecErr(db, q, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rawExecErr is rawExec for another goroutine than the test's: it returns the error.
+func rawExecErr(db *store.DB, q string, args ...any) error {
 	var err error
 	if db.Dialect() == store.Postgres {
-		for i := 1; strings.Contains(q, "?"); i++ {
-			q = strings.Replace(q, "?", fmt.Sprintf("$%d", i), 1)
+		pq := q
+		for i := 1; strings.Contains(pq, "?"); i++ {
+			pq = strings.Replace(pq, "?", fmt.Sprintf("$%d", i), 1)
 		}
-		_, err = db.Pool().Exec(ctx, q, args...)
+		_, err = db.Pool().Exec(ctx, pq, args...)
 	} else {
 		_, err = db.SQLWriter().ExecContext(ctx, q, args...)
 	}
 	if err != nil {
-		t.Fatalf("%s: %v", q, err)
+		return fmt.Errorf("%s: %w", q, err)
 	}
+	return nil
 }
 
 // testReadCacheAcrossStores: two stores on one database (two replicas) each read a journey

@@ -113,6 +113,8 @@ var conformance = []struct {
 	{"InTxPanic", withDB(testInTxPanic), []string{"WorkStore.InTx", "Tx.AfterCommit"}},
 
 	// concurrency.go
+	{"ListTotals", withDB(testListTotals), []string{"TrackingRequestStore.TrackingRequests", "ShipmentStore.Shipments", "ContainerStore.Containers"}},
+	{"ListTotalsFiltered", withDB(testListTotalsFiltered), []string{"TrackingRequestStore.TrackingRequests"}},
 	{"TrackingRequestDuplicateConcurrent", withDB(testTrackingRequestDuplicateConcurrent), []string{"TrackingRequestStore.CreateTrackingRequest", "Tx.CreateTrackingRequest"}},
 	{"InsertTransportEventConcurrent", withDB(testInsertTransportEventConcurrent), []string{"Tx.InsertTransportEvent"}},
 	{"AppendEventConcurrent", withDB(testAppendEventConcurrent), []string{"Tx.AppendEvent"}},

@@ -26,15 +26,28 @@ const DefaultLease = 15 * time.Second
 // holds, in one statement, so a busy process costs the database one write a period, not one a
 // job (per-job renewals were what timed out on a saturated database).
 type lease struct {
-	length  time.Duration
+	length time.Duration
+	// settle bounds how long after its work a run stays held while River records its outcome.
+	settle  time.Duration
 	db      leaseDB
 	log     *slog.Logger
 	metrics *metrics // nil counts nothing
 
-	mu   sync.Mutex
-	held map[int64]int // job id → the runs of it this process holds (a retry may overlap its timed-out run)
+	mu sync.Mutex
+	// held are the runs this process holds, each with the time its work returned (zero while it
+	// works). A run stays held after its work until River has recorded the outcome in its row:
+	// the row is running until then, and a sweep that gave it back meanwhile would have the job
+	// worked twice, and changed its state under River's completer (which River 0.47 panics on).
+	held map[run]time.Time
 
 	wg sync.WaitGroup
+}
+
+// run is one attempt at a job: River counts an attempt each time a process takes the job up, so
+// a run taken back and taken up again elsewhere is another run.
+type run struct {
+	ID      int64 `json:"id"`
+	Attempt int   `json:"attempt"`
 }
 
 // leaseDB writes River's job table in the dialect's own time format.
@@ -48,6 +61,18 @@ func (db leaseDB) exec(ctx context.Context, pgQuery, sqliteQuery string, args ..
 		tag, err := db.pool.Exec(ctx, pgQuery, args...)
 		return tag.RowsAffected(), err
 	}
+	res, err := db.sqlite.ExecContext(ctx, sqliteQuery, db.args(args)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// args converts times to River's SQLite format on SQLite.
+func (db leaseDB) args(args []any) []any {
+	if db.pool != nil {
+		return args
+	}
 	vals := make([]any, len(args))
 	for i, a := range args {
 		vals[i] = a
@@ -55,58 +80,118 @@ func (db leaseDB) exec(ctx context.Context, pgQuery, sqliteQuery string, args ..
 			vals[i] = t.UTC().Round(time.Millisecond).Format("2006-01-02 15:04:05.000") // River's SQLite format
 		}
 	}
-	res, err := db.sqlite.ExecContext(ctx, sqliteQuery, vals...)
-	if err != nil {
-		return 0, err
+	return vals
+}
+
+// runs runs a statement of the dialect that returns (id, attempt) rows.
+func (db leaseDB) runs(ctx context.Context, query string, args ...any) ([]run, error) {
+	var rows interface {
+		Next() bool
+		Scan(...any) error
+		Err() error
 	}
-	return res.RowsAffected()
+	if db.pool != nil {
+		r, err := db.pool.Query(ctx, query, args...)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		rows = r
+	} else {
+		r, err := db.sqlite.QueryContext(ctx, query, db.args(args)...)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		rows = r
+	}
+	var out []run
+	for rows.Next() {
+		var r run
+		if err := rows.Scan(&r.ID, &r.Attempt); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // every is how often heartbeats renew the holds and sweeps look for lapsed ones: a third of the
 // lease, so two heartbeats may be late before a live job could be taken.
 func (l *lease) every() time.Duration { return l.length / 3 }
 
-// hold adds a job to those the heartbeat renews; the returned function takes it off.
-func (l *lease) hold(id int64) (release func()) {
+// hold adds a run to those the heartbeat renews; the returned function records that its work
+// returned. The heartbeat renews it until River has recorded its outcome (its row is no longer
+// running, or no longer this run's), or for settle after its work at most.
+func (l *lease) hold(r run) (worked func()) {
 	l.mu.Lock()
 	if l.held == nil {
-		l.held = map[int64]int{}
+		l.held = map[run]time.Time{}
 	}
-	l.held[id]++
+	l.held[r] = time.Time{}
 	l.mu.Unlock()
 	return func() {
 		l.mu.Lock()
-		if l.held[id]--; l.held[id] <= 0 {
-			delete(l.held, id)
-		}
+		l.held[r] = time.Now()
 		l.mu.Unlock()
 	}
 }
 
-// heartbeat renews the hold of every job this process runs, in one statement.
+// heartbeat renews the hold of every run this process holds, in one statement, and lets go of
+// the runs whose work returned and whose row River has since finalized.
 func (l *lease) heartbeat(ctx context.Context) error {
+	now := time.Now()
 	l.mu.Lock()
-	ids := make([]int64, 0, len(l.held))
-	for id := range l.held {
-		ids = append(ids, id)
+	runs := make([]run, 0, len(l.held))
+	for r, worked := range l.held {
+		if !worked.IsZero() && now.Sub(worked) > l.settle {
+			delete(l.held, r) // River never recorded it: the sweeps may give it back
+			continue
+		}
+		runs = append(runs, r)
 	}
 	l.mu.Unlock()
-	if len(ids) == 0 {
+	if len(runs) == 0 {
 		return nil
 	}
-	list, err := json.Marshal(ids)
+	// Twice a period: a renewal that lands late still holds, and the lease is three periods.
+	ctx, cancel := context.WithTimeout(ctx, 2*l.every())
+	defer cancel()
+	var renewed []run
+	var err error
+	if l.db.pool != nil {
+		ids, attempts := make([]int64, len(runs)), make([]int32, len(runs))
+		for i, r := range runs {
+			ids[i], attempts[i] = r.ID, int32(r.Attempt)
+		}
+		renewed, err = l.db.runs(ctx, `UPDATE river_job SET attempted_at = $1 FROM unnest($2::bigint[], $3::int[]) AS h(id, attempt)
+			WHERE river_job.id = h.id AND river_job.attempt = h.attempt AND river_job.state = 'running' RETURNING river_job.id, river_job.attempt`,
+			now, ids, attempts)
+	} else {
+		list, jerr := json.Marshal(runs)
+		if jerr != nil {
+			return jerr
+		}
+		renewed, err = l.db.runs(ctx, `UPDATE river_job SET attempted_at = ?
+			FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.attempt') AS attempt FROM json_each(?)) AS h
+			WHERE river_job.id = h.id AND river_job.attempt = h.attempt AND river_job.state = 'running' RETURNING river_job.id, river_job.attempt`,
+			now, string(list))
+	}
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, l.every())
-	defer cancel()
-	var arg any = string(list)
-	if l.db.pool != nil {
-		arg = ids
+	still := make(map[run]bool, len(renewed))
+	for _, r := range renewed {
+		still[r] = true
 	}
-	_, err = l.db.exec(ctx, `UPDATE river_job SET attempted_at = $1 WHERE state = 'running' AND id = ANY($2)`,
-		`UPDATE river_job SET attempted_at = ? WHERE state = 'running' AND id IN (SELECT value FROM json_each(?))`, time.Now(), arg)
-	return err
+	l.mu.Lock()
+	for _, r := range runs {
+		if worked, ok := l.held[r]; ok && !worked.IsZero() && !still[r] {
+			delete(l.held, r) // its outcome is recorded (or another process runs the job now)
+		}
+	}
+	l.mu.Unlock()
+	return nil
 }
 
 // sweep gives every running job whose hold lapsed back to the queue and reports how many. Each
@@ -159,13 +244,13 @@ func (l *lease) run(ctx context.Context) {
 	}()
 }
 
-// middleware heartbeats every job this process works.
+// leaseMiddleware holds every run this process works.
 type leaseMiddleware struct {
 	river.MiddlewareDefaults
 	l *lease
 }
 
 func (m *leaseMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
-	defer m.l.hold(job.ID)()
+	defer m.l.hold(run{ID: job.ID, Attempt: job.Attempt})()
 	return doInner(ctx)
 }

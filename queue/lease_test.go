@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/internal/promtest"
@@ -187,6 +188,106 @@ func TestLeaseKeepsTheQueueOrder(t *testing.T) {
 		}
 		if order[0] != 0 {
 			t.Fatalf("jobs ran in the order %v: the dead process's job 0 went behind those enqueued after it", order)
+		}
+	})
+}
+
+// settleArgs is a job kind whose worker records the attempt of every run.
+type settleArgs struct{}
+
+func (settleArgs) Kind() string { return "settle" }
+
+// slowToRecord delays River's record of a run's outcome after its work, by settle for the
+// second attempt of a job: what a completer backlog on a saturated database does.
+type slowToRecord struct {
+	river.MiddlewareDefaults
+	settle time.Duration
+}
+
+func (m slowToRecord) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	err := doInner(ctx)
+	if job.Attempt == 2 {
+		time.Sleep(m.settle)
+	}
+	return err
+}
+
+// settleWorker records the attempt of every run.
+type settleWorker struct {
+	river.WorkerDefaults[settleArgs]
+	ran chan int
+}
+
+func (w *settleWorker) Work(ctx context.Context, job *river.Job[settleArgs]) error {
+	w.ran <- job.Attempt
+	return nil
+}
+
+// A dead process's job, taken up by one of two live processes, stays that process's until River
+// has recorded its outcome, however long after its work that takes: the sweeps of neither process
+// give it back meanwhile, so it runs once and completes. (Holding the run only while it worked,
+// the sweeps gave the job back between its work and its completion: it ran again elsewhere, and
+// on PostgreSQL a sweep that changed its row under River's completer made River 0.47 panic.)
+func TestLeaseHoldsARescuedJobUntilItsOutcomeIsRecorded(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		db := b.Open(t)
+		if err := queue.Migrate(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		const lease = time.Second // long enough that a loaded machine (-race, parallel packages) still heartbeats in time
+		w := &settleWorker{ran: make(chan int, 8)}
+		var queues []*queue.Queue
+		for range 2 {
+			workers := river.NewWorkers()
+			river.AddWorker(workers, w)
+			q, err := queue.NewAround(db, queue.Config{Workers: workers, MaxWorkers: 2, JobTimeout: time.Minute, Lease: lease},
+				&slowToRecord{settle: 5 * lease})
+			if err != nil {
+				t.Fatal(err)
+			}
+			queues = append(queues, q)
+		}
+		if err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+			return queues[0].Enqueue(ctx, tx, settleArgs{}, nil)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := queue.Orphan(ctx, db); err != nil { // its first attempt's process died
+			t.Fatal(err)
+		}
+		for _, q := range queues {
+			if err := q.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				q.Stop(ctx)
+			})
+		}
+		select {
+		case attempt := <-w.ran:
+			if attempt != 2 {
+				t.Fatalf("the rescued job ran as attempt %d, want 2", attempt)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the dead process's job was never taken up")
+		}
+		trackingtest.Eventually(t, time.Minute, "the rescued job never completed", func() bool {
+			state, err := queue.State(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return state == rivertype.JobStateCompleted
+		})
+		var again []int
+		for len(w.ran) > 0 {
+			again = append(again, <-w.ran)
+		}
+		if len(again) > 0 {
+			t.Fatalf("the rescued job ran again (attempts %v) before its outcome was recorded", again)
 		}
 	})
 }

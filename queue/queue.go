@@ -166,7 +166,10 @@ func withLock(ctx context.Context, pool *pgxpool.Pool, fn func() error) error {
 }
 
 // New builds a queue on db; Start runs its workers.
-func New(db Database, cfg Config) (*Queue, error) {
+func New(db Database, cfg Config) (*Queue, error) { return newQueue(db, cfg) }
+
+// newQueue builds a queue whose jobs run inside the outer middleware, around the queue's own.
+func newQueue(db Database, cfg Config, outer ...rivertype.Middleware) (*Queue, error) {
 	if cfg.Workers == nil {
 		return nil, errors.New("queue: Workers is required")
 	}
@@ -187,7 +190,7 @@ func New(db Database, cfg Config) (*Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
-	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), db: ldb, log: cfg.Logger, metrics: m}
+	l := &lease{length: min(cfg.Lease, cfg.JobTimeout), settle: cfg.JobTimeout, db: ldb, log: cfg.Logger, metrics: m}
 	rc := &river.Config{
 		// River's rescuer stays as a backstop; the lease takes a dead process's jobs up first.
 		Logger:               slog.New(routineHandler{cfg.Logger.Handler()}),
@@ -197,7 +200,7 @@ func New(db Database, cfg Config) (*Queue, error) {
 		FetchCooldown:        50 * time.Millisecond,
 		FetchPollInterval:    250 * time.Millisecond,
 		MaxAttempts:          cfg.MaxAttempts,
-		Middleware:           []rivertype.Middleware{&metricsMiddleware{m: m}, &leaseMiddleware{l: l}},
+		Middleware:           append(outer, &metricsMiddleware{m: m}, &leaseMiddleware{l: l}),
 	}
 	if cfg.MaxWorkers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}

@@ -71,6 +71,7 @@ func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
 		ts:         func(t time.Time) any { return t.UnixMicro() },
 		sqlWriter:  w,
 		sqlReader:  r,
+		delivered:  &deliveredQueue{},
 		path:       path,
 	}, nil
 }

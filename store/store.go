@@ -60,9 +60,10 @@ type DB struct {
 	// writer runs the writer's statements, prepared once and cached (SQLite only): transactions
 	// run them too.
 	writer    sqlConn
-	sqlReader *sql.DB       // SQLite only
-	path      string        // SQLite only: the database file
-	pool      *pgxpool.Pool // PostgreSQL only
+	sqlReader *sql.DB         // SQLite only
+	delivered *deliveredQueue // SQLite only: successes recorded together (see RecordDelivered)
+	path      string          // SQLite only: the database file
+	pool      *pgxpool.Pool   // PostgreSQL only
 }
 
 // txn is a boxwatch.Tx on the writer.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -404,9 +405,93 @@ func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, b
 		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ` + webhookOf + ` AND subject = ` + subjectOf + `
 			AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL)`,
 		[]any{db.ts(now), a.NotificationID, a.NotificationID, a.NotificationID, a.NotificationID}})
+	if db.delivered != nil {
+		return db.internal("record a delivery", db.delivered.record(ctx, db, steps))
+	}
 	_, err := pipeline(ctx, db, steps, noRows)
 	return db.internal("record a delivery", err)
 }
+
+// deliveredQueue gathers the successes recorded at the same time on SQLite and writes them in one
+// transaction on the writer, one after another in the order they came: each still commits before
+// its RecordDelivered returns, and the statements of one are those it would run alone, so the
+// next of a subject is made due exactly as it would be. A busy endpoint's deliveries then take
+// the single writer connection once a batch, not once each (five hand-overs of it a delivery,
+// each waiting for a goroutine to be scheduled on a loaded machine).
+type deliveredQueue struct {
+	mu      sync.Mutex
+	waiting []deliveredRecord
+	writing bool
+}
+
+type deliveredRecord struct {
+	steps []statement
+	done  chan error
+}
+
+// deliveredBatch bounds the successes one transaction records, so that the writer is not held
+// from the claims for long.
+const deliveredBatch = 64
+
+// record writes steps with the successes waiting beside them and returns when they committed, or
+// when ctx ends (they may commit all the same, as any statement cut short may).
+func (q *deliveredQueue) record(ctx context.Context, db *DB, steps []statement) error {
+	r := deliveredRecord{steps: steps, done: make(chan error, 1)}
+	q.mu.Lock()
+	q.waiting = append(q.waiting, r)
+	if !q.writing {
+		q.writing = true
+		go q.write(db)
+	}
+	q.mu.Unlock()
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// write records batches until none waits.
+func (q *deliveredQueue) write(db *DB) {
+	for {
+		q.mu.Lock()
+		batch := q.waiting[:min(len(q.waiting), deliveredBatch)]
+		if len(batch) == 0 {
+			q.writing = false
+			q.mu.Unlock()
+			return
+		}
+		q.waiting = q.waiting[len(batch):]
+		q.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), recordTimeout)
+		err := db.inTx(ctx, func(c conn) error {
+			for _, r := range batch {
+				for _, st := range r.steps {
+					if _, err := c.exec(ctx, st.q, st.args...); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil && len(batch) > 1 {
+			// One of them failed, and took the others with it: each on its own, to say which.
+			for _, r := range batch {
+				_, err := pipeline(ctx, db, r.steps, noRows)
+				r.done <- err
+			}
+		} else {
+			for _, r := range batch {
+				r.done <- err
+			}
+		}
+		cancel()
+	}
+}
+
+// recordTimeout bounds one transaction of deliveredQueue.
+const recordTimeout = 30 * time.Second
 
 // claimStatement is ClaimDueNotifications' statement, ending in RETURNING id, and its arguments.
 func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBounds) (string, []any) {
@@ -420,12 +505,16 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 	if b.SlowAfter <= 0 {
 		slowSince = time.Unix(0, 0) // no claim is that old
 	}
-	pending := boxwatch.DeliveryPending
+	// 'pending' is written out, as in queueTime, so that any plan sees the partial indexes apply.
+	// The limits are cast: SQLite plans with the value bound to a bare LIMIT and prepares the
+	// statement again whenever it changes, which it does from one claim to the next with the idle
+	// workers (preparing was two thirds of a claim's time in the drain benchmark).
+	//
 	// The heads of one webhook, due and not claimed, most overdue first, at most its room (and
 	// the limit): an index range read. PostgreSQL reads them laterally; SQLite, which has no
 	// LATERAL, through a correlated IN, its CROSS JOIN keeping the webhooks the outer loop.
 	heads := `SELECT x.id FROM webhook_notifications x WHERE x.webhook_id = r.id AND x.delivery_status = 'pending' AND x.next_attempt_at IS NOT NULL
-		AND x.next_attempt_at <= ? AND (x.claimed_until IS NULL OR x.claimed_until <= ?) ORDER BY x.next_attempt_at, x.id LIMIT ?`
+		AND x.next_attempt_at <= ? AND (x.claimed_until IS NULL OR x.claimed_until <= ?) ORDER BY x.next_attempt_at, x.id LIMIT CAST(? AS INTEGER)`
 	due := `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
 		FROM room r CROSS JOIN webhook_notifications c WHERE c.id IN (` + heads + `) AND r.room > 0`
 	// The live claims are few, whatever the backlog: read them through their index, which
@@ -442,7 +531,7 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 		claimsIndex = ""
 		firstHook = `SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' AND next_attempt_at IS NOT NULL
 			ORDER BY webhook_id LIMIT 1`
-		heads = strings.NewReplacer("SELECT x.id FROM", "SELECT x.id, x.next_attempt_at FROM", "LIMIT ?", "LIMIT LEAST(r.room, ?)").Replace(heads)
+		heads = strings.NewReplacer("SELECT x.id FROM", "SELECT x.id, x.next_attempt_at FROM", "LIMIT CAST(? AS INTEGER)", "LIMIT LEAST(r.room, ?)").Replace(heads)
 		due = `SELECT r.id AS webhook_id, r.account_id, r.failing, r.used, r.room, c.id, c.next_attempt_at
 			FROM room r CROSS JOIN LATERAL (` + heads + `) c WHERE r.room > 0`
 		skip = " FOR UPDATE SKIP LOCKED"
@@ -479,14 +568,14 @@ func (db *DB) claimStatement(now, until time.Time, limit int, b boxwatch.ClaimBo
 					FROM fits
 				)
 				SELECT id FROM ranked WHERE account_rank <= CASE WHEN failing = 1 THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END
-				ORDER BY next_attempt_at, id LIMIT ?
-			)` + pickEnd + ` AND delivery_status = ? AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
+				ORDER BY next_attempt_at, id LIMIT CAST(? AS INTEGER)
+			)` + pickEnd + ` AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL AND (claimed_until IS NULL OR claimed_until <= ?)` + skip + `) RETURNING id`, []any{db.ts(until), db.ts(now),
 			db.ts(now),
 			db.ts(slowSince),
 			bound(b.PerWebhook),
 			db.ts(now), db.ts(now), limit,
 			bound(b.PerAccountFailing), bound(b.PerAccount), limit,
-			pending, db.ts(now)}
+			db.ts(now)}
 }
 
 // RenewClaims extends the live claims on the given notifications until the given time, in one
@@ -497,11 +586,11 @@ func (db *DB) RenewClaims(ctx context.Context, ids []string, until time.Time) er
 	for len(ids) > 0 {
 		batch := ids[:min(len(ids), renewBatch)]
 		ids = ids[len(batch):]
-		args := []any{db.ts(until), boxwatch.DeliveryPending}
+		args := []any{db.ts(until)}
 		for i := range renewBatch {
 			args = append(args, batch[min(i, len(batch)-1)]) // padded: one statement text whatever the count
 		}
-		if _, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE delivery_status = ?
+		if _, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = ? WHERE delivery_status = 'pending'
 			AND claimed_until IS NOT NULL AND id IN (`+renewPlaceholders+`)`, args...); err != nil {
 			return db.internal("renew claims", err)
 		}
@@ -516,7 +605,7 @@ var renewPlaceholders = strings.TrimSuffix(strings.Repeat("?, ", renewBatch), ",
 // Unclaim gives a claimed notification back, due again at next.
 func (db *DB) UnclaimNotification(ctx context.Context, id string, next time.Time) error {
 	_, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = NULL, claimed_at = NULL, next_attempt_at = ?
-		WHERE id = ? AND delivery_status = ? AND next_attempt_at IS NOT NULL`, db.ts(next), id, boxwatch.DeliveryPending)
+		WHERE id = ? AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL`, db.ts(next), id)
 	return db.internal("unclaim notification", err)
 }
 

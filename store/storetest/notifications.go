@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -818,4 +819,62 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// Successes recorded at the same time (which SQLite writes in one transaction) each end as if
+// recorded alone: every one succeeded with its next of the subject due, and one that fails (a
+// notification that does not exist) fails alone.
+func testRecordDeliveredAtOnce(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustCreateWebhook(t, db, newWebhook(a.ID, base, eventFailed))
+	const subjects = 12
+	var heads, nexts []string
+	for i := range subjects {
+		box := boxwatch.NewID(base)
+		for j := range 2 {
+			e := newEvent(a.ID, eventFailed, fmt.Sprint(i, "-", j), at(time.Duration(2*i+j)*time.Second))
+			e.ContainerID = box
+			ids := mustNotify(t, db, e)
+			if j == 0 {
+				heads = append(heads, ids[0])
+			} else {
+				nexts = append(nexts, ids[0])
+			}
+		}
+	}
+	now := at(time.Hour)
+	if claimed, err := db.ClaimDueNotifications(ctx, now, now.Add(time.Hour), 2*subjects, boxwatch.ClaimBounds{}); err != nil ||
+		!slices.Equal(sorted(claimed), sorted(heads)) {
+		t.Fatalf("claimed %v (%v), want the heads %v", claimed, err, heads)
+	}
+	done := at(2 * time.Hour)
+	missing := boxwatch.NewID(done)
+	errs := make([]error, subjects+1)
+	var wg sync.WaitGroup
+	for i, id := range append(slices.Clone(heads), missing) {
+		wg.Go(func() {
+			errs[i] = db.RecordDelivered(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(done), NotificationID: id, At: done, StatusCode: 204},
+				[]byte(fmt.Sprint(`{"n":`, i, `}`)), done)
+		})
+	}
+	wg.Wait()
+	if errs[subjects] == nil {
+		t.Errorf("recording a success of a notification that does not exist: no error")
+	}
+	for i, id := range heads {
+		if errs[i] != nil {
+			t.Errorf("recording %s beside the others: %v", id, errs[i])
+			continue
+		}
+		n, err := db.Notification(ctx, a.ID, id)
+		if err != nil || n.DeliveryStatus != boxwatch.DeliverySucceeded || n.Attempts != 1 || string(n.Body) != fmt.Sprint(`{"n":`, i, `}`) {
+			t.Errorf("after its success: %+v %v", n, err)
+		}
+		if log, err := db.DeliveryAttempts(ctx, id); err != nil || len(log) != 1 {
+			t.Errorf("the log of %s: %+v %v, want its one attempt", id, log, err)
+		}
+		if next, err := db.Notification(ctx, a.ID, nexts[i]); err != nil || !next.NextAttemptAt.Equal(done) {
+			t.Errorf("the next of subject %d: %+v %v, want due at %v", i, next, err, done)
+		}
+	}
 }

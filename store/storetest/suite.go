@@ -100,6 +100,7 @@ var conformance = []struct {
 	{"UnclaimNotification", withDB(testUnclaimNotification), []string{"WorkStore.UnclaimNotification"}},
 	{"RenewClaims", withDB(testRenewClaims), []string{"WorkStore.RenewClaims", "WorkStore.ClaimDueNotifications"}},
 	{"ClaimedDeliveries", withDB(testClaimedDeliveries), []string{"WorkStore.ClaimDueDeliveries", "WorkStore.RecordDelivered"}},
+	{"RecordDeliveredAtOnce", withDB(testRecordDeliveredAtOnce), []string{"WorkStore.RecordDelivered"}},
 	{"SubjectQueue", withDB(testSubjectQueue), []string{"Tx.Notify", "Tx.SaveNotification", "WorkStore.ClaimDueNotifications"}},
 	{"ClaimFailingBudget", withDB(testClaimFailingBudget), []string{"WorkStore.ClaimDueNotifications"}},
 

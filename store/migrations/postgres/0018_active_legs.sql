@@ -1,0 +1,24 @@
+-- The legs of tracked shipments whose vessel has not arrived yet, one row a leg: a leg is a stop's
+-- outbound vessel up to the next stop, active while that stop has no ATA and the shipment is not
+-- stopped. The store writes a shipment's rows with the shipment, deleting them on arrival and on
+-- stop, so that AIS ingest reads the vessels to follow from the index instead of every route.
+-- The MMSI is not kept here: it is learned later from AIS static reports, and read from vessels
+-- and vessel_identities by IMO number.
+CREATE TABLE active_legs (
+    shipment_id uuid    NOT NULL REFERENCES shipments (id) ON DELETE CASCADE,
+    leg         integer NOT NULL,
+    vessel_imo  text    NOT NULL,
+    vessel_name text    NOT NULL DEFAULT '',
+    PRIMARY KEY (shipment_id, leg)
+);
+
+CREATE INDEX active_legs_vessel ON active_legs (vessel_imo);
+
+-- Existing shipments get theirs from their route, as the store writes them since.
+INSERT INTO active_legs (shipment_id, leg, vessel_imo, vessel_name)
+SELECT s.id, (leg.n - 1)::integer, leg.value ->> 'OutboundVesselIMO', coalesce(s.vessel_names ->> (leg.value ->> 'OutboundVesselIMO'), '')
+FROM shipments s,
+    jsonb_array_elements(CASE jsonb_typeof(s.route) WHEN 'array' THEN s.route ELSE '[]' END) WITH ORDINALITY AS leg(value, n)
+WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
+    AND coalesce(leg.value ->> 'OutboundVesselIMO', '') <> ''
+    AND coalesce(substr(s.route -> leg.n::integer ->> 'ATA', 1, 4), '') < '0002';

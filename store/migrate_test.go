@@ -61,9 +61,12 @@ func TestMigrateRefreshByRequest(t *testing.T) {
 var undo = []struct {
 	name  string
 	stmts []string
+	// postgres are run before stmts on PostgreSQL only.
+	postgres []string
 }{
-	{"active_legs", []string{"DROP TABLE active_legs"}},
-	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}},
+	{"active_legs", []string{"DROP TABLE active_legs"}, []string{"DROP INDEX terminals_port_smdg",
+		"ALTER TABLE terminals ADD CONSTRAINT terminals_locode_smdg_code_key UNIQUE (locode, smdg_code)"}},
+	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}, nil},
 	{"notification_subjects", []string{
 		"DROP INDEX webhook_notifications_head", "DROP INDEX webhook_notifications_ready", "DROP INDEX webhook_notifications_waiting",
 		"DROP INDEX webhook_notifications_claims", "ALTER TABLE webhook_notifications DROP COLUMN subject",
@@ -71,8 +74,8 @@ var undo = []struct {
 		"CREATE INDEX webhook_notifications_due ON webhook_notifications (next_attempt_at) WHERE delivery_status = 'pending'",
 		// Before it, every pending notification had a time due.
 		"UPDATE webhook_notifications SET next_attempt_at = updated_at WHERE delivery_status = 'pending' AND next_attempt_at IS NULL",
-	}},
-	{"refresh_by_request", nil}, // its data change is what its test checks again
+	}, nil},
+	{"refresh_by_request", nil, nil}, // its data change is what its test checks again
 }
 
 // rollBack takes db's schema back to before the named migration, which the next Open applies
@@ -93,6 +96,11 @@ func rollBack(t *testing.T, db *store.DB, name string) {
 		}
 	}
 	for _, u := range undo {
+		if db.Dialect() == store.Postgres {
+			for _, q := range u.postgres {
+				exec(q)
+			}
+		}
 		for _, q := range u.stmts {
 			exec(q)
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -551,6 +553,9 @@ func optTime(t time.Time) *string {
 // SaveTerminalList records the terminal list (data.Terminals) in the store, in one transaction:
 // each listed terminal whole, with its FIRMS code, nickname and address.
 func SaveTerminalList(ctx context.Context, db boxwatch.WorkStore, list []boxwatch.Terminal, now time.Time) error {
+	// By id, as lookups write terminals (saveShared): replicas starting while lookups run never
+	// hold terminals the others wait for in a cycle.
+	list = slices.SortedFunc(slices.Values(list), func(a, b boxwatch.Terminal) int { return strings.Compare(a.ID, b.ID) })
 	return db.InTx(ctx, func(tx boxwatch.Tx) error {
 		for _, t := range list {
 			t.CreatedAt, t.UpdatedAt = now, now

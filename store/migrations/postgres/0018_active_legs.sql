@@ -22,3 +22,12 @@ FROM shipments s,
 WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
     AND coalesce(leg.value ->> 'OutboundVesselIMO', '') <> ''
     AND coalesce(substr(s.route -> leg.n::integer ->> 'ATA', 1, 4), '') < '0002';
+
+-- A terminal's id is made of its port and SMDG code (boxwatch.TerminalID), so the primary key
+-- already keeps one row per coded terminal. A second unique index made two lookups that insert
+-- the same new terminal at once fail: INSERT ... ON CONFLICT (id) waits on a concurrent insert
+-- only through its arbiter, and the other index reported a unique violation instead. A plain
+-- index serves the lookups by port and code. (SQLite runs one writer at a time and keeps its
+-- constraint.)
+ALTER TABLE terminals DROP CONSTRAINT terminals_locode_smdg_code_key;
+CREATE INDEX terminals_port_smdg ON terminals (locode, smdg_code);

@@ -64,7 +64,8 @@ var undo = []struct {
 	// postgres are run before stmts on PostgreSQL only.
 	postgres []string
 }{
-	{"active_legs", []string{"DROP TABLE active_legs"}, []string{"DROP INDEX terminals_port_smdg",
+	{"active_legs_retention", []string{"DROP TABLE active_legs", "DROP INDEX webhook_notifications_finished", "DROP INDEX webhook_notifications_event",
+		"DROP INDEX events_created"}, []string{"DROP INDEX terminals_port_smdg",
 		"ALTER TABLE terminals ADD CONSTRAINT terminals_locode_smdg_code_key UNIQUE (locode, smdg_code)"}},
 	{"read_cache", []string{"ALTER TABLE shipments DROP COLUMN vessel_names"}, nil},
 	{"notification_subjects", []string{
@@ -326,7 +327,7 @@ func TestMigrateActiveLegs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rollBack(t, db, "active_legs")
+		rollBack(t, db, "active_legs_retention")
 		db.Close()
 		if db, err = store.Open(ctx, dsn); err != nil {
 			t.Fatal(err)

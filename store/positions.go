@@ -177,12 +177,6 @@ func (db *DB) VesselPositions(ctx context.Context, mmsi string, from, to time.Ti
 	return list, db.internal("vessel positions", err)
 }
 
-// DeletePositionsBefore deletes stored positions older than t.
-func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, error) {
-	n, err := db.write.exec(ctx, "DELETE FROM vessel_positions WHERE at < ?", db.ts(t))
-	return n, db.internal("delete positions", err)
-}
-
 // vesselAIS fills a vessel's MMSI from static reports when the carrier gave none, and its last
 // position.
 func (db *DB) vesselAIS(ctx context.Context, v *boxwatch.Vessel) error {

@@ -117,7 +117,7 @@ func testSavePositionsLarge(t *testing.T, db *store.DB) {
 			t.Fatalf("batch of %d: read back %d, %v", n, len(got), err)
 		}
 	}
-	if deleted, err := db.DeletePositionsBefore(ctx, at(time.Hour)); err != nil || deleted != int64(total) {
+	if deleted, err := db.DeletePositionsBefore(ctx, at(time.Hour), total+1); err != nil || deleted != int64(total) {
 		t.Fatalf("deleted %d of %d, %v", deleted, total, err)
 	}
 }
@@ -158,9 +158,12 @@ func testDeletePositionsBefore(t *testing.T, db *store.DB) {
 	if _, err := db.SavePositions(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	n, err := db.DeletePositionsBefore(ctx, at(4*time.Hour))
-	if err != nil || n != 4 {
-		t.Fatalf("deleted %d, %v; want 4", n, err)
+	// In batches of three: three, then the fourth, then none.
+	for _, want := range []int64{3, 1, 0} {
+		n, err := db.DeletePositionsBefore(ctx, at(4*time.Hour), 3)
+		if err != nil || n != want {
+			t.Fatalf("deleted %d, %v; want %d", n, err, want)
+		}
 	}
 	got, _ := db.VesselPositions(ctx, "220417000", base, at(24*time.Hour), 100)
 	if len(got) != 6 || !got[0].Timestamp.Equal(at(4*time.Hour)) {

@@ -31,3 +31,11 @@ WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
 -- constraint.)
 ALTER TABLE terminals DROP CONSTRAINT terminals_locode_smdg_code_key;
 CREATE INDEX terminals_port_smdg ON terminals (locode, smdg_code);
+
+-- Retention (the engine's retention job) deletes, a batch at a time, notifications delivered or
+-- failed for good by the time of their last change, then events by age that no notification
+-- refers to: each batch finds its rows by index. The index on event_id also serves the cascade
+-- from an event to its notifications.
+CREATE INDEX webhook_notifications_finished ON webhook_notifications (updated_at) WHERE delivery_status <> 'pending';
+CREATE INDEX webhook_notifications_event ON webhook_notifications (event_id);
+CREATE INDEX events_created ON events (created_at);

@@ -22,3 +22,11 @@ FROM shipments s, json_each(s.route) leg
 WHERE s.stopped_at IS NULL AND json_type(s.route) = 'array' AND leg.key < json_array_length(s.route) - 1
     AND coalesce(json_extract(leg.value, '$.OutboundVesselIMO'), '') <> ''
     AND coalesce(substr(json_extract(s.route, '$[' || (leg.key + 1) || '].ATA'), 1, 4), '') < '0002';
+
+-- Retention (the engine's retention job) deletes, a batch at a time, notifications delivered or
+-- failed for good by the time of their last change, then events by age that no notification
+-- refers to: each batch finds its rows by index. The index on event_id also serves the cascade
+-- from an event to its notifications.
+CREATE INDEX webhook_notifications_finished ON webhook_notifications (updated_at) WHERE delivery_status <> 'pending';
+CREATE INDEX webhook_notifications_event ON webhook_notifications (event_id);
+CREATE INDEX events_created ON events (created_at);

@@ -77,12 +77,24 @@ func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIde
 			if err != nil || len(imos) == 0 {
 				return err
 			}
-			// Vessels the carriers named by IMO number learn their MMSI.
+			// Vessels the carriers named by IMO number learn their MMSI. They are locked in IMO order,
+			// the order lookups write them in (tracking's saveShared), not the table's: an update in
+			// the table's order deadlocked with a lookup holding one of them.
 			_, err = c.exec(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
-				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE mmsi = '' AND imo `+in(len(imos)), pad(imos)...)
+				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE imo IN (SELECT imo FROM vessels WHERE mmsi = '' AND imo `+in(len(imos))+
+				` ORDER BY imo`+db.lockRows()+`)`, pad(imos)...)
 			return err
 		})
 	})
+}
+
+// lockRows locks the rows a subquery selects, on PostgreSQL, in the order it selects them;
+// SQLite's one writer needs no row locks.
+func (db *DB) lockRows() string {
+	if db.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
 }
 
 func mergeIdentity(prev, next boxwatch.VesselIdentity) boxwatch.VesselIdentity {

@@ -491,3 +491,58 @@ func testActiveLegVesselsSharedVessel(t *testing.T, db *store.DB) {
 	mustUpdateShipments(t, db, ships[n-1])
 	wantActiveLegVessels(t, db, "the last arrived", map[string]string{})
 }
+
+// testIdentitiesBesideLookups has AIS ingest teaching vessels their MMSIs while lookups write the
+// same vessels, in IMO order as the tracking engine does: each identity batch updates the vessels
+// it names, which PostgreSQL would lock in the table's order (here the reverse, the vessels stored
+// last first) and deadlock with a lookup holding the first of them.
+func testIdentitiesBesideLookups(t *testing.T, db *store.DB) {
+	const vessels, rounds = 40, 10
+	imo := func(round, i int) string { return fmt.Sprintf("9%02d%04d", round, i) }
+	for round := range rounds {
+		// Stored last first: the table holds them in descending IMO order.
+		mustInTx(t, db, func(tx boxwatch.Tx) error {
+			for i := vessels - 1; i >= 0; i-- {
+				if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(imo(round, i)), IMO: imo(round, i)}, base); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		var ids []boxwatch.VesselIdentity
+		for i := range vessels {
+			ids = append(ids, boxwatch.VesselIdentity{MMSI: fmt.Sprintf("47%02d%05d", round, i), IMO: imo(round, i)})
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, 4)
+		for w := range errs {
+			wg.Go(func() {
+				<-start
+				if w%2 == 0 {
+					errs[w] = db.SaveVesselIdentities(ctx, ids, base)
+					return
+				}
+				errs[w] = db.InTx(ctx, func(tx boxwatch.Tx) error {
+					for i := range vessels {
+						if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(imo(round, i)), IMO: imo(round, i),
+							Name: fmt.Sprintf("VESSEL %d", i)}, base); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			})
+		}
+		close(start)
+		wg.Wait()
+		for w, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, writer %d: %v", round, w, err)
+			}
+		}
+		if v, err := db.Vessel(ctx, imo(round, vessels-1)); err != nil || v.MMSI == "" || v.Name == "" {
+			t.Fatalf("round %d: last vessel %+v, %v", round, v, err)
+		}
+	}
+}

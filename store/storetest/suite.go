@@ -137,6 +137,7 @@ var conformance = []struct {
 	{"ActiveLegVesselsSharedVessel", withDB(testActiveLegVesselsSharedVessel), []string{"PositionStore.ActiveLegVessels", "Tx.UpdateShipment"}},
 	{"VesselArrivals", withDB(testVesselArrivals), []string{"PositionStore.VesselArrivals"}},
 	{"SavePositionsConcurrent", withDB(testSavePositionsConcurrent), []string{"PositionStore.SavePositions"}},
+	{"IdentitiesBesideLookups", withDB(testIdentitiesBesideLookups), []string{"PositionStore.SaveVesselIdentities", "Tx.SaveVessel"}},
 	{"PositionWritersConcurrent", withDB(testPositionWritersConcurrent), []string{"PositionStore.SavePositions",
 		"PositionStore.SaveLastPositions", "PositionStore.SaveVesselIdentities"}},
 

@@ -391,8 +391,6 @@ type PositionStore interface {
 	// VesselPositions returns a vessel's stored positions with from <= time < to, oldest first,
 	// at most limit of them (the oldest ones).
 	VesselPositions(ctx context.Context, mmsi string, from, to time.Time, limit int) ([]VesselPosition, error)
-	// DeletePositionsBefore deletes the stored positions older than t and returns how many.
-	DeletePositionsBefore(ctx context.Context, t time.Time) (int64, error)
 	// ActiveLegVessels returns the vessels of the legs of tracked shipments that have not arrived
 	// yet (no ATA at the leg's last port), by MMSI, each with its IMO number. A vessel whose MMSI
 	// is not known yet is left out.
@@ -401,6 +399,23 @@ type PositionStore interface {
 	// since <= ATA < until, of every account, each vessel's call at a port once (the same IMO
 	// number, port and ATA), the latest first, at most limit of them.
 	VesselArrivals(ctx context.Context, since, until time.Time, limit int) ([]VesselArrival, error)
+}
+
+// RetentionStore deletes history past its retention. Each call deletes at most limit rows in one
+// short transaction and returns how many, so that a caller repeats it until fewer than limit go
+// and no lock is held for long.
+type RetentionStore interface {
+	// DeleteFinishedNotifications deletes notifications that were delivered, or failed for good,
+	// with no change since before t, and their delivery logs. A pending notification, retrying
+	// or not, is never deleted.
+	DeleteFinishedNotifications(ctx context.Context, t time.Time, limit int) (int64, error)
+	// DeleteEventsBefore deletes logged events created before t that no notification refers to
+	// (a notification that is kept keeps its event), and that are not of a shipment still
+	// tracked or stopped since t: a shipment resumed could otherwise log an event again whose
+	// key was forgotten.
+	DeleteEventsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
+	// DeletePositionsBefore deletes stored vessel positions older than t.
+	DeletePositionsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
 }
 
 // Redeliverer sends notifications again on request.

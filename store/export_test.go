@@ -106,3 +106,33 @@ type planNode struct {
 	RemovedByFilter float64    `json:"Rows Removed by Filter"`
 	Plans           []planNode `json:"Plans"`
 }
+
+// ActiveLegVesselsFromRoutes answers as ActiveLegVessels did before active_legs: by reading the
+// legs out of every tracked shipment's route. The benchmark compares both in one run, and a test
+// holds the table to it.
+func (db *DB) ActiveLegVesselsFromRoutes(ctx context.Context) (map[string]string, error) {
+	// A leg is a stop's outbound vessel up to the next stop; it has not arrived while that stop has
+	// no ATA, which the route's JSON holds as Go's zero time (year 1) or not at all. A shipment
+	// not looked up yet has the route null.
+	legs := `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s, json_each(s.route) leg
+		WHERE s.stopped_at IS NULL AND leg.key < json_array_length(s.route) - 1
+		AND coalesce(substr(s.route ->> ('$[' || (leg.key + 1) || '].ATA'), 1, 4), '') < '0002'`
+	if db.dialect == Postgres {
+		legs = `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s,
+		jsonb_array_elements(CASE jsonb_typeof(s.route) WHEN 'array' THEN s.route ELSE '[]' END) WITH ORDINALITY AS leg(value, n)
+		WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
+		AND coalesce(substr(s.route -> leg.n::int ->> 'ATA', 1, 4), '') < '0002'`
+	}
+	list, err := batch(ctx, db, "active leg vessels", `WITH active AS (SELECT DISTINCT imo FROM (`+legs+`) l WHERE imo <> '')
+		SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo IN (SELECT imo FROM active)
+		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo IN (SELECT imo FROM active)`, nil,
+		func(r row) (boxwatch.VesselIdentity, error) {
+			var id boxwatch.VesselIdentity
+			return id, r.Scan(&id.MMSI, &id.IMO)
+		})
+	out := map[string]string{}
+	for _, id := range list {
+		out[id.MMSI] = id.IMO
+	}
+	return out, err
+}

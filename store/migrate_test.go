@@ -64,6 +64,11 @@ var undo = []struct {
 	stmts    []string
 	postgres []string
 }{
+	{"active_legs_retention", []string{"DROP TABLE active_legs", "DROP INDEX webhook_notifications_finished", "DROP INDEX webhook_notifications_event",
+		"DROP INDEX events_created"}, []string{"DROP INDEX terminals_port_smdg",
+		"ALTER TABLE terminals ADD CONSTRAINT terminals_locode_smdg_code_key UNIQUE (locode, smdg_code)",
+		"DROP TABLE active_legs", "DROP INDEX webhook_notifications_finished", "DROP INDEX webhook_notifications_event",
+		"DROP INDEX events_created"}},
 	{"list_counts", []string{
 		"DROP TRIGGER tracking_requests_count_insert", "DROP TRIGGER tracking_requests_count_delete",
 		"DROP TRIGGER shipments_count_insert", "DROP TRIGGER shipments_count_delete",
@@ -331,6 +336,97 @@ func TestMigrateListCounts(t *testing.T) {
 			if got := totals(tt.a); got != want {
 				t.Errorf("%s after the migration: totals (requests, shipments, containers) %s, want %s", tt.a.Name, got, want)
 			}
+		}
+	})
+}
+
+// TestMigrateActiveLegs: shipments stored before active_legs get the rows of their legs not
+// arrived yet, with their vessels' names, so the vessels AIS ingest follows are those the routes
+// name.
+func TestMigrateActiveLegs(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		ctx := context.Background()
+		dsn := b.DSN(t)
+		db, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := storetest.MustCreateAccount(t, db, "acme")
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+			for i := range 5 {
+				imo := fmt.Sprint(9000001 + i)
+				if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(imo), IMO: imo, MMSI: fmt.Sprint(477000100 + i)}, now); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leg := func(from, to, imo string, arrived bool) []boxwatch.RouteStop {
+			r := []boxwatch.RouteStop{{Sequence: 1, LOCODE: from, Role: boxwatch.RolePOL, OutboundVesselIMO: imo},
+				{Sequence: 2, LOCODE: to, Role: boxwatch.RolePOD, InboundVesselIMO: imo}}
+			if arrived {
+				r[1].ATA = now.In(time.FixedZone("SGT", 8*3600))
+			}
+			return r
+		}
+		named := boxwatch.CarrierShipment{Calls: []boxwatch.TransportCall{{LOCODE: "CNSHA", Vessel: &boxwatch.VesselRef{IMO: "9000001", Name: "ALPHA"}}}}
+		for i, tc := range []struct {
+			route   []boxwatch.RouteStop
+			stopped bool
+		}{
+			{route: leg("CNSHA", "SGSIN", "9000001", false)},                // sailing
+			{route: leg("CNSHA", "USLAX", "9000002", true)},                 // arrived
+			{route: leg("CNSHA", "USLAX", "9000003", false), stopped: true}, // stopped
+			{}, // not looked up yet
+			{route: append(leg("CNSHA", "SGSIN", "9000004", true), boxwatch.RouteStop{Sequence: 3, LOCODE: "NLRTM", Role: boxwatch.RolePOD,
+				InboundVesselIMO: "9000005"})}, // transshipped
+		} {
+			if len(tc.route) == 3 {
+				tc.route[1].Role, tc.route[1].OutboundVesselIMO = boxwatch.RoleTS, "9000005"
+			}
+			tr := boxwatch.TrackingRequest{ID: boxwatch.NewID(now), AccountID: a.ID, RequestType: boxwatch.RequestBillOfLading,
+				RequestNumber: fmt.Sprintf("MEDUAB12345%d", i), SCAC: "MSCU", Status: boxwatch.StatusCreated, CreatedAt: now, UpdatedAt: now}
+			s := boxwatch.Shipment{ID: boxwatch.NewID(now), AccountID: a.ID, TrackingRequestID: tr.ID, SCAC: "MSCU", BillOfLading: tr.RequestNumber,
+				Reference: boxwatch.CarrierReference{Type: boxwatch.RequestBillOfLading, Number: tr.RequestNumber}, Route: tc.route,
+				Snapshot: named, CreatedAt: now, UpdatedAt: now}
+			if tc.stopped {
+				s.StoppedAt, s.StoppedReason = now, boxwatch.StopCancelledByUser
+			}
+			tr.ShipmentID = s.ID
+			err = db.InTx(ctx, func(tx boxwatch.Tx) error {
+				if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
+					return err
+				}
+				return tx.InsertShipment(ctx, s)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		rollBack(t, db, "active_legs_retention")
+		db.Close()
+		if db, err = store.Open(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		got, err := db.ActiveLegVessels(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromRoutes, err := db.ActiveLegVesselsFromRoutes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"477000100": "9000001", "477000104": "9000005"}
+		if !maps.Equal(got, want) || !maps.Equal(fromRoutes, want) {
+			t.Fatalf("active leg vessels after the migration %v (read from the routes %v), want %v", got, fromRoutes, want)
+		}
+		if n, err := db.RunStatement(ctx, "SELECT count(*) FROM active_legs WHERE vessel_imo = '9000001' AND vessel_name = 'ALPHA'"); err != nil || n != 1 {
+			t.Fatalf("legs of 9000001 named ALPHA after the migration: %d, %v; want 1", n, err)
 		}
 	})
 }

@@ -77,12 +77,24 @@ func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIde
 			if err != nil || len(imos) == 0 {
 				return err
 			}
-			// Vessels the carriers named by IMO number learn their MMSI.
+			// Vessels the carriers named by IMO number learn their MMSI. They are locked in IMO order,
+			// the order lookups write them in (tracking's saveShared), not the table's: an update in
+			// the table's order deadlocked with a lookup holding one of them.
 			_, err = c.exec(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
-				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE mmsi = '' AND imo `+in(len(imos)), pad(imos)...)
+				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE imo IN (SELECT imo FROM vessels WHERE mmsi = '' AND imo `+in(len(imos))+
+				` ORDER BY imo`+db.lockRows()+`)`, pad(imos)...)
 			return err
 		})
 	})
+}
+
+// lockRows locks the rows a subquery selects, on PostgreSQL, in the order it selects them;
+// SQLite's one writer needs no row locks.
+func (db *DB) lockRows() string {
+	if db.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
 }
 
 func mergeIdentity(prev, next boxwatch.VesselIdentity) boxwatch.VesselIdentity {
@@ -175,43 +187,6 @@ func (db *DB) VesselPositions(ctx context.Context, mmsi string, from, to time.Ti
 	}
 	list, err := collect(rs, scanPosition)
 	return list, db.internal("vessel positions", err)
-}
-
-// DeletePositionsBefore deletes stored positions older than t.
-func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time) (int64, error) {
-	n, err := db.write.exec(ctx, "DELETE FROM vessel_positions WHERE at < ?", db.ts(t))
-	return n, db.internal("delete positions", err)
-}
-
-// ActiveLegVessels returns the vessels of legs not arrived yet of tracked shipments, by MMSI. The
-// database reads the routes: only the vessels leave it, whatever the number of shipments tracked
-// (AIS ingest asks every 30 seconds or so).
-func (db *DB) ActiveLegVessels(ctx context.Context) (map[string]string, error) {
-	// A leg is a stop's outbound vessel up to the next stop; it has not arrived while that stop has
-	// no ATA, which the route's JSON holds as Go's zero time (year 1) or not at all. A shipment
-	// not looked up yet has the route null.
-	legs := `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s, json_each(s.route) leg
-		WHERE s.stopped_at IS NULL AND leg.key < json_array_length(s.route) - 1
-		AND coalesce(substr(s.route ->> ('$[' || (leg.key + 1) || '].ATA'), 1, 4), '') < '0002'`
-	if db.dialect == Postgres {
-		legs = `SELECT leg.value ->> 'OutboundVesselIMO' AS imo FROM shipments s,
-		jsonb_array_elements(CASE jsonb_typeof(s.route) WHEN 'array' THEN s.route ELSE '[]' END) WITH ORDINALITY AS leg(value, n)
-		WHERE s.stopped_at IS NULL AND leg.n < jsonb_array_length(s.route)
-		AND coalesce(substr(s.route -> leg.n::int ->> 'ATA', 1, 4), '') < '0002'`
-	}
-	// A vessel's MMSI comes from the carrier (vessels) or from static reports (vessel_identities).
-	list, err := batch(ctx, db, "active leg vessels", `WITH active AS (SELECT DISTINCT imo FROM (`+legs+`) l WHERE imo <> '')
-		SELECT mmsi, imo FROM vessels WHERE mmsi <> '' AND imo IN (SELECT imo FROM active)
-		UNION SELECT mmsi, imo FROM vessel_identities WHERE imo IN (SELECT imo FROM active)`, nil,
-		func(r row) (boxwatch.VesselIdentity, error) {
-			var id boxwatch.VesselIdentity
-			return id, r.Scan(&id.MMSI, &id.IMO)
-		})
-	out := map[string]string{}
-	for _, id := range list {
-		out[id.MMSI] = id.IMO
-	}
-	return out, err
 }
 
 // vesselAIS fills a vessel's MMSI from static reports when the carrier gave none, and its last

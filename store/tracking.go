@@ -146,7 +146,10 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 			COALESCE((SELECT company_name FROM parties WHERE id = ? AND account_id = ?), ''))`,
 		append(args, s.ID, s.AccountID, s.TrackingRequestID, tx.db.ts(s.CreatedAt), nullIfEmpty(s.CustomerID),
 			nullIfEmpty(s.CustomerID), s.AccountID)...)
-	return tx.db.internal("insert shipment", err)
+	if err := tx.db.internal("insert shipment", err); err != nil {
+		return err
+	}
+	return tx.saveActiveLegs(ctx, s)
 }
 
 // UpdateShipment writes every mutable field of a shipment.
@@ -165,7 +168,7 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	if n == 0 {
 		return boxwatch.ErrNotFound
 	}
-	return nil
+	return tx.saveActiveLegs(ctx, s)
 }
 
 // LockShipment returns a shipment by id whatever its account, locked for the transaction.

@@ -28,6 +28,7 @@ import (
 type Database interface {
 	boxwatch.WorkStore
 	boxwatch.TerminalStore
+	boxwatch.RetentionStore
 	queue.Database
 }
 
@@ -78,6 +79,8 @@ type Config struct {
 	// Metrics receives the job queue's metrics and the engine's own (boxwatch_refresh_failures_total);
 	// nil registers none.
 	Metrics prometheus.Registerer
+	// Retention says how long history is kept before the retention job deletes it (retention.go).
+	Retention Retention
 }
 
 // Defaults of Config, shared with the command line.
@@ -108,6 +111,7 @@ const (
 	kindLookup   = "lookup"
 	kindRefresh  = "refresh"
 	kindSchedule = "schedule_refreshes"
+	kindRetain   = "retention"
 )
 
 type lookupArgs struct {
@@ -169,6 +173,12 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.RoutesChanged == nil {
 		cfg.RoutesChanged = func() {}
 	}
+	if cfg.Retention.Every <= 0 {
+		cfg.Retention.Every = DefaultRetentionEvery
+	}
+	if cfg.Retention.Batch <= 0 {
+		cfg.Retention.Batch = DefaultRetentionBatch
+	}
 	e := &Engine{cfg: cfg, log: cfg.Logger}
 	if cfg.Metrics != nil {
 		e.refreshFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -200,11 +210,14 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &refreshWorker{e: e})
 	river.AddWorker(workers, &scheduleWorker{e: e})
 	river.AddWorker(workers, &terminalWorker{e: e})
+	river.AddWorker(workers, &retentionWorker{e: e})
 	q, err := queue.New(cfg.DB, queue.Config{
 		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
 		Metrics: cfg.Metrics,
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
+			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}),
+			river.NewPeriodicJob(river.PeriodicInterval(cfg.Retention.Every),
+				func() (river.JobArgs, *river.InsertOpts) { return retentionArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("tracking: %w", err)

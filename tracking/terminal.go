@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -152,13 +154,19 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 	e := w.e
 	var s boxwatch.Shipment
 	var c boxwatch.Container
-	if err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
-		if c, err = tx.LockContainer(ctx, job.Args.ContainerID); err != nil {
-			return err
-		}
-		s, err = tx.LockShipment(ctx, c.ShipmentID)
+	// Two transactions, not one holding the container while it waits for the shipment: a refresh
+	// locks the shipment, then its containers (see the write below).
+	err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+		c, err = tx.LockContainer(ctx, job.Args.ContainerID)
 		return err
-	}); err != nil {
+	})
+	if err == nil {
+		err = e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
+			s, err = tx.LockShipment(ctx, c.ShipmentID)
+			return err
+		})
+	}
+	if err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
 			return nil
 		}
@@ -175,7 +183,6 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 			return err
 		}
 	}
-	var err error
 	var report boxwatch.TerminalReport
 	src := e.cfg.Terminals.Source(ref)
 	switch {
@@ -190,13 +197,16 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 	}
 	ctx, cancel := writeContext(ctx)
 	defer cancel()
+	shipmentID := c.ShipmentID
 	return e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) error {
-		c, lerr := tx.LockContainer(ctx, job.Args.ContainerID)
-		if lerr != nil {
+		// The shipment, then its container: the order a refresh of the shipment locks them in
+		// (a container's shipment never changes).
+		s, lerr := tx.LockShipment(ctx, shipmentID)
+		if lerr != nil || checksStopped(s) {
 			return lerr
 		}
-		s, lerr := tx.LockShipment(ctx, c.ShipmentID)
-		if lerr != nil || checksStopped(s) {
+		c, lerr := tx.LockContainer(ctx, job.Args.ContainerID)
+		if lerr != nil {
 			return lerr
 		}
 		now := e.cfg.Clock()
@@ -551,6 +561,9 @@ func optTime(t time.Time) *string {
 // SaveTerminalList records the terminal list (data.Terminals) in the store, in one transaction:
 // each listed terminal whole, with its FIRMS code, nickname and address.
 func SaveTerminalList(ctx context.Context, db boxwatch.WorkStore, list []boxwatch.Terminal, now time.Time) error {
+	// By id, as lookups write terminals (saveShared): replicas starting while lookups run never
+	// hold terminals the others wait for in a cycle.
+	list = slices.SortedFunc(slices.Values(list), func(a, b boxwatch.Terminal) int { return strings.Compare(a.ID, b.ID) })
 	return db.InTx(ctx, func(tx boxwatch.Tx) error {
 		for _, t := range list {
 			t.CreatedAt, t.UpdatedAt = now, now

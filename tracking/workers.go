@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -428,14 +429,10 @@ func (e *Engine) normalize(scac, bl string) string {
 // of what changes after the shipment exists. Keys make a repeated answer log nothing twice.
 func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment, cs boxwatch.CarrierShipment, now time.Time, initial bool) error {
 	route := deriveRoute(cs, s.Route)
-	for _, stop := range route {
-		if stop.TerminalCode != "" {
-			t := boxwatch.Terminal{ID: stop.TerminalID(), LOCODE: stop.LOCODE, SMDGCode: stop.TerminalCode, Name: stop.TerminalName,
-				CreatedAt: now, UpdatedAt: now}
-			if err := tx.SaveTerminal(ctx, t); err != nil {
-				return err
-			}
-		}
+	oldDest := s.Destination
+	dest := deriveDestination(cs, route, oldDest)
+	if err := saveShared(ctx, tx, cs, route, dest, now); err != nil {
+		return err
 	}
 	oldPOD, hadPOD := s.POD()
 	oldPOL, hadPOL := s.POL()
@@ -446,16 +443,7 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	if arrived := newArrivals(before, s.Arrivals()); len(arrived) > 0 && e.cfg.Arrived != nil {
 		tx.AfterCommit(func() { e.cfg.Arrived(arrived) })
 	}
-	oldDest := s.Destination
-	dest := deriveDestination(cs, route, oldDest)
 	s.Destination = dest
-	if dest != nil && dest.FacilityCodeList == "SMDG" && dest.FacilityCode != "" {
-		t := boxwatch.Terminal{ID: boxwatch.TerminalID(dest.LOCODE, dest.FacilityCode), LOCODE: dest.LOCODE, SMDGCode: dest.FacilityCode,
-			Name: dest.Name, CreatedAt: now, UpdatedAt: now}
-		if err := tx.SaveTerminal(ctx, t); err != nil {
-			return err
-		}
-	}
 	// Events of one answer are a microsecond apart, in the order they are logged (each
 	// container's milestones in journey order), so that their creation order is their order of
 	// delivery to each webhook.
@@ -569,15 +557,6 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 			}
 		}
 	}
-	for _, call := range cs.Calls {
-		if v := call.Vessel; v != nil && boxwatch.ValidIMO(v.IMO) {
-			if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(v.IMO), IMO: v.IMO, MMSI: v.MMSI, Name: v.Name,
-				CallSign: v.CallSign, Flag: v.Flag}, now); err != nil {
-				return err
-			}
-		}
-	}
-
 	if err := tx.RecordLookup(ctx, s.ID, now, atPOD(*s, now)); err != nil {
 		return err
 	}
@@ -588,6 +567,64 @@ func (e *Engine) apply(ctx context.Context, tx boxwatch.Tx, s *boxwatch.Shipment
 	}
 	tx.AfterCommit(e.cfg.RoutesChanged)
 	return tx.UpdateShipment(ctx, *s)
+}
+
+// saveShared records the terminals and vessels an answer names: rows that the lookups of other
+// shipments write too. Each is written once, merged as writing them call by call would leave it,
+// and all in one order (terminals by id, then vessels by IMO number) before the shipment's own
+// rows: two lookups naming the same ones in different orders then wait for each other instead
+// of each holding a row the other needs (PostgreSQL's deadlock, 40P01).
+func saveShared(ctx context.Context, tx boxwatch.Tx, cs boxwatch.CarrierShipment, route []boxwatch.RouteStop, dest *boxwatch.Destination,
+	now time.Time) error {
+	terminals := map[string]boxwatch.Terminal{}
+	addTerminal := func(t boxwatch.Terminal) {
+		if prev, ok := terminals[t.ID]; ok && t.Name == "" {
+			t.Name = prev.Name // an unnamed mention keeps the name another gave
+		}
+		terminals[t.ID] = t
+	}
+	for _, stop := range route {
+		if stop.TerminalCode != "" {
+			addTerminal(boxwatch.Terminal{ID: stop.TerminalID(), LOCODE: stop.LOCODE, SMDGCode: stop.TerminalCode, Name: stop.TerminalName,
+				CreatedAt: now, UpdatedAt: now})
+		}
+	}
+	if dest != nil && dest.FacilityCodeList == "SMDG" && dest.FacilityCode != "" {
+		addTerminal(boxwatch.Terminal{ID: boxwatch.TerminalID(dest.LOCODE, dest.FacilityCode), LOCODE: dest.LOCODE, SMDGCode: dest.FacilityCode,
+			Name: dest.Name, CreatedAt: now, UpdatedAt: now})
+	}
+	for _, id := range slices.Sorted(maps.Keys(terminals)) {
+		if err := tx.SaveTerminal(ctx, terminals[id]); err != nil {
+			return err
+		}
+	}
+	vessels := map[string]boxwatch.Vessel{}
+	for _, call := range cs.Calls {
+		v := call.Vessel
+		if v == nil || !boxwatch.ValidIMO(v.IMO) {
+			continue
+		}
+		// SaveVessel keeps the stored value of a field given empty: a later call's word wins
+		// where it says something.
+		merged := vessels[v.IMO]
+		merged.ID, merged.IMO = boxwatch.VesselID(v.IMO), v.IMO
+		for _, f := range []struct {
+			to   *string
+			from string
+		}{{&merged.MMSI, v.MMSI}, {&merged.Name, v.Name},
+			{&merged.CallSign, v.CallSign}, {&merged.Flag, v.Flag}} {
+			if f.from != "" {
+				*f.to = f.from
+			}
+		}
+		vessels[v.IMO] = merged
+	}
+	for _, imo := range slices.Sorted(maps.Keys(vessels)) {
+		if err := tx.SaveVessel(ctx, vessels[imo], now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ended returns why tracking of a shipment ends with the carrier's answer cs about its boxes,

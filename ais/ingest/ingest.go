@@ -2,7 +2,8 @@
 // (TCP, UDP, files), decodes them with package ais, keeps each report once however many sources
 // heard it, and writes what boxwatch keeps of vessels: the MMSI↔IMO links of static reports, the
 // last position of every vessel heard, and a decimated track of the vessels on legs of tracked
-// shipments, which the container map draws. It also enforces the tracks' retention.
+// shipments, which the container map draws. Deleting old tracks is the tracking engine's
+// retention job (one replica at a time, in batches).
 //
 // Ingest holds no state that must survive a restart: the store is the record, and several
 // processes may ingest the same feed at once (the store keeps a position of a vessel at a time
@@ -49,7 +50,6 @@ func (in *Ingest) CacheStats() cache.Stats { return in.identities.Stats() }
 // Defaults of Config.
 const (
 	DefaultInterval    = 5 * time.Minute
-	DefaultRetention   = 120 * 24 * time.Hour
 	DefaultFlushEvery  = 250 * time.Millisecond
 	DefaultActiveEvery = 30 * time.Second
 )
@@ -84,8 +84,6 @@ type Config struct {
 	// Interval is the longest gap kept between two stored positions of a vessel; positions in
 	// between are kept only at turns, stops and starts. Default DefaultInterval.
 	Interval time.Duration
-	// Retention is how long stored positions are kept. Default DefaultRetention.
-	Retention time.Duration
 	// FlushEvery is how often what was heard is written; default DefaultFlushEvery.
 	FlushEvery time.Duration
 	// ActiveEvery is the least time between the starts of two lookups of the vessels of active
@@ -182,9 +180,6 @@ func New(cfg Config) (*Ingest, error) {
 	if cfg.Interval <= 0 {
 		cfg.Interval = DefaultInterval
 	}
-	if cfg.Retention <= 0 {
-		cfg.Retention = DefaultRetention
-	}
 	if cfg.FlushEvery <= 0 {
 		cfg.FlushEvery = DefaultFlushEvery
 	}
@@ -221,8 +216,8 @@ func New(cfg Config) (*Ingest, error) {
 	return in, nil
 }
 
-// Start runs every source, the writer, the lookups of the vessels of active legs and the
-// retention job until Stop. It fails if a UDP source cannot listen. It does not wait for the first
+// Start runs every source, the writer and the lookups of the vessels of active legs until
+// Stop. It fails if a UDP source cannot listen. It does not wait for the first
 // lookup: until it answers, every vessel heard counts as on no active leg, and a vessel it finds
 // active gets the track it was heard to sail meanwhile (see RefreshActive).
 func (in *Ingest) Start(ctx context.Context) error {
@@ -247,10 +242,6 @@ func (in *Ingest) Start(ctx context.Context) error {
 	}
 	in.running.Go(func() { in.every(runCtx, in.cfg.FlushEvery, in.Flush) })
 	in.running.Go(func() { in.lookUpActive(runCtx) })
-	in.running.Go(func() {
-		in.enforceRetention(runCtx)
-		in.every(runCtx, time.Hour, in.enforceRetention)
-	})
 	return nil
 }
 
@@ -390,17 +381,6 @@ func (in *Ingest) RefreshActive(ctx context.Context) error {
 	}
 	in.recentOld, in.recent = in.recent, in.recentOld
 	clear(in.recent)
-	return nil
-}
-
-func (in *Ingest) enforceRetention(ctx context.Context) error {
-	n, err := in.cfg.Store.DeletePositionsBefore(ctx, in.cfg.Clock().Add(-in.cfg.Retention))
-	if err != nil {
-		return fmt.Errorf("ais ingest: retention: %w", err)
-	}
-	if n > 0 {
-		in.cfg.Logger.Info("ais positions past retention deleted", "count", n)
-	}
 	return nil
 }
 

@@ -44,12 +44,15 @@ func TestServeConfigValidate(t *testing.T) {
 		"OKAISSources": {func(c *serveConfig) {
 			c.aisSources = sourceList{"tcp://127.0.0.1:5631", "udp://0.0.0.0:10110", "file:///var/lib/ais.nmea"}
 		}, ""},
-		"AISSourceScheme":   {func(c *serveConfig) { c.aisSources = sourceList{"http://feed.example:80"} }, "--ais"},
-		"AISSourceNoPort":   {func(c *serveConfig) { c.aisSources = sourceList{"tcp://127.0.0.1"} }, "--ais"},
-		"ShortAISInterval":  {func(c *serveConfig) { c.aisInterval = time.Millisecond }, "--ais-interval"},
-		"ShortAISRetention": {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
-		"OKEgressIPs":       {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"203.0.113.7", "2001:db8::1"} }, ""},
-		"EgressNotAnIP":     {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"egress.example.com"} }, "--webhook-egress-ips"},
+		"AISSourceScheme":            {func(c *serveConfig) { c.aisSources = sourceList{"http://feed.example:80"} }, "--ais"},
+		"AISSourceNoPort":            {func(c *serveConfig) { c.aisSources = sourceList{"tcp://127.0.0.1"} }, "--ais"},
+		"ShortAISInterval":           {func(c *serveConfig) { c.aisInterval = time.Millisecond }, "--ais-interval"},
+		"ShortAISRetention":          {func(c *serveConfig) { c.aisRetention = time.Minute }, "--ais-retention"},
+		"ShortNotificationRetention": {func(c *serveConfig) { c.retainNotifications = time.Minute }, "--retain-notifications"},
+		"ShortEventRetention":        {func(c *serveConfig) { c.retainEvents = time.Minute }, "--retain-events"},
+		"OKKeepForEver":              {func(c *serveConfig) { c.aisRetention, c.retainNotifications, c.retainEvents = 0, 0, 0 }, ""},
+		"OKEgressIPs":                {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"203.0.113.7", "2001:db8::1"} }, ""},
+		"EgressNotAnIP":              {func(c *serveConfig) { c.webhookEgressIPs = sourceList{"egress.example.com"} }, "--webhook-egress-ips"},
 		"OKNoCaches": {func(c *serveConfig) {
 			c.mapCacheBytes, c.routeCacheBytes, c.trackCacheBytes, c.statementCacheBytes, c.readCacheBytes, c.keyCacheBytes = 0, 0, 0, 0, 0, 0
 			c.aisIdentityCacheBytes = 0

@@ -66,6 +66,7 @@ type serveConfig struct {
 	requestTimeout                           time.Duration
 	aisSources                               sourceList
 	aisInterval, aisRetention                time.Duration
+	retainNotifications, retainEvents        time.Duration
 	mapCacheBytes, routeCacheBytes           int64
 	trackCacheBytes                          int64
 	statementCacheBytes, readCacheBytes      int64
@@ -95,7 +96,8 @@ func defaultServeConfig() serveConfig {
 		webhookTimeout:   webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, webhookPerAccountFailing: dispatch.DefaultPerAccountFailing, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
 		headerTimeout: 10 * time.Second, bodyTimeout: 10 * time.Second, requestTimeout: 30 * time.Second,
-		aisRetention: ingest.DefaultRetention, readCache: true,
+		aisRetention: tracking.DefaultPositionRetention, readCache: true,
+		retainNotifications: tracking.DefaultNotificationRetention, retainEvents: tracking.DefaultEventRetention,
 		mapCacheBytes: journey.DefaultMapCacheBytes, routeCacheBytes: journey.DefaultRouteCacheBytes, trackCacheBytes: journey.DefaultTrackCacheBytes,
 		statementCacheBytes: store.DefaultStatementCacheBytes, readCacheBytes: store.DefaultReadCacheBytes, keyCacheBytes: store.DefaultKeyCacheBytes,
 		aisIdentityCacheBytes: ingest.DefaultIdentityCacheBytes,
@@ -147,8 +149,14 @@ func (c serveConfig) validate() error {
 		return usagef("--drain-timeout must not be negative, got %v", c.drainTimeout)
 	case c.aisInterval < time.Second:
 		return usagef("--ais-interval must be at least 1s, got %v", c.aisInterval)
-	case c.aisRetention < time.Hour:
-		return usagef("--ais-retention must be at least 1h, got %v", c.aisRetention)
+	}
+	for _, r := range []struct {
+		flag string
+		v    time.Duration
+	}{{"ais-retention", c.aisRetention}, {"retain-notifications", c.retainNotifications}, {"retain-events", c.retainEvents}} {
+		if r.v != 0 && r.v < time.Hour {
+			return usagef("--%s must be 0 (keep for ever) or at least 1h, got %v", r.flag, r.v)
+		}
 	}
 	for _, b := range []struct {
 		flag string
@@ -234,7 +242,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.DurationVar(&cfg.drainTimeout, "drain-timeout", cfg.drainTimeout, "on a stop, how long /readyz answers 503 while the API still serves, so load balancers take the replica out first; skipped when no readiness check came in that long (0 skips it)")
 	fs.Var(&cfg.aisSources, "ais", "an AIS feed of NMEA lines, repeatable: tcp://host:port (a client that reconnects), udp://addr:port (a listener), file:///path (read once); ingested when --workers is above 0")
 	fs.DurationVar(&cfg.aisInterval, "ais-interval", cfg.aisInterval, "longest gap between two stored positions of a vessel on an active leg (turns, stops and starts are kept in between)")
-	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept")
+	fs.DurationVar(&cfg.aisRetention, "ais-retention", cfg.aisRetention, "how long stored vessel positions are kept (0: for ever)")
+	fs.DurationVar(&cfg.retainNotifications, "retain-notifications", cfg.retainNotifications, "how long a webhook notification delivered or failed for good is kept after its last attempt, with its logs (0: for ever); pending ones always are")
+	fs.DurationVar(&cfg.retainEvents, "retain-events", cfg.retainEvents, "how long a logged event is kept once no notification refers to it and its shipment stopped (0: for ever)")
 	fs.Int64Var(&cfg.mapCacheBytes, "map-cache-bytes", cfg.mapCacheBytes, "bytes of container maps drawn kept for reuse (0: none)")
 	fs.Int64Var(&cfg.routeCacheBytes, "route-cache-bytes", cfg.routeCacheBytes, "bytes of sea routes kept for the maps and predicted arrivals (0: none)")
 	fs.Int64Var(&cfg.trackCacheBytes, "track-cache-bytes", cfg.trackCacheBytes, "bytes of vessel tracks kept for the maps and predicted arrivals (0: none, every map reads its tracks whole)")
@@ -346,7 +356,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	// AIS ingest runs where jobs run; it is built whether or not it runs, so the engine can wake it.
 	feeds, err := ingest.New(ingest.Config{Store: db, Sources: cfg.aisSources, Interval: cfg.aisInterval,
-		Retention: cfg.aisRetention, Logger: log.With("component", "ais"), Metrics: reg, IdentityCacheBytes: storeBound(cfg.aisIdentityCacheBytes)})
+		Logger: log.With("component", "ais"), Metrics: reg, IdentityCacheBytes: storeBound(cfg.aisIdentityCacheBytes)})
 	if err != nil {
 		return err
 	}
@@ -387,7 +397,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		Terminals: terminalSources, Railways: data.Railways(), TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
-		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg})
+		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg,
+		Retention: tracking.Retention{Notifications: cfg.retainNotifications, Events: cfg.retainEvents, Positions: cfg.aisRetention}})
 	if err != nil {
 		return err
 	}

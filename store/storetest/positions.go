@@ -117,7 +117,7 @@ func testSavePositionsLarge(t *testing.T, db *store.DB) {
 			t.Fatalf("batch of %d: read back %d, %v", n, len(got), err)
 		}
 	}
-	if deleted, err := db.DeletePositionsBefore(ctx, at(time.Hour)); err != nil || deleted != int64(total) {
+	if deleted, err := db.DeletePositionsBefore(ctx, at(time.Hour), total+1); err != nil || deleted != int64(total) {
 		t.Fatalf("deleted %d of %d, %v", deleted, total, err)
 	}
 }
@@ -158,9 +158,12 @@ func testDeletePositionsBefore(t *testing.T, db *store.DB) {
 	if _, err := db.SavePositions(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	n, err := db.DeletePositionsBefore(ctx, at(4*time.Hour))
-	if err != nil || n != 4 {
-		t.Fatalf("deleted %d, %v; want 4", n, err)
+	// In batches of three: three, then the fourth, then none.
+	for _, want := range []int64{3, 1, 0} {
+		n, err := db.DeletePositionsBefore(ctx, at(4*time.Hour), 3)
+		if err != nil || n != want {
+			t.Fatalf("deleted %d, %v; want %d", n, err, want)
+		}
 	}
 	got, _ := db.VesselPositions(ctx, "220417000", base, at(24*time.Hour), 100)
 	if len(got) != 6 || !got[0].Timestamp.Equal(at(4*time.Hour)) {
@@ -354,6 +357,192 @@ func testVesselArrivals(t *testing.T, db *store.DB) {
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("arrivals in [%v, %v) limit %d:\n got %+v\nwant %+v", tc.since, tc.until, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// voyage is a route from CNSHA to NLRTM through SGSIN on the vessels given, the first leg
+// arrived when arrivedFirst, the second when arrivedSecond.
+func voyage(first, second string, arrivedFirst, arrivedSecond bool) []boxwatch.RouteStop {
+	r := []boxwatch.RouteStop{
+		{Sequence: 1, LOCODE: "CNSHA", Role: boxwatch.RolePOL, ATD: at(time.Hour), OutboundVesselIMO: first},
+		{Sequence: 2, LOCODE: "SGSIN", Role: boxwatch.RoleTS, InboundVesselIMO: first, OutboundVesselIMO: second},
+		{Sequence: 3, LOCODE: "NLRTM", Role: boxwatch.RolePOD, InboundVesselIMO: second},
+	}
+	if arrivedFirst {
+		r[1].ATA = at(100 * time.Hour)
+	}
+	if arrivedSecond {
+		r[2].ATA = at(300 * time.Hour)
+	}
+	return r
+}
+
+func mustUpdateShipments(t testing.TB, db *store.DB, ss ...boxwatch.Shipment) {
+	t.Helper()
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		for _, s := range ss {
+			if err := tx.UpdateShipment(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func wantActiveLegVessels(t testing.TB, db *store.DB, when string, want map[string]string) {
+	t.Helper()
+	got, err := db.ActiveLegVessels(ctx)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: active leg vessels %v, %v; want %v", when, got, err, want)
+	}
+}
+
+// testActiveLegVesselsArrivals: a vessel leaves the answer when the leg it carries arrives, and
+// comes back if the carrier takes the arrival back.
+func testActiveLegVesselsArrivals(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001", MMSI: "477000100"})
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000002"), IMO: "9000002", MMSI: "477000200"})
+	s := mustCreateShipment(t, db, a.ID, "BL1", base)
+	wantActiveLegVessels(t, db, "before the first lookup", map[string]string{})
+	s.Route = voyage("9000001", "9000002", false, false)
+	mustUpdateShipments(t, db, s)
+	wantActiveLegVessels(t, db, "sailing", map[string]string{"477000100": "9000001", "477000200": "9000002"})
+	s.Route = voyage("9000001", "9000002", true, false)
+	mustUpdateShipments(t, db, s)
+	wantActiveLegVessels(t, db, "at the transshipment port", map[string]string{"477000200": "9000002"})
+	s.Route = voyage("9000001", "9000002", true, true)
+	mustUpdateShipments(t, db, s)
+	wantActiveLegVessels(t, db, "arrived", map[string]string{})
+	s.Route = voyage("9000001", "9000002", true, false)
+	mustUpdateShipments(t, db, s)
+	wantActiveLegVessels(t, db, "the arrival taken back", map[string]string{"477000200": "9000002"})
+	// A new second vessel replaces the one the leg had.
+	s.Route = voyage("9000001", "9000001", true, false)
+	mustUpdateShipments(t, db, s)
+	wantActiveLegVessels(t, db, "the second leg on another vessel", map[string]string{"477000100": "9000001"})
+}
+
+// testActiveLegVesselsStoppedOrDeleted: the vessels of a shipment whose tracking stopped, or
+// which is deleted (with its request), leave the answer; resumed, they come back.
+func testActiveLegVesselsStoppedOrDeleted(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001", MMSI: "477000100"})
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000002"), IMO: "9000002", MMSI: "477000200"})
+	stopped := mustCreateShipment(t, db, a.ID, "BL1", base)
+	stopped.Route = voyage("9000001", "9000001", false, false)
+	deleted := mustCreateShipment(t, db, a.ID, "BL2", base)
+	deleted.Route = voyage("9000002", "9000002", false, false)
+	mustUpdateShipments(t, db, stopped, deleted)
+	wantActiveLegVessels(t, db, "both tracked", map[string]string{"477000100": "9000001", "477000200": "9000002"})
+	stopped.StoppedAt, stopped.StoppedReason = at(time.Hour), boxwatch.StopCancelledByUser
+	mustUpdateShipments(t, db, stopped)
+	wantActiveLegVessels(t, db, "one stopped", map[string]string{"477000200": "9000002"})
+	rawExec(t, db, "DELETE FROM tracking_requests WHERE id = ?", deleted.TrackingRequestID)
+	wantActiveLegVessels(t, db, "the other deleted", map[string]string{})
+	stopped.StoppedAt, stopped.StoppedReason = time.Time{}, ""
+	mustUpdateShipments(t, db, stopped)
+	wantActiveLegVessels(t, db, "resumed", map[string]string{"477000100": "9000001"})
+
+	// A shipment created stopped (its journey over at the first answer) has none.
+	tr := newTR(a.ID, "BL3", "MSCU", base)
+	tr.Status = boxwatch.StatusCreated
+	over := newShipment(tr, base)
+	over.Route = voyage("9000002", "9000002", false, false)
+	over.StoppedAt, over.StoppedReason = base, boxwatch.StopCancelledByUser
+	tr.ShipmentID = over.ID
+	mustInTx(t, db, func(tx boxwatch.Tx) error {
+		if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
+			return err
+		}
+		return tx.InsertShipment(ctx, over)
+	})
+	wantActiveLegVessels(t, db, "a shipment created stopped", map[string]string{"477000100": "9000001"})
+}
+
+// testActiveLegVesselsSharedVessel: a vessel carrying many shipments stays in the answer, once,
+// until the last of its legs arrives or stops.
+func testActiveLegVesselsSharedVessel(t *testing.T, db *store.DB) {
+	a := MustCreateAccount(t, db, "acme")
+	mustSaveVessel(t, db, boxwatch.Vessel{ID: boxwatch.VesselID("9000001"), IMO: "9000001"})
+	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "477000100", IMO: "9000001"}}, base); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	ships := make([]boxwatch.Shipment, n)
+	for i := range ships {
+		ships[i] = mustCreateShipment(t, db, a.ID, fmt.Sprintf("BL%02d", i), base)
+		ships[i].Route = voyage("9000001", "9000009", false, false)
+	}
+	mustUpdateShipments(t, db, ships...)
+	want := map[string]string{"477000100": "9000001"}
+	wantActiveLegVessels(t, db, "every shipment on board", want)
+	for i := range n - 1 {
+		if i%2 == 0 {
+			ships[i].Route = voyage("9000001", "9000009", true, false)
+		} else {
+			ships[i].StoppedAt, ships[i].StoppedReason = at(time.Hour), boxwatch.StopCancelledByUser
+		}
+		mustUpdateShipments(t, db, ships[i])
+		wantActiveLegVessels(t, db, fmt.Sprintf("%d of %d arrived or stopped", i+1, n), want)
+	}
+	ships[n-1].Route = voyage("9000001", "9000009", true, false)
+	mustUpdateShipments(t, db, ships[n-1])
+	wantActiveLegVessels(t, db, "the last arrived", map[string]string{})
+}
+
+// testIdentitiesBesideLookups has AIS ingest teaching vessels their MMSIs while lookups write the
+// same vessels, in IMO order as the tracking engine does: each identity batch updates the vessels
+// it names, which PostgreSQL would lock in the table's order (here the reverse, the vessels stored
+// last first) and deadlock with a lookup holding the first of them.
+func testIdentitiesBesideLookups(t *testing.T, db *store.DB) {
+	const vessels, rounds = 40, 10
+	imo := func(round, i int) string { return fmt.Sprintf("9%02d%04d", round, i) }
+	for round := range rounds {
+		// Stored last first: the table holds them in descending IMO order.
+		mustInTx(t, db, func(tx boxwatch.Tx) error {
+			for i := vessels - 1; i >= 0; i-- {
+				if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(imo(round, i)), IMO: imo(round, i)}, base); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		var ids []boxwatch.VesselIdentity
+		for i := range vessels {
+			ids = append(ids, boxwatch.VesselIdentity{MMSI: fmt.Sprintf("47%02d%05d", round, i), IMO: imo(round, i)})
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, 4)
+		for w := range errs {
+			wg.Go(func() {
+				<-start
+				if w%2 == 0 {
+					errs[w] = db.SaveVesselIdentities(ctx, ids, base)
+					return
+				}
+				errs[w] = db.InTx(ctx, func(tx boxwatch.Tx) error {
+					for i := range vessels {
+						if err := tx.SaveVessel(ctx, boxwatch.Vessel{ID: boxwatch.VesselID(imo(round, i)), IMO: imo(round, i),
+							Name: fmt.Sprintf("VESSEL %d", i)}, base); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			})
+		}
+		close(start)
+		wg.Wait()
+		for w, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, writer %d: %v", round, w, err)
+			}
+		}
+		if v, err := db.Vessel(ctx, imo(round, vessels-1)); err != nil || v.MMSI == "" || v.Name == "" {
+			t.Fatalf("round %d: last vessel %+v, %v", round, v, err)
 		}
 	}
 }

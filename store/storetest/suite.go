@@ -126,12 +126,21 @@ var conformance = []struct {
 	// positions.go
 	{"VesselIdentities", withDB(testVesselIdentities), []string{"PositionStore.SaveVesselIdentities", "VesselStore.Vessel"}},
 	{"SavePositions", withDB(testSavePositions), []string{"PositionStore.SavePositions", "PositionStore.VesselPositions"}},
-	{"SavePositionsLarge", withDB(testSavePositionsLarge), []string{"PositionStore.SavePositions", "PositionStore.DeletePositionsBefore"}},
+	{"SavePositionsLarge", withDB(testSavePositionsLarge), []string{"PositionStore.SavePositions", "RetentionStore.DeletePositionsBefore"}},
 	{"LastPositions", withDB(testLastPositions), []string{"PositionStore.SaveLastPositions", "VesselStore.Vessel"}},
-	{"DeletePositionsBefore", withDB(testDeletePositionsBefore), []string{"PositionStore.DeletePositionsBefore"}},
+	{"DeletePositionsBefore", withDB(testDeletePositionsBefore), []string{"RetentionStore.DeletePositionsBefore"}},
+
+	// retention.go
+	{"DeleteFinishedNotifications", withDB(testDeleteFinishedNotifications), []string{"RetentionStore.DeleteFinishedNotifications"}},
+	{"DeleteEventsBefore", withDB(testDeleteEventsBefore), []string{"RetentionStore.DeleteEventsBefore"}},
 	{"ActiveLegVessels", withDB(testActiveLegVessels), []string{"PositionStore.ActiveLegVessels"}},
+	{"ActiveLegVesselsArrivals", withDB(testActiveLegVesselsArrivals), []string{"PositionStore.ActiveLegVessels", "Tx.UpdateShipment"}},
+	{"ActiveLegVesselsStoppedOrDeleted", withDB(testActiveLegVesselsStoppedOrDeleted), []string{"PositionStore.ActiveLegVessels",
+		"Tx.UpdateShipment", "Tx.InsertShipment"}},
+	{"ActiveLegVesselsSharedVessel", withDB(testActiveLegVesselsSharedVessel), []string{"PositionStore.ActiveLegVessels", "Tx.UpdateShipment"}},
 	{"VesselArrivals", withDB(testVesselArrivals), []string{"PositionStore.VesselArrivals"}},
 	{"SavePositionsConcurrent", withDB(testSavePositionsConcurrent), []string{"PositionStore.SavePositions"}},
+	{"IdentitiesBesideLookups", withDB(testIdentitiesBesideLookups), []string{"PositionStore.SaveVesselIdentities", "Tx.SaveVessel"}},
 	{"PositionWritersConcurrent", withDB(testPositionWritersConcurrent), []string{"PositionStore.SavePositions",
 		"PositionStore.SaveLastPositions", "PositionStore.SaveVesselIdentities"}},
 
@@ -157,13 +166,14 @@ var notInSuite = map[string]string{
 	"SQLWriter": "plumbing for the job queue, exercised by the queue's tests",
 	"Pool":      "plumbing for the job queue, exercised by the queue's tests",
 	// The read cache's test hooks (store/export_test.go), there only when store's own tests run them.
-	"ReadCacheLive":        "test hook of store's read cache tests",
-	"ReadCacheListenerPID": "test hook of store's read cache tests",
-	"ReadCacheNotified":    "test hook of store's read cache tests",
-	"SetReadCacheHooks":    "test hook of store's read cache tests",
-	"RunStatement":         "test hook of store's statement cache tests",
-	"RunMigration":         "test hook of store's migration tests",
-	"ClaimPlan":            "test hook of store's claim cost test (claim_test.go)",
+	"ReadCacheLive":              "test hook of store's read cache tests",
+	"ReadCacheListenerPID":       "test hook of store's read cache tests",
+	"ReadCacheNotified":          "test hook of store's read cache tests",
+	"SetReadCacheHooks":          "test hook of store's read cache tests",
+	"RunStatement":               "test hook of store's statement cache tests",
+	"RunMigration":               "test hook of store's migration tests",
+	"ClaimPlan":                  "test hook of store's claim cost test (claim_test.go)",
+	"ActiveLegVesselsFromRoutes": "the route scan active_legs replaced: the benchmark's baseline and the migration test's oracle",
 }
 
 // Run is the conformance suite: every behaviour boxwatch relies on from a store, run on one
@@ -227,6 +237,7 @@ var checkedTypes = map[string]reflect.Type{
 	"Tx":                   reflect.TypeFor[boxwatch.Tx](),
 	"WorkStore":            reflect.TypeFor[boxwatch.WorkStore](),
 	"PositionStore":        reflect.TypeFor[boxwatch.PositionStore](),
+	"RetentionStore":       reflect.TypeFor[boxwatch.RetentionStore](),
 	"DB":                   reflect.TypeFor[*store.DB](),
 }
 
@@ -240,10 +251,10 @@ func inNarrowInterface(method string) bool {
 	return false
 }
 
-// inInterfaces reports whether *store.DB has the method because it implements Store, WorkStore or
-// PositionStore; the checklist names those by interface.
+// inInterfaces reports whether *store.DB has the method because it implements Store, WorkStore,
+// PositionStore or RetentionStore; the checklist names those by interface.
 func inInterfaces(method string) bool {
-	for _, typ := range []reflect.Type{checkedTypes["Store"], checkedTypes["WorkStore"], checkedTypes["PositionStore"]} {
+	for _, typ := range []reflect.Type{checkedTypes["Store"], checkedTypes["WorkStore"], checkedTypes["PositionStore"], checkedTypes["RetentionStore"]} {
 		if _, ok := typ.MethodByName(method); ok {
 			return true
 		}

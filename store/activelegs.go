@@ -37,9 +37,13 @@ func activeLegsOf(s boxwatch.Shipment) []activeLeg {
 
 // saveActiveLegs brings the shipment's rows of active_legs up to its route, in the transaction
 // that writes the shipment. Rows that do not change are not written again: a refresh that
-// changes nothing of the legs leaves no dead rows behind.
-func (tx *txn) saveActiveLegs(ctx context.Context, s boxwatch.Shipment) error {
+// changes nothing of the legs leaves no dead rows behind. A shipment just inserted (created) has
+// no rows yet: nothing to delete, and nothing written when none of its legs is active.
+func (tx *txn) saveActiveLegs(ctx context.Context, s boxwatch.Shipment, created bool) error {
 	legs := activeLegsOf(s)
+	if created && len(legs) == 0 {
+		return nil
+	}
 	keep := make([]string, len(legs))
 	for i, l := range legs {
 		keep[i] = strconv.Itoa(l.leg)
@@ -50,8 +54,10 @@ func (tx *txn) saveActiveLegs(ctx context.Context, s boxwatch.Shipment) error {
 		// of which a route has a handful.
 		del += " AND leg NOT IN (" + strings.Join(keep, ", ") + ")"
 	}
-	if _, err := tx.c.exec(ctx, del, s.ID); err != nil {
-		return tx.db.internal("delete active legs", err)
+	if !created {
+		if _, err := tx.c.exec(ctx, del, s.ID); err != nil {
+			return tx.db.internal("delete active legs", err)
+		}
 	}
 	if len(legs) == 0 {
 		return nil

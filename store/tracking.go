@@ -149,7 +149,7 @@ func (tx *txn) InsertShipment(ctx context.Context, s boxwatch.Shipment) error {
 	if err := tx.db.internal("insert shipment", err); err != nil {
 		return err
 	}
-	return tx.saveActiveLegs(ctx, s)
+	return tx.saveActiveLegs(ctx, s, true)
 }
 
 // UpdateShipment writes every mutable field of a shipment.
@@ -168,7 +168,7 @@ func (tx *txn) UpdateShipment(ctx context.Context, s boxwatch.Shipment) error {
 	if n == 0 {
 		return boxwatch.ErrNotFound
 	}
-	return tx.saveActiveLegs(ctx, s)
+	return tx.saveActiveLegs(ctx, s, false)
 }
 
 // LockShipment returns a shipment by id whatever its account, locked for the transaction.

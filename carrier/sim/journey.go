@@ -108,7 +108,7 @@ var containerCounts = []weighted[int]{{1, 50}, {2, 25}, {3, 15}, {4, 10}}
 const (
 	hour = time.Hour
 	day  = 24 * time.Hour
-	// window is the horizon of stages 1 and 7: the vessel leaves or arrives within it.
+	// window is the stretch before a departure or an arrival a stage 1 or 7 lookup aims at.
 	window = 12 * time.Hour
 	// margin keeps the first lookup clear of the moves around it (longer than any report lag).
 	margin = time.Hour

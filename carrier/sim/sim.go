@@ -85,20 +85,21 @@ type Options struct {
 //   - A bill or booking ending in 7710 is a booking cancelled (shipment event CANC) before its
 //     first lookup, before any empty was picked up; one ending in 7720 is looked up while booked
 //     and cancelled a few hours later.
-//   - A number ending in 7730 was picked up at the port of discharge 30 days before its first
-//     lookup, and its empties are never returned; one ending in 7740 arrived there 60 days
-//     before, and its boxes are never picked up.
+//   - A number ending in 7730 was picked up at the port of discharge 30 days (to two headways
+//     more) before its first lookup, and its empties are never returned; one ending in 7740
+//     arrived there 60 days (or a little more) before, and its boxes are never picked up.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
-//     0 booked, empty not yet picked up; 1 full at the port of lading, the vessel leaves within 12
-//     hours; 2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct
-//     lane); 6 at sea on the last leg; 7 the vessel arrives at the port of discharge within 12
-//     hours; 8 discharged, available for pickup; 9 delivered and the empty returned. A number
+//     0 booked, empty not yet picked up; 1 full at the port of lading, awaiting the next sailing;
+//     2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct lane); 6
+//     at sea on the last leg; 7 at sea, its vessel the next to arrive at the port of discharge; 8
+//     discharged, available for pickup; 9 delivered and the empty returned. A number
 //     ending in a letter goes by the last digit in it, or stands at 3 when it has none.
 //
 // A valid ISO 6346 container number, whichever parameter carries it, is a journey of that one
 // container with no booking or bill known. Any other number is a booking whose bill of lading
 // has the same number (when it fits DCSA's 20 characters), with one to four containers of the
-// line's own owner prefixes. Simulated time starts at the first lookup and runs Speed times
+// line's own owner prefixes. Its boxes sail voyages every journey aboard shares (vessels keep
+// rotations: see rotation.go). Simulated time starts at the first lookup and runs Speed times
 // faster from there.
 type Network struct {
 	world      *world

@@ -60,10 +60,10 @@ type heard struct {
 	// from it (the same for every journey at Speed 1), so the vessel is heard where the journey
 	// looked up last sees it. Its reports never go back in time.
 	anchor   time.Time
-	sailings map[*sailing]bool
-	segments []segment // offsets from rotationEpoch, by start
-	sent     time.Time // simulated time up to which reports were sent
-	static   bool      // a static report was sent
+	sailings map[sailingKey]*sailing // by key: the world's cache may lay a sailing out again
+	segments []segment               // offsets from rotationEpoch, by start
+	sent     time.Time               // simulated time up to which reports were sent
+	static   bool                    // a static report was sent
 }
 
 // segment is a vessel's stay at a port, wait at an anchorage or a canal, or sailing between two,
@@ -208,16 +208,17 @@ func (b *broadcaster) register(j *journey, anchor time.Time) {
 		}
 		h := b.vessels[vessel.MMSI]
 		if h == nil {
-			h = &heard{anchor: anchor, sailings: map[*sailing]bool{}, sent: rotationEpoch.Add(segs[0].from - time.Nanosecond)}
+			h = &heard{anchor: anchor, sailings: map[sailingKey]*sailing{}, sent: rotationEpoch.Add(segs[0].from - time.Nanosecond)}
 			b.vessels[vessel.MMSI] = h
 		}
 		if anchor.After(h.anchor) {
 			h.anchor = anchor
 		}
-		if h.sailings[s] || slices.ContainsFunc(h.segments, func(g segment) bool { return g.from == segs[0].from }) {
+		key := sailingKey{s.loop.id, s.voyage, s.dir}
+		if h.sailings[key] != nil || slices.ContainsFunc(h.segments, func(g segment) bool { return g.from == segs[0].from }) {
 			continue
 		}
-		h.sailings[s] = true
+		h.sailings[key] = s
 		h.segments = append(h.segments, segs...)
 		slices.SortFunc(h.segments, func(a, b segment) int { return cmp.Compare(a.from, b.from) })
 	}
@@ -264,9 +265,9 @@ func (b *broadcaster) catchUp(now time.Time) []byte {
 		// Forget what is over: the voyages, then the vessel once it fell silent (a lookup of a
 		// voyage over keeps nothing).
 		h.segments = slices.DeleteFunc(h.segments, func(s segment) bool { return !rotationEpoch.Add(s.to).After(simNow) })
-		for s := range h.sailings {
+		for key, s := range h.sailings {
 			if !rotationEpoch.Add(s.passage.berth + portLinger).After(simNow) {
-				delete(h.sailings, s)
+				delete(h.sailings, key)
 			}
 		}
 		if len(h.segments) == 0 {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/boxwatch/boxwatch"
@@ -51,10 +50,25 @@ type loop struct {
 	headway time.Duration
 	offset  time.Duration // of voyage 0's planned arrival at ends[0], after rotationEpoch
 	vessels []boxwatch.Vessel
-
-	mu       sync.Mutex
-	sailings map[[2]int]*sailing // by voyage and direction
 }
+
+// sailingKey names voyage v of a loop in one direction.
+type sailingKey struct {
+	loop      string
+	voyage, d int
+}
+
+// sailingBytes is what a laid-out sailing weighs in the world's cache: the struct and its
+// passage's pacing (a float a day); the sea path is the world's, shared by every sailing of the
+// port pair.
+func sailingBytes(k sailingKey, s *sailing) int64 {
+	return int64(len(k.loop)) + 512 + 8*int64(len(s.passage.pace))
+}
+
+// DefaultSailingCacheBytes bounds the sailings the world keeps laid out. A sailing evicted is laid
+// out again from the vessel's nearest earlier sailing still held, or from the epoch: the same
+// sailing, at a cost.
+const DefaultSailingCacheBytes = 32 << 20
 
 // sailing is voyage v of a loop in one direction: from the port it arrives at and leaves to the
 // port it berths at. Its times are offsets from rotationEpoch.
@@ -151,7 +165,7 @@ func loopKey(lane string, leg int, class string) string {
 
 func (w *world) newLoop(l *lane, leg int, class, a, b string) *loop {
 	lp := &loop{id: fmt.Sprintf("%s/%d/%s/%s-%s", l.code, leg, class, a, b), lane: l, leg: leg, class: class,
-		ends: [2]place{w.places[a], w.places[b]}, sailings: map[[2]int]*sailing{}}
+		ends: [2]place{w.places[a], w.places[b]}}
 	d := dice("loop/" + lp.id)
 	lp.nm = l.detour[leg] * geo.DistanceNM(lp.ends[0].point, lp.ends[1].point)
 	if w.router != nil {
@@ -259,49 +273,52 @@ func (lp *loop) planned(v, dir int) (arrival, departure, berth time.Duration) {
 }
 
 // sailing returns voyage v of lp in direction dir, laying it out (and the vessel's earlier
-// voyages back to the epoch) once.
+// voyages back to the nearest one the cache holds, or to the epoch) when the cache does not hold it.
+// Each sailing follows the vessel's one before, so a sailing laid out again is the one evicted.
 func (w *world) sailing(lp *loop, v, dir int) *sailing {
-	lp.mu.Lock()
-	s, ok := lp.sailings[[2]int{v, dir}]
-	lp.mu.Unlock()
-	if ok {
+	key := func(k, d int) sailingKey { return sailingKey{lp.id, k, d} }
+	if s, ok := w.sailings.Get(key(v, dir)); ok {
+		return s
+	}
+	w.layMu.Lock()
+	defer w.layMu.Unlock()
+	if s, ok := w.sailings.Get(key(v, dir)); ok {
 		return s
 	}
 	// The vessel's earlier voyages, oldest first, so that each follows the one before.
 	n := len(lp.vessels)
 	first := v
-	for first-n >= 0 {
-		lp.mu.Lock()
-		_, known := lp.sailings[[2]int{first - n, 1}]
-		lp.mu.Unlock()
-		if known {
+	var prev *sailing
+	if dir == 1 {
+		prev, _ = w.sailings.Get(key(v, 0))
+	}
+	for prev == nil && first-n >= 0 {
+		if p, known := w.sailings.Get(key(first-n, 1)); known {
+			prev = p
 			break
 		}
 		first -= n
 	}
+	var s *sailing
 	for k := first; k <= v; k += n {
 		for d := range 2 {
 			if k == v && d > dir {
 				break
 			}
-			lp.mu.Lock()
-			_, known := lp.sailings[[2]int{k, d}]
-			lp.mu.Unlock()
-			if !known {
-				s := w.laySailing(lp, k, d)
-				lp.mu.Lock()
-				lp.sailings[[2]int{k, d}] = s
-				lp.mu.Unlock()
+			if k == v && d == 0 && dir == 1 && prev != nil && prev.voyage == v {
+				continue // the outbound half is held: it is prev
 			}
+			s = w.laySailing(lp, k, d, prev)
+			w.sailings.Add(key(k, d), s)
+			prev = s
 		}
 	}
-	lp.mu.Lock()
-	defer lp.mu.Unlock()
-	return lp.sailings[[2]int{v, dir}]
+	return s
 }
 
-// laySailing lays out voyage v in direction dir; the vessel's previous sailing must be laid out.
-func (w *world) laySailing(lp *loop, v, dir int) *sailing {
+// laySailing lays out voyage v in direction dir after prev, the vessel's sailing before it (nil
+// for its first).
+func (w *world) laySailing(lp *loop, v, dir int, prev *sailing) *sailing {
 	d := dice(fmt.Sprintf("voyage/%s/%d/%d", lp.id, v, dir))
 	n := len(lp.vessels)
 	s := &sailing{loop: lp, voyage: v, dir: dir, vessel: &lp.vessels[((v%n)+n)%n]}
@@ -310,15 +327,9 @@ func (w *world) laySailing(lp *loop, v, dir int) *sailing {
 	abs := func(off time.Duration) time.Time { return rotationEpoch.Add(off) }
 	from, to := s.from(), s.to()
 	lg := large(s.vessel)
-	switch prev := [2]int{v - n, 1}; {
-	case dir == 1:
-		prev = [2]int{v, 0}
-		fallthrough
-	case v-n >= 0:
-		lp.mu.Lock()
-		p := lp.sailings[prev]
-		lp.mu.Unlock()
-		s.arrival, s.arrivalCause = p.passage.berth, p.cause
+	switch {
+	case prev != nil:
+		s.arrival, s.arrivalCause = prev.passage.berth, prev.cause
 	default:
 		a := drawArrival(d, "arrival", lp.class, from, abs(s.plannedArrival), nil, lg, 0)
 		if a.cause == canalQueue {

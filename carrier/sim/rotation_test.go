@@ -3,10 +3,12 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/data"
 	"github.com/boxwatch/boxwatch/geo"
 )
@@ -34,7 +36,7 @@ func TestVesselsSailOneVoyageAtATime(t *testing.T) {
 	}
 	byVoyage := map[string]voyage{}     // by IMO, voyage number and port left
 	byVessel := map[string][]*sailing{} // distinct sailings by IMO
-	seen := map[*sailing]bool{}
+	seen := map[sailingKey]bool{}       // by key: a sailing evicted from the world's cache comes back as another value
 	b := &broadcaster{n: &Network{world: w, speed: 1, clock: func() time.Time { return rotationEpoch }}, vessels: map[uint32]*heard{}}
 	for i, nb := range numbers {
 		line, _ := data.Carriers().BySCAC(nb.scac)
@@ -55,8 +57,8 @@ func TestVesselsSailOneVoyageAtATime(t *testing.T) {
 					j.key, got.from, got.depart, got.to, got.berth)
 			}
 			byVoyage[id] = got
-			if s := j.sailings[k]; !seen[s] {
-				seen[s] = true
+			if s := j.sailings[k]; !seen[sailingKey{s.loop.id, s.voyage, s.dir}] {
+				seen[sailingKey{s.loop.id, s.voyage, s.dir}] = true
 				byVessel[s.vessel.IMO] = append(byVessel[s.vessel.IMO], s)
 			}
 		}
@@ -105,9 +107,72 @@ func TestVesselsSailOneVoyageAtATime(t *testing.T) {
 			last, lastAt = m.Position, at
 		}
 	}
+	t.Logf("sailing cache: %+v", w.sailings.Stats())
 	t.Logf("%d journeys, %d voyages on %d vessels (%d heard on more than one voyage), %d AIS reports", len(numbers),
 		len(seen), len(byVessel), shared, reports)
 	if len(numbers) < 2000 || shared == 0 {
 		t.Errorf("%d journeys, %d vessels heard on more than one voyage: the test should cover both", len(numbers), shared)
 	}
+}
+
+// TestSailingsEvictedLaidOutAgain: a world whose sailing cache holds a handful of sailings lays out
+// every sailing as one that holds them all does (each follows its vessel's one before, back to
+// the epoch if need be), and its cache never weighs more than its bound.
+func TestSailingsEvictedLaidOutAgain(t *testing.T) {
+	t.Parallel()
+	full, small := lateWorld(t), lateWorld(t)
+	const bound = 16 << 10
+	small.sailings = cache.New("sim_sailings", bound, sailingBytes)
+	var loops []*loop
+	for _, k := range slices.Sorted(maps.Keys(full.loops)) {
+		loops = append(loops, full.loops[k]...)
+	}
+	d := dice("evicted")
+	// Twenty loops asked in turn for voyages through 2024–2026, mostly later ones (as time passes)
+	// and now and then an earlier one: the small cache holds some of each loop's, so a sailing is
+	// laid out after the nearest one it still holds, or from the epoch.
+	picked := make([]*loop, 20)
+	next := make([]int, len(picked))
+	for i := range picked {
+		picked[i] = loops[d.intn(fmt.Sprint("loop/", i), len(loops))]
+	}
+	for i := range 600 {
+		k := i % len(picked)
+		lp := picked[k]
+		slp := small.loopByID(lp.id)
+		if slp == nil {
+			t.Fatalf("loop %s is in one world only", lp.id)
+		}
+		next[k] += 1 + d.intn(fmt.Sprint("step/", i), 3*len(lp.vessels))
+		v := next[k]
+		if d.frac(fmt.Sprint("back/", i)) < 0.2 {
+			v = d.intn(fmt.Sprint("voyage/", i), v+1)
+		}
+		dir := d.intn(fmt.Sprint("dir/", i), 2)
+		a, b := full.sailing(lp, v, dir), small.sailing(slp, v, dir)
+		if a.vessel.IMO != b.vessel.IMO || a.arrival != b.arrival || a.passage.depart != b.passage.depart ||
+			a.passage.berth != b.passage.berth || a.omits != b.omits || a.number != b.number {
+			t.Fatalf("%s voyage %d dir %d laid out again differs: vessel %s/%s, arrival %v/%v, departure %v/%v, berth %v/%v",
+				lp.id, v, dir, a.vessel.IMO, b.vessel.IMO, a.arrival, b.arrival, a.passage.depart, b.passage.depart,
+				a.passage.berth, b.passage.berth)
+		}
+		if st := small.sailings.Stats(); st.Bytes > bound {
+			t.Fatalf("the sailing cache weighs %d bytes, over its bound of %d", st.Bytes, bound)
+		}
+	}
+	if st := small.sailings.Stats(); st.Evictions == 0 {
+		t.Errorf("the small cache evicted nothing (%+v): the test lays out nothing again", st)
+	}
+}
+
+// loopByID returns the loop of w named id, or nil.
+func (w *world) loopByID(id string) *loop {
+	for _, ls := range w.loops {
+		for _, lp := range ls {
+			if lp.id == id {
+				return lp
+			}
+		}
+	}
+	return nil
 }

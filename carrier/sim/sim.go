@@ -27,6 +27,7 @@ import (
 	_ "time/tzdata" // event times are local to each port, the same on every machine
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/data"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	RetryAfter time.Duration
 	// Log receives failures of State; nothing is logged when nil.
 	Log *slog.Logger
+	// SailingCacheBytes bounds the sailings the world keeps laid out (DefaultSailingCacheBytes
+	// when zero); an evicted sailing is laid out again, the same, when it is needed.
+	SailingCacheBytes int64
 	// Dialect is how answers are written; the zero value is Track & Trace 2.2 by the spec.
 	Dialect Dialect
 	// Router gives the sea paths vessels sail, and the sea distances that time their passages;
@@ -201,6 +205,12 @@ func New(o Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.SailingCacheBytes < 0 {
+		return nil, errors.New("sim: the sailing cache's bound must not be negative")
+	}
+	if o.SailingCacheBytes > 0 {
+		w.sailings = cache.New("sim_sailings", o.SailingCacheBytes, sailingBytes)
+	}
 	w.setTerminals(o.Terminals)
 	n := &Network{world: w, lines: map[string]boxwatch.ShippingLine{}, state: o.State, clock: o.Clock,
 		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log, dialect: o.Dialect}
@@ -234,6 +244,9 @@ func (n *Network) eventsPath(scac string) string {
 	}
 	return "/" + scac + "/v2/events"
 }
+
+// CacheStats reports the world's cache of laid-out sailings, for admin.CacheCollector.
+func (n *Network) CacheStats() cache.Stats { return n.world.sailings.Stats() }
 
 // Version is the Track & Trace version the network speaks, dcsa.Version22 or dcsa.Version30.
 func (n *Network) Version() string {

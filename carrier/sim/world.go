@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/geo"
 )
 
@@ -143,6 +144,11 @@ type world struct {
 
 	mu     sync.Mutex
 	routes map[[2]string]seaRoute // by port pair
+
+	// sailings are the loops' sailings laid out, bounded in bytes (DefaultSailingCacheBytes);
+	// layMu lets one goroutine at a time lay out sailings, so a vessel's are laid out once.
+	sailings *cache.LRU[sailingKey, *sailing]
+	layMu    sync.Mutex
 }
 
 // seaRoute is the path of a vessel between two ports, the distance along it to each point, and
@@ -190,7 +196,8 @@ func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwat
 		return nil, fmt.Errorf("sim: the fleet has %d vessels; at least 2 are needed", len(fleet))
 	}
 	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}, router: router,
-		routes: map[[2]string]seaRoute{}}
+		sailings: cache.New("sim_sailings", DefaultSailingCacheBytes, sailingBytes),
+		routes:   map[[2]string]seaRoute{}}
 	for _, l := range lanes {
 		codes := slices.Concat(l.origins, l.destinations)
 		if l.hub != "" {

@@ -25,7 +25,7 @@ func TestArrivalsHandedOver(t *testing.T) {
 			defer mu.Unlock()
 			handed = append(handed, as...)
 		}})
-		// Arriving within 12 hours (7), discharged (8), at a stage between (5).
+		// Arriving next (7), discharged (8), at a stage between (5).
 		var ids []string
 		for _, d := range "578" {
 			ids = append(ids, f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ONEYSH12345"+string(d), "ONEY").ID).ShipmentID)
@@ -62,8 +62,14 @@ func TestArrivalsHandedOver(t *testing.T) {
 		if before == 0 {
 			t.Fatal("no arrival recorded at the first lookups: the discharged shipment has one")
 		}
-		// A day on, the vessel due within 12 hours has arrived: the refresh hands its arrival over.
-		clock.Advance(24 * time.Hour)
+		// A day after the estimated arrival of the vessel arriving next (7), it has arrived: the
+		// refresh hands its arrival over.
+		arriving, err := f.db.Shipment(ctx, f.account.ID, ids[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod, _ := arriving.POD()
+		clock.Advance(max(24*time.Hour, pod.ETA.Sub(clock.Now())+24*time.Hour))
 		trackingtest.Eventually(t, 30*time.Second, "the new arrival was not handed over", func() bool {
 			return len(recorded()) > before && same()
 		})

@@ -25,12 +25,12 @@ func TestInlandDemoNumbers(t *testing.T) {
 		// The windows after which tracking gives up at full length: the rail leg takes weeks.
 		RetryScale: 1})
 	complete := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "255597750", "MAEU").ID)
-	waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "254387750", "MAEU").ID)
+	waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "253387750", "MAEU").ID)
 
 	// The other demo numbers: waiting at Los Angeles, and at sea with the rail leg planned.
 	for number, want := range map[string]struct{ scac, pod, status string }{
-		"MEDUEF387750": {"MSCU", "USLAX", boxwatch.ContainerAwaitingInlandTransfer},
-		"254667750":    {"MAEU", "USLAX", boxwatch.ContainerOnShip},
+		"MEDUCK387750": {"MSCU", "USLAX", boxwatch.ContainerAwaitingInlandTransfer},
+		"201067750":    {"MAEU", "USLAX", boxwatch.ContainerOnShip},
 	} {
 		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number, want.scac).ID)
 		s := f.shipment(t, tr.ShipmentID)
@@ -135,8 +135,8 @@ func TestEuropeanInlandDemoNumbers(t *testing.T) {
 			f := newFixture(t, storetest.SQLite, trackingtest.Options{Clock: trackingtest.NewClock(start), RefreshInterval: 1000 * time.Hour,
 				RetryScale: 1, SimDialect: dialect})
 			for number, want := range map[string]struct{ pod, mode, dest string }{
-				"2505597790": {"NLRTM", "BARGE", "DECGN"},
-				"2503097790": {"DEBRV", "RAIL", "HUBUD"},
+				"2503597790": {"NLRTM", "BARGE", "DECGN"},
+				"2500997790": {"DEBRV", "RAIL", "HUBUD"},
 			} {
 				tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number, "MAEU").ID)
 				s := f.shipment(t, tr.ShipmentID)
@@ -160,7 +160,7 @@ func TestEuropeanInlandDemoNumbers(t *testing.T) {
 				}
 			}
 
-			waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "2509787790", "MAEU").ID)
+			waiting := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "2525687790", "MAEU").ID)
 			if d := f.shipment(t, waiting.ShipmentID).Destination; d == nil || d.LOCODE != "DEMHG" || d.Mode != "BARGE" || !d.ATA.IsZero() || d.ETA.IsZero() {
 				t.Fatalf("waiting journey: destination %+v", d)
 			}

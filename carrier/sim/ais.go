@@ -37,58 +37,52 @@ const (
 
 // broadcaster sends AIS for the vessels of the journeys looked up so far, over TCP, as an
 // aggregator's feed would: one NMEA line per sentence, tag blocks with the time in simulated time.
+// A vessel is heard on the voyages that boxes looked up sail on, from the voyages' own truth
+// (rotation.go), so every journey aboard sees it at the same place.
 type broadcaster struct {
 	n  *Network
 	ln net.Listener
 
-	// journeys holds a journey while a vessel of it is still to be heard from it: one whose
-	// vessels fell silent, or are all heard from journeys looked up later, is dropped, so that
-	// what the broadcaster keeps is bounded by the vessels sailing, not by the lookups made.
-	mu       sync.Mutex
-	journeys map[string]*voyage   // by journey key
-	owner    map[uint32]ownership // MMSI → the journey whose vessel that is
-	clients  map[chan []byte]bool
+	// vessels holds a vessel while one of its voyages looked up is still to be heard from: what
+	// the broadcaster keeps is bounded by the vessels sailing, not by the lookups made.
+	mu      sync.Mutex
+	vessels map[uint32]*heard // by MMSI
+	clients map[chan []byte]bool
 
 	stop    context.CancelFunc
 	running sync.WaitGroup
 }
 
-// ownership names the journey a vessel is heard from: of the journeys that sail it, the one
-// first looked up last (an anchor kept by the State, so the choice is the same in every replica
-// and after a restart, whatever order the lookups come in).
-type ownership struct {
-	key    string
-	anchor time.Time
-}
-
-// supersededBy reports whether a journey first looked up at anchor with key takes a vessel from o.
-func (o ownership) supersededBy(key string, anchor time.Time) bool {
-	return anchor.After(o.anchor) || anchor.Equal(o.anchor) && key > o.key
-}
-
-// voyage is what the broadcaster keeps of a journey: where each of its vessels is when.
-type voyage struct {
-	anchor   time.Time // the first lookup, in real time
-	start    time.Time // the journey's start, in simulated time: segments are offsets from it
-	segments []segment
-	sent     time.Time // simulated time up to which reports were sent
+// heard is a vessel the feed broadcasts: the voyages of it looked up, and the simulated clock its
+// reports keep.
+type heard struct {
+	// anchor is the first lookup (real time) of the latest journey aboard: simulated time runs
+	// from it (the same for every journey at Speed 1), so the vessel is heard where the journey
+	// looked up last sees it. Its reports never go back in time.
+	anchor   time.Time
+	sailings map[sailingKey]*sailing // by key: the world's cache may lay a sailing out again
+	segments []segment               // offsets from rotationEpoch, by start
+	sent     time.Time               // simulated time up to which reports were sent
+	static   bool                    // a static report was sent
 }
 
 // segment is a vessel's stay at a port, wait at an anchorage or a canal, or sailing between two,
-// in offsets of the journey.
+// in offsets of a journey or of rotationEpoch.
 type segment struct {
 	vessel   ais.Message // MMSI, IMO, name, call sign, dimensions: the static report's fields
 	from, to time.Duration
 	path     []geo.Point // one point while at a port or waiting
 	cum      []float64   // nm along path to each point
 	dest     string      // UN/LOCODE the vessel is bound for
-	heard    bool        // its static report was sent
 	anchored bool        // waiting at anchor rather than moored at a berth
 	// While sailing: the passage's pace, the sailing time at from, the whole sailing time, and
 	// how far along path the sailing ends (the anchorage off the port).
 	pace                pacing
 	sailFrom, sailTotal time.Duration
 	reach               float64
+	// scale is the sea distance over the path's length: without a router, vessels are drawn on
+	// the great circle but sail, and report the speed of, the longer sea distance.
+	scale float64
 }
 
 // StartAIS broadcasts AIS on ln until Close: every connection receives the reports of the
@@ -101,8 +95,7 @@ func (n *Network) StartAIS(ln net.Listener) error {
 		return errors.New("sim: AIS already started")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &broadcaster{n: n, ln: ln, journeys: map[string]*voyage{}, owner: map[uint32]ownership{},
-		clients: map[chan []byte]bool{}, stop: cancel}
+	b := &broadcaster{n: n, ln: ln, vessels: map[uint32]*heard{}, clients: map[chan []byte]bool{}, stop: cancel}
 	n.broadcast = b
 	b.running.Go(func() { b.accept(ctx) })
 	b.running.Go(func() { b.loop(ctx) })
@@ -197,128 +190,150 @@ func (b *broadcaster) send(batch []byte) {
 	}
 }
 
-// register adds a journey looked up at anchor; its vessels' reports start at the first segment
-// (the backlog of a voyage under way goes out at the next tick). A journey that is over, or none
-// of whose vessels is its own (each sails for a journey first looked up later), is not kept; the
-// journeys it takes every vessel from are dropped.
+// register adds the voyages of a journey looked up at anchor; a vessel newly heard is heard from
+// its arrival at the port it leaves (the backlog of a voyage under way goes out at the next
+// tick). A voyage over is not kept.
 func (b *broadcaster) register(j *journey, anchor time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, known := b.journeys[j.key]; known {
-		return
-	}
-	v := &voyage{anchor: anchor, start: anchor.Add(-j.lookup), segments: b.n.world.segments(j)}
-	if v.over(b.n.simTime(anchor, b.n.clock())) {
-		return
-	}
-	v.sent = v.start.Add(v.segments[0].from - time.Nanosecond)
-	var took []string
-	for _, s := range v.segments {
-		o, owned := b.owner[s.vessel.MMSI]
-		if owned && o.key != j.key && !o.supersededBy(j.key, anchor) {
+	simNow := b.n.simTime(anchor, b.n.clock())
+	for _, s := range j.sailings {
+		vessel, ok := staticOf(s.vessel)
+		if !ok {
 			continue
 		}
-		if owned && o.key != j.key {
-			took = append(took, o.key)
+		segs := s.segments(vessel)
+		if !simNow.Before(rotationEpoch.Add(segs[len(segs)-1].to)) {
+			continue
 		}
-		b.owner[s.vessel.MMSI] = ownership{key: j.key, anchor: anchor}
-	}
-	if b.owns(j.key, v) {
-		b.journeys[j.key] = v
-	}
-	for _, key := range took {
-		if old, ok := b.journeys[key]; ok && !b.owns(key, old) {
-			delete(b.journeys, key)
+		h := b.vessels[vessel.MMSI]
+		if h == nil {
+			h = &heard{anchor: anchor, sailings: map[sailingKey]*sailing{}, sent: rotationEpoch.Add(segs[0].from - time.Nanosecond)}
+			b.vessels[vessel.MMSI] = h
 		}
+		if anchor.After(h.anchor) {
+			h.anchor = anchor
+		}
+		key := sailingKey{s.loop.id, s.voyage, s.dir}
+		if h.sailings[key] != nil || slices.ContainsFunc(h.segments, func(g segment) bool { return g.from == segs[0].from }) {
+			continue
+		}
+		h.sailings[key] = s
+		h.segments = append(h.segments, segs...)
+		slices.SortFunc(h.segments, func(a, b segment) int { return cmp.Compare(a.from, b.from) })
 	}
 }
 
-// owns reports whether a vessel of v is heard from the journey of key.
-func (b *broadcaster) owns(key string, v *voyage) bool {
-	for _, s := range v.segments {
-		if b.owner[s.vessel.MMSI].key == key {
-			return true
-		}
-	}
-	return false
-}
-
-// over reports whether every vessel of the voyage fell silent by simulated time simNow.
-func (v *voyage) over(simNow time.Time) bool {
-	return len(v.segments) == 0 || !simNow.Before(v.start.Add(v.segments[len(v.segments)-1].to))
-}
-
-// catchUp returns the lines of every report due between each journey's last tick and real time
-// now, in simulated time.
+// catchUp returns the lines of every report due between each vessel's last tick and real time
+// now, in simulated time: one report per tick of a grid of positionEvery, from the segment the
+// vessel is in then.
 func (b *broadcaster) catchUp(now time.Time) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var e ais.Encoder
 	var out []byte
-	for key, v := range b.journeys {
-		simNow := b.n.simTime(v.anchor, now)
-		for i := range v.segments {
-			s := &v.segments[i]
-			if b.owner[s.vessel.MMSI].key != key {
-				continue // a journey looked up later uses this vessel now
+	for mmsi, h := range b.vessels {
+		simNow := b.n.simTime(h.anchor, now)
+		if !simNow.After(h.sent) {
+			continue
+		}
+		at := h.sent.Add(time.Nanosecond)
+		if first := rotationEpoch.Add(h.segments[0].from); at.Before(first) {
+			at = first
+		}
+		if t := at.Truncate(positionEvery); t.Before(at) {
+			at = t.Add(positionEvery)
+		} else {
+			at = t
+		}
+		k := 0
+		for ; !at.After(simNow) && k < len(h.segments); at = at.Add(positionEvery) {
+			s, m, ok := h.report(at, &k)
+			if !ok {
+				continue
 			}
-			from, to := v.start.Add(s.from), v.start.Add(s.to)
-			// Reports fall on a grid of positionEvery, the same for every vessel and segment.
-			first := v.sent.Add(time.Nanosecond)
-			if first.Before(from) {
-				first = from
-			}
-			at := first.Truncate(positionEvery)
-			if at.Before(first) {
-				at = at.Add(positionEvery)
-			}
-			for ; !at.After(simNow) && at.Before(to); at = at.Add(positionEvery) {
-				if !s.heard || at.Truncate(staticEvery).Equal(at) {
-					m := s.vessel
-					m.Time = at
-					m.Destination = ais.TextOf(s.dest)
-					out, _ = e.Append(out, &m)
-					s.heard = true
-				}
-				m := s.report(at.Sub(from), to.Sub(from))
+			if !h.static || at.Truncate(staticEvery).Equal(at) {
+				m := s.vessel
 				m.Time = at
+				m.Destination = ais.TextOf(s.dest)
 				out, _ = e.Append(out, &m)
+				h.static = true
+			}
+			out, _ = e.Append(out, &m)
+		}
+		h.sent = simNow
+		// Forget what is over: the voyages, then the vessel once it fell silent (a lookup of a
+		// voyage over keeps nothing).
+		h.segments = slices.DeleteFunc(h.segments, func(s segment) bool { return !rotationEpoch.Add(s.to).After(simNow) })
+		for key, s := range h.sailings {
+			if !rotationEpoch.Add(s.passage.berth + portLinger).After(simNow) {
+				delete(h.sailings, key)
 			}
 		}
-		v.sent = simNow
-		if v.over(simNow) {
-			// Its last vessel fell silent: stop walking it at every tick (a lookup of it again
-			// finds it over and keeps nothing).
-			delete(b.journeys, key)
-			for _, s := range v.segments {
-				if b.owner[s.vessel.MMSI].key == key {
-					delete(b.owner, s.vessel.MMSI)
-				}
-			}
+		if len(h.segments) == 0 {
+			delete(b.vessels, mmsi)
 		}
 	}
 	return out
 }
 
-// segments lays out where the journey's vessels are: at each port from arrival to departure
-// (portLinger after arriving at the last), and on each passage: sailing its sea path, queueing at
-// a canal, waiting at the anchorage off the port. A vessel without a valid MMSI is not heard.
+// report is the vessel's position report at simulated time at, from the first segment it is in
+// then; ok is false between two voyages looked up. Successive calls must ask for later times,
+// with the same k, 0 at first.
+func (h *heard) report(at time.Time, k *int) (segment, ais.Message, bool) {
+	for *k < len(h.segments) && !rotationEpoch.Add(h.segments[*k].to).After(at) {
+		*k++
+	}
+	if *k == len(h.segments) {
+		return segment{}, ais.Message{}, false
+	}
+	s := h.segments[*k]
+	from, to := rotationEpoch.Add(s.from), rotationEpoch.Add(s.to)
+	if at.Before(from) {
+		return segment{}, ais.Message{}, false
+	}
+	m := s.report(at.Sub(from), to.Sub(from))
+	m.Time = at
+	return s, m, true
+}
+
+// staticOf is the static report of a vessel; ok is false for a vessel without a valid MMSI,
+// which is not heard.
+func staticOf(v *boxwatch.Vessel) (ais.Message, bool) {
+	if v == nil || !boxwatch.ValidMMSI(v.MMSI) {
+		return ais.Message{}, false
+	}
+	mmsi, _ := strconv.ParseUint(v.MMSI, 10, 32)
+	imo, _ := strconv.ParseUint(v.IMO, 10, 32)
+	return ais.Message{Type: 5, MMSI: uint32(mmsi), IMO: uint32(imo), Name: ais.TextOf(v.Name),
+		CallSign: ais.TextOf(v.CallSign), ShipType: 70}, true
+}
+
+// segments lays out where a sailing's vessel is, in offsets from rotationEpoch: at the port it
+// leaves from its arrival to its departure, on the passage (sailing its sea path, queueing at a
+// canal, waiting at the anchorage off the port), and at the port it berths at until it can have
+// left at the earliest.
+func (s *sailing) segments(vessel ais.Message) []segment {
+	from, to := s.from(), s.to()
+	at := func(p place, a, b time.Duration) segment {
+		return segment{vessel: vessel, from: a, to: b, path: []geo.Point{p.point}, cum: []float64{0}, dest: p.LOCODE}
+	}
+	out := []segment{at(from, s.arrival, s.passage.depart)}
+	out = append(out, s.passage.segments(vessel, to.LOCODE)...)
+	return append(out, at(to, s.passage.berth, s.passage.berth+minStayLow))
+}
+
+// segments lays out where a journey's vessels are, in offsets of the journey: at each port from
+// arrival to departure (portLinger after arriving at the last), and on each passage: sailing its
+// sea path, queueing at a canal, waiting at the anchorage off the port. A vessel without a valid
+// MMSI is not heard.
 func (w *world) segments(j *journey) []segment {
 	var out []segment
-	static := func(c call) (ais.Message, bool) {
-		if c.vessel == nil || !boxwatch.ValidMMSI(c.vessel.MMSI) {
-			return ais.Message{}, false
-		}
-		mmsi, _ := strconv.ParseUint(c.vessel.MMSI, 10, 32)
-		imo, _ := strconv.ParseUint(c.vessel.IMO, 10, 32)
-		return ais.Message{Type: 5, MMSI: uint32(mmsi), IMO: uint32(imo), Name: ais.TextOf(c.vessel.Name),
-			CallSign: ais.TextOf(c.vessel.CallSign), ShipType: 70}, true
-	}
 	for k, c := range j.calls {
 		if c.mode != "VESSEL" {
 			continue
 		}
-		vessel, ok := static(c)
+		vessel, ok := staticOf(c.vessel)
 		if !ok {
 			continue
 		}
@@ -335,7 +350,7 @@ func (w *world) segments(j *journey) []segment {
 		}
 	}
 	for _, p := range j.passages {
-		vessel, ok := static(j.calls[p.from])
+		vessel, ok := staticOf(j.calls[p.from].vessel)
 		if !ok {
 			continue
 		}
@@ -352,7 +367,7 @@ func (p passage) segments(vessel ais.Message, dest string) []segment {
 	sailing := p.sailing()
 	sail := func(from, to time.Duration) segment {
 		return segment{vessel: vessel, from: from, to: to, path: p.path, cum: p.cum, dest: dest,
-			pace: p.pace, sailFrom: p.sailed(from), sailTotal: sailing, reach: reach}
+			pace: p.pace, sailFrom: p.sailed(from), sailTotal: sailing, reach: reach, scale: max(1, p.nm/nm)}
 	}
 	hold := func(from, to time.Duration, at geo.Point) segment {
 		return segment{vessel: vessel, from: from, to: to, path: []geo.Point{at}, cum: []float64{0}, dest: dest, anchored: true}
@@ -420,7 +435,7 @@ func (s segment) report(elapsed, total time.Duration) ais.Message {
 	}
 	sailed := s.sailFrom + elapsed
 	along := s.reach * s.pace.progress(sailed, s.sailTotal)
-	knots := s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal)
+	knots := s.reach / s.sailTotal.Hours() * s.pace.rate(sailed, s.sailTotal) * max(1, s.scale)
 	i := 1
 	for i < len(s.cum)-1 && s.cum[i] < along {
 		i++

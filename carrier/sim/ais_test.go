@@ -3,6 +3,8 @@ package sim_test
 import (
 	"bufio"
 	"net"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,9 +58,14 @@ func (f *feedReader) of(mmsi uint32, typ int) []ais.Message {
 	return out
 }
 
-// mmsiOf returns the fleet's MMSI of a vessel by IMO number.
+// mmsiOf returns the MMSI of a vessel by IMO number: the fleet's, or a simulated vessel's (IMO
+// 30kkkkC has MMSI 200000000 + kkkk, see docs/carriers.md).
 func mmsiOf(t *testing.T, imo string) uint32 {
 	t.Helper()
+	if strings.HasPrefix(imo, "30") {
+		k, _ := strconv.Atoi(imo[2:6])
+		return 200000000 + uint32(k)
+	}
 	for _, v := range data.Fleet() {
 		if v.IMO == imo {
 			var n uint32
@@ -214,12 +221,11 @@ func portPoint(t *testing.T, locode string) geo.Point {
 	return geo.Point{Lat: p.Latitude, Lon: p.Longitude}
 }
 
-// TestAISKeepsSailingJourneysOnly: the feed keeps a journey while one of its vessels is heard from
-// it, so what it holds is bounded by the vessels, not by the lookups: journeys whose every vessel
-// sails for a journey looked up later are dropped, journeys over are dropped and not kept again
-// when looked up again, and a vessel is heard from the journey looked up last whatever the order
-// of the later lookups.
-func TestAISKeepsSailingJourneysOnly(t *testing.T) {
+// TestAISKeepsSailingVoyagesOnly: the feed keeps a vessel while one of its voyages looked up is
+// still to be heard, so what it holds is bounded by the voyages sailing, not by the lookups: a
+// voyage looked up again (by the same or another journey aboard) is kept once, voyages over are
+// dropped and not kept again when looked up again.
+func TestAISKeepsSailingVoyagesOnly(t *testing.T) {
 	n := newTestNetwork(t, func(o *sim.Options) { o.Speed = 60 })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -234,35 +240,31 @@ func TestAISKeepsSailingJourneysOnly(t *testing.T) {
 	for i := range lookups {
 		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
 		n.clock.Advance(time.Second) // each first looked up later than the one before
-		journeys, vessels := n.AISJourneys()
-		if journeys > vessels {
-			t.Fatalf("after %d lookups the feed keeps %d journeys for %d vessels: a journey without a vessel of its own is kept", i+1, journeys, vessels)
-		}
 	}
-	journeys, vessels := n.AISJourneys()
-	t.Logf("%d lookups: %d journeys kept for %d vessels", lookups, journeys, vessels)
-	if journeys >= lookups || vessels == 0 {
-		t.Fatalf("%d lookups left %d journeys for %d vessels: superseded journeys are kept", lookups, journeys, vessels)
+	vessels, voyages := n.AISVessels()
+	t.Logf("%d lookups: %d voyages kept for %d vessels", lookups, voyages, vessels)
+	if vessels == 0 || voyages < vessels || voyages > 2*lookups {
+		t.Fatalf("%d lookups left %d voyages for %d vessels", lookups, voyages, vessels)
 	}
-	// Looking up the earlier numbers again takes no vessel back from the later journeys.
+	// Looking up the same numbers again keeps nothing more.
 	for i := range lookups / 2 {
 		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
 	}
-	if again, _ := n.AISJourneys(); again > journeys {
-		t.Errorf("looking up earlier journeys again kept %d journeys, %d before: they took vessels back", again, journeys)
+	if v, again := n.AISVessels(); again != voyages || v != vessels {
+		t.Errorf("looking up journeys again kept %d voyages for %d vessels, %d for %d before", again, v, voyages, vessels)
 	}
 
 	// Half a year of simulated time later every voyage is over: the feed drops them all at its
 	// next tick, and keeps none of them when they are looked up again.
 	n.clock.Advance(3 * 24 * time.Hour)
-	trackingtest.Eventually(t, 10*time.Second, "journeys kept after every voyage ended", func() bool {
-		j, v := n.AISJourneys()
-		return j == 0 && v == 0
+	trackingtest.Eventually(t, 10*time.Second, "voyages kept after every one ended", func() bool {
+		v, s := n.AISVessels()
+		return v == 0 && s == 0
 	})
 	for i := range 10 {
 		n.mustEvents(t, "MAEU", numberWithDigit(i, 3))
 	}
-	if j, v := n.AISJourneys(); j != 0 || v != 0 {
-		t.Errorf("journeys over, looked up again: %d kept for %d vessels, want none", j, v)
+	if v, s := n.AISVessels(); v != 0 || s != 0 {
+		t.Errorf("voyages over, looked up again: %d kept for %d vessels, want none", s, v)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/boxwatch/boxwatch/carrier/sim"
 )
 
-// A number ending in 7 is a few hours from its port of discharge at its first lookup.
+// A number ending in 7 is at sea towards its port of discharge at its first lookup, its vessel
+// the next to arrive there.
 func ExampleNetwork() {
 	firstLookup := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
 	n, err := sim.New(sim.Options{
@@ -49,5 +50,5 @@ func ExampleNetwork() {
 	}
 	// Output:
 	// 2.2.0
-	// estimated arrival at CNNGB in 7h0m0s
+	// estimated arrival at CNSHA in 11h0m0s
 }

@@ -11,13 +11,16 @@ func (n *Network) AISClients() int {
 	return len(b.clients)
 }
 
-// AISJourneys is how many journeys the AIS feed keeps, and AISVessels how many vessels it hears.
-func (n *Network) AISJourneys() (journeys, vessels int) {
+// AISVessels is how many vessels the AIS feed hears, and how many of their voyages it keeps.
+func (n *Network) AISVessels() (vessels, voyages int) {
 	b := n.aisFeed()
 	if b == nil {
 		return 0, 0
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return len(b.journeys), len(b.owner)
+	for _, h := range b.vessels {
+		voyages += len(h.sailings)
+	}
+	return len(b.vessels), voyages
 }

@@ -192,10 +192,10 @@ func (j *journey) scheduleInland(w *world, d dice) {
 		return m.family == "EQUIPMENT" && (m.code == "GTOT" && m.call == pod || m.code == "GTIN" && m.call == depot)
 	})
 	_, lastDisc := j.bounds("EQUIPMENT", "DISC", pod)
-	plannedDeparture := lastDisc + d.between("rail/planned-dwell", 36*hour, 60*hour)
+	plannedDeparture := max(lastDisc, j.hold) + d.between("rail/planned-dwell", 36*hour, 60*hour)
 	var lastLoad time.Duration
 	for i := range j.equipment {
-		load := lastDisc + d.between(fmt.Sprint("rail/load/", i), 12*hour, 36*hour)
+		load := max(lastDisc+d.between(fmt.Sprint("rail/load/", i), 12*hour, 36*hour), j.hold+time.Duration(i)*hour)
 		j.equip(d, "LOAD", railPOD, i, false, load)
 		lastLoad = max(lastLoad, load)
 	}

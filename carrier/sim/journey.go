@@ -35,6 +35,17 @@ type journey struct {
 	// scheduleDoor): 0 or 1.
 	doors  int
 	lookup time.Duration
+	// service is the line's service the journey is booked on; reversed when it runs the lane
+	// from its destinations to its origins. start is the booking, as an offset from rotationEpoch.
+	service  service
+	reversed bool
+	start    time.Duration
+	// sailings are the voyages the boxes sail on, one per ocean leg; hold is the offset before
+	// which no box leaves the port of discharge (0: none; see fit).
+	sailings []*sailing
+	hold     time.Duration
+	alt      int           // see fit
+	cancel   time.Duration // when a cancelled booking is cancelled
 }
 
 type equipment struct {
@@ -97,22 +108,158 @@ var containerCounts = []weighted[int]{{1, 50}, {2, 25}, {3, 15}, {4, 10}}
 const (
 	hour = time.Hour
 	day  = 24 * time.Hour
-	// window is the horizon of stages 1 and 7: the vessel leaves or arrives within it.
+	// window is the stretch before a departure or an arrival a stage 1 or 7 lookup aims at.
 	window = 12 * time.Hour
 	// margin keeps the first lookup clear of the moves around it (longer than any report lag).
 	margin = time.Hour
 )
 
-// newJourney builds the journey of number (upper case) with the line of primary SCAC scac,
-// first looked up at anchor. The seasons and the ports' queues it meets depend on when it sails:
-// it is laid out once as if it started at anchor, then again from the start that puts its first
-// lookup at anchor.
-func (w *world) newJourney(line boxwatch.ShippingLine, number string, anchor time.Time) *journey {
-	j := w.layJourney(line, number, anchor)
-	return w.layJourney(line, number, anchor.Add(-j.lookup))
+// leg is an ocean leg of a journey: the loop that sails it and the direction.
+type leg struct {
+	loop *loop
+	dir  int
 }
 
-func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time.Time) *journey {
+// fit is what places a journey in the loops' grid: the voyage of its first leg it is booked on
+// and how long before that voyage's planned arrival it was booked (0: drawn), and what stretches
+// a box's own times so that its first lookup falls where its stage says (zero times: nothing).
+type fit struct {
+	voyage       int
+	lead         time.Duration
+	gateInBefore time.Time           // every box is gated in full at the port of lading before it
+	connect      func(*sailing) bool // the box is booked on the first connecting voyage it accepts
+	holdUntil    time.Time           // no box leaves the port of discharge before it
+	// alt: each leg sails on the loop alt after the one the journey draws, when delays leave no
+	// voyage of that one where the stage falls.
+	alt int
+}
+
+// newJourney builds the journey of number (upper case) with the line of primary SCAC scac,
+// first looked up at anchor: of the voyages its loops sail around anchor, the one that puts the
+// first lookup where the number's stage says (see window).
+func (w *world) newJourney(line boxwatch.ShippingLine, number string, anchor time.Time) *journey {
+	digit := stageDigit(number)
+	probe := w.layJourney(line, number, fit{})
+	lp, dir := probe.sailings[0].loop, probe.sailings[0].dir
+	if startFitted(number, digit, probe.booking != "") {
+		// The window is the box's own, from its booking: book it that long before anchor.
+		lo, hi, target := probe.window(digit, number)
+		if hi < lo {
+			target = lo
+		}
+		start := anchor.Add(-target).Sub(rotationEpoch)
+		arrival0, _, _ := lp.planned(0, dir)
+		v := int(math.Ceil(float64(start+minLead-arrival0) / float64(lp.headway)))
+		arrival, _, _ := lp.planned(v, dir)
+		return w.place(w.layJourney(line, number, fit{voyage: v, lead: arrival - start}), anchor)
+	}
+	f := fit{}
+	switch {
+	case digit == 1:
+		f.gateInBefore = anchor.Add(-margin - dice("stage/"+probe.key).between("gate-in", 0, 6*hour))
+	case digit == 5 && probe.hub():
+		f.connect = func(s *sailing) bool { return rotationEpoch.Add(s.passage.depart).After(anchor.Add(day)) }
+	case digit == 6 && probe.hub():
+		// The connecting vessel is at sea at anchor (and arrives next, for 7).
+		f.connect = func(s *sailing) bool {
+			return rotationEpoch.Add(s.passage.depart).Before(anchor.Add(-2*margin)) && rotationEpoch.Add(s.passage.berth).After(anchor.Add(window))
+		}
+	case digit == 7 && probe.hub():
+		f.connect = func(s *sailing) bool {
+			return rotationEpoch.Add(s.passage.depart).Before(anchor.Add(-2*margin)) && rotationEpoch.Add(s.passage.berth).After(anchor.Add(2*margin))
+		}
+	case digit == 8:
+		f.holdUntil = anchor.Add(margin + dice("stage/"+probe.key).between("hold", 12*hour, 2*day))
+	}
+	// The voyage whose plan puts the stage's moment nearest anchor, then the voyages around it
+	// as they really sail.
+	at := anchor.Sub(rotationEpoch)
+	base := lp.voyageIndex(anchor)
+	best, bestGap := 0, time.Duration(math.MaxInt64)
+	for v := base - int(200*day/lp.headway); v <= base+int(21*day/lp.headway)+1; v++ {
+		if gap := (probe.plannedMoment(w, lp, dir, v, digit, number) - at).Abs(); gap < bestGap {
+			best, bestGap = v, gap
+		}
+	}
+	chosen, score := w.search(line, number, anchor, digit, f, lp, dir, best)
+	// When delays leave no voyage of the loop where the stage falls, the leg's other loops.
+	for alt := 1; score >= 1<<60 && alt < 6; alt++ {
+		f.alt = alt
+		j := w.layJourney(line, number, f)
+		lp := j.sailings[0].loop
+		base := lp.voyageIndex(anchor)
+		best, bestGap := 0, time.Duration(math.MaxInt64)
+		for v := base - int(200*day/lp.headway); v <= base+int(21*day/lp.headway)+1; v++ {
+			if gap := (j.plannedMoment(w, lp, dir, v, digit, number) - at).Abs(); gap < bestGap {
+				best, bestGap = v, gap
+			}
+		}
+		if j, s := w.search(line, number, anchor, digit, f, lp, dir, best); s < score {
+			chosen, score = j, s
+		}
+	}
+	return w.place(chosen, anchor)
+}
+
+// search lays out the journey booked on the voyages of loop lp around voyage best, and returns
+// the one whose first lookup at anchor falls nearest the target of its stage's window, with how
+// far from it (1<<60 more when outside the window).
+func (w *world) search(line boxwatch.ShippingLine, number string, anchor time.Time, digit int, f fit, lp *loop, dir, best int) (*journey, time.Duration) {
+	at := anchor.Sub(rotationEpoch)
+	// Delays move a voyage by days, and a late connection moves the rest by its loop's headway.
+	reach := 10 * day
+	if j := w.layJourney(line, number, f); len(j.sailings) == 2 {
+		reach += 2 * j.sailings[1].loop.headway
+	}
+	spread := max(3, int(reach/lp.headway))
+	var chosen *journey
+	var chosenScore time.Duration
+	for v := best - spread; v <= best+spread; v++ {
+		g := f
+		g.voyage = v
+		if digit == 1 {
+			// Booked long enough before the gate-in for the empty to be picked up first.
+			arrival, _, _ := lp.planned(v, dir)
+			g.lead = max(maxLead, arrival-(at-6*day))
+		}
+		j := w.layJourney(line, number, g)
+		start := rotationEpoch.Add(j.start)
+		lo, hi, target := j.window(digit, number)
+		off := anchor.Sub(start)
+		score := (off - target).Abs()
+		if off < lo || off > hi {
+			score = 1<<60 + max(lo-off, off-hi)
+		}
+		if chosen == nil || score < chosenScore {
+			chosen, chosenScore = j, score
+		}
+	}
+	return chosen, chosenScore
+}
+
+// place sets a journey's first lookup at anchor.
+func (w *world) place(j *journey, anchor time.Time) *journey {
+	j.lookup = anchor.Sub(rotationEpoch.Add(j.start))
+	return j
+}
+
+// Bounds of the time from a booking to its vessel's planned arrival at the port of lading.
+const (
+	minLead = 9 * day
+	maxLead = 15 * day
+)
+
+// startFitted reports whether the stage of a number is placed by its booking alone (booked and
+// not yet picked up, or cancelled), so that the journey is booked to put anchor there.
+func startFitted(number string, digit int, booking bool) bool {
+	if booking && (strings.HasSuffix(number, cancelledMarker) || strings.HasSuffix(number, cancelsMarker)) {
+		return true
+	}
+	return digit == 0 && !strings.HasSuffix(number, unreturnedMarker) && !strings.HasSuffix(number, abandonedMarker)
+}
+
+// layJourney lays out the journey of number booked as f says.
+func (w *world) layJourney(line boxwatch.ShippingLine, number string, f fit) *journey {
 	key := line.SCAC + "/" + number
 	d := dice("journey/" + key)
 	j := &journey{key: key}
@@ -144,17 +291,22 @@ func (w *world) layJourney(line boxwatch.ShippingLine, number string, start time
 	}
 
 	services := w.services[line.SCAC]
-	s := services[d.intn("service", len(services))]
-	j.route(w, d, s)
+	j.service = services[d.intn("service", len(services))]
+	j.reversed = d.intn("direction", 2) == 1
+	j.alt = f.alt
+	if f.lead == 0 {
+		f.lead = d.between("pol/planned-arrival", minLead, maxLead)
+	}
+	b := j.board(w, d, f)
+	j.route(w, d, b)
 	r, mode, inland := j.goesInland(d, number)
 	if inland {
 		j.routeInland(w, r, mode)
 	}
-	j.schedule(w, d, line.SCAC, start)
+	j.schedule(w, d, b, f)
 	if inland {
 		j.scheduleInland(w, d)
 	}
-	j.lookup = j.stage(stageDigit(number))
 	j.depart(number)
 	j.scheduleDoor()
 	return j
@@ -168,32 +320,31 @@ const (
 )
 
 // depart reshapes the journey of a number with a marker of a journey that does not end with its
-// empties returned, and places its first lookup: a booking cancelled (between its confirmation
-// and its first empty pickup; the vessel sails without its boxes), empties never returned, or
-// boxes never picked up.
+// empties returned (see window for where its first lookup falls): a booking cancelled (between
+// its confirmation and its first empty pickup; the vessel sails without its boxes), empties
+// never returned, or boxes never picked up.
 func (j *journey) depart(number string) {
 	pod := j.pod()
 	switch {
 	case j.booking != "" && (strings.HasSuffix(number, cancelledMarker) || strings.HasSuffix(number, cancelsMarker)):
-		firstOut, _ := j.bounds("EQUIPMENT", "GTOT", 0)
-		cancel := j.confirmed + (firstOut-j.confirmed)/2
+		cancel := j.cancelled()
+		j.cancel = cancel
 		j.drop(func(m move) bool { return m.family != "TRANSPORT" && m.actual >= cancel })
 		j.ship("CANC", "BKG", j.booking, cancel)
-		if strings.HasSuffix(number, cancelledMarker) {
-			j.lookup = cancel + margin
-		} else {
-			j.lookup = j.confirmed + margin + (cancel-j.confirmed-2*margin)/2
-		}
 	case strings.HasSuffix(number, unreturnedMarker):
-		_, pickedUp := j.bounds("EQUIPMENT", "GTOT", pod)
 		j.drop(func(m move) bool { return m.family == "EQUIPMENT" && m.code == "GTIN" && m.call == pod+1 })
-		j.lookup = pickedUp + unreturnedFor
 	case strings.HasSuffix(number, abandonedMarker):
 		j.drop(func(m move) bool {
 			return m.family == "EQUIPMENT" && (m.call == pod && m.code == "GTOT" || m.call == pod+1)
 		})
-		j.lookup = j.find("TRANSPORT", "ARRI", pod, -1).actual + abandonedFor
 	}
+}
+
+// cancelled is when a cancelled booking is cancelled: halfway from its confirmation to its first
+// empty pickup.
+func (j *journey) cancelled() time.Duration {
+	firstOut, _ := j.bounds("EQUIPMENT", "GTOT", 0)
+	return j.confirmed + (firstOut-j.confirmed)/2
 }
 
 // drop removes the moves gone says never happen.
@@ -201,38 +352,40 @@ func (j *journey) drop(gone func(move) bool) {
 	j.moves = slices.DeleteFunc(j.moves, gone)
 }
 
-// route chooses the ports, vessels and voyages, and lays out the transport calls: the empty
-// depot, the port of lading, the hub (one call for the arriving vessel, one for the departing
-// one), the port of discharge and the return depot.
-func (j *journey) route(w *world, d dice, s service) {
-	l := s.lane
-	from, to := l.origins[d.intn("from", len(l.origins))], l.destinations[d.intn("to", len(l.destinations))]
-	laneLegs := []int{0}
-	ports := []string{from, to}
-	if l.hub != "" {
+// legs are the journey's ocean legs in the order it sails them: the loop of each (one of its
+// service's loops for that leg of the lane, drawn per journey) and the direction.
+func (j *journey) legs() []leg {
+	d := dice("journey/" + j.key)
+	laneLegs, dir := []int{0}, 0
+	if j.service.lane.hub != "" {
 		laneLegs = []int{0, 1}
-		ports = []string{from, l.hub, to}
 	}
-	if d.intn("direction", 2) == 1 {
-		for i, k := 0, len(ports)-1; i < k; i, k = i+1, k-1 {
-			ports[i], ports[k] = ports[k], ports[i]
-		}
-		for i := range laneLegs {
-			laneLegs[i] = len(laneLegs) - 1 - i
-		}
+	if j.reversed {
+		slices.Reverse(laneLegs)
+		dir = 1
 	}
-	var prev *boxwatch.Vessel
-	vessels := make([]*boxwatch.Vessel, len(laneLegs))
-	voyages := make([]string, len(laneLegs))
-	for leg, ll := range laneLegs {
-		choices := s.vessels[ll]
-		k := d.intn(fmt.Sprint("vessel/", leg), len(choices))
-		if prev != nil && choices[k].IMO == prev.IMO {
-			k = (k + 1) % len(choices)
-		}
-		vessels[leg], prev = &choices[k], &choices[k]
-		voyages[leg] = fmt.Sprintf("%03d%s", 100+d.intn(fmt.Sprint("voyage/", leg), 900),
-			heading(w.places[ports[leg]].point, w.places[ports[leg+1]].point))
+	out := make([]leg, len(laneLegs))
+	for i, ll := range laneLegs {
+		loops := j.service.loops[ll]
+		out[i] = leg{loops[(d.intn(fmt.Sprint("loop/", i), len(loops))+j.alt)%len(loops)], dir}
+	}
+	return out
+}
+
+// route lays out the transport calls: the empty depot, the port of lading, the hub (one call for
+// the arriving vessel, one for the departing one), the port of discharge and the return depot,
+// at the ports of the voyages the boxes sail on.
+func (j *journey) route(w *world, d dice, b boarding) {
+	laneLegs := []int{0}
+	if j.service.lane.hub != "" {
+		laneLegs = []int{0, 1}
+	}
+	if j.reversed {
+		slices.Reverse(laneLegs)
+	}
+	ports := []string{b.sailings[0].from().LOCODE}
+	for _, s := range b.sailings {
+		ports = append(ports, s.to().LOCODE)
 	}
 	// addCall adds a call at a port: at its depot when leg is -1, else at its terminal by the
 	// vessel of that ocean leg.
@@ -245,7 +398,8 @@ func (j *journey) route(w *world, d dice, s service) {
 			berths := w.berths(port)
 			t := berths[d.intn("terminal/"+port, len(berths))]
 			c.terminal, c.name = t.SMDGCode, t.Name
-			c.vessel, c.voyage, c.service = vessels[leg], voyages[leg], s.codes[laneLegs[leg]]
+			s := b.sailings[leg]
+			c.vessel, c.voyage, c.service = s.vessel, s.number, j.service.codes[laneLegs[leg]]
 			c.operator = operatorOf(c.vessel.Name)
 		}
 		c.id = boxwatch.NameUUID(fmt.Sprintf("boxwatch/sim/call/%s/%d", j.key, c.seq))
@@ -254,21 +408,14 @@ func (j *journey) route(w *world, d dice, s service) {
 	first, last := ports[0], ports[len(ports)-1]
 	addCall(first, -1)
 	addCall(first, 0)
-	if len(laneLegs) == 2 {
+	if len(b.sailings) == 2 {
 		addCall(ports[1], 0)
 		addCall(ports[1], 1)
 	}
-	addCall(last, len(laneLegs)-1)
+	addCall(last, len(b.sailings)-1)
 	addCall(last, -1)
-
-	for leg := range laneLegs {
-		from, to := w.places[ports[leg]], w.places[ports[leg+1]]
-		if w.router != nil {
-			_, nm := w.route(from, to)
-			j.seaNM = append(j.seaNM, nm)
-			continue
-		}
-		j.seaNM = append(j.seaNM, l.detour[laneLegs[leg]]*geo.DistanceNM(from.point, to.point))
+	for _, s := range b.sailings {
+		j.seaNM = append(j.seaNM, s.loop.nm)
 	}
 }
 

@@ -37,14 +37,10 @@ const industryOnTime = 0.652
 // earlyShare is the share of arrivals more than a day ahead of schedule: not on time either.
 const earlyShare = 0.02
 
-// disruptedShare is how often a line's vessel arrivals are late: disrupted, or after a late
+// disruptedShare is how often the vessel arrivals of a punctuality class (see classOf) are late: disrupted, or after a late
 // departure the passage cannot make up (see drawArrival).
-func disruptedShare(scac string) float64 {
-	target, ok := onTime[scac]
-	if !ok {
-		target = industryOnTime
-	}
-	return max(0, 1-earlyShare-target)
+func disruptedShare(class string) float64 {
+	return max(0, 1-earlyShare-classOnTime(class))
 }
 
 // cause is what made a vessel arrival late.
@@ -144,7 +140,7 @@ const (
 	minServiceKnots = 17.0
 	maxServiceKnots = 19.0
 	maxKnots        = 22.5
-	minKnots        = 10.0
+	minKnots        = 11.0
 	// anchorageNM is how far out from the berth vessels wait.
 	anchorageNM = 6.0
 )
@@ -156,6 +152,7 @@ type passage struct {
 	from, to  int // the calls it departs from and arrives at
 	path      []geo.Point
 	cum       []float64 // nm along path to each point
+	nm        float64   // the sea distance sailed: path's length, or more without a router
 	depart    time.Duration
 	pace      pacing
 	canal     canal
@@ -321,13 +318,11 @@ func drawArrival(d dice, label, scac string, port place, when time.Time, c *cana
 	return arrivalDraw{k.cause, late.Truncate(time.Minute)}
 }
 
-// sail lays out a passage from call from (the vessel leaving at depart, planned to leave at
-// plannedDepart) to call to, planned to berth at plannedBerth, with the arrival's draw. It
-// returns the passage; a slipped call moves its departure.
-func (j *journey) sail(w *world, d dice, label string, from, to int, depart, plannedBerth time.Duration, a arrivalDraw) passage {
-	p := passage{from: from, to: to, depart: depart}
-	p.path, p.cum = w.seaPath(j.calls[from].place, j.calls[to].place)
-	nm := j.legNM(from)
+// sail lays out a passage from port from (the vessel leaving at depart) to port to, nm away,
+// planned to berth at plannedBerth, with the arrival's draw. A slipped call moves its departure.
+func (w *world) sail(d dice, label string, from, to place, nm float64, depart, plannedBerth time.Duration, a arrivalDraw) passage {
+	p := passage{depart: depart, nm: nm}
+	p.path, p.cum = w.seaPath(from, to)
 	if a.cause == slipped {
 		p.depart = max(p.depart, plannedBerth+a.delay-time.Duration(nm/maxServiceKnots*float64(hour)))
 	}
@@ -363,6 +358,19 @@ func (j *journey) sail(w *world, d dice, label string, from, to int, depart, pla
 	}
 	p.anchor = p.depart + sailing + canalWait
 	p.berth = (p.anchor + anchorWait).Truncate(time.Minute)
+	return p
+}
+
+// shifted is the passage with its times moved by off and its calls set.
+func (p passage) shifted(off time.Duration, from, to int) passage {
+	p.from, p.to = from, to
+	p.depart += off
+	p.anchor += off
+	p.berth += off
+	if p.canalTo > p.canalFrom {
+		p.canalFrom += off
+		p.canalTo += off
+	}
 	return p
 }
 

@@ -27,6 +27,7 @@ import (
 	_ "time/tzdata" // event times are local to each port, the same on every machine
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/data"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	RetryAfter time.Duration
 	// Log receives failures of State; nothing is logged when nil.
 	Log *slog.Logger
+	// SailingCacheBytes bounds the sailings the world keeps laid out (DefaultSailingCacheBytes
+	// when zero); an evicted sailing is laid out again, the same, when it is needed.
+	SailingCacheBytes int64
 	// Dialect is how answers are written; the zero value is Track & Trace 2.2 by the spec.
 	Dialect Dialect
 	// Router gives the sea paths vessels sail, and the sea distances that time their passages;
@@ -85,20 +89,21 @@ type Options struct {
 //   - A bill or booking ending in 7710 is a booking cancelled (shipment event CANC) before its
 //     first lookup, before any empty was picked up; one ending in 7720 is looked up while booked
 //     and cancelled a few hours later.
-//   - A number ending in 7730 was picked up at the port of discharge 30 days before its first
-//     lookup, and its empties are never returned; one ending in 7740 arrived there 60 days
-//     before, and its boxes are never picked up.
+//   - A number ending in 7730 was picked up at the port of discharge 30 days (to two headways
+//     more) before its first lookup, and its empties are never returned; one ending in 7740
+//     arrived there 60 days (or a little more) before, and its boxes are never picked up.
 //   - Otherwise the last digit fixes where the journey stands at the number's first lookup:
-//     0 booked, empty not yet picked up; 1 full at the port of lading, the vessel leaves within 12
-//     hours; 2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct
-//     lane); 6 at sea on the last leg; 7 the vessel arrives at the port of discharge within 12
-//     hours; 8 discharged, available for pickup; 9 delivered and the empty returned. A number
+//     0 booked, empty not yet picked up; 1 full at the port of lading, awaiting the next sailing;
+//     2–4 at sea on the first ocean leg; 5 at the transshipment port (at sea on a direct lane); 6
+//     at sea on the last leg; 7 at sea, its vessel the next to arrive at the port of discharge; 8
+//     discharged, available for pickup; 9 delivered and the empty returned. A number
 //     ending in a letter goes by the last digit in it, or stands at 3 when it has none.
 //
 // A valid ISO 6346 container number, whichever parameter carries it, is a journey of that one
 // container with no booking or bill known. Any other number is a booking whose bill of lading
 // has the same number (when it fits DCSA's 20 characters), with one to four containers of the
-// line's own owner prefixes. Simulated time starts at the first lookup and runs Speed times
+// line's own owner prefixes. Its boxes sail voyages every journey aboard shares (vessels keep
+// rotations: see rotation.go). Simulated time starts at the first lookup and runs Speed times
 // faster from there.
 type Network struct {
 	world      *world
@@ -200,6 +205,12 @@ func New(o Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.SailingCacheBytes < 0 {
+		return nil, errors.New("sim: the sailing cache's bound must not be negative")
+	}
+	if o.SailingCacheBytes > 0 {
+		w.sailings = cache.New("sim_sailings", o.SailingCacheBytes, sailingBytes)
+	}
 	w.setTerminals(o.Terminals)
 	n := &Network{world: w, lines: map[string]boxwatch.ShippingLine{}, state: o.State, clock: o.Clock,
 		speed: o.Speed, latency: o.Latency, retryAfter: o.RetryAfter, log: o.Log, dialect: o.Dialect}
@@ -233,6 +244,9 @@ func (n *Network) eventsPath(scac string) string {
 	}
 	return "/" + scac + "/v2/events"
 }
+
+// CacheStats reports the world's cache of laid-out sailings, for admin.CacheCollector.
+func (n *Network) CacheStats() cache.Stats { return n.world.sailings.Stats() }
 
 // Version is the Track & Trace version the network speaks, dcsa.Version22 or dcsa.Version30.
 func (n *Network) Version() string {

@@ -2,89 +2,111 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
 
-// schedule lays out the journey's timeline: the plan, and what actually happens (see sea.go:
-// arrivals on schedule or disrupted by congestion, canals, weather or a slipped call; a box that
-// misses its connection at the hub, or is rolled at the port of lading, goes on the next vessel of
-// the service a week later). start is the journey's start in absolute time, for the seasons and
-// the ports' queues.
-func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
+// boarding is which voyages a journey's boxes are booked on and which they sail on, per ocean
+// leg: a box shut out of a full vessel or booked on a voyage that omits the call at the port of
+// lading goes on the loop's next voyage, as does one that misses its connection at the hub.
+type boarding struct {
+	legs     []leg
+	booked   []int // voyage per leg
+	sailings []*sailing
+	slots    []time.Duration // how much later than booked the voyage sailed on was scheduled
+	// omitted: the voyage booked at the port of lading omitted the call.
+	omitted bool
+}
+
+// board chooses the voyages of f and sets the journey's start: f.lead before the planned arrival
+// of the voyage booked at the port of lading.
+func (j *journey) board(w *world, d dice, f fit) boarding {
+	b := boarding{legs: j.legs()}
+	first := b.legs[0]
+	arrival, _, berth := first.loop.planned(f.voyage, first.dir)
+	j.start = arrival - f.lead
+	k := f.voyage
+	b.omitted = w.sailing(first.loop, k, first.dir).omits
+	if b.omitted || d.frac("pol/rolled") < rolledShare/2 {
+		k++
+	}
+	for w.sailing(first.loop, k, first.dir).omits && k < f.voyage+4 {
+		k++
+	}
+	s := w.sailing(first.loop, k, first.dir)
+	b.booked, b.sailings = []int{f.voyage}, []*sailing{s}
+	b.slots = []time.Duration{time.Duration(k-f.voyage) * first.loop.headway}
+	if len(b.legs) == 2 {
+		next := b.legs[1]
+		// The connecting vessel is booked two days after the planned arrival at the hub at the
+		// earliest; a box not discharged and moved in time for it waits for the loop's next voyage.
+		_, departure0, _ := next.loop.planned(0, next.dir)
+		v := int(math.Ceil(float64(berth+2*day-departure0) / float64(next.loop.headway)))
+		for k := v; f.connect != nil && k < v+40; k++ {
+			if c := w.sailing(next.loop, k, next.dir); f.connect(c) && !c.omits && s.passage.berth+connection <= c.passage.depart {
+				v = k
+				break
+			}
+		}
+		k := v
+		for c := w.sailing(next.loop, k, next.dir); k < v+20 && (c.omits || s.passage.berth+connection > c.passage.depart); c = w.sailing(next.loop, k, next.dir) {
+			k++
+		}
+		b.booked = append(b.booked, v)
+		b.sailings = append(b.sailings, w.sailing(next.loop, k, next.dir))
+		b.slots = append(b.slots, time.Duration(k-v)*next.loop.headway)
+	}
+	j.sailings = b.sailings
+	return b
+}
+
+// schedule lays out the journey's timeline from the voyages its boxes sail on (see sea.go and
+// rotation.go: arrivals on schedule or disrupted by congestion, canals, weather or a slipped call)
+// and its boxes' own moves.
+func (j *journey) schedule(w *world, d dice, b boarding, f fit) {
 	conf := d.between("confirmed", 2*hour, 30*hour)
 	j.confirmed = conf
 	j.ship("RECE", "BKG", j.booking, 0)
 	j.ship("CONF", "BKG", j.booking, conf)
-	abs := func(off time.Duration) time.Time { return start.Add(off) }
+	j.omitted = b.omitted
+	off := func(t time.Duration) time.Duration { return t - j.start }
 
 	pol, pod, hub := 1, j.pod(), j.hub()
-
-	// Port of lading: the vessel arrives, stays a day or two, and leaves. A rolled box leaves on
-	// the service's next vessel, a week after the one it was booked on.
-	plannedArrival := d.between("pol/planned-arrival", 9*day, 15*day)
-	var slot time.Duration
-	if d.frac("pol/rolled") < rolledShare {
-		slot = week
-		// Half of these boxes are shut out of a full vessel; for the other half the vessel they
-		// were booked on omits the call (a blank sailing).
-		j.omitted = d.frac("pol/omitted") < 0.5
-	}
-	polDraw := drawArrival(d, "pol", scac, j.calls[pol].place, abs(plannedArrival+slot), nil, false, 0)
-	if polDraw.cause == canalQueue {
-		polDraw.cause = slipped // no canal before the first call the journey sees
-	}
-	arrival := plannedArrival + slot + polDraw.delay
-	plannedDeparture := plannedArrival + d.between("pol/planned-stay", 24*hour, 40*hour)
-	// A late vessel shortens its stay to keep its departure: to 14 to 20 hours at the least.
-	stay := d.between("pol/stay", 14*hour, 20*hour)
-	departure := max(arrival+stay, plannedDeparture+slot-d.between("pol/early-departure", 0, 6*hour))
-	polArrival := arrival
-	j.vesselTransport(d, "ARRI", pol, plannedArrival, arrival, slot, polDraw.cause)
-
-	// Ocean legs.
-	next := pol + 1
-	sea := j.plannedSea(w, d, pol, next)
-	plannedBerth := plannedDeparture + sea
-	// The next arrival is late whatever happens at sea when the vessel came to the port of lading
-	// later than its stay and the passage can make up: how often that is, is counted in the line's
-	// late arrivals.
-	slack := plannedDeparture - plannedArrival - 14*hour + sea - j.fastestSea(w, pol, next) + day
-	forced := disruptedShare(scac) * forcedLate(causes(j.calls[pol].place, abs(plannedArrival+slot), nil, false), slack)
-	draw := drawArrival(d, "leg/0", scac, j.calls[next].place, abs(plannedBerth+slot), j.canalOf(w, pol, next), j.large(pol), forced)
-	first := j.sail(w, d, "leg/0", pol, next, departure, plannedBerth+slot, draw)
-	j.passages = append(j.passages, first)
-	departure = first.depart
-	j.vesselTransport(d, "DEPA", pol, plannedDeparture, departure, slot, departing(draw.cause))
+	first := b.sailings[0]
+	plannedArrival, plannedDeparture, plannedBerth := b.legs[0].loop.planned(b.booked[0], b.legs[0].dir)
+	plannedArrival, plannedDeparture, plannedBerth = off(plannedArrival), off(plannedDeparture), off(plannedBerth)
+	slot := b.slots[0]
+	polArrival, departure := off(first.arrival), off(first.passage.depart)
+	j.vesselTransport(d, "ARRI", pol, plannedArrival, polArrival, slot, first.arrivalCause)
+	j.passages = append(j.passages, first.passage.shifted(-j.start, pol, pol+1))
+	j.vesselTransport(d, "DEPA", pol, plannedDeparture, departure, slot, departing(first.cause))
 	j.ship("ISSU", "TRD", j.bill, departure+d.between("issued", 6*hour, 48*hour))
-	j.vesselTransport(d, "ARRI", next, plannedBerth, first.berth, slot, draw.cause)
-	arrival = first.berth
+	j.vesselTransport(d, "ARRI", pol+1, plannedBerth, off(first.passage.berth), slot, first.cause)
+	arrival := off(first.passage.berth)
 	var hubArrival, hubDeparture time.Duration
 	if hub {
 		hubArrival = arrival
-		// The connecting vessel keeps its own schedule; a box not discharged and moved in time for
-		// it waits for the service's next vessel.
-		plannedDeparture = plannedBerth + d.between("hub/planned-dwell", 2*day, 5*day)
-		var hubSlot time.Duration
-		own := d.between("hub/delay", -6*hour, 30*hour)
-		if hubArrival+connection > plannedDeparture+own {
-			hubSlot = week * (1 + (hubArrival+connection-plannedDeparture-own)/week)
-		}
-		plannedBerth = plannedDeparture + j.plannedSea(w, d, pol+2, pod)
-		draw = drawArrival(d, "leg/1", scac, j.calls[pod].place, abs(plannedBerth+hubSlot), j.canalOf(w, pol+2, pod), j.large(pol+2), 0)
-		last := j.sail(w, d, "leg/1", pol+2, pod, plannedDeparture+hubSlot+own, plannedBerth+hubSlot, draw)
-		j.passages = append(j.passages, last)
-		hubDeparture = last.depart
-		j.vesselTransport(d, "DEPA", pol+2, plannedDeparture, hubDeparture, hubSlot, departing(draw.cause))
-		j.vesselTransport(d, "ARRI", pod, plannedBerth, last.berth, hubSlot, draw.cause)
-		arrival = last.berth
+		last := b.sailings[1]
+		_, plannedDeparture, plannedBerth = b.legs[1].loop.planned(b.booked[1], b.legs[1].dir)
+		plannedDeparture, plannedBerth = off(plannedDeparture), off(plannedBerth)
+		j.passages = append(j.passages, last.passage.shifted(-j.start, pol+2, pod))
+		hubDeparture = off(last.passage.depart)
+		j.vesselTransport(d, "DEPA", pol+2, plannedDeparture, hubDeparture, b.slots[1], departing(last.cause))
+		j.vesselTransport(d, "ARRI", pod, plannedBerth, off(last.passage.berth), b.slots[1], last.cause)
+		arrival = off(last.passage.berth)
 	}
-
+	if !f.holdUntil.IsZero() {
+		j.hold = f.holdUntil.Sub(rotationEpoch) - j.start
+	}
 	for i := range j.equipment {
 		e := func(label string) string { return fmt.Sprint(label, "/", i) }
 		stagger := time.Duration(i)
 		emptyOut := conf + d.between(e("empty-out"), 24*hour, 72*hour) + stagger*90*time.Minute
 		gateIn := min(polArrival, plannedArrival) - d.between(e("gate-in"), 24*hour, 72*hour) + stagger*45*time.Minute
+		if !f.gateInBefore.IsZero() {
+			gateIn = min(gateIn, f.gateInBefore.Sub(rotationEpoch)-j.start-stagger*45*time.Minute)
+		}
 		j.equip(d, "GTOT", 0, i, true, emptyOut)
 		j.equip(d, "GTIN", pol, i, false, gateIn)
 		j.equip(d, "LOAD", pol, i, false, polArrival+4*hour+stagger*25*time.Minute+d.between(e("load"), 0, (departure-polArrival)/2-3*hour))
@@ -93,7 +115,7 @@ func (j *journey) schedule(w *world, d dice, scac string, start time.Time) {
 			j.equip(d, "LOAD", pol+2, i, false, hubDeparture-3*hour-stagger*20*time.Minute-d.between(e("hub/load"), 0, 8*hour))
 		}
 		disc := arrival + 3*hour + stagger*20*time.Minute + d.between(e("pod/disc"), 0, 10*hour)
-		fullOut := disc + d.between(e("full-out"), 1*day, 4*day)
+		fullOut := max(disc+d.between(e("full-out"), 1*day, 4*day), j.hold+stagger*time.Hour)
 		j.equip(d, "DISC", pod, i, false, disc)
 		j.equip(d, "GTOT", pod, i, false, fullOut)
 		j.equip(d, "GTIN", pod+1, i, true, fullOut+d.between(e("empty-in"), 2*day, 6*day))
@@ -117,55 +139,6 @@ func departing(c cause) cause {
 		return slipped
 	}
 	return onSchedule
-}
-
-// plannedSea is the planned time at sea from call from to call to: the sea distance at a
-// service speed of 17 to 19 knots, and the planned transit of a canal on the way.
-func (j *journey) plannedSea(w *world, d dice, from, to int) time.Duration {
-	path, cum := w.seaPath(j.calls[from].place, j.calls[to].place)
-	knots := minServiceKnots + (maxServiceKnots-minServiceKnots)*d.frac(fmt.Sprint("knots/", from))
-	planned := time.Duration(j.legNM(from) / knots * float64(time.Hour))
-	if c, _, ok := canalOn(path, cum); ok {
-		planned += c.planned
-	}
-	return planned.Truncate(time.Minute)
-}
-
-// fastestSea is the time at sea from call from to call to at the fastest speed, with the canal's
-// planned transit.
-func (j *journey) fastestSea(w *world, from, to int) time.Duration {
-	path, cum := w.seaPath(j.calls[from].place, j.calls[to].place)
-	fastest := time.Duration(j.legNM(from) / maxKnots * float64(time.Hour))
-	if c, _, ok := canalOn(path, cum); ok {
-		fastest += c.planned
-	}
-	return fastest
-}
-
-// legNM is the sea distance of the ocean leg departing from call from: the router's, or the
-// great circle times the lane's detour without a router.
-func (j *journey) legNM(from int) float64 {
-	if from == 1 {
-		return j.seaNM[0]
-	}
-	return j.seaNM[len(j.seaNM)-1]
-}
-
-// canalOf is the canal between two calls, nil when there is none.
-func (j *journey) canalOf(w *world, from, to int) *canal {
-	path, cum := w.seaPath(j.calls[from].place, j.calls[to].place)
-	if c, _, ok := canalOn(path, cum); ok {
-		return &c
-	}
-	return nil
-}
-
-// large reports whether the vessel calling at call c is of the size Panama's draft limits
-// delay most. The fleet data gives no dimensions, so the IMO number stands for the age: ships
-// numbered from 9700000 (built from about 2014) are mostly neo-Panamax.
-func (j *journey) large(c int) bool {
-	v := j.calls[c].vessel
-	return v != nil && v.IMO >= "9700000"
 }
 
 // hub reports whether the journey changes vessel at a hub: its calls are then the empty depot,
@@ -246,17 +219,24 @@ func stageDigit(number string) int {
 	return 3
 }
 
-// stage returns the offset of the first lookup for a stage digit:
+// window returns where the first lookup of a journey may fall for a stage digit (offsets from
+// its start: lo to hi, best at target). The journey's voyages are chosen so that it falls there
+// (see newJourney):
 //
 //	0 booked, the empty not yet picked up
-//	1 full at the port of lading, the vessel leaves within 12 hours
+//	1 full at the port of lading, awaiting the next sailing
 //	2–4 at sea on the first ocean leg (early, midway, late)
 //	5 at the hub, discharged and waiting for the next vessel (at sea on a direct lane)
 //	6 at sea on the last ocean leg
-//	7 the vessel arrives at the port of discharge within 12 hours
+//	7 the vessel is at sea and arrives next at the port of discharge
 //	8 discharged and available for pickup
 //	9 delivered and the empty returned
-func (j *journey) stage(digit int) time.Duration {
+//
+// and for the markers of journeys that do not end: a booking cancelled before the lookup, or
+// looked up while booked; boxes picked up 30 days before (within a week or two more) and their
+// empties never returned; boxes never picked up since an arrival 60 days before (or a little
+// more).
+func (j *journey) window(digit int, number string) (lo, hi, target time.Duration) {
 	pol, pod, hub := 1, j.pod(), j.hub()
 	departed := j.find("TRANSPORT", "DEPA", pol, -1).actual
 	arrived := j.find("TRANSPORT", "ARRI", pod, -1).actual
@@ -266,35 +246,46 @@ func (j *journey) stage(digit int) time.Duration {
 		firstLegEnd = j.find("TRANSPORT", "ARRI", pol+1, -1).actual
 		lastLegStart = j.find("TRANSPORT", "DEPA", pol+2, -1).actual
 	}
-	// at returns the point a fraction f into the stretch from lo to hi.
-	at := func(lo, hi time.Duration, f float64) time.Duration {
-		if hi < lo {
-			return lo + (hi-lo)/2
-		}
-		return lo + time.Duration(f*float64(hi-lo))
+	// span is the stretch from a to b, best a fraction f into it.
+	span := func(a, b time.Duration, f float64) (time.Duration, time.Duration, time.Duration) {
+		return a, b, a + time.Duration(f*float64(b-a))
 	}
 	d := dice("stage/" + j.key)
+	slack := 2*j.sailings[len(j.sailings)-1].loop.headway + 3*day
+	switch {
+	case j.booking != "" && strings.HasSuffix(number, cancelledMarker):
+		c := j.cancel + margin
+		return c, c, c
+	case j.booking != "" && strings.HasSuffix(number, cancelsMarker):
+		return span(j.confirmed+margin, j.cancel-margin, 0.5)
+	case strings.HasSuffix(number, unreturnedMarker):
+		_, pickedUp := j.bounds("EQUIPMENT", "GTOT", pod)
+		return pickedUp + unreturnedFor, pickedUp + unreturnedFor + slack, pickedUp + unreturnedFor
+	case strings.HasSuffix(number, abandonedMarker):
+		return arrived + abandonedFor, arrived + abandonedFor + slack, arrived + abandonedFor
+	}
 	switch digit {
 	case 0:
 		firstOut, _ := j.bounds("EQUIPMENT", "GTOT", 0)
-		return at(j.confirmed+margin, firstOut-margin, 0.5)
+		return span(j.confirmed+margin, firstOut-margin, 0.5)
 	case 1:
-		return departed - d.between("before-departure", 2*hour, window-margin)
+		_, gatedIn := j.bounds("EQUIPMENT", "GTIN", pol)
+		return gatedIn + margin, departed - margin, departed - d.between("before-departure", 2*hour, window-margin)
 	case 2, 3, 4, 5, 6:
 		if !hub {
-			return at(departed+margin, arrived-window, []float64{0.1, 0.3, 0.5, 0.7, 0.9}[digit-2])
+			return span(departed+margin, arrived-window, []float64{0.1, 0.3, 0.5, 0.7, 0.9}[digit-2])
 		}
 		switch digit {
 		case 5:
 			_, discharged := j.bounds("EQUIPMENT", "DISC", pol+1)
 			loaded, _ := j.bounds("EQUIPMENT", "LOAD", pol+2)
-			return at(discharged+margin, loaded-margin, 0.5)
+			return discharged + margin, loaded - margin, discharged + margin + 12*hour
 		case 6:
-			return at(lastLegStart+margin, arrived-window, 0.5)
+			return span(lastLegStart+margin, arrived-window, 0.5)
 		}
-		return at(departed+margin, firstLegEnd-margin, []float64{0.2, 0.5, 0.8}[digit-2])
+		return span(departed+margin, firstLegEnd-margin, []float64{0.2, 0.5, 0.8}[digit-2])
 	case 7:
-		return arrived - d.between("before-arrival", 2*hour, window-margin)
+		return lastLegStart + margin, arrived - margin, arrived - d.between("before-arrival", 2*hour, window-margin)
 	case 8:
 		_, discharged := j.bounds("EQUIPMENT", "DISC", pod)
 		pickedUp, _ := j.bounds("EQUIPMENT", "GTOT", pod)
@@ -302,8 +293,45 @@ func (j *journey) stage(digit int) time.Duration {
 			// Discharged and waiting for the train.
 			pickedUp, _ = j.bounds("EQUIPMENT", "LOAD", len(j.calls)-2-j.doors)
 		}
-		return at(discharged+margin, pickedUp-margin, 0.5)
+		return discharged + margin, pickedUp - margin, discharged + margin + 12*hour
 	}
 	_, returned := j.bounds("EQUIPMENT", "GTIN", pod+1)
-	return returned + d.between("after-return", 1*day, 3*day)
+	return returned + day, returned + day + slack, returned + d.between("after-return", 1*day, 3*day)
+}
+
+// plannedMoment is, on the plan of the voyages of a journey booked on voyage v of its first leg
+// (loop lp, direction dir), when the stage of a digit falls, as an offset from rotationEpoch: a
+// first guess of the voyage to book before the voyages around it are laid out as they sail.
+func (j *journey) plannedMoment(w *world, lp *loop, dir, v, digit int, number string) time.Duration {
+	arrival, departure, berth := lp.planned(v, dir)
+	last, lastDeparture := berth, departure
+	if j.hub() {
+		next := j.legs()[1]
+		_, d0, _ := next.loop.planned(0, next.dir)
+		k := int(math.Ceil(float64(berth+2*day-d0) / float64(next.loop.headway)))
+		_, lastDeparture, last = next.loop.planned(k, next.dir)
+	}
+	switch {
+	case strings.HasSuffix(number, unreturnedMarker):
+		return last + 3*day + unreturnedFor
+	case strings.HasSuffix(number, abandonedMarker):
+		return last + abandonedFor
+	}
+	switch digit {
+	case 1:
+		return departure - 6*hour
+	case 2, 3, 4:
+		return departure + (berth-departure)*time.Duration(digit-1)/4
+	case 5:
+		return berth + day
+	case 6:
+		return lastDeparture + (last-lastDeparture)/2
+	case 7:
+		return last - 6*hour
+	case 8:
+		return last + 36*hour
+	case 9:
+		return last + 7*day
+	}
+	return arrival - 10*day
 }

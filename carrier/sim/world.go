@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/geo"
 )
 
@@ -121,12 +122,12 @@ type place struct {
 	loc   *time.Location
 }
 
-// service is a carrier's service on a lane: the vessels that sail each leg of it.
+// service is a carrier's service on a lane: its codes and the loops that sail each leg of it.
 type service struct {
 	lane *lane
-	// codes and vessels are per leg of the lane (one leg when it has no hub).
-	codes   [2]string
-	vessels [2][]boxwatch.Vessel
+	// codes and loops are per leg of the lane (one leg when it has no hub).
+	codes [2]string
+	loops [2][]*loop
 }
 
 // world is the static part of the simulation: ports, lanes and each carrier's services.
@@ -134,6 +135,7 @@ type world struct {
 	carriers *boxwatch.Carriers
 	places   map[string]place
 	services map[string][]service // by primary SCAC
+	loops    map[string][]*loop   // by lane, leg and class (see loopKey)
 	router   Router               // nil: vessels sail great circles
 	// terminals are the terminals of every place, by UN/LOCODE, by path key (see setTerminals).
 	terminals map[string][]terminalSpot
@@ -142,6 +144,11 @@ type world struct {
 
 	mu     sync.Mutex
 	routes map[[2]string]seaRoute // by port pair
+
+	// sailings are the loops' sailings laid out, bounded in bytes (DefaultSailingCacheBytes);
+	// layMu lets one goroutine at a time lay out sailings, so a vessel's are laid out once.
+	sailings *cache.LRU[sailingKey, *sailing]
+	layMu    sync.Mutex
 }
 
 // seaRoute is the path of a vessel between two ports, the distance along it to each point, and
@@ -184,19 +191,13 @@ func (w *world) seaRoute(from, to place) seaRoute {
 	return r
 }
 
-// servicePoolSize is how many vessels a carrier's pool holds at least, and serviceVessels how
-// many of them sail each leg of a service.
-const (
-	servicePoolSize = 6
-	serviceVessels  = 4
-)
-
 func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwatch.Vessel, router Router) (*world, error) {
 	if len(fleet) < 2 {
 		return nil, fmt.Errorf("sim: the fleet has %d vessels; at least 2 are needed", len(fleet))
 	}
 	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}, router: router,
-		routes: map[[2]string]seaRoute{}}
+		sailings: cache.New("sim_sailings", DefaultSailingCacheBytes, sailingBytes),
+		routes:   map[[2]string]seaRoute{}}
 	for _, l := range lanes {
 		codes := slices.Concat(l.origins, l.destinations)
 		if l.hub != "" {
@@ -222,43 +223,22 @@ func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwat
 	}
 	fleet = slices.Clone(fleet)
 	slices.SortFunc(fleet, func(a, b boxwatch.Vessel) int { return cmp.Compare(a.IMO, b.IMO) })
+	w.buildLoops(carriers.All(), fleet)
 	for _, line := range carriers.All() {
-		w.services[line.SCAC] = w.carrierServices(line, fleet)
+		w.services[line.SCAC] = w.carrierServices(line)
 	}
 	return w, nil
 }
 
-// carrierServices gives a line one service per lane it serves, each leg sailed by vessels of
-// its own fleet (its brand and its parent's), topped up with chartered ones.
-func (w *world) carrierServices(line boxwatch.ShippingLine, fleet []boxwatch.Vessel) []service {
+// carrierServices gives a line one service per lane it serves, sailed by the loops of its
+// punctuality class, under its own service codes.
+func (w *world) carrierServices(line boxwatch.ShippingLine) []service {
 	d := dice("line/" + line.SCAC)
-	owners := []string{line.SCAC, parentSCAC(line)}
-	var pool, free, others []boxwatch.Vessel
-	for _, v := range fleet {
-		switch op := operatorOf(v.Name); {
-		case op != "" && slices.Contains(owners, op):
-			pool = append(pool, v)
-		case op == "":
-			free = append(free, v)
-		default:
-			others = append(others, v)
-		}
-	}
-	if len(pool) < servicePoolSize {
-		// Top up with chartered tonnage: vessels of no line first, then other lines' vessels.
-		byDraw(d, "pool/free", free)
-		byDraw(d, "pool/others", others)
-		charter := slices.Concat(free, others)
-		pool = append(pool, charter[:min(servicePoolSize-len(pool), len(charter))]...)
-	}
-	served := carrierLanes[line.SCAC]
-	if !slices.ContainsFunc(lanes, func(l lane) bool { return slices.Contains(served, l.code) }) {
-		served = nil // a line of no listed lane serves them all
-	}
+	served := servedLanes(line)
 	var out []service
 	for i := range lanes {
 		l := &lanes[i]
-		if served != nil && !slices.Contains(served, l.code) {
+		if !slices.Contains(served, l.code) {
 			continue
 		}
 		s := service{lane: l}
@@ -268,20 +248,11 @@ func (w *world) carrierServices(line boxwatch.ShippingLine, fleet []boxwatch.Ves
 			if l.hub != "" && leg == w.feederLeg(l) {
 				s.codes[leg] = code + "F"
 			}
-			vessels := slices.Clone(pool)
-			byDraw(d, fmt.Sprintf("vessels/%s/%d", l.code, leg), vessels)
-			s.vessels[leg] = vessels[:min(serviceVessels, len(vessels))]
+			s.loops[leg] = w.loops[loopKey(l.code, leg, classOf(line.SCAC))]
 		}
 		out = append(out, s)
 	}
 	return out
-}
-
-// byDraw shuffles vessels into an order drawn for label, independent of their order before.
-func byDraw(d dice, label string, vessels []boxwatch.Vessel) {
-	slices.SortFunc(vessels, func(a, b boxwatch.Vessel) int {
-		return cmp.Or(cmp.Compare(d.u64(label+"/"+a.IMO), d.u64(label+"/"+b.IMO)), cmp.Compare(a.IMO, b.IMO))
-	})
 }
 
 func parentSCAC(line boxwatch.ShippingLine) string {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/boxwatch/boxwatch/ais/ingest"
 	"github.com/boxwatch/boxwatch/api"
 	"github.com/boxwatch/boxwatch/assistant"
+	"github.com/boxwatch/boxwatch/cache"
 	"github.com/boxwatch/boxwatch/carrier"
 	"github.com/boxwatch/boxwatch/carrier/dcsa"
 	"github.com/boxwatch/boxwatch/carrier/sim"
@@ -305,6 +307,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	ports, sea := data.Ports(), data.SeaNetwork()
 	carriers := configured
+	var simCaches []func() cache.Stats // the simulator's, when it runs
 	if cfg.sim {
 		network, err := sim.New(sim.Options{Carriers: registry, Ports: ports, Fleet: data.Fleet(),
 			State: db, Speed: cfg.simSpeed, Latency: cfg.simLatency, Log: log.With("component", "sim"),
@@ -312,6 +315,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil {
 			return err
 		}
+		simCaches = append(simCaches, network.CacheStats)
 		simLn, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("carrier simulator: %w", err)
@@ -392,8 +396,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	// Every in-memory cache, one collector: the journey engine's and the store's.
-	reg.MustRegister(admin.CacheCollector(append(append(journeys.CacheStats(), db.CacheStats()...), feeds.CacheStats)...))
+	// Every in-memory cache, one collector: the journey engine's, the store's and the simulator's.
+	reg.MustRegister(admin.CacheCollector(slices.Concat(journeys.CacheStats(), db.CacheStats(), []func() cache.Stats{feeds.CacheStats}, simCaches)...))
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		Terminals: terminalSources, Railways: data.Railways(), TerminalInterval: cfg.terminalInterval,
 		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,

@@ -19,6 +19,10 @@ type Graph struct {
 	// DrawShapes): the generator stores them so that start-up need not draw them. They are
 	// trusted as given.
 	Shapes [][]geo.Point
+
+	// cells are the fine snapping grid's cells each edge passes through, as Decode read them;
+	// nil in a graph built otherwise, whose cells New finds itself.
+	cells *edgeCells
 }
 
 // Edge joins two nodes (indexes into Graph.Nodes); Passage is "" outside passages.
@@ -31,11 +35,21 @@ type Edge struct {
 // of longitude and latitude in micro-degrees, the edges as varint node indexes with a passage
 // number (0 for none, else 1 + its index in the names), and the number of shapes (0 or the number
 // of edges) followed by each shape's number of points and its points, as deltas from the edge's
-// first node and then from the point before.
-const magic = "BWSEA2\n"
+// first node and then from the point before; then each edge's cells of the fine snapping grid, as
+// runs of consecutive cells: the number of runs, and for each its first cell as a zigzag delta
+// (the first run's from the cell of the edge's first node, each other's from the cell a row
+// above the start of the run before: an arc's runs are mostly one a row) and its length less one.
+const magic = "BWSEA3\n"
+
+// maxCells bounds the cells a network file may list (the shipped network lists about 330,000), so
+// that a corrupt file cannot make Decode allocate without
+// bound.
+const maxCells = 1 << 24
 
 // Encode writes g in the compact form Decode reads; coordinates are rounded to a micro-degree.
-// It panics if g has shapes but not one per edge.
+// It also finds and writes the cells of the fine snapping grid each edge passes through, from the
+// rounded nodes, so that New need not find them at start-up. It panics if g has shapes but not
+// one per edge.
 func Encode(g Graph) []byte {
 	if g.Shapes != nil && len(g.Shapes) != len(g.Edges) {
 		panic(fmt.Sprintf("searoute: %d shapes for %d edges", len(g.Shapes), len(g.Edges)))
@@ -70,6 +84,32 @@ func Encode(g Graph) []byte {
 			b = binary.AppendVarint(b, x-px)
 			b = binary.AppendVarint(b, y-py)
 			px, py = x, y
+		}
+	}
+	rounded := make([]geo.Point, len(g.Nodes))
+	for i, p := range g.Nodes {
+		x, y := micro(p)
+		rounded[i] = geo.Point{Lat: float64(y) / 1e6, Lon: float64(x) / 1e6}
+	}
+	gr, ec := grid{perDeg: fineDeg}, fineCells(rounded, g.Edges)
+	for e, edge := range g.Edges {
+		cs := ec.cells[ec.start[e]:ec.start[e+1]]
+		var runs []int
+		for k := range cs {
+			if k == 0 || cs[k] != cs[k-1]+1 {
+				runs = append(runs, k)
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(runs)))
+		want, _ := gr.index(gr.key(rounded[edge.U]), 0, 0)
+		for r, k := range runs {
+			end := len(cs)
+			if r+1 < len(runs) {
+				end = runs[r+1]
+			}
+			b = binary.AppendVarint(b, int64(cs[k])-int64(want))
+			b = binary.AppendUvarint(b, uint64(end-1-k))
+			want = int(cs[k]) + 360*fineDeg
 		}
 	}
 	return b
@@ -166,6 +206,31 @@ func Decode(b []byte) (Graph, error) {
 			}
 		}
 	}
+	total := int64(360 * 180 * fineDeg * fineDeg)
+	gr := grid{perDeg: fineDeg}
+	cells := edgeCells{start: make([]int32, 1, len(g.Edges)+1)}
+	for _, e := range g.Edges {
+		runs := count()
+		want, _ := gr.index(gr.key(g.Nodes[e.U]), 0, 0)
+		last := int64(-1)
+		for range runs {
+			first := int64(want) + varint()
+			n := uvarint()
+			if bad != nil {
+				return g, bad
+			}
+			if first <= last || first >= total || n >= uint64(total-first) || len(cells.cells)+int(n) >= maxCells {
+				return g, fmt.Errorf("searoute: a cell of edge %d is out of range", len(cells.start)-1)
+			}
+			last = first + int64(n)
+			for c := first; c <= last; c++ {
+				cells.cells = append(cells.cells, int32(c))
+			}
+			want = int(first) + 360*fineDeg
+		}
+		cells.start = append(cells.start, int32(len(cells.cells)))
+	}
+	g.cells = &cells
 	if bad != nil {
 		return g, bad
 	}

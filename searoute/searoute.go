@@ -196,10 +196,13 @@ func New(g Graph, w Water) (*Network, error) {
 	// The preparations touch separate fields: on two cores they share the start-up time.
 	var wg sync.WaitGroup
 	wg.Go(n.pickLandmarks)
-	wg.Go(n.indexEdges)
+	cells := g.cells
+	wg.Go(func() { n.indexEdges(cells) })
 	n.drawEdges(g.Shapes)
 	wg.Wait()
-	n.pool.New = func() any { return newSearch(len(g.Nodes), len(g.Edges)) }
+	// The pool's function names the counts, not g, which would keep the decoded shapes and cells.
+	nodes, edges := len(g.Nodes), len(g.Edges)
+	n.pool.New = func() any { return newSearch(nodes, edges) }
 	return n, nil
 }
 
@@ -276,48 +279,55 @@ func (g *grid) at(c [2]int, dx, dy int) []int32 {
 	return g.edges[g.start[i]:g.start[i+1]]
 }
 
-// cellEdge is an edge that passes through a cell (an index of grid.start).
-type cellEdge struct{ cell, edge int32 }
+// The snapping grids: a fine one (a quarter of a degree), so that a point near a dense stretch of
+// network looks at few edges, and a coarse one (a degree) for points far from any edge.
+const fineDeg, coarseDeg = 4, 1
 
-// fill lays out the cells' edges from a list of pairs, in their order.
-func (g *grid) fill(pairs []cellEdge) {
+// edgeCells lists the cells of a snapping grid (indexes of grid.start) that each edge's arc
+// passes through: edge e's are cells[start[e]:start[e+1]], each once.
+type edgeCells struct {
+	start []int32
+	cells []int32
+}
+
+// fill lays out the cells' edges, each cell's in the order of the edges.
+func (g *grid) fill(ec edgeCells) {
 	cells := 360 * 180 * g.perDeg * g.perDeg
 	g.start = make([]int32, cells+1)
-	for _, p := range pairs {
-		g.start[p.cell]++
+	for _, c := range ec.cells {
+		g.start[c]++
 	}
 	for i := 1; i < cells; i++ {
 		g.start[i] += g.start[i-1]
 	}
-	g.start[cells] = int32(len(pairs))
-	g.edges = make([]int32, len(pairs))
-	for i := len(pairs) - 1; i >= 0; i-- {
-		c := pairs[i].cell
-		g.start[c]--
-		g.edges[g.start[c]] = pairs[i].edge
+	g.start[cells] = int32(len(ec.cells))
+	g.edges = make([]int32, len(ec.cells))
+	for e := len(ec.start) - 2; e >= 0; e-- {
+		for i := ec.start[e+1] - 1; i >= ec.start[e]; i-- {
+			c := ec.cells[i]
+			g.start[c]--
+			g.edges[g.start[c]] = int32(e)
+		}
 	}
 }
 
-// indexEdges fills two snapping grids: a fine one (a quarter degree), so that a point near a
-// dense stretch of network looks at few edges, and a coarse one (a degree) for points far from
-// any edge.
-func (n *Network) indexEdges() {
-	n.fine, n.coarse = grid{perDeg: 4}, grid{perDeg: 1}
-	grids := []*grid{&n.fine, &n.coarse}
-	pairs := make([][]cellEdge, len(grids))
+// fineCells finds the cells of the fine grid each edge's great-circle arc passes through, in
+// ascending order. It is most of what indexing the edges costs, so Encode stores its result and
+// New reads it.
+func fineCells(nodes []geo.Point, edges []Edge) edgeCells {
+	g := grid{perDeg: fineDeg}
+	out := edgeCells{start: make([]int32, 1, len(edges)+1)}
 	// An edge's cells, gathered along it, sorted and made unique (a long edge passes through
 	// hundreds of cells, so that checking each against those before would cost their square).
 	var seen []int
-	for i, e := range n.edges {
-		if n.length[i] == 0 {
-			continue
-		}
-		pts := Arc(n.nodes[e.U], n.nodes[e.V], 20)
-		for gi, g := range grids {
+	for _, e := range edges {
+		a, b := nodes[e.U], nodes[e.V]
+		if geo.DistanceNM(a, b) > 0 {
+			pts := Arc(a, b, 20)
 			seen = seen[:0]
 			for k := 1; k < len(pts); k++ {
 				a, b := pts[k-1], pts[k]
-				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*float64(g.perDeg))) + 1
+				steps := int(math.Ceil(max(math.Abs(b.Lon-a.Lon), math.Abs(b.Lat-a.Lat))*2*fineDeg)) + 1
 				for s := 0; s <= steps; s++ {
 					t := float64(s) / float64(steps)
 					c, ok := g.index(g.key(geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}), 0, 0)
@@ -328,13 +338,44 @@ func (n *Network) indexEdges() {
 			}
 			slices.Sort(seen)
 			for _, c := range slices.Compact(seen) {
-				pairs[gi] = append(pairs[gi], cellEdge{int32(c), int32(i)})
+				out.cells = append(out.cells, int32(c))
 			}
 		}
+		out.start = append(out.start, int32(len(out.cells)))
 	}
-	for gi, g := range grids {
-		g.fill(pairs[gi])
+	return out
+}
+
+// coarseCells returns the cells of the coarse grid that hold the fine cells of each edge.
+func coarseCells(fine edgeCells) edgeCells {
+	const cols, k = 360 * fineDeg, fineDeg / coarseDeg
+	out := edgeCells{start: make([]int32, 1, len(fine.start))}
+	last := make([]int32, 360*180*coarseDeg*coarseDeg) // the edge that last listed each cell, plus one
+	for e := range len(fine.start) - 1 {
+		for _, c := range fine.cells[fine.start[e]:fine.start[e+1]] {
+			cc := c/cols/k*(cols/k) + c%cols/k
+			if last[cc] != int32(e)+1 {
+				last[cc] = int32(e) + 1
+				out.cells = append(out.cells, cc)
+			}
+		}
+		out.start = append(out.start, int32(len(out.cells)))
 	}
+	return out
+}
+
+// indexEdges fills the two snapping grids from the fine cells stored with the network, or from
+// those it finds when there are none.
+func (n *Network) indexEdges(stored *edgeCells) {
+	var fine edgeCells
+	if stored != nil {
+		fine = *stored
+	} else {
+		fine = fineCells(n.nodes, n.edges)
+	}
+	n.fine, n.coarse = grid{perDeg: fineDeg}, grid{perDeg: coarseDeg}
+	n.fine.fill(fine)
+	n.coarse.fill(coarseCells(fine))
 }
 
 // DrawShapes returns the shape of each edge of g as New draws it over the water w: its great-circle
@@ -367,7 +408,9 @@ func (n *Network) drawEdges(shapes [][]geo.Point) {
 }
 
 // pickLandmarks chooses landmarks far apart on the largest piece (each the node farthest from
-// those already chosen) and records their distances to every node.
+// those already chosen) and records their distances to every node. The sets with passages closed
+// are filled on a second goroutine, each landmark as soon as it is chosen: on two cores they take
+// the time of the choice.
 func (n *Network) pickLandmarks() {
 	counts := map[int32]int{}
 	for _, c := range n.comp {
@@ -381,17 +424,38 @@ func (n *Network) pickLandmarks() {
 	}
 	start := int32(slices.Index(n.comp, main))
 	n.landmarkNode = start
+	n.landmarks = make([]landmarkSet, len(landmarkClosures))
+	for i, closure := range landmarkClosures {
+		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
+		for _, p := range closure {
+			set.closed[passageIndex(p)] = true
+		}
+		n.landmarks[i] = set
+	}
+	chosen := make(chan int32, landmarkCount)
+	var closedSets sync.WaitGroup
+	closedSets.Go(func() {
+		s := newSearch(len(n.nodes), len(n.edges))
+		k := 0
+		for m := range chosen {
+			for _, set := range n.landmarks[1:] {
+				for v, d := range s.all(n, m, set.closed) {
+					set.dist[v*landmarkCount+k] = float32(d)
+				}
+			}
+			k++
+		}
+	})
+	// The first set, all passages open, is filled while the landmarks are chosen.
 	s := newSearch(len(n.nodes), len(n.edges))
 	minDist := make([]float64, len(n.nodes))
 	for i := range minDist {
 		minDist[i] = math.Inf(1)
 	}
-	// The first set, all passages open, is filled while the landmarks are chosen.
-	open := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
+	open := n.landmarks[0]
 	next := start
-	var marks []int32
 	for k := range landmarkCount {
-		marks = append(marks, next)
+		chosen <- next
 		d := s.all(n, next, nil)
 		far, farD := next, -1.0
 		for v := range n.nodes {
@@ -405,19 +469,8 @@ func (n *Network) pickLandmarks() {
 		}
 		next = far
 	}
-	n.landmarks = append(n.landmarks, open)
-	for _, closure := range landmarkClosures[1:] {
-		set := landmarkSet{closed: make([]bool, len(Passages())), dist: make([]float32, len(n.nodes)*landmarkCount)}
-		for _, p := range closure {
-			set.closed[passageIndex(p)] = true
-		}
-		for k, m := range marks {
-			for v, d := range s.all(n, m, set.closed) {
-				set.dist[v*landmarkCount+k] = float32(d)
-			}
-		}
-		n.landmarks = append(n.landmarks, set)
-	}
+	close(chosen)
+	closedSets.Wait()
 }
 
 // landmarksFor returns the landmark distances a query closing the given passages may use: those

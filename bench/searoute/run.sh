@@ -14,4 +14,4 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 go run ./cmd/boxwatch route --pairs "$pairs" --repeat "$repeat" >"$out"
 node "$here/bench.js" "$pairs" "$out" "$repeat"
-go test -run '^$' -bench 'Load' -benchtime 5x -count 1 ./searoute | grep -E '^Benchmark'
+go test -run '^$' -bench 'Load' -benchtime 5x -count 3 ./searoute | grep -E '^Benchmark' | go run ./internal/benchreport

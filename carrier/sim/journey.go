@@ -134,10 +134,39 @@ type fit struct {
 	alt int
 }
 
-// newJourney builds the journey of number (upper case) with the line of primary SCAC scac,
-// first looked up at anchor: of the voyages its loops sail around anchor, the one that puts the
-// first lookup where the number's stage says (see window).
+// journeyKey names a journey: its line and number, and its first lookup.
+type journeyKey struct {
+	scac, number string
+	anchor       int64 // Unix nanoseconds
+}
+
+// journeyBytes is what a built journey weighs in the world's cache, roughly: its calls, moves,
+// equipment and passages (whose paths are the world's, shared).
+func journeyBytes(k journeyKey, j *journey) int64 {
+	return int64(len(k.scac)+len(k.number)+len(j.key)) + 256 + 192*int64(len(j.calls)) + 160*int64(len(j.moves)) +
+		96*int64(len(j.equipment)) + 192*int64(len(j.passages)) + 8*int64(len(j.sailings))
+}
+
+// DefaultJourneyCacheBytes bounds the journeys the world keeps built: a lookup of a number, its
+// terminals' and the AIS feed's all build the same journey, which takes milliseconds.
+const DefaultJourneyCacheBytes = 16 << 20
+
+// newJourney returns the journey of number (upper case) with the line of primary SCAC scac,
+// first looked up at anchor, from the world's cache or built (see buildJourney). A journey is not
+// changed once built, so callers share it.
 func (w *world) newJourney(line boxwatch.ShippingLine, number string, anchor time.Time) *journey {
+	k := journeyKey{line.SCAC, number, anchor.UnixNano()}
+	if j, ok := w.journeys.Get(k); ok {
+		return j
+	}
+	j := w.buildJourney(line, number, anchor)
+	w.journeys.Add(k, j)
+	return j
+}
+
+// buildJourney builds the journey of number first looked up at anchor: of the voyages its loops
+// sail around anchor, the one that puts the first lookup where the number's stage says (see window).
+func (w *world) buildJourney(line boxwatch.ShippingLine, number string, anchor time.Time) *journey {
 	digit := stageDigit(number)
 	probe := w.layJourney(line, number, fit{})
 	lp, dir := probe.sailings[0].loop, probe.sailings[0].dir

@@ -245,8 +245,11 @@ func (n *Network) eventsPath(scac string) string {
 	return "/" + scac + "/v2/events"
 }
 
-// CacheStats reports the world's cache of laid-out sailings, for admin.CacheCollector.
-func (n *Network) CacheStats() cache.Stats { return n.world.sailings.Stats() }
+// CacheStats reports the world's caches (laid-out sailings, built journeys), for
+// admin.CacheCollector.
+func (n *Network) CacheStats() []func() cache.Stats {
+	return []func() cache.Stats{n.world.sailings.Stats, n.world.journeys.Stats}
+}
 
 // Version is the Track & Trace version the network speaks, dcsa.Version22 or dcsa.Version30.
 func (n *Network) Version() string {

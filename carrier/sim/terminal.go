@@ -202,8 +202,16 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	// hold until the line is paid for a box in four; USDA for reefers and a box in twenty; the
 	// Traffic Mitigation Fee at Los Angeles and Long Beach until paid; another hold rarely.
 	disc := bt.discharged
+	// The holds are the box's own: they are cleared from its discharge or, for a number first
+	// looked up discharged (stage 8) later than the stage's ideal moment after discharge (a
+	// loop's vessels call once a headway), from that moment, so its first lookup sees the
+	// terminal as the stage says.
+	cleared := disc
+	if j.firstSeenDischarged() {
+		cleared = max(disc, j.lookup-margin-12*hour)
+	}
 	exam := d.frac(e("exam")) < 0.125
-	customs := disc + d.between(e("customs"), 6*hour, 30*hour)
+	customs := cleared + d.between(e("customs"), 6*hour, 30*hour)
 	if exam {
 		customs += d.between(e("exam-days"), day, 3*day)
 	}
@@ -214,10 +222,10 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	}
 	holds := []hold{
 		{"customs", "Awaiting customs release (simulated)", true, customs, bt.arrival - 2*day},
-		{"freight", "Freight not yet paid to the line (simulated)", d.frac(e("freight")) < 0.25, disc + d.between(e("freight-paid"), 2*hour, 2*day), bt.arrival - day},
-		{"usda", "USDA inspection (simulated)", strings.Contains(q.isoCode, "R") || d.frac(e("usda")) < 0.05, disc + d.between(e("usda-done"), 12*hour, 40*hour), disc},
-		{"tmf", "Traffic Mitigation Fee unpaid (simulated)", t.LOCODE == "USLAX" || t.LOCODE == "USLGB", disc + d.between(e("tmf-paid"), hour, 20*hour), disc},
-		{"other", "Terminal hold (simulated)", d.frac(e("other")) < 0.04, disc + d.between(e("other-done"), 2*hour, day), disc},
+		{"freight", "Freight not yet paid to the line (simulated)", d.frac(e("freight")) < 0.25, cleared + d.between(e("freight-paid"), 2*hour, 2*day), bt.arrival - day},
+		{"usda", "USDA inspection (simulated)", strings.Contains(q.isoCode, "R") || d.frac(e("usda")) < 0.05, cleared + d.between(e("usda-done"), 12*hour, 40*hour), disc},
+		{"tmf", "Traffic Mitigation Fee unpaid (simulated)", t.LOCODE == "USLAX" || t.LOCODE == "USLGB", cleared + d.between(e("tmf-paid"), hour, 20*hour), disc},
+		{"other", "Terminal hold (simulated)", d.frac(e("other")) < 0.04, cleared + d.between(e("other-done"), 2*hour, day), disc},
 	}
 	released := disc
 	for _, h := range holds {
@@ -303,7 +311,7 @@ func (j *journey) terminalReport(w *world, t terminalSpot, i int, now time.Durat
 	if exam && now >= customs-day {
 		fee("exam", examFee)
 	}
-	if (t.LOCODE == "USLAX" || t.LOCODE == "USLGB") && now < disc+20*hour {
+	if (t.LOCODE == "USLAX" || t.LOCODE == "USLGB") && now < cleared+20*hour {
 		fee("other", tmfFee)
 	}
 	if total > 0 && len(c.Fees) > 1 {

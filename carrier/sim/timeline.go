@@ -201,6 +201,18 @@ func (j *journey) bounds(family, code string, c int) (first, last time.Duration)
 	return first, last
 }
 
+// firstSeenDischarged reports whether the journey's number places its first lookup at stage 8,
+// discharged at the port of discharge (not one of the numbers whose markers place it otherwise).
+func (j *journey) firstSeenDischarged() bool {
+	_, number, _ := strings.Cut(j.key, "/")
+	for _, marker := range []string{cancelledMarker, cancelsMarker, unreturnedMarker, abandonedMarker} {
+		if strings.HasSuffix(number, marker) {
+			return false
+		}
+	}
+	return stageDigit(number) == 8
+}
+
 // stageDigit is the digit that places a number's first lookup: its last character when that is
 // a digit, else the last digit in it; a number without digits is at sea, as 3. A trailing 9999
 // or 5030 only marks how the carrier answers, and 7750 or 7790 that the journey goes inland, so the digit

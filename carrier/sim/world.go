@@ -149,6 +149,8 @@ type world struct {
 	// layMu lets one goroutine at a time lay out sailings, so a vessel's are laid out once.
 	sailings *cache.LRU[sailingKey, *sailing]
 	layMu    sync.Mutex
+	// journeys are the journeys built, bounded in bytes (DefaultJourneyCacheBytes).
+	journeys *cache.LRU[journeyKey, *journey]
 }
 
 // seaRoute is the path of a vessel between two ports, the distance along it to each point, and
@@ -197,6 +199,7 @@ func newWorld(carriers *boxwatch.Carriers, ports *boxwatch.Ports, fleet []boxwat
 	}
 	w := &world{carriers: carriers, places: map[string]place{}, services: map[string][]service{}, router: router,
 		sailings: cache.New("sim_sailings", DefaultSailingCacheBytes, sailingBytes),
+		journeys: cache.New("sim_journeys", DefaultJourneyCacheBytes, journeyBytes),
 		routes:   map[[2]string]seaRoute{}}
 	for _, l := range lanes {
 		codes := slices.Concat(l.origins, l.destinations)

@@ -32,7 +32,7 @@ var dashboardNumbers = map[string]string{"phone": "MAEU123456784", "desktop": "M
 // inlandNumber is the demo bill (MSC) discharged at Los Angeles and waiting for the train to its
 // inland ramp (docs/carriers.md, "Demo and test numbers"): its box goes on by rail, and the Los
 // Angeles terminal lists holds and the Traffic Mitigation Fee for it.
-const inlandNumber = "MEDUEF387750"
+const inlandNumber = "MEDUCK387750"
 
 // TestDashboardBrowser runs the whole service in demo mode with the simulated world sped up and
 // drives the dashboard in headless Chromium as a person would, at phone and desktop widths: sign

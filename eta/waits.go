@@ -108,6 +108,12 @@ func (w *Waits) Add(place string, start, end time.Time) {
 // fewer than minWaits such waits at the place, the place's waits of three LearnWindows count,
 // then every place's. n is how many waits that judges from; with none, Remaining is 0.
 func (w *Waits) Remaining(place string, at time.Time, waited time.Duration) (time.Duration, int) {
+	return w.Quantile(place, at, waited, 0.5)
+}
+
+// Quantile is Remaining at quantile q (0 to 1) of what is left of the waits instead of the
+// median: the wait that a share q of the vessels judged from waited less than.
+func (w *Waits) Quantile(place string, at time.Time, waited time.Duration, q float64) (time.Duration, int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	left := w.left(w.places[place], at, LearnWindow, waited)
@@ -124,7 +130,7 @@ func (w *Waits) Remaining(place string, at time.Time, waited time.Duration) (tim
 		return 0, 0
 	}
 	slices.Sort(left)
-	return left[len(left)/2], len(left)
+	return left[min(len(left)-1, int(q*float64(len(left))))], len(left)
 }
 
 // minWaits is the fewest waits a place's expectation is judged from.

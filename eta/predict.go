@@ -181,4 +181,3 @@ func TrackFrom(track []boxwatch.VesselPosition) int {
 	}
 	return i
 }
-

@@ -23,9 +23,8 @@ type Voyage struct {
 	Canals      []string
 	// InCanal is the canal the vessel is in or off when it is one, else "".
 	InCanal string
-	// CarrierETA is the carrier's latest estimate of the arrival and CarrierRevised when it made
-	// it; zero when the carrier gave none.
-	CarrierETA, CarrierRevised time.Time
+	// CarrierETA is the carrier's latest estimate of the arrival, zero when it gave none.
+	CarrierETA time.Time
 }
 
 // CruiseWindow is how much of the track the cruising speed is measured over: long enough that a
@@ -39,53 +38,51 @@ const (
 	StoppedKnots = 1.0
 )
 
-// The weights and bounds Predict judges the carrier's estimate by, tuned on simulated voyages
-// (etaeval's seeds TUNE1 and TUNE2, never on those it is graded on):
+// How Predict weighs the carrier's estimate, tuned on simulated voyages (etaeval's seeds TUNE1
+// and TUNE2, never those it is graded on). Carriers revise their ETAs late and in steps: the
+// day before the arrival, to the terminal's berthing plan, which the track cannot better;
+// before, to the schedule and what they hear of the voyage, which it can.
 const (
-	// LastWordLead is how far ahead of the arrival it gives a carrier's estimate counts as its
-	// last word: the terminal's berthing plan, revised the day before, which the track cannot
-	// better.
+	// LastWordLead is how close to its arrival a carrier's estimate counts as its last word, the
+	// berthing plan, and is taken as it is.
 	LastWordLead = 36 * time.Hour
 	// LastWordSlack is how much earlier than the vessel can reach the anchorage at its cruising
-	// speed a last word may say, and still be believed.
+	// speed a last word may say and still be believed.
 	LastWordSlack = 12 * time.Hour
-	// AnchoredWeight is the weight of the waits seen at the port, against the carrier's estimate
-	// revised since the vessel anchored (the terminal's plan, give or take a third of the wait).
+	// AnchoredWeight is the weight of the waits seen at the port against the carrier's estimate
+	// of a vessel at anchor (the terminal's plan, off by a third of the wait or so).
 	AnchoredWeight = 0.35
-	// SeaWaitQuantile is the quantile of the port's waits a vessel under way is expected to wait:
-	// most vessels sail straight in or wait hours, a few wait days for a berth (congestion), and
-	// a vessel days out shows neither; a low quantile errs least on the many.
+	// SeaWaitQuantile is the quantile of the port's waits that a vessel under way is expected to
+	// wait: most vessels sail straight in or wait hours, a few wait days for a berth (congestion),
+	// and a vessel days out shows neither; a low quantile errs least on the many.
 	SeaWaitQuantile = 0.25
 )
 
 // Predict returns when the vessel is expected to berth at its port of discharge. At the
-// anchorage off the port, as long as the waits there leave it to, weighed with the carrier's
-// estimate when the carrier revised it since the vessel stopped there (AnchoredWeight). Under way,
-// after the route still to sail at the speed it has made good while cruising, the queues at the
-// canals on the way (as long as those recently seen there), and the wait at the port most
-// vessels have (SeaWaitQuantile). Either way, the carrier's last word (an estimate it revised
-// within LastWordLead of the arrival it gives, when it says when it revised it, and that the
-// vessel can keep) is taken as it is. ok is false without a track or when the vessel has not been
-// seen cruising.
+// anchorage off the port: as long as the waits there leave it to, weighed with the carrier's
+// estimate (AnchoredWeight). Under way: after the route still to sail at the speed it has made
+// good while cruising, the queues at the canals on the way (as long as those recently seen there)
+// and the wait at the port most vessels have (SeaWaitQuantile). Either way, the carrier's last
+// word (an estimate within LastWordLead of At, that the vessel can keep) is taken as it is. ok is
+// false without a track or when the vessel has not been seen cruising.
 func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 	if len(v.Track) == 0 {
 		return time.Time{}, false
 	}
 	last := v.Track[len(v.Track)-1]
-	lastWord := !v.CarrierRevised.IsZero() && v.CarrierETA.After(v.At) && v.CarrierETA.Sub(v.CarrierRevised) <= LastWordLead
+	carrier := v.CarrierETA.After(v.At)
+	lastWord := carrier && v.CarrierETA.Sub(v.At) <= LastWordLead
 	since, stopped := stoppedSince(v.Track)
 	if stopped && geo.DistanceNM(point(last), v.PortPoint) <= AnchorageNM {
-		// Waiting for a berth: an estimate the carrier revised since then carries the terminal's
-		// berthing plan, the waits seen at the port how long such waits last.
-		left, _ := waits.Remaining(v.Port, v.At, v.At.Sub(since))
-		own := v.At.Add(left)
-		if v.CarrierRevised.After(since) && v.CarrierETA.After(v.At) {
-			if lastWord {
-				return v.CarrierETA, true
-			}
-			own = v.CarrierETA.Add(time.Duration(AnchoredWeight * float64(own.Sub(v.CarrierETA))))
+		if lastWord {
+			return v.CarrierETA, true
 		}
-		return own.Truncate(time.Second), true
+		left, _ := waits.Remaining(v.Port, v.At, v.At.Sub(since))
+		at := v.At.Add(left)
+		if carrier {
+			at = v.CarrierETA.Add(time.Duration(AnchoredWeight * float64(at.Sub(v.CarrierETA))))
+		}
+		return at.Truncate(time.Second), true
 	}
 	knots, ok := CruiseSpeed(v.Track)
 	if !ok {

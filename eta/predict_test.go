@@ -52,6 +52,14 @@ func TestWaitsRemaining(t *testing.T) {
 			}
 		})
 	}
+	for _, tt := range []struct {
+		q    float64
+		want time.Duration
+	}{{0, time.Hour}, {0.25, 3 * time.Hour}, {0.5, 5 * time.Hour}, {0.9, 9 * time.Hour}, {1, 9 * time.Hour}} {
+		if got, n := w.Quantile("PORT", t0, 0, tt.q); got != tt.want || n != 9 {
+			t.Errorf("Quantile %v = %v from %d, want %v from 9", tt.q, got, n, tt.want)
+		}
+	}
 }
 
 func TestWaitsBounded(t *testing.T) {
@@ -100,15 +108,15 @@ func TestPredict(t *testing.T) {
 	var w eta.Waits
 	for i := range 6 {
 		end := t0.Add(-time.Duration(i+1) * 24 * time.Hour)
-		w.Add("PORT", end.Add(-time.Duration(10*(i+1))*time.Hour), end) // 10 to 60 h: median 40 h
+		w.Add("PORT", end.Add(-time.Duration(10*(i+1))*time.Hour), end) // 10 to 60 h: median 40 h, quartile 20 h
 		w.Add("suez", end.Add(-time.Duration(4*(i+1))*time.Hour), end)  // 4 to 24 h: median 16 h
 	}
 	anchored := stop(voyage(18, 5), 20*time.Hour)
 	anchored.PortPoint = geo.Point{Lon: anchored.Track[len(anchored.Track)-1].Longitude + 5.0/60}
-	revised := anchored
-	revised.CarrierETA, revised.CarrierRevised = t0.Add(40*time.Hour), t0.Add(-2*time.Hour)
-	stale := anchored
-	stale.CarrierETA, stale.CarrierRevised = t0.Add(40*time.Hour), t0.Add(-30*time.Hour)
+	withCarrier := func(v eta.Voyage, after time.Duration) eta.Voyage {
+		v.CarrierETA = t0.Add(after)
+		return v
+	}
 	throughSuez := voyage(18, 1800)
 	throughSuez.Canals = []string{"suez"}
 	inSuez := stop(voyage(16, 1600), 6*time.Hour)
@@ -119,12 +127,16 @@ func TestPredict(t *testing.T) {
 		want   time.Duration // after t0
 		wantOK bool
 	}{
-		{"UnderWay", voyage(18, 1800), 100*time.Hour + 40*time.Hour, true},
-		{"ThroughACanal", throughSuez, 100*time.Hour + 16*time.Hour + 40*time.Hour, true},
-		{"QueueingAtTheCanal", inSuez, 100*time.Hour + 10*time.Hour + 40*time.Hour, true}, // 2 to 18 h left after 6
-		{"AtTheAnchorage", anchored, 20 * time.Hour, true},                                // 4 waits longer than 20 h at the port: every place's, 4 to 40 h left
-		{"AtTheAnchorageCarrierRevisedSince", revised, 40 * time.Hour, true},
-		{"AtTheAnchorageCarrierRevisedBefore", stale, 20 * time.Hour, true},
+		{"UnderWay", voyage(18, 1800), 100*time.Hour + 20*time.Hour, true},
+		{"ThroughACanal", throughSuez, 100*time.Hour + 16*time.Hour + 20*time.Hour, true},
+		{"QueueingAtTheCanal", inSuez, 100*time.Hour + 10*time.Hour + 20*time.Hour, true}, // 2 to 18 h left after 6
+		{"UnderWayCarrierFarOff", withCarrier(voyage(18, 1800), 200*time.Hour), 100*time.Hour + 20*time.Hour, true},
+		{"UnderWayCarrierLastWord", withCarrier(voyage(18, 450), 30*time.Hour), 30 * time.Hour, true},
+		{"UnderWayCarrierLastWordTooSoon", withCarrier(voyage(18, 450), 5*time.Hour), 25*time.Hour + 20*time.Hour, true},
+		{"AtTheAnchorage", anchored, 20 * time.Hour, true}, // 4 waits longer than 20 h at the port: every place's, 4 to 40 h left
+		{"AtTheAnchorageWithCarrier", withCarrier(anchored, 60*time.Hour), 60*time.Hour - 40*time.Hour*35/100, true},
+		{"AtTheAnchorageCarrierLastWord", withCarrier(anchored, 30*time.Hour), 30 * time.Hour, true},
+		{"AtTheAnchorageCarrierPast", withCarrier(anchored, -5*time.Hour), 20 * time.Hour, true},
 		{"ErrNoTrack", eta.Voyage{At: t0, Port: "PORT"}, 0, false},
 		{"ErrNeverUnderWay", stop(voyage(18, 900), 72*time.Hour), 0, false},
 	}

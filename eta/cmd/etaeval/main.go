@@ -132,8 +132,8 @@ const (
 // errors are one voyage's absolute errors at a horizon, in hours: boxwatch's prediction, the
 // carrier's ETA, the great circle at service speed, the route still to sail at the speed made
 // good over the last eta.Window (what the map's predicted_arrival_at showed before it used
-// eta.Predict), and the prediction as the service makes it (served: see grade).
-type errors struct{ boxwatch, carrier, greatCircle, trackSpeed, served float64 }
+// eta.Predict).
+type errors struct{ boxwatch, carrier, greatCircle, trackSpeed float64 }
 
 // row sums the errors of a lane at a horizon.
 type row struct {
@@ -155,7 +155,6 @@ func (r *row) add(e errors, s status) {
 	r.sum.carrier += e.carrier
 	r.sum.greatCircle += e.greatCircle
 	r.sum.trackSpeed += e.trackSpeed
-	r.sum.served += e.served
 	if e.boxwatch < e.carrier {
 		r.closer++
 	}
@@ -168,7 +167,7 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 	if at.Before(r.Departed().Add(time.Hour)) {
 		return errors{}, notAtSea
 	}
-	carrier, revised, ok := r.CarrierETA(at)
+	carrier, _, ok := r.CarrierETA(at)
 	if !ok {
 		return errors{}, notAtSea
 	}
@@ -183,7 +182,7 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 		return errors{}, noPrediction
 	}
 	v := eta.Voyage{At: at, Track: track, Port: r.LOCODE(), PortPoint: r.Port(), RemainingNM: path.DistanceNM,
-		InCanal: canalAt(here), CarrierETA: carrier, CarrierRevised: revised}
+		InCanal: canalAt(here), CarrierETA: carrier}
 	for _, p := range path.Passages {
 		// A port within a canal's approaches (Manzanillo, Panama) is reached without queueing.
 		if slices.Contains(queueing, p) && canalAt(r.Port()) != string(p) && v.InCanal != string(p) {
@@ -193,19 +192,6 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 	predicted, ok := eta.Predict(v, waits)
 	if !ok {
 		return errors{}, noPrediction
-	}
-	// The service (the journey engine) builds the same voyage from the same track but knows
-	// no time the carrier revised its ETA (a route stop keeps the latest ETA only), and falls back
-	// to the track's speed when Predict makes none.
-	v.CarrierRevised = time.Time{}
-	served, ok := eta.Predict(v, waits)
-	if !ok {
-		served = at
-		if knots, ok := eta.Speed(track); ok {
-			if t, ok := eta.Arrival(at, path.DistanceNM, knots); ok {
-				served = t
-			}
-		}
 	}
 	gc := at.Add(time.Duration(geo.DistanceNM(here, r.Port()) / serviceSpeed(track) * float64(time.Hour)))
 	plain := at // a vessel stopped has no speed: the plain prediction says "now"
@@ -219,7 +205,6 @@ func grade(sea *searoute.Network, waits *eta.Waits, r sim.Replay, horizon time.D
 		carrier:     math.Abs(carrier.Sub(actual).Hours()),
 		greatCircle: math.Abs(gc.Sub(actual).Hours()),
 		trackSpeed:  math.Abs(plain.Sub(actual).Hours()),
-		served:      math.Abs(served.Sub(actual).Hours()),
 	}, graded
 }
 
@@ -256,8 +241,8 @@ func learn(waits *eta.Waits, r sim.Replay) {
 
 func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 	fmt.Fprintf(w, "%d voyages graded (%v), waits learned from them and %d more; positions every %v\n\n", graded, scacs, history, trackEvery)
-	fmt.Fprintln(w, "| lane | days out | voyages at sea on the last leg | boxwatch MAE (h) | carrier ETA MAE (h) | great circle MAE (h) | track speed only MAE (h) | boxwatch / carrier | boxwatch closer | not at sea yet | no prediction | as served MAE (h) |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| lane | days out | voyages at sea on the last leg | boxwatch MAE (h) | carrier ETA MAE (h) | great circle MAE (h) | track speed only MAE (h) | boxwatch / carrier | boxwatch closer | not at sea yet | no prediction |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	lanes := make([]string, 0, len(rows))
 	for l := range rows {
 		lanes = append(lanes, l)
@@ -272,7 +257,7 @@ func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 		for h, horizon := range horizons {
 			r := rows[lane][h]
 			if r.n == 0 {
-				fmt.Fprintf(w, "| %s | %.0f | 0 | – | – | – | – | – | – | %d | %d | – |\n", name, horizon.Hours()/24, r.notAtSea, r.none)
+				fmt.Fprintf(w, "| %s | %.0f | 0 | – | – | – | – | – | – | %d | %d |\n", name, horizon.Hours()/24, r.notAtSea, r.none)
 				continue
 			}
 			n := float64(r.n)
@@ -283,8 +268,8 @@ func print(w io.Writer, rows map[string][]row, graded, history, laneMin int) {
 			} else if horizon > 2*24*time.Hour && ratio > 0.7 {
 				short = append(short, fmt.Sprintf("%s at %.0f days", name, horizon.Hours()/24))
 			}
-			fmt.Fprintf(w, "| %s | %.0f | %d%s | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f %% | %d | %d | %.1f |\n", name, horizon.Hours()/24, r.n, mark,
-				r.sum.boxwatch/n, r.sum.carrier/n, r.sum.greatCircle/n, r.sum.trackSpeed/n, ratio, 100*float64(r.closer)/n, r.notAtSea, r.none, r.sum.served/n)
+			fmt.Fprintf(w, "| %s | %.0f | %d%s | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f %% | %d | %d |\n", name, horizon.Hours()/24, r.n, mark,
+				r.sum.boxwatch/n, r.sum.carrier/n, r.sum.greatCircle/n, r.sum.trackSpeed/n, ratio, 100*float64(r.closer)/n, r.notAtSea, r.none)
 		}
 	}
 	fmt.Fprintln(w)

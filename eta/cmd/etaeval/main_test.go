@@ -9,7 +9,8 @@ import (
 
 // On voyages of numbers the predictor was never tuned on, in a world that runs late, boxwatch's
 // prediction a week and three days out errs by at most 0.7 times the carrier's ETA over all
-// lanes, and beats both the great circle and the speed of the last hours alone; nearly every
+// lanes, and beats both the great circle and the speed of the last hours alone; a day out, when
+// the carrier's ETA is the terminal's plan, it errs little more than the carrier; nearly every
 // voyage at sea gets one.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
@@ -19,7 +20,7 @@ func TestRun(t *testing.T) {
 	rows, lanes := 0, map[string]bool{}
 	for _, line := range strings.Split(out.String(), "\n") {
 		cells := strings.Split(line, "|")
-		if len(cells) != 14 {
+		if len(cells) != 13 {
 			continue
 		}
 		days, err := strconv.Atoi(strings.TrimSpace(cells[2]))
@@ -40,15 +41,15 @@ func TestRun(t *testing.T) {
 			}
 			return v
 		}
-		ours, carrier, greatCircle, trackSpeed, served := cell(4), cell(5), cell(6), cell(7), cell(12)
+		ours, carrier, greatCircle, trackSpeed := cell(4), cell(5), cell(6), cell(7)
 		if n < 100 {
 			t.Errorf("%d days out: only %d voyages", days, n)
 		}
 		if days > 1 && ours > 0.7*carrier {
 			t.Errorf("%d days out: boxwatch MAE %.1f h, carrier %.1f h: more than 0.7 times", days, ours, carrier)
 		}
-		if days > 1 && served > 0.7*carrier {
-			t.Errorf("%d days out: as served, MAE %.1f h, carrier %.1f h: more than 0.7 times", days, served, carrier)
+		if days == 1 && ours > 1.2*carrier {
+			t.Errorf("a day out: boxwatch MAE %.1f h, carrier %.1f h: more than 1.2 times", ours, carrier)
 		}
 		if days > 1 && (ours >= greatCircle || ours >= trackSpeed) {
 			t.Errorf("%d days out: boxwatch MAE %.1f h, great circle %.1f h, track speed alone %.1f h", days, ours, greatCircle, trackSpeed)

@@ -39,19 +39,16 @@ const (
 )
 
 // How Predict weighs the carrier's estimate, tuned on simulated voyages (etaeval's seeds TUNE1
-// and TUNE2, never those it is graded on). Carriers revise their ETAs late and in steps: the
-// day before the arrival, to the terminal's berthing plan, which the track cannot better;
-// before, to the schedule and what they hear of the voyage, which it can.
+// and TUNE2, never those it is graded on). Carriers revise their ETAs late and in steps: once the
+// vessel waits off the port, to the terminal's berthing plan, and the day before it berths, to
+// the hour; at sea, to the schedule and what they hear of the voyage, which the track betters.
 const (
-	// LastWordLead is how close to its arrival a carrier's estimate counts as its last word, the
-	// berthing plan, and is taken as it is.
+	// LastWordLead is how close to its arrival the carrier's estimate for a vessel at anchor
+	// counts as its last word, the berthing plan, and is taken as it is.
 	LastWordLead = 36 * time.Hour
-	// LastWordSlack is how much earlier than the vessel can reach the anchorage at its cruising
-	// speed a last word may say and still be believed.
-	LastWordSlack = 12 * time.Hour
 	// AnchoredWeight is the weight of the waits seen at the port against the carrier's estimate
-	// of a vessel at anchor (the terminal's plan, off by a third of the wait or so).
-	AnchoredWeight = 0.35
+	// for a vessel at anchor further out (the terminal's plan, off by a third of the wait or so).
+	AnchoredWeight = 0.5
 	// SeaWaitQuantile is the quantile of the port's waits that a vessel under way is expected to
 	// wait: most vessels sail straight in or wait hours, a few wait days for a berth (congestion),
 	// and a vessel days out shows neither; a low quantile errs least on the many.
@@ -59,22 +56,21 @@ const (
 )
 
 // Predict returns when the vessel is expected to berth at its port of discharge. At the
-// anchorage off the port: as long as the waits there leave it to, weighed with the carrier's
-// estimate (AnchoredWeight). Under way: after the route still to sail at the speed it has made
-// good while cruising, the queues at the canals on the way (as long as those recently seen there)
-// and the wait at the port most vessels have (SeaWaitQuantile). Either way, the carrier's last
-// word (an estimate within LastWordLead of At, that the vessel can keep) is taken as it is. ok is
-// false without a track or when the vessel has not been seen cruising.
+// anchorage off the port: when the carrier expects it within LastWordLead, then; else as long as
+// the waits there leave it to, weighed with the carrier's estimate (AnchoredWeight). Under way:
+// after the route still to sail at the speed it has made good while cruising, the queues at the
+// canals on the way (as long as those recently seen there) and the wait at the port most vessels
+// have (SeaWaitQuantile). ok is false without a track or when the vessel has not been seen
+// cruising.
 func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 	if len(v.Track) == 0 {
 		return time.Time{}, false
 	}
 	last := v.Track[len(v.Track)-1]
-	carrier := v.CarrierETA.After(v.At)
-	lastWord := carrier && v.CarrierETA.Sub(v.At) <= LastWordLead
 	since, stopped := stoppedSince(v.Track)
 	if stopped && geo.DistanceNM(point(last), v.PortPoint) <= AnchorageNM {
-		if lastWord {
+		carrier := v.CarrierETA.After(v.At)
+		if carrier && v.CarrierETA.Sub(v.At) <= LastWordLead {
 			return v.CarrierETA, true
 		}
 		left, _ := waits.Remaining(v.Port, v.At, v.At.Sub(since))
@@ -99,9 +95,6 @@ func Predict(v Voyage, waits *Waits) (time.Time, bool) {
 		}
 		left, _ := waits.Remaining(c, v.At, 0)
 		at = at.Add(left)
-	}
-	if lastWord && !v.CarrierETA.Before(at.Add(-LastWordSlack)) {
-		return v.CarrierETA, true
 	}
 	left, _ := waits.Quantile(v.Port, v.At, 0, SeaWaitQuantile)
 	return at.Add(left).Truncate(time.Second), true

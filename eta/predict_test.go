@@ -131,10 +131,9 @@ func TestPredict(t *testing.T) {
 		{"ThroughACanal", throughSuez, 100*time.Hour + 16*time.Hour + 20*time.Hour, true},
 		{"QueueingAtTheCanal", inSuez, 100*time.Hour + 10*time.Hour + 20*time.Hour, true}, // 2 to 18 h left after 6
 		{"UnderWayCarrierFarOff", withCarrier(voyage(18, 1800), 200*time.Hour), 100*time.Hour + 20*time.Hour, true},
-		{"UnderWayCarrierLastWord", withCarrier(voyage(18, 450), 30*time.Hour), 30 * time.Hour, true},
-		{"UnderWayCarrierLastWordTooSoon", withCarrier(voyage(18, 450), 5*time.Hour), 25*time.Hour + 20*time.Hour, true},
+		{"UnderWayCarrierSoon", withCarrier(voyage(18, 450), 30*time.Hour), 25*time.Hour + 20*time.Hour, true},
 		{"AtTheAnchorage", anchored, 20 * time.Hour, true}, // 4 waits longer than 20 h at the port: every place's, 4 to 40 h left
-		{"AtTheAnchorageWithCarrier", withCarrier(anchored, 60*time.Hour), 60*time.Hour - 40*time.Hour*35/100, true},
+		{"AtTheAnchorageWithCarrier", withCarrier(anchored, 60*time.Hour), 40 * time.Hour, true},
 		{"AtTheAnchorageCarrierLastWord", withCarrier(anchored, 30*time.Hour), 30 * time.Hour, true},
 		{"AtTheAnchorageCarrierPast", withCarrier(anchored, -5*time.Hour), 20 * time.Hour, true},
 		{"ErrNoTrack", eta.Voyage{At: t0, Port: "PORT"}, 0, false},

@@ -1,12 +1,13 @@
 // Package eta predicts when a vessel at sea reaches its next port. Arrival is the sea distance
 // still to go (from package searoute) at the speed the vessel has actually made good over its
 // recent track; Predict adds what the track cannot show, the queues at the canals on the way and
-// the wait at the port's anchorage, as long as the waits other vessels recently had there (Waits,
-// learned from their tracks and berthing milestones). Carriers' ETAs follow the schedule and lag
-// what the ship does; the track does not.
+// the wait at the port's anchorage, from the waits other vessels recently had there (Waits,
+// learned from their tracks and berthing milestones), and weighs the carrier's ETA where it
+// knows better: once the vessel waits off the port, the carrier has the terminal's berthing plan.
+// Carriers' ETAs at sea follow the schedule and lag what the ship does; the track does not.
 //
-// The package does no I/O: callers hand it the track, the route's distance and canals, and the
-// waits they saw. It must not know how a simulated world is made.
+// The package does no I/O: callers hand it the track, the route's distance and canals, the
+// carrier's ETA and the waits they saw. It must not know how a simulated world is made.
 package eta
 
 import (

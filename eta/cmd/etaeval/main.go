@@ -4,7 +4,8 @@
 // it predicts the arrival from what the service sees (package eta: the vessel's AIS track, the
 // sea route still to sail, the waits recently seen at the port's anchorage and at the canals on
 // the way, learned from other vessels' tracks and berthing milestones that ended before that
-// moment) and sets it beside two baselines: the carrier's latest ETA then, and the great-circle
+// moment, and the carrier's latest ETA, as the service hands them to it: the map's
+// predicted_arrival_at is this prediction) and sets it beside two baselines: the carrier's latest ETA then, and the great-circle
 // distance to the port at the vessel's service speed (the median speed it reported under way).
 // It prints, overall and per lane, the voyages at sea on the last leg at each horizon, the mean
 // absolute error of each, boxwatch's over the carrier's, and how often boxwatch was the closer.

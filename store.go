@@ -416,6 +416,9 @@ type RetentionStore interface {
 	DeleteEventsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
 	// DeletePositionsBefore deletes stored vessel positions older than t.
 	DeletePositionsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
+	// FoldListCounts merges the rows that concurrent writers added to the per-account list
+	// totals, up to limit of them, and returns how many it merged; no total changes.
+	FoldListCounts(ctx context.Context, limit int) (int64, error)
 }
 
 // Redeliverer sends notifications again on request.

@@ -114,7 +114,7 @@ var undo = []struct {
 
 // rollBack takes db's schema back to before the named migration, which the next Open applies
 // again with every one after it.
-func rollBack(t *testing.T, db *store.DB, name string) {
+func rollBack(t testing.TB, db *store.DB, name string) {
 	t.Helper()
 	ctx := context.Background()
 	exec := func(q string, args ...any) {

@@ -416,6 +416,10 @@ type RetentionStore interface {
 	DeleteEventsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
 	// DeletePositionsBefore deletes stored vessel positions older than t.
 	DeletePositionsBefore(ctx context.Context, t time.Time, limit int) (int64, error)
+	// FoldListCounts merges into one row each the rows that concurrent writers left in up to
+	// limit of the per-account list totals, and returns how many totals it merged; no total
+	// changes. Rows a writer holds wait for a later call.
+	FoldListCounts(ctx context.Context, limit int) (int64, error)
 }
 
 // Redeliverer sends notifications again on request.

@@ -37,7 +37,8 @@ type lease struct {
 	// held are the runs this process holds, each with the time its work returned (zero while it
 	// works). A run stays held after its work until River has recorded the outcome in its row:
 	// the row is running until then, and a sweep that gave it back meanwhile would have the job
-	// worked twice, and changed its state under River's completer (which River 0.47 panics on).
+	// worked twice, and changed its state under River's completer (River 0.47 panicked on that;
+	// 0.48 skips the job's completion instead).
 	held map[run]time.Time
 
 	wg sync.WaitGroup

@@ -64,6 +64,28 @@ var undo = []struct {
 	stmts    []string
 	postgres []string
 }{
+	{"list_count_slots", nil, []string{
+		// One row per count again, holding the sum of its rows, and the triggers of 0018.
+		`UPDATE list_counts l SET n = f.n FROM (SELECT account_id, kind, min(slot) AS slot, sum(n) AS n FROM list_counts
+			GROUP BY account_id, kind) f WHERE l.account_id = f.account_id AND l.kind = f.kind AND l.slot = f.slot`,
+		"DELETE FROM list_counts l WHERE slot > (SELECT min(slot) FROM list_counts m WHERE m.account_id = l.account_id AND m.kind = l.kind)",
+		"ALTER TABLE list_counts DROP COLUMN slot", "ALTER TABLE list_counts ADD PRIMARY KEY (account_id, kind)",
+		`CREATE OR REPLACE FUNCTION boxwatch_list_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			INSERT INTO list_counts (account_id, kind, n)
+				SELECT account_id, TG_TABLE_NAME, count(*) FROM inserted GROUP BY account_id ORDER BY account_id
+			ON CONFLICT (account_id, kind) DO UPDATE SET n = list_counts.n + excluded.n;
+			RETURN NULL;
+		END $$`,
+		`CREATE OR REPLACE FUNCTION boxwatch_list_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			UPDATE list_counts SET n = list_counts.n - d.n
+			FROM (SELECT account_id, count(*) AS n FROM deleted GROUP BY account_id) d
+			WHERE list_counts.account_id = d.account_id AND list_counts.kind = TG_TABLE_NAME;
+			RETURN NULL;
+		END $$`,
+		"DROP FUNCTION boxwatch_list_count_add", "DROP SEQUENCE list_count_slots",
+	}},
 	{"active_legs_retention", []string{"DROP TABLE active_legs", "DROP INDEX webhook_notifications_finished", "DROP INDEX webhook_notifications_event",
 		"DROP INDEX events_created"}, []string{"DROP INDEX terminals_port_smdg",
 		"ALTER TABLE terminals ADD CONSTRAINT terminals_locode_smdg_code_key UNIQUE (locode, smdg_code)",
@@ -92,7 +114,7 @@ var undo = []struct {
 
 // rollBack takes db's schema back to before the named migration, which the next Open applies
 // again with every one after it.
-func rollBack(t *testing.T, db *store.DB, name string) {
+func rollBack(t testing.TB, db *store.DB, name string) {
 	t.Helper()
 	ctx := context.Background()
 	exec := func(q string, args ...any) {

@@ -45,3 +45,33 @@ func (db *DB) DeletePositionsBefore(ctx context.Context, t time.Time, limit int)
 		SELECT mmsi, at FROM vessel_positions WHERE at < ? LIMIT ?)`, db.ts(t), limit)
 	return n, db.internal("delete positions", err)
 }
+
+// FoldListCounts folds the rows of up to limit list counts (list_counts, per account and table)
+// back into one row each, and returns how many counts it folded. On PostgreSQL a count is the sum
+// of as many rows as the account had writers at once, each writer adding to a row no other
+// transaction held (migration 0020); folding keeps them few, so that a list page sums one or two.
+// Rows a writer holds are left for the next call; no total changes. SQLite keeps one row per
+// count and has nothing to fold.
+func (db *DB) FoldListCounts(ctx context.Context, limit int) (int64, error) {
+	if db.dialect != Postgres {
+		return 0, nil
+	}
+	// The rows taken are locked, so the sum moved to each count's first row is theirs; every
+	// other taken row of the count goes. Readers see the rows before or after: the same sum.
+	var n int64
+	err := db.write.queryRow(ctx, `WITH taken AS MATERIALIZED (
+			SELECT account_id, kind, slot, n FROM list_counts
+			WHERE (account_id, kind) IN (SELECT account_id, kind FROM list_counts GROUP BY account_id, kind HAVING count(*) > 1 LIMIT ?)
+			FOR UPDATE SKIP LOCKED
+		), folded AS (
+			SELECT account_id, kind, min(slot) AS slot, sum(n) AS n FROM taken GROUP BY account_id, kind HAVING count(*) > 1
+		), gone AS (
+			DELETE FROM list_counts l USING taken t, folded f
+			WHERE l.account_id = t.account_id AND l.kind = t.kind AND l.slot = t.slot
+				AND f.account_id = t.account_id AND f.kind = t.kind AND t.slot <> f.slot
+		), kept AS (
+			UPDATE list_counts l SET n = f.n FROM folded f WHERE l.account_id = f.account_id AND l.kind = f.kind AND l.slot = f.slot
+		)
+		SELECT count(*) FROM folded`, limit).Scan(&n)
+	return n, db.internal("fold list counts", err)
+}

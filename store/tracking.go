@@ -299,14 +299,15 @@ func page[T any](ctx context.Context, db *DB, table, columns, where string, args
 // countedPage returns one page of the account's rows of table (tracking_requests, shipments or
 // containers) that match where, newest first, and their total, in one statement. Where only the
 // account is asked for (where is "account_id = ?"), the total is the account's count in
-// list_counts, which triggers keep in the transaction of every insert and delete, and the page's
-// snapshot reads it with the rows. A filtered list counts its matches up to the page's
+// list_counts, which triggers keep in the transaction of every insert and delete (on PostgreSQL
+// the sum of a few rows, one per writer at once: migration 0020), and the page's snapshot reads
+// it with the rows. A filtered list counts its matches up to the page's
 // CountLimit and, past it, answers that it found more. Only a page past the end (no rows to
 // carry the total; an empty first page has none) costs a second statement.
 func countedPage[T any](ctx context.Context, db *DB, accountID, table, columns, where string, args []any, p boxwatch.Page,
 	scan func(row) (T, error)) ([]T, boxwatch.Total, error) {
 	filtered := where != "account_id = ?"
-	count, countArgs := "SELECT n FROM list_counts WHERE account_id = ? AND kind = ?", []any{accountID, table}
+	count, countArgs := "SELECT CAST(sum(n) AS bigint) FROM list_counts WHERE account_id = ? AND kind = ?", []any{accountID, table}
 	if filtered {
 		count = "SELECT COUNT(*) FROM (SELECT 1 FROM " + table + " WHERE " + where + " LIMIT ?) matches"
 		countArgs = append(slices.Clip(args), p.CountLimit()+1)

@@ -194,3 +194,101 @@ func rawCount(t *testing.T, db *store.DB, table, accountID string) int {
 	}
 	return n
 }
+
+// testListTotalsConcurrent: sixteen writers at once, most of one account, each creating requests
+// with a shipment and containers and deleting some of what it created, while the list counts
+// are folded over and over: the totals are the rows the tables hold, and stay so once the counts
+// are folded to one row each.
+func testListTotalsConcurrent(t *testing.T, db *store.DB) {
+	a, b := MustCreateAccount(t, db, "acme"), MustCreateAccount(t, db, "globex")
+	const writers, rounds = 16, 6
+	errs := make([]error, writers+1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		race(writers, func(i int) {
+			acct := a
+			if i%4 == 3 {
+				acct = b
+			}
+			for r := range rounds {
+				tr := newTR(acct.ID, fmt.Sprintf("MANY%02d%02d", i, r), "MSCU", at(time.Duration(i*rounds+r)*time.Second))
+				tr.Status = boxwatch.StatusCreated
+				s := newShipment(tr, tr.CreatedAt)
+				tr.ShipmentID = s.ID
+				err := db.InTx(ctx, func(tx boxwatch.Tx) error {
+					if err := tx.CreateTrackingRequest(ctx, tr); err != nil {
+						return err
+					}
+					if err := tx.InsertShipment(ctx, s); err != nil {
+						return err
+					}
+					for k := range 1 + r%3 {
+						if err := tx.SaveContainer(ctx, newContainer(s, fmt.Sprintf("MSCU%02d%02d%03d", i, r, k), tr.CreatedAt)); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				switch {
+				case err != nil:
+				case r%3 == 1: // the request with its shipment and containers
+					err = rawExecErr(db, "DELETE FROM tracking_requests WHERE id = ?", tr.ID)
+				case r%3 == 2: // one container
+					err = rawExecErr(db, "DELETE FROM containers WHERE shipment_id = ? AND number LIKE '%000'", s.ID)
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		})
+	}()
+	for folding := true; folding; {
+		select {
+		case <-done:
+			folding = false
+		default:
+			if _, err := db.FoldListCounts(ctx, 3); err != nil {
+				errs[writers] = err
+				folding = false
+				<-done
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		for _, acct := range []boxwatch.Account{a, b} {
+			page := boxwatch.Page{Number: 1, Size: 1}
+			_, trs, err1 := db.TrackingRequests(ctx, acct.ID, boxwatch.TrackingRequestFilter{}, page)
+			_, ss, err2 := db.Shipments(ctx, acct.ID, boxwatch.ShipmentFilter{}, page)
+			_, cs, err3 := db.Containers(ctx, acct.ID, boxwatch.ContainerFilter{}, page)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			got := fmt.Sprintf("%+v %+v %+v", trs, ss, cs)
+			want := fmt.Sprintf("%+v %+v %+v", boxwatch.Total{N: rawCount(t, db, "tracking_requests", acct.ID)},
+				boxwatch.Total{N: rawCount(t, db, "shipments", acct.ID)}, boxwatch.Total{N: rawCount(t, db, "containers", acct.ID)})
+			if got != want {
+				t.Fatalf("%s, %s: totals (requests, shipments, containers) %s; the tables hold %s", step, acct.Name, got, want)
+			}
+		}
+	}
+	check("after concurrent creates and deletes")
+	for {
+		n, err := db.FoldListCounts(ctx, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < 3 {
+			break
+		}
+	}
+	check("after folding")
+	if n := rawCount(t, db, "list_counts", a.ID); n != 3 {
+		t.Fatalf("%d rows of %s's list counts once folded; want 3, one per table", n, a.Name)
+	}
+}

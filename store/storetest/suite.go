@@ -115,6 +115,8 @@ var conformance = []struct {
 
 	// concurrency.go
 	{"ListTotals", withDB(testListTotals), []string{"TrackingRequestStore.TrackingRequests", "ShipmentStore.Shipments", "ContainerStore.Containers"}},
+	{"ListTotalsConcurrent", withDB(testListTotalsConcurrent), []string{"TrackingRequestStore.TrackingRequests", "ShipmentStore.Shipments",
+		"ContainerStore.Containers", "RetentionStore.FoldListCounts"}},
 	{"ListTotalsFiltered", withDB(testListTotalsFiltered), []string{"TrackingRequestStore.TrackingRequests"}},
 	{"TrackingRequestDuplicateConcurrent", withDB(testTrackingRequestDuplicateConcurrent), []string{"TrackingRequestStore.CreateTrackingRequest", "Tx.CreateTrackingRequest"}},
 	{"InsertTransportEventConcurrent", withDB(testInsertTransportEventConcurrent), []string{"Tx.InsertTransportEvent"}},

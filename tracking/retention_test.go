@@ -8,6 +8,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/data"
+	"github.com/boxwatch/boxwatch/store"
 	"github.com/boxwatch/boxwatch/store/storetest"
 	"github.com/boxwatch/boxwatch/tracking"
 	"github.com/boxwatch/boxwatch/tracking/trackingtest"
@@ -74,6 +75,10 @@ func TestRetentionJob(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		if b.Name == storetest.Postgres.Name {
+			splitCount(t, db, a.ID, old)
+		}
+
 		if err := tracking.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
@@ -118,5 +123,47 @@ func TestRetentionJob(t *testing.T) {
 				t.Fatalf("event %s deleted: %v", id, err)
 			}
 		}
+		// The job folded the list totals' rows (splitCount left two on PostgreSQL): nothing is
+		// left to fold, and the total is unchanged.
+		if n, err := db.FoldListCounts(ctx, 100); err != nil || n != 0 {
+			t.Fatalf("list totals left unfolded by the job: %d, %v", n, err)
+		}
+		if b.Name == storetest.Postgres.Name {
+			if _, total, err := db.TrackingRequests(ctx, a.ID, boxwatch.TrackingRequestFilter{}, boxwatch.Page{Number: 1, Size: 1}); err != nil || total.N != 2 {
+				t.Fatalf("tracking requests' total %+v, %v; want 2", total, err)
+			}
+		}
 	})
+}
+
+// splitCount leaves the account's count of tracking requests in two rows on PostgreSQL: one
+// request created while another transaction inserting one for the account is still open.
+func splitCount(t *testing.T, db *store.DB, account string, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	request := func(number string) boxwatch.TrackingRequest {
+		return boxwatch.TrackingRequest{ID: boxwatch.NewID(at), AccountID: account, RequestType: boxwatch.RequestBillOfLading,
+			RequestNumber: number, SCAC: "MSCU", Status: boxwatch.StatusPending, CreatedAt: at, UpdatedAt: at}
+	}
+	inserted, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- db.InTx(ctx, func(tx boxwatch.Tx) error {
+			if err := tx.CreateTrackingRequest(ctx, request("HELD0001")); err != nil {
+				return err
+			}
+			close(inserted)
+			<-release
+			return nil
+		})
+	}()
+	select {
+	case <-inserted:
+	case err := <-done:
+		t.Fatalf("held create: %v", err)
+	}
+	err := db.CreateTrackingRequest(ctx, request("FREE0001"))
+	close(release)
+	if err := errors.Join(err, <-done); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -183,7 +183,7 @@ func handleContainerGet(st containerStores, rd jsonapi.Renderer, base func(*http
 			return writeContainer(w, r, st, rd, base, c, inc)
 		}
 		if parts, ok := rs.CachedRender(key, acct); ok {
-			writeParts(w, parts...)
+			writeParts(w, parts.Parts...)
 			return nil
 		}
 		stamp := rs.StampReads(store.ContainerRead(r.PathValue("id")))
@@ -201,7 +201,7 @@ func handleContainerGet(st containerStores, rd jsonapi.Renderer, base func(*http
 			return err
 		}
 		doc := encodeResource(base(r)+res.Links.Self, res, included)
-		rs.StoreRender(stamp, key, acct, store.Render{doc})
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{doc}})
 		writeParts(w, doc)
 		return nil
 	}

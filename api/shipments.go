@@ -180,20 +180,22 @@ func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, journeys *journey
 		acct := account(r).ID
 		key, keep := renderedKey(r, base, "shipment")
 		keep = keep && rs != nil
+		// A document kept holds the shipment it was rendered from, for its predicted arrival: the
+		// shipment is read, and copied out of the cache, only to render it.
 		var stamp store.ReadStamp
+		var cached [][]byte
+		var s boxwatch.Shipment
 		if keep {
-			id := r.PathValue("id")
-			stamp = rs.StampReads(store.ShipmentRead(id), store.ShipmentContainersRead(id))
+			if doc, ok := rs.CachedRender(key, acct); ok && len(doc.Parts) == 2 {
+				cached, s = doc.Parts, doc.Value.(boxwatch.Shipment)
+			} else {
+				id := r.PathValue("id")
+				stamp = rs.StampReads(store.ShipmentRead(id), store.ShipmentContainersRead(id))
+			}
 		}
-		s, err := st.Shipment(r.Context(), acct, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		// The document kept is looked up after the shipment is read: never older than it.
-		var cached store.Render
-		if keep {
-			if parts, ok := rs.CachedRender(key, acct); ok && len(parts) == 2 {
-				cached = parts
+		if cached == nil {
+			if s, err = st.Shipment(r.Context(), acct, r.PathValue("id")); err != nil {
+				return err
 			}
 		}
 		var predicted *string
@@ -222,7 +224,7 @@ func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, journeys *journey
 		if !ok || !strings.EqualFold(s.ID, r.PathValue("id")) {
 			return writeShipment(w, r, st, rd, base, s, inc, predicted)
 		}
-		rs.StoreRender(stamp, key, acct, store.Render{head, tail})
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{head, tail}, Value: s})
 		writeShipmentParts(w, head, tail, predicted)
 		return nil
 	}

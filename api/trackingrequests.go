@@ -245,7 +245,7 @@ func handleTrackingRequestGet(st trackedStores, rd jsonapi.Renderer, base func(*
 		var stamp store.ReadStamp
 		if keep && rs != nil {
 			if parts, ok := rs.CachedRender(key, acct); ok {
-				writeParts(w, parts...)
+				writeParts(w, parts.Parts...)
 				return nil
 			}
 			stamp = rs.StampReads(store.TrackingRequestRead(r.PathValue("id")))
@@ -271,7 +271,7 @@ func handleTrackingRequestGet(st trackedStores, rd jsonapi.Renderer, base func(*
 			return nil
 		}
 		doc := encodeResource(base(r)+res.Links.Self, res, included)
-		rs.StoreRender(stamp, key, acct, store.Render{doc})
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{doc}})
 		writeParts(w, doc)
 		return nil
 	}

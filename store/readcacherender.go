@@ -95,9 +95,13 @@ func (c *readCache) holds(s ReadStamp) bool {
 	return true
 }
 
-// Render is a document the API rendered, in parts it joins around values it computes on every
-// read. Its bytes are never changed once stored.
-type Render [][]byte
+// Render is a document the API rendered: its bytes, in parts it joins around values it computes
+// on every read, and what it computes them from. Neither is ever changed once stored: Value is
+// shared by every read that gets it.
+type Render struct {
+	Parts [][]byte
+	Value any
+}
 
 type renderEntry struct {
 	stamp ReadStamp
@@ -111,7 +115,7 @@ func renderKey(key string) string { return "rendered:" + key }
 func (db *DB) CachedRender(key, account string) (Render, bool) {
 	c := db.cache
 	if c == nil {
-		return nil, false
+		return Render{}, false
 	}
 	c.mu.Lock()
 	var e *cacheEntry
@@ -126,7 +130,7 @@ func (db *DB) CachedRender(key, account string) (Render, bool) {
 	if !ok || e.account != account || !c.holds(r.stamp) {
 		c.mu.Unlock()
 		c.misses.Add(1)
-		return nil, false
+		return Render{}, false
 	}
 	c.mu.Unlock()
 	c.hits.Add(1)
@@ -153,11 +157,11 @@ func (db *DB) StoreRender(stamp ReadStamp, key, account string, parts Render) {
 
 // sizeOfRender is what an entry's stamp and parts occupy.
 func sizeOfRender(stamp ReadStamp, parts Render) int {
-	n := 64 + 24*len(parts) + 24*len(stamp.keys) + 8*len(stamp.gens)
+	n := 64 + 24*len(parts.Parts) + 24*len(stamp.keys) + 8*len(stamp.gens) + int(sizeOf(parts.Value))
 	for _, k := range stamp.keys {
 		n += len(k)
 	}
-	for _, p := range parts {
+	for _, p := range parts.Parts {
 		n += cap(p)
 	}
 	return n

@@ -17,11 +17,11 @@ func TestRenderedStamps(t *testing.T) {
 		t.Fatal("a stamp holds before the listener is connected")
 	}
 	c.reset(true)
-	doc := Render{[]byte(`{"data":`), []byte(`}`)}
+	doc := Render{Parts: [][]byte{[]byte(`{"data":`), []byte(`}`)}}
 	kept := func(key, account string) bool {
 		t.Helper()
 		got, ok := db.CachedRender(key, account)
-		if ok && (len(got) != len(doc) || !bytes.Equal(got[0], doc[0])) {
+		if ok && (len(got.Parts) != len(doc.Parts) || !bytes.Equal(got.Parts[0], doc.Parts[0])) {
 			t.Fatalf("CachedRender = %q", got)
 		}
 		return ok
@@ -106,7 +106,7 @@ func TestRenderedBound(t *testing.T) {
 	body := bytes.Repeat([]byte("x"), 1000)
 	for i := range 200 { // about 200 KB
 		key := fmt.Sprint(i)
-		db.StoreRender(db.StampReads(ShipmentRead(key)), key, "acct", Render{body})
+		db.StoreRender(db.StampReads(ShipmentRead(key)), key, "acct", Render{Parts: [][]byte{body}})
 		if s := c.stats(); s.Bytes > max {
 			t.Fatalf("after %d documents: %d bytes, bound %d", i+1, s.Bytes, max)
 		}
@@ -121,7 +121,7 @@ func TestRenderedBound(t *testing.T) {
 	if _, ok := db.CachedRender("199", "acct"); !ok {
 		t.Error("the last document was not kept")
 	}
-	db.StoreRender(db.StampReads(ShipmentRead("huge")), "huge", "acct", Render{bytes.Repeat([]byte("x"), max)})
+	db.StoreRender(db.StampReads(ShipmentRead("huge")), "huge", "acct", Render{Parts: [][]byte{bytes.Repeat([]byte("x"), max)}})
 	if _, ok := db.CachedRender("huge", "acct"); ok {
 		t.Error("a document heavier than the bound was kept")
 	}

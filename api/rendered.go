@@ -84,7 +84,7 @@ func splitPredicted(doc []byte) (head, tail []byte, ok bool) {
 		return nil, nil, false
 	}
 	i := bytes.Index(doc, hole)
-	if i < 0 || bytes.Index(doc[i+len(hole):], hole) >= 0 {
+	if i < 0 || bytes.Contains(doc[i+len(hole):], hole) {
 		return nil, nil, false
 	}
 	return doc[:i:i], doc[i+len(hole):], true

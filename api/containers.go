@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/jsonapi"
+	"github.com/boxwatch/boxwatch/store"
 )
 
 // containerRoutes are the container endpoints, the map included.
@@ -165,29 +167,67 @@ func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks page
 }
 
 func handleContainerGet(st containerStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+	rs := renderer(st)
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), jsonapi.ContainerRelationshipNames...)
 		if err != nil {
 			return err
 		}
-		c, err := st.Container(r.Context(), account(r).ID, r.PathValue("id"))
+		acct := account(r).ID
+		key, keep := renderedKey(r, base, "container")
+		if !keep || rs == nil {
+			c, err := st.Container(r.Context(), acct, r.PathValue("id"))
+			if err != nil {
+				return err
+			}
+			return writeContainer(w, r, st, rd, base, c, inc)
+		}
+		if parts, ok := rs.CachedRender(key, acct); ok {
+			writeParts(w, parts.Parts...)
+			return nil
+		}
+		stamp := rs.StampReads(store.ContainerRead(r.PathValue("id")))
+		c, err := st.Container(r.Context(), acct, r.PathValue("id"))
 		if err != nil {
 			return err
 		}
-		return writeContainer(w, r, st, rd, base, c, inc)
+		if strings.EqualFold(c.ID, r.PathValue("id")) {
+			stamp = rs.ExtendStamp(stamp, store.ContainerEventsRead(c.ID), store.ShipmentRead(c.ShipmentID))
+		} else {
+			stamp = store.ReadStamp{} // the path names it otherwise than the store's key: not kept
+		}
+		res, included, err := renderContainer(r, st, rd, c, inc)
+		if err != nil {
+			return err
+		}
+		doc := encodeResource(base(r)+res.Links.Self, res, included)
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{doc}})
+		writeParts(w, doc)
+		return nil
 	}
 }
 
 // writeContainer answers 200 with the container document, inc naming the relationships to include.
 func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, rd jsonapi.Renderer, base func(*http.Request) string, c boxwatch.Container, inc map[string]bool) error {
-	acct := account(r).ID
-	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+	res, included, err := renderContainer(r, st, rd, c, inc)
 	if err != nil {
 		return err
 	}
+	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+	return nil
+}
+
+// renderContainer is the container document's resource and what include adds: it reads the
+// container's shipment and events, and what include asks for.
+func renderContainer(r *http.Request, st containerStores, rd jsonapi.Renderer, c boxwatch.Container, inc map[string]bool) (jsonapi.ContainerResource, []any, error) {
+	acct := account(r).ID
+	s, err := st.Shipment(r.Context(), acct, c.ShipmentID)
+	if err != nil {
+		return jsonapi.ContainerResource{}, nil, err
+	}
 	byContainer, err := st.TransportEventsOfContainers(r.Context(), acct, []string{c.ID})
 	if err != nil {
-		return err
+		return jsonapi.ContainerResource{}, nil, err
 	}
 	events := byContainer[c.ID]
 	pod, _ := s.POD()
@@ -195,16 +235,14 @@ func writeContainer(w http.ResponseWriter, r *http.Request, st containerStores, 
 	var siblings []boxwatch.Container
 	if inc["shipment"] {
 		if siblings, err = st.ShipmentContainers(r.Context(), acct, s.ID); err != nil {
-			return err
+			return res, nil, err
 		}
 	}
 	at, err := containerTerminal(r.Context(), st, inc, c, s)
 	if err != nil {
-		return err
+		return res, nil, err
 	}
-	included := rd.ContainerIncludes(inc, s, siblings, events, at, map[string]bool{}, []any{})
-	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
-	return nil
+	return res, rd.ContainerIncludes(inc, s, siblings, events, at, map[string]bool{}, []any{}), nil
 }
 
 // containerUpdateBody is the body of PATCH /v2/containers/{id}.

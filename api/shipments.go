@@ -10,6 +10,7 @@ import (
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/journey"
 	"github.com/boxwatch/boxwatch/jsonapi"
+	"github.com/boxwatch/boxwatch/store"
 )
 
 // shipmentRoutes are the shipment endpoints.
@@ -135,22 +136,29 @@ func handleShipmentList(st shipmentStores, rd jsonapi.Renderer, pageLinks pageLi
 
 // writeShipment answers one shipment with what include asks for.
 func writeShipment(w http.ResponseWriter, r *http.Request, st shipmentDocumentStores, rd jsonapi.Renderer, base func(*http.Request) string, s boxwatch.Shipment, inc map[string]bool, predicted *string) error {
-	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
-	if err != nil {
-		return err
-	}
-	events, err := containerEvents(r, st, inc, containers)
-	if err != nil {
-		return err
-	}
-	res := rd.Shipment(s, containers)
-	res.Attributes.PODPredictedArrivalAt = predicted
-	included, err := jsonapi.WithTerminals(r.Context(), st, rd.ShipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	res, included, err := renderShipment(r, st, rd, s, inc, predicted)
 	if err != nil {
 		return err
 	}
 	writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
 	return nil
+}
+
+// renderShipment is a shipment document's resource and what include adds: it reads the
+// shipment's containers, and what include asks for.
+func renderShipment(r *http.Request, st shipmentDocumentStores, rd jsonapi.Renderer, s boxwatch.Shipment, inc map[string]bool, predicted *string) (jsonapi.ShipmentResource, []any, error) {
+	containers, err := st.ShipmentContainers(r.Context(), s.AccountID, s.ID)
+	if err != nil {
+		return jsonapi.ShipmentResource{}, nil, err
+	}
+	events, err := containerEvents(r, st, inc, containers)
+	if err != nil {
+		return jsonapi.ShipmentResource{}, nil, err
+	}
+	res := rd.Shipment(s, containers)
+	res.Attributes.PODPredictedArrivalAt = predicted
+	included, err := jsonapi.WithTerminals(r.Context(), st, rd.ShipmentIncludes(inc, s, containers, events, map[string]bool{}, []any{}))
+	return res, included, err
 }
 
 // containerEvents reads the milestones of containers a shipment includes, so that an included
@@ -163,14 +171,32 @@ func containerEvents(r *http.Request, st boxwatch.ContainerStore, inc map[string
 }
 
 func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, journeys *journey.Engine, base func(*http.Request) string) handlerFunc {
+	rs := renderer(st)
 	return func(w http.ResponseWriter, r *http.Request) error {
 		inc, err := includes(r.URL.Query(), jsonapi.ShipmentRelationshipNames...)
 		if err != nil {
 			return err
 		}
-		s, err := st.Shipment(r.Context(), account(r).ID, r.PathValue("id"))
-		if err != nil {
-			return err
+		acct := account(r).ID
+		key, keep := renderedKey(r, base, "shipment")
+		keep = keep && rs != nil
+		// A document kept holds the shipment it was rendered from, for its predicted arrival: the
+		// shipment is read, and copied out of the cache, only to render it.
+		var stamp store.ReadStamp
+		var cached [][]byte
+		var s boxwatch.Shipment
+		if keep {
+			if doc, ok := rs.CachedRender(key, acct); ok && len(doc.Parts) == 2 {
+				cached, s = doc.Parts, doc.Value.(boxwatch.Shipment)
+			} else {
+				id := r.PathValue("id")
+				stamp = rs.StampReads(store.ShipmentRead(id), store.ShipmentContainersRead(id))
+			}
+		}
+		if cached == nil {
+			if s, err = st.Shipment(r.Context(), acct, r.PathValue("id")); err != nil {
+				return err
+			}
 		}
 		var predicted *string
 		if account(r).Has(boxwatch.FeatureMap) {
@@ -182,7 +208,25 @@ func handleShipmentGet(st shipmentStores, rd jsonapi.Renderer, journeys *journey
 				predicted = optTime(at)
 			}
 		}
-		return writeShipment(w, r, st, rd, base, s, inc, predicted)
+		switch {
+		case cached != nil:
+			writeShipmentParts(w, cached[0], cached[1], predicted)
+			return nil
+		case !keep:
+			return writeShipment(w, r, st, rd, base, s, inc, predicted)
+		}
+		hole := predictedHole
+		res, included, err := renderShipment(r, st, rd, s, inc, &hole)
+		if err != nil {
+			return err
+		}
+		head, tail, ok := splitPredicted(encodeResource(base(r)+res.Links.Self, res, included))
+		if !ok || !strings.EqualFold(s.ID, r.PathValue("id")) {
+			return writeShipment(w, r, st, rd, base, s, inc, predicted)
+		}
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{head, tail}, Value: s})
+		writeShipmentParts(w, head, tail, predicted)
+		return nil
 	}
 }
 

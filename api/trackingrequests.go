@@ -8,6 +8,7 @@ import (
 
 	"github.com/boxwatch/boxwatch"
 	"github.com/boxwatch/boxwatch/jsonapi"
+	"github.com/boxwatch/boxwatch/store"
 )
 
 // trackingRequestRoutes are the tracking request endpoints.
@@ -233,21 +234,45 @@ func trackedObjects(r *http.Request, st trackedStores, rd jsonapi.Renderer, trs 
 }
 
 func handleTrackingRequestGet(st trackedStores, rd jsonapi.Renderer, base func(*http.Request) string) handlerFunc {
+	rs := renderer(st)
 	return func(w http.ResponseWriter, r *http.Request) error {
 		// The reference API includes tracked_object by default, here as in the list.
 		if _, err := includes(r.URL.Query(), jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return err
 		}
-		tr, err := st.TrackingRequest(r.Context(), account(r).ID, r.PathValue("id"))
+		acct := account(r).ID
+		key, keep := renderedKey(r, base, "tracking_request")
+		var stamp store.ReadStamp
+		if keep && rs != nil {
+			if parts, ok := rs.CachedRender(key, acct); ok {
+				writeParts(w, parts.Parts...)
+				return nil
+			}
+			stamp = rs.StampReads(store.TrackingRequestRead(r.PathValue("id")))
+		}
+		tr, err := st.TrackingRequest(r.Context(), acct, r.PathValue("id"))
 		if err != nil {
 			return err
+		}
+		switch {
+		case !keep || rs == nil:
+		case !strings.EqualFold(tr.ID, r.PathValue("id")):
+			stamp = store.ReadStamp{} // the path names it otherwise than the store's key: not kept
+		case tr.ShipmentID != "":
+			stamp = rs.ExtendStamp(stamp, store.ShipmentRead(tr.ShipmentID), store.ShipmentContainersRead(tr.ShipmentID))
 		}
 		included, err := trackedObjects(r, st, rd, []boxwatch.TrackingRequest{tr})
 		if err != nil {
 			return err
 		}
 		res := jsonapi.TrackingRequest(tr)
-		writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+		if !keep || rs == nil {
+			writeResource(w, http.StatusOK, base(r)+res.Links.Self, res, included)
+			return nil
+		}
+		doc := encodeResource(base(r)+res.Links.Self, res, included)
+		rs.StoreRender(stamp, key, acct, store.Render{Parts: [][]byte{doc}})
+		writeParts(w, doc)
 		return nil
 	}
 }

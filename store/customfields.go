@@ -143,7 +143,7 @@ func (db *DB) DeleteCustomFieldDefinition(ctx context.Context, accountID, id str
 		for _, o := range options {
 			tx.evict(optionKey(o))
 		}
-		tx.evict(definitionKey(id))
+		tx.evict(definitionKey(id), definitionOptionsKey(id))
 		n, err = tx.c.exec(ctx, "DELETE FROM custom_field_definitions WHERE account_id = ? AND id = ?", accountID, id)
 		return err
 	})
@@ -183,6 +183,7 @@ func optionTaken(o boxwatch.CustomFieldOption) error {
 func (db *DB) CreateCustomFieldOption(ctx context.Context, o boxwatch.CustomFieldOption) error {
 	_, err := db.write.exec(ctx, "INSERT INTO custom_field_options ("+optionColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		o.ID, o.AccountID, o.DefinitionID, o.Label, o.Value, o.Position, db.ts(o.CreatedAt), db.ts(o.UpdatedAt))
+	db.cache.evict(definitionOptionsKey(strings.ToLower(o.DefinitionID)))
 	if err := db.internal("create custom field option", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return optionTaken(o)
@@ -198,21 +199,24 @@ func (db *DB) CustomFieldOptions(ctx context.Context, accountID, definitionID st
 	if !boxwatch.IsUUID(definitionID) {
 		return []boxwatch.CustomFieldOption{}, nil
 	}
-	rs, err := db.read.query(ctx, "SELECT "+optionColumns+` FROM custom_field_options WHERE account_id = ? AND definition_id = ?
-		ORDER BY position IS NULL, position, created_at, id`, accountID, strings.ToLower(definitionID))
-	if err != nil {
-		return nil, db.internal("list custom field options", err)
-	}
-	defer rs.Close()
-	out := []boxwatch.CustomFieldOption{}
-	for rs.Next() {
-		o, err := scanOption(rs)
+	definitionID = strings.ToLower(definitionID)
+	return cached(db.cache, definitionOptionsKey(definitionID), accountID, func() ([]boxwatch.CustomFieldOption, error) {
+		rs, err := db.read.query(ctx, "SELECT "+optionColumns+` FROM custom_field_options WHERE account_id = ? AND definition_id = ?
+			ORDER BY position IS NULL, position, created_at, id`, accountID, definitionID)
 		if err != nil {
-			return nil, db.internal("scan custom field option", err)
+			return nil, db.internal("list custom field options", err)
 		}
-		out = append(out, o)
-	}
-	return out, db.internal("list custom field options", rs.Err())
+		defer rs.Close()
+		out := []boxwatch.CustomFieldOption{}
+		for rs.Next() {
+			o, err := scanOption(rs)
+			if err != nil {
+				return nil, db.internal("scan custom field option", err)
+			}
+			out = append(out, o)
+		}
+		return out, db.internal("list custom field options", rs.Err())
+	})
 }
 
 // CustomFieldOption returns one option of one of the account's definitions, or ErrNotFound.
@@ -236,7 +240,7 @@ func (db *DB) CustomFieldOption(ctx context.Context, accountID, definitionID, id
 func (db *DB) UpdateCustomFieldOption(ctx context.Context, o boxwatch.CustomFieldOption) error {
 	n, err := db.write.exec(ctx, `UPDATE custom_field_options SET label = ?, value = ?, position = ?, updated_at = ?
 		WHERE account_id = ? AND definition_id = ? AND id = ?`, o.Label, o.Value, o.Position, db.ts(o.UpdatedAt), o.AccountID, o.DefinitionID, o.ID)
-	db.cache.evict(optionKey(strings.ToLower(o.ID)))
+	db.cache.evict(optionKey(strings.ToLower(o.ID)), definitionOptionsKey(strings.ToLower(o.DefinitionID)))
 	if err := db.internal("update custom field option", err); err != nil {
 		if errors.Is(err, errUniqueViolation) {
 			return optionTaken(o)
@@ -253,7 +257,7 @@ func (db *DB) DeleteCustomFieldOption(ctx context.Context, accountID, definition
 	}
 	n, err := db.write.exec(ctx, "DELETE FROM custom_field_options WHERE account_id = ? AND definition_id = ? AND id = ?",
 		accountID, strings.ToLower(definitionID), strings.ToLower(id))
-	db.cache.evict(optionKey(strings.ToLower(id)))
+	db.cache.evict(optionKey(strings.ToLower(id)), definitionOptionsKey(strings.ToLower(definitionID)))
 	return affected(db.internal("delete custom field option", err), n)
 }
 
@@ -275,9 +279,9 @@ func scanCustomField(r row) (boxwatch.CustomField, error) {
 // account has no such definition.
 func (db *DB) SetCustomField(ctx context.Context, f boxwatch.CustomField) (boxwatch.CustomField, error) {
 	var out boxwatch.CustomField
-	err := db.inTx(ctx, func(c conn) error {
+	err := db.InTx(ctx, func(tx boxwatch.Tx) error {
 		var err error
-		out, err = db.setCustomField(ctx, c, f)
+		out, err = tx.(*txn).SetCustomField(ctx, f)
 		return err
 	})
 	return out, err
@@ -285,7 +289,12 @@ func (db *DB) SetCustomField(ctx context.Context, f boxwatch.CustomField) (boxwa
 
 // SetCustomField is DB.SetCustomField inside a transaction.
 func (tx *txn) SetCustomField(ctx context.Context, f boxwatch.CustomField) (boxwatch.CustomField, error) {
-	return tx.db.setCustomField(ctx, tx.c, f)
+	out, err := tx.db.setCustomField(ctx, tx.c, f)
+	// The row replaced, when there was one, keeps its id: the value read back has it.
+	if err == nil {
+		tx.evict(customFieldKey(out.ID))
+	}
+	return out, err
 }
 
 func (db *DB) setCustomField(ctx context.Context, c conn, f boxwatch.CustomField) (boxwatch.CustomField, error) {
@@ -311,9 +320,29 @@ func (db *DB) CustomField(ctx context.Context, accountID, id string) (boxwatch.C
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.CustomField{}, boxwatch.ErrNotFound
 	}
-	f, err := scanCustomField(db.read.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
-		" WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
-	return f, db.lookupErr("custom field", err)
+	id = strings.ToLower(id)
+	if db.cache == nil {
+		f, err := scanCustomField(db.read.queryRow(ctx, "SELECT "+customFieldColumns+" FROM "+customFieldSource+
+			" WHERE account_id = ? AND id = ?", accountID, id))
+		return f, db.lookupErr("custom field", err)
+	}
+	// The row and its definition come from the cache, each evicted by its own trigger.
+	f, err := cached(db.cache, customFieldKey(id), accountID, func() (boxwatch.CustomField, error) {
+		var f boxwatch.CustomField
+		err := db.read.queryRow(ctx, "SELECT id, account_id, definition_id, entity_id, value, created_at, updated_at FROM custom_fields"+
+			" WHERE account_id = ? AND id = ?", accountID, id).Scan(nullString{&f.ID}, nullString{&f.AccountID}, nullString{&f.DefinitionID},
+			nullString{&f.EntityID}, rawCol{&f.Value}, timeCol{&f.CreatedAt}, timeCol{&f.UpdatedAt})
+		return f, db.lookupErr("custom field", err)
+	})
+	if err != nil {
+		return boxwatch.CustomField{}, err
+	}
+	d, err := db.CustomFieldDefinition(ctx, accountID, f.DefinitionID)
+	if err != nil {
+		return boxwatch.CustomField{}, err // a definition deleted takes its values with it
+	}
+	f.APISlug, f.EntityType = d.APISlug, d.EntityType
+	return f, nil
 }
 
 // CustomFields returns one page of the account's custom fields, newest first, and how many match.
@@ -340,6 +369,8 @@ func (db *DB) DeleteCustomField(ctx context.Context, accountID, id string) error
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
+	id = strings.ToLower(id)
+	n, err := db.write.exec(ctx, "DELETE FROM custom_fields WHERE account_id = ? AND id = ?", accountID, id)
+	db.cache.evict(customFieldKey(id))
 	return affected(db.internal("delete custom field", err), n)
 }

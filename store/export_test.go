@@ -136,3 +136,11 @@ func (db *DB) ActiveLegVesselsFromRoutes(ctx context.Context) (map[string]string
 	}
 	return out, err
 }
+
+// DeafenReadCache gives a store opened without a read cache one that answers though no
+// notification reaches it: only the store's own evictions keep it fresh. Call it before any read.
+func (db *DB) DeafenReadCache() {
+	c := newReadCache(DefaultReadCacheBytes)
+	c.reset(true)
+	db.cache = c
+}

@@ -64,6 +64,14 @@ var undo = []struct {
 	stmts    []string
 	postgres []string
 }{
+	{"cache_notify_more", nil, []string{
+		"DROP TRIGGER webhooks_cache ON webhooks", "DROP TRIGGER parties_cache ON parties", "DROP TRIGGER custom_fields_cache ON custom_fields",
+		"DROP TRIGGER webhooks_cache_truncate ON webhooks", "DROP TRIGGER parties_cache_truncate ON parties",
+		"DROP TRIGGER custom_fields_cache_truncate ON custom_fields",
+		`CREATE OR REPLACE TRIGGER custom_field_options_cache AFTER INSERT OR UPDATE OR DELETE ON custom_field_options
+			FOR EACH ROW EXECUTE FUNCTION boxwatch_cache_notify_row()`,
+		"DROP FUNCTION boxwatch_cache_notify_option",
+	}},
 	{"list_count_slots", nil, []string{
 		// One row per count again, holding the sum of its rows, and the triggers of 0018.
 		`UPDATE list_counts l SET n = f.n FROM (SELECT account_id, kind, min(slot) AS slot, sum(n) AS n FROM list_counts

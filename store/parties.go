@@ -28,9 +28,11 @@ func (db *DB) Party(ctx context.Context, accountID, id string) (boxwatch.Party, 
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Party{}, boxwatch.ErrNotFound
 	}
-	p, err := scanParty(db.read.queryRow(ctx, "SELECT "+partyColumns+" FROM parties WHERE account_id = ? AND id = ?",
-		accountID, strings.ToLower(id)))
-	return p, db.lookupErr("party", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, partyKey(id), accountID, func() (boxwatch.Party, error) {
+		p, err := scanParty(db.read.queryRow(ctx, "SELECT "+partyColumns+" FROM parties WHERE account_id = ? AND id = ?", accountID, id))
+		return p, db.lookupErr("party", err)
+	})
 }
 
 // Parties returns one page of the account's parties, newest first, and how many there are.
@@ -45,14 +47,17 @@ func (db *DB) RenameParty(ctx context.Context, accountID, id, name string, now t
 	if !boxwatch.IsUUID(id) {
 		return p, boxwatch.ErrNotFound
 	}
-	err := db.inTx(ctx, func(c conn) error {
+	id = strings.ToLower(id)
+	err := db.InTx(ctx, func(t boxwatch.Tx) error {
+		tx := t.(*txn)
+		tx.evict(partyKey(id))
 		var err error
-		p, err = scanParty(c.queryRow(ctx, "UPDATE parties SET company_name = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+partyColumns,
-			name, db.ts(now), accountID, strings.ToLower(id)))
+		p, err = scanParty(tx.c.queryRow(ctx, "UPDATE parties SET company_name = ?, updated_at = ? WHERE account_id = ? AND id = ? RETURNING "+partyColumns,
+			name, db.ts(now), accountID, id))
 		if err := db.lookupErr("rename party", err); err != nil {
 			return err
 		}
-		_, err = c.exec(ctx, "UPDATE shipments SET customer_name = ? WHERE account_id = ? AND customer_id = ?", name, accountID, p.ID)
+		_, err = tx.c.exec(ctx, "UPDATE shipments SET customer_name = ? WHERE account_id = ? AND customer_id = ?", name, accountID, p.ID)
 		return db.internal("rename party's shipments", err)
 	})
 	if err == nil {

@@ -18,9 +18,10 @@ import (
 
 // The read cache spares PostgreSQL deployments a round trip for the single objects clients poll
 // most: a tracking request, a shipment, a container, a shipment's containers and a container's
-// transport events; and for what their documents and the catalogue show: terminals (by id and
-// by port) and custom field definitions and options. SQLite needs none: one process, and reads
-// that cost microseconds.
+// transport events; for what their documents and the catalogue show: terminals (by id and by
+// port) and custom field definitions and options (by id and each definition's list); and the
+// account's webhooks, parties and custom field values by id. SQLite needs none: one process,
+// and reads that cost microseconds.
 //
 // Every replica keeps its own cache and PostgreSQL tells all of them what changed: triggers on
 // the cached tables (migration 0011) send the key of every row written on the channel
@@ -51,8 +52,19 @@ func terminalKey(id string) string          { return "terminals:" + id }
 func portTerminalsKey(locode string) string { return "port_terminals:" + locode }
 
 // Custom field definitions and their options by id, evicted by migration 0017's triggers.
-func definitionKey(id string) string         { return "custom_field_definitions:" + id }
-func optionKey(id string) string             { return "custom_field_options:" + id }
+func definitionKey(id string) string { return "custom_field_definitions:" + id }
+func optionKey(id string) string     { return "custom_field_options:" + id }
+
+// The list of a definition's options, evicted by migration 0021's option trigger.
+func definitionOptionsKey(id string) string { return "definition_options:" + id }
+
+// Webhooks, parties and custom field values by id, evicted by migration 0021's triggers. A
+// custom field's row is cached without its definition's slug and entity type, which its read
+// takes from the definition, cached on its own key.
+func webhookKey(id string) string     { return "webhooks:" + id }
+func partyKey(id string) string       { return "parties:" + id }
+func customFieldKey(id string) string { return "custom_fields:" + id }
+
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
 func containerEventsKey(id string) string    { return "container_events:" + id }

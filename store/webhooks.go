@@ -52,11 +52,14 @@ func (db *DB) CreateWebhook(ctx context.Context, w boxwatch.Webhook) error {
 
 // UpdateWebhook writes every mutable field of one of the account's webhooks, or ErrNotFound.
 func (db *DB) UpdateWebhook(ctx context.Context, w boxwatch.Webhook) error {
-	return db.updateWebhook(ctx, db.write, w)
+	err := db.updateWebhook(ctx, db.write, w)
+	db.cache.evict(webhookKey(strings.ToLower(w.ID)))
+	return err
 }
 
 // SaveWebhookState is UpdateWebhook inside a transaction (the delivery worker's view).
 func (tx *txn) SaveWebhookState(ctx context.Context, w boxwatch.Webhook) error {
+	tx.evict(webhookKey(strings.ToLower(w.ID)))
 	return tx.db.updateWebhook(ctx, tx.c, w)
 }
 
@@ -84,8 +87,11 @@ func (db *DB) Webhook(ctx context.Context, accountID, id string) (boxwatch.Webho
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Webhook{}, boxwatch.ErrNotFound
 	}
-	w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id)))
-	return w, db.lookupErr("webhook", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, webhookKey(id), accountID, func() (boxwatch.Webhook, error) {
+		w, err := scanWebhook(db.read.queryRow(ctx, "SELECT "+webhookColumns+" FROM webhooks WHERE account_id = ? AND id = ?", accountID, id))
+		return w, db.lookupErr("webhook", err)
+	})
 }
 
 // Webhooks returns a page of the account's webhooks, newest first, and how many there are.
@@ -98,7 +104,9 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.ErrNotFound
 	}
-	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, strings.ToLower(id))
+	id = strings.ToLower(id)
+	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, id)
+	db.cache.evict(webhookKey(id))
 	if err := db.internal("delete webhook", err); err != nil {
 		return err
 	}

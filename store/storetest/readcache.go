@@ -26,6 +26,10 @@ type journey struct {
 	// def is a custom field definition of the account, opt an option of it.
 	def boxwatch.CustomFieldDefinition
 	opt boxwatch.CustomFieldOption
+	// field is the definition's value on the shipment; hook and party are the account's.
+	field boxwatch.CustomField
+	hook  boxwatch.Webhook
+	party boxwatch.Party
 }
 
 func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) journey {
@@ -46,7 +50,14 @@ func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) jou
 	if err := db.CreateCustomFieldOption(ctx, opt); err != nil {
 		t.Fatal(err)
 	}
-	return journey{tr, s, c, e, term, def, opt}
+	field, err := db.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(at(time.Minute)), AccountID: accountID, DefinitionID: def.ID,
+		EntityID: s.ID, Value: []byte(`"sea"`), CreatedAt: at(time.Minute), UpdatedAt: at(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := mustCreateWebhook(t, db, newWebhook(accountID, at(time.Minute), "container.transport.vessel_loaded"))
+	party := mustCreateParty(t, db, newParty(accountID, "Acme Imports", at(time.Minute)))
+	return journey{tr, s, c, e, term, def, opt, field, hook, party}
 }
 
 // view is what a store answers for a journey through every read the cache serves.
@@ -77,7 +88,15 @@ func view(db *store.DB, accountID string, j journey) string {
 	def, err := db.CustomFieldDefinition(ctx, accountID, j.def.ID)
 	fmt.Fprintf(&b, "def %v %v|", def.DisplayName, err)
 	opt, err := db.CustomFieldOption(ctx, accountID, j.def.ID, j.opt.ID)
-	fmt.Fprintf(&b, "opt %v %v", opt.Label, err)
+	fmt.Fprintf(&b, "opt %v %v|", opt.Label, err)
+	opts, err := db.CustomFieldOptions(ctx, accountID, j.def.ID)
+	fmt.Fprintf(&b, "opts %v %v|", fieldOf(opts, func(o boxwatch.CustomFieldOption) string { return o.Value + "=" + o.Label }), err)
+	field, err := db.CustomField(ctx, accountID, j.field.ID)
+	fmt.Fprintf(&b, "field %s %s %s %v|", field.APISlug, field.EntityType, field.Value, err)
+	hook, err := db.Webhook(ctx, accountID, j.hook.ID)
+	fmt.Fprintf(&b, "hook %v %v %v %v|", hook.URL, hook.Active, hook.DeactivatedReason, err)
+	party, err := db.Party(ctx, accountID, j.party.ID)
+	fmt.Fprintf(&b, "party %v %v", party.CompanyName, err)
 	return b.String()
 }
 
@@ -174,6 +193,10 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 		}
 	}
 	now := at(2 * time.Hour)
+	var rawNow any = now // a time as raw SQL writes it: SQLite's columns hold microseconds
+	if writer.Dialect() == store.SQLite {
+		rawNow = now.UnixMicro()
+	}
 	step("tracking request and shipment ref numbers (store)", func() {
 		if _, err := writer.SetTrackingRequestRefNumbers(ctx, a.ID, j.tr.ID, []string{"PO-1"}, now); err != nil {
 			t.Fatal(err)
@@ -281,6 +304,81 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 		rawExec(t, writer, "UPDATE custom_field_definitions SET display_name = 'Raw' WHERE id = ?", j.def.ID)
 		rawExec(t, writer, "UPDATE custom_field_options SET label = 'Raw' WHERE id = ?", j.opt.ID)
 	})
+	step("custom field option insert (store)", func() {
+		o := boxwatch.CustomFieldOption{ID: boxwatch.NewID(now), AccountID: a.ID, DefinitionID: j.def.ID, Label: "By air", Value: "air",
+			CreatedAt: now, UpdatedAt: now}
+		if err := writer.CreateCustomFieldOption(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field option insert (raw SQL)", func() {
+		rawExec(t, writer, `INSERT INTO custom_field_options (id, account_id, definition_id, label, value, created_at, updated_at)
+			VALUES (?, ?, ?, 'By rail', 'rail', ?, ?)`, boxwatch.NewID(now), a.ID, j.def.ID, rawNow, rawNow)
+	})
+	step("custom field option delete (store)", func() {
+		if err := writer.DeleteCustomFieldOption(ctx, a.ID, j.def.ID, j.opt.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field value (store)", func() {
+		if _, err := writer.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(now), AccountID: a.ID, DefinitionID: j.def.ID,
+			EntityID: j.s.ID, Value: []byte(`"air"`), CreatedAt: now, UpdatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field value (store, in a transaction)", func() {
+		mustInTx(t, writer, func(tx boxwatch.Tx) error {
+			_, err := tx.SetCustomField(ctx, boxwatch.CustomField{ID: boxwatch.NewID(now), AccountID: a.ID, DefinitionID: j.def.ID,
+				EntityID: j.s.ID, Value: []byte(`"rail"`), CreatedAt: now, UpdatedAt: now})
+			return err
+		})
+	})
+	step("custom field value (raw SQL)", func() {
+		rawExec(t, writer, `UPDATE custom_fields SET value = '"raw"' WHERE id = ?`, j.field.ID)
+	})
+	step("custom field definition slug (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE custom_field_definitions SET api_slug = 'rawslug' WHERE id = ?", j.def.ID)
+	})
+	step("custom field value delete (store)", func() {
+		if err := writer.DeleteCustomField(ctx, a.ID, j.field.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("custom field value insert (raw SQL)", func() {
+		rawExec(t, writer, `INSERT INTO custom_fields (id, account_id, definition_id, entity_id, value, created_at, updated_at)
+			VALUES (?, ?, ?, ?, '"sea"', ?, ?)`, j.field.ID, a.ID, j.def.ID, j.s.ID, rawNow, rawNow)
+	})
+	step("webhook (store)", func() {
+		w := j.hook
+		w.URL, w.UpdatedAt = "https://93.184.216.34/moved", now
+		if err := writer.UpdateWebhook(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("webhook state (store, in a transaction)", func() {
+		w := j.hook
+		w.URL, w.Active, w.DeactivatedReason, w.UpdatedAt = "https://93.184.216.34/moved", false, "failing", now
+		mustInTx(t, writer, func(tx boxwatch.Tx) error { return tx.SaveWebhookState(ctx, w) })
+	})
+	step("webhook (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE webhooks SET url = 'https://93.184.216.34/raw' WHERE id = ?", j.hook.ID)
+	})
+	step("webhook delete (store)", func() {
+		if err := writer.DeleteWebhook(ctx, a.ID, j.hook.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("party rename (store)", func() {
+		if _, err := writer.RenameParty(ctx, a.ID, j.party.ID, "Acme Holdings", now); err != nil {
+			t.Fatal(err)
+		}
+	})
+	step("party (raw SQL)", func() {
+		rawExec(t, writer, "UPDATE parties SET company_name = 'Raw' WHERE id = ?", j.party.ID)
+	})
+	step("party delete (raw SQL)", func() {
+		rawExec(t, writer, "DELETE FROM parties WHERE id = ?", j.party.ID)
+	})
 	step("custom field definition delete, with its option (store)", func() {
 		if err := writer.DeleteCustomFieldDefinition(ctx, a.ID, j.def.ID); err != nil {
 			t.Fatal(err)
@@ -345,7 +443,8 @@ func testReadCacheScoping(t *testing.T, db *store.DB) {
 	}
 	mine := view(db, acme.ID, j)
 	for range 2 {
-		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 7 {
+		if got := view(db, other.ID, j); strings.Contains(got, j.c.Number) || strings.Count(got, "not found") != 10 ||
+			strings.Contains(got, j.opt.Label) {
 			t.Fatalf("another account reads the journey: %s", got)
 		}
 		if got := view(db, acme.ID, j); got != mine {

@@ -32,9 +32,11 @@ var conformance = []struct {
 	{"MigrateTwice", testMigrateTwice, []string{"DB.SchemaVersion"}},
 	{"ReadCacheAcrossStores", testReadCacheAcrossStores, []string{"DB.ReadCacheStats", "TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment",
 		"ShipmentStore.ShipmentWithSnapshot", "TerminalStore.Terminal", "TerminalStore.TerminalsAtPorts", "CustomFieldStore.CustomFieldDefinition",
-		"CustomFieldStore.CustomFieldOption", "ShipmentStore.ShipmentsByID", "ContainerStore.Container", "ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
+		"CustomFieldStore.CustomFieldOption", "ShipmentStore.ShipmentsByID", "ContainerStore.Container", "ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents",
+		"CustomFieldStore.CustomFieldOptions", "CustomFieldStore.CustomField", "WebhookStore.Webhook", "PartyStore.Party"}},
 	{"ReadCacheScoping", withDB(testReadCacheScoping), []string{"TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment", "ShipmentStore.ShipmentsByID", "ContainerStore.Container",
-		"ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
+		"ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents",
+		"CustomFieldStore.CustomFieldOptions", "CustomFieldStore.CustomField", "WebhookStore.Webhook", "PartyStore.Party"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},
 
 	// trackingrequests.go

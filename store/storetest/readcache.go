@@ -388,3 +388,74 @@ func testReadCacheScoping(t *testing.T, db *store.DB) {
 		t.Fatalf("a caller's change to what it read reached the next read:\n%s", got)
 	}
 }
+
+// testRenderedDocuments: a document kept under a stamp of the rows it shows answers until one of
+// them is written, by the store, another store on the database or raw SQL, and from then on
+// never: on PostgreSQL once the notification arrives, on SQLite at once.
+func testRenderedDocuments(t *testing.T, b Backend) {
+	dsn := b.DSN(t)
+	var dbs []*store.DB
+	for range 2 {
+		db, err := store.OpenWith(ctx, dsn, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs = append(dbs, db)
+	}
+	db, other := dbs[0], dbs[1]
+	a := MustCreateAccount(t, db, "acme")
+	s := mustCreateShipment(t, db, a.ID, "RENDER0000001", at(time.Minute))
+	waitLive(t, db)
+	keep := func() {
+		t.Helper()
+		deadline := time.Now().Add(readCacheDeadline)
+		for {
+			stamp := db.StampReads(store.ShipmentRead(s.ID))
+			stamp = db.ExtendStamp(stamp, store.ShipmentContainersRead(s.ID))
+			if _, err := db.Shipment(ctx, a.ID, s.ID); err != nil {
+				t.Fatal(err)
+			}
+			db.StoreRender(stamp, "doc", a.ID, store.Render{Parts: [][]byte{[]byte("{}")}})
+			if _, ok := db.CachedRender("doc", a.ID); ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no document was kept")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	gone := func(name string) {
+		t.Helper()
+		deadline := time.Now().Add(readCacheDeadline)
+		for {
+			if _, ok := db.CachedRender("doc", a.ID); !ok {
+				return
+			}
+			if b.Name == "sqlite" || time.Now().After(deadline) {
+				t.Fatalf("%s: the document kept before it still answers", name)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	keep()
+	if _, ok := db.CachedRender("doc", "another account"); ok {
+		t.Error("a document answered another account")
+	}
+	if _, err := db.SetShipmentLabels(ctx, a.ID, s.ID, nil, []string{"a"}, at(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	gone("the shipment written by the store")
+	keep()
+	if _, err := other.SetShipmentLabels(ctx, a.ID, s.ID, nil, []string{"b"}, at(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	gone("the shipment written by another store")
+	keep()
+	mustSaveContainer(t, other, newContainer(s, "MSCU0000003", at(time.Hour)))
+	gone("a container of the shipment inserted by another store")
+	keep()
+	rawExec(t, other, `UPDATE shipments SET tags = '["raw"]' WHERE id = ?`, s.ID)
+	gone("the shipment written by raw SQL")
+}

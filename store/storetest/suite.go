@@ -33,6 +33,7 @@ var conformance = []struct {
 	{"ReadCacheAcrossStores", testReadCacheAcrossStores, []string{"DB.ReadCacheStats", "TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment",
 		"ShipmentStore.ShipmentWithSnapshot", "TerminalStore.Terminal", "TerminalStore.TerminalsAtPorts", "CustomFieldStore.CustomFieldDefinition",
 		"CustomFieldStore.CustomFieldOption", "ShipmentStore.ShipmentsByID", "ContainerStore.Container", "ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
+	{"RenderedDocuments", testRenderedDocuments, []string{"DB.StampReads", "DB.ExtendStamp", "DB.StoreRender", "DB.CachedRender", "ShipmentStore.Shipment"}},
 	{"ReadCacheScoping", withDB(testReadCacheScoping), []string{"TrackingRequestStore.TrackingRequest", "ShipmentStore.Shipment", "ShipmentStore.ShipmentsByID", "ContainerStore.Container",
 		"ContainerStore.ShipmentContainers", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers", "ContainerStore.TransportEvents"}},
 	{"Backup", withDB(testBackup), []string{"DB.Backup"}},

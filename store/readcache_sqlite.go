@@ -45,7 +45,7 @@ const iChangeOffset = 8
 type sqliteWatch struct {
 	cache  *readCache
 	shm    []byte    // the -shm file's first page, mapped read-only
-	holder *sql.Conn // a connection kept open so that SQLite never rebuilds the -shm file under the map
+	holder *sql.DB   // a connection of its own kept open, so that SQLite never rebuilds the -shm file under the map
 
 	// Under cache.mu: the counter the cache is consistent with, and the value the writer's
 	// commit under way (allowOK) will leave it at.
@@ -114,10 +114,13 @@ func (db *DB) watchSQLite(ctx context.Context, c *readCache) (*sqliteWatch, erro
 		}
 		w.tables[table] = t
 	}
-	holder, err := db.sqlReader.Conn(ctx)
+	holder, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
 	if err != nil {
 		return nil, err
 	}
+	holder.SetMaxOpenConns(1)
+	holder.SetMaxIdleConns(1)
+	holder.SetConnMaxLifetime(0)
 	w.holder = holder
 	var mode string
 	if err := holder.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {

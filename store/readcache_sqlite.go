@@ -282,8 +282,10 @@ func (w *sqliteWatch) rollback() {
 // reap releases the keys of the writer's commits that are visible now, and takes their count: it
 // runs after each of the store's writes returns.
 func (w *sqliteWatch) reap() {
-	now := w.counter()
 	w.mu.Lock()
+	// Read under mu, after any batch filed so far: the counter only grows, so a batch whose
+	// commit is under way has pre == now, never a pre the counter has not reached.
+	now := w.counter()
 	var done []heldBatch
 	keep := w.batches[:0]
 	for _, b := range w.batches {

@@ -44,8 +44,8 @@ const iChangeOffset = 8
 // sqliteWatch follows the writer's transactions and the log's counter for the read cache.
 type sqliteWatch struct {
 	cache  *readCache
-	shm    []byte    // the -shm file's first page, mapped read-only
-	holder *sql.DB   // a connection of its own kept open, so that SQLite never rebuilds the -shm file under the map
+	shm    []byte  // the -shm file's first page, mapped read-only
+	holder *sql.DB // a connection of its own kept open, so that SQLite never rebuilds the -shm file under the map
 
 	// Under cache.mu: the counter the cache is consistent with, and the value the writer's
 	// commit under way (allowOK) will leave it at.

@@ -12,7 +12,7 @@ import (
 	"github.com/boxwatch/boxwatch/store"
 )
 
-// Rendered documents. On PostgreSQL with its read cache, the documents of GET
+// Rendered documents. With the store's read cache (either database), the documents of GET
 // /v2/tracking_requests/{id}, /v2/shipments/{id} and /v2/containers/{id} are kept as bytes in the
 // store's read cache (store/readcacherender.go), stamped with the cache's state of every row they
 // were rendered from: the next read answers the bytes while the stamp holds, which is exactly while
@@ -21,7 +21,7 @@ import (
 // the vessel's positions and not with the shipment's rows, is computed on every read and spliced
 // in.
 
-// renderStore is a store that keeps rendered documents: the PostgreSQL store while its read cache
+// renderStore is a store that keeps rendered documents: store.DB while its read cache
 // answers. Every other store renders every time.
 type renderStore interface {
 	StampReads(keys ...store.ReadKey) store.ReadStamp

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"regexp"
@@ -15,7 +16,7 @@ import (
 	"github.com/boxwatch/boxwatch/store/storetest"
 )
 
-// renderedReads are the GET routes whose documents PostgreSQL's read cache keeps rendered.
+// renderedReads are the GET routes whose documents the read cache keeps rendered.
 var renderedReads = []string{"/v2/tracking_requests/{tr}", "/v2/shipments/{shipment}", "/v2/containers/{container}"}
 
 // predictedMember matches a shipment's predicted arrival, which two renderings may compute at
@@ -25,8 +26,9 @@ var predictedMember = regexp.MustCompile(`,"pod_predicted_arrival_at":"[^"]*"`)
 // TestRenderedDocuments: the documents of a tracking request, a shipment and a container, read
 // again and again, are those of a store without the read cache (byte for byte, but for a
 // predicted arrival's value), and a write shows in the next read on both databases: through the
-// API of the same replica at once, and on PostgreSQL through a second replica (another store
-// on the same database) as soon as the first replica's store reads it.
+// API of the same replica at once; through a second replica (another store on the same database)
+// on PostgreSQL as soon as the first replica's store reads it, on SQLite at once; and on SQLite
+// by raw SQL on a connection of its own (sqlite3 by hand), at once.
 func TestRenderedDocuments(t *testing.T) {
 	for _, be := range storetest.Backends {
 		t.Run(be.Name, func(t *testing.T) {
@@ -50,13 +52,9 @@ func TestRenderedDocuments(t *testing.T) {
 			acmeIDs, globexIDs := seed(acme.ID, "RENDER0001"), seed(globex.ID, "RENDER0002")
 			ts := serveOn(t, db, production, withSettable(clock))
 			// The reference: the same database through a store that renders every read.
-			ref := ts
-			var replica *testServer
-			if be.Name == "postgres" {
-				ref = serveOn(t, openStore(t, dsn, store.Options{DisableReadCache: true}), production, withSettable(clock))
-				replica = serveOn(t, openStore(t, dsn, store.Options{}), production, withSettable(clock))
-				eventually(t, "the read cache answers", func() bool { return db.ReadCacheStats().Live })
-			}
+			ref := serveOn(t, openStore(t, dsn, store.Options{DisableReadCache: true}), production, withSettable(clock))
+			replica := serveOn(t, openStore(t, dsn, store.Options{}), production, withSettable(clock))
+			eventually(t, "the read cache answers", func() bool { return db.ReadCacheStats().Live })
 			keys := map[*strings.Replacer]string{acmeIDs: ts.acme, globexIDs: ts.globex}
 
 			// same checks that every document ts answers, read three times, is ref's.
@@ -130,15 +128,20 @@ func TestRenderedDocuments(t *testing.T) {
 				refShown(round)
 				same(fmt.Sprintf("after write %d", round))
 			}
-			if replica == nil {
-				return
-			}
 			// A write through the other replica: once this replica's store reads the new rows (its
-			// read cache evicted them on the notification), every document shows them.
+			// read cache evicted them on the notification), every document shows them; on SQLite
+			// the next read shows them.
 			ctx := context.Background()
+			waitFor := func(what string, cond func() bool) {
+				t.Helper()
+				if be.Name == "sqlite" {
+					return
+				}
+				eventually(t, what, cond)
+			}
 			for round := 3; round < 6; round++ {
 				tagWrite(replica, round)
-				eventually(t, "the first replica's store reads the shipment", func() bool {
+				waitFor("the first replica's store reads the shipment", func() bool {
 					s, err := db.Shipment(ctx, acme.ID, acmeIDs.Replace("{shipment}"))
 					if err != nil {
 						t.Fatal(err)
@@ -147,7 +150,7 @@ func TestRenderedDocuments(t *testing.T) {
 				})
 				tagShown(round)
 				refWrite(replica, round)
-				eventually(t, "the first replica's store reads the container", func() bool {
+				waitFor("the first replica's store reads the container", func() bool {
 					c, err := db.Container(ctx, acme.ID, acmeIDs.Replace("{container}"))
 					if err != nil {
 						t.Fatal(err)
@@ -156,6 +159,26 @@ func TestRenderedDocuments(t *testing.T) {
 				})
 				refShown(round)
 				same(fmt.Sprintf("after write %d through the other replica", round))
+			}
+			if be.Name != "sqlite" {
+				return
+			}
+			// By hand, on a connection of its own, as sqlite3 would.
+			raw, err := sql.Open("sqlite", dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer raw.Close()
+			for round := 6; round < 9; round++ {
+				if _, err := raw.ExecContext(ctx, "UPDATE shipments SET tags = ? WHERE id = ?", fmt.Sprintf(`["tag-%d"]`, round), acmeIDs.Replace("{shipment}")); err != nil {
+					t.Fatal(err)
+				}
+				tagShown(round)
+				if _, err := raw.ExecContext(ctx, "UPDATE containers SET ref_numbers = ? WHERE id = ?", fmt.Sprintf(`["REF-%d"]`, round), acmeIDs.Replace("{container}")); err != nil {
+					t.Fatal(err)
+				}
+				refShown(round)
+				same(fmt.Sprintf("after write %d by hand", round))
 			}
 		})
 	}

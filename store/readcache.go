@@ -20,8 +20,9 @@ import (
 // most: a tracking request, a shipment, a container, a shipment's containers and a container's
 // transport events; for what their documents and the catalogue show: terminals (by id and by
 // port) and custom field definitions and options (by id and each definition's list); and the
-// account's webhooks, parties and custom field values by id. SQLite needs none: one process,
-// and reads that cost microseconds.
+// account's webhooks, parties and custom field values by id. SQLite has the same cache, kept
+// fresh by the writer's hooks and the write-ahead log's counter instead of notifications
+// (readcache_sqlite.go).
 //
 // Every replica keeps its own cache and PostgreSQL tells all of them what changed: triggers on
 // the cached tables (migration 0011) send the key of every row written on the channel
@@ -85,6 +86,7 @@ type readCache struct {
 
 	hits, misses atomic.Int64
 	notified     atomic.Int64 // notifications handled
+	watch        *sqliteWatch // SQLite: what keeps the cache fresh (readcache_sqlite.go)
 	// Test hooks: fetched runs between a read's database answer and its storing; reconnecting
 	// runs before the listener connects again.
 	testHooks cacheHooks
@@ -134,7 +136,7 @@ func (c *readCache) get(key, account string) (any, bool) {
 	c.mu.Lock()
 	var e *cacheEntry
 	ok := false
-	if c.live {
+	if c.answering() {
 		e, ok = c.lru.Get(key)
 	}
 	if !ok || e.account != account || c.held[key] > 0 {

@@ -66,7 +66,7 @@ func (db *DB) extendStamp(prev ReadStamp, keys []ReadKey) ReadStamp {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.live || len(prev.keys) > 0 && !c.holds(prev) {
+	if !c.answering() || len(prev.keys) > 0 && !c.holds(prev) {
 		return ReadStamp{}
 	}
 	s := ReadStamp{epoch: c.epoch, ok: true,
@@ -120,7 +120,7 @@ func (db *DB) CachedRender(key, account string) (Render, bool) {
 	c.mu.Lock()
 	var e *cacheEntry
 	ok := false
-	if c.live {
+	if c.answering() {
 		e, ok = c.lru.Get(renderKey(key))
 	}
 	var r *renderEntry

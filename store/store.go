@@ -43,7 +43,7 @@ type DB struct {
 	ping    func(context.Context) error
 	limiter boxwatch.RateLimiter
 	keys    keyCache
-	// cache holds hot single objects on PostgreSQL (nil when off, and on SQLite): see readcache.go.
+	// cache holds hot single objects (nil when off): see readcache.go and readcache_sqlite.go.
 	cache       *readCache
 	listenerPID atomic.Uint32
 	// translate turns a driver error into a boxwatch error where it has a domain meaning.
@@ -101,6 +101,9 @@ func (db *DB) InTx(ctx context.Context, fn func(tx boxwatch.Tx) error) error {
 	err := db.runTx(ctx, tx, fn)
 	if tx.held {
 		db.cache.release(tx.evicts...)
+	}
+	if w := db.cache.sqlite(); w != nil {
+		w.reap()
 	}
 	if err != nil {
 		return err
@@ -186,8 +189,8 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 
 // Options tune what Open sets up.
 type Options struct {
-	// DisableReadCache turns off PostgreSQL's per-process cache of hot single objects (see
-	// readcache.go): every read then goes to the database.
+	// DisableReadCache turns off the per-process cache of hot single objects (see readcache.go
+	// and readcache_sqlite.go): every read then goes to the database.
 	DisableReadCache bool
 	// The bounds of the store's in-memory caches, in bytes (caches.go): the statements prepared
 	// or rewritten, PostgreSQL's read cache, and the API keys verified. 0 takes the default
@@ -215,8 +218,12 @@ func OpenWith(ctx context.Context, dsn string, o Options) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrating %s: %w", Redact(dsn), err)
 	}
-	if readBytes := bound(o.ReadCacheBytes, DefaultReadCacheBytes); db.dialect == Postgres && !o.DisableReadCache && readBytes > 0 {
-		db.startReadCache(readBytes, cmp.Or(o.Logger, slog.Default()))
+	if readBytes := bound(o.ReadCacheBytes, DefaultReadCacheBytes); !o.DisableReadCache && readBytes > 0 {
+		if db.dialect == Postgres {
+			db.startReadCache(readBytes, cmp.Or(o.Logger, slog.Default()))
+		} else {
+			db.startSQLiteReadCache(ctx, readBytes, cmp.Or(o.Logger, slog.Default()))
+		}
 	}
 	return db, nil
 }

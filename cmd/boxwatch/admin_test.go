@@ -248,10 +248,7 @@ func TestAdminMetrics(t *testing.T) {
 		atLeast(1, "boxwatch_db_connections", pools)
 		atLeast(0, "boxwatch_db_acquire_waits_total", pools)
 		atLeast(0, "boxwatch_db_acquire_wait_seconds_total", pools)
-		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks", "ais_identities"}
-		if dialectOf(b.DSN(t)) == store.Postgres {
-			caches = append(caches, "read")
-		}
+		caches := []string{"statements", "api_keys", "maps", "sea_routes", "tracks", "ais_identities", "read"}
 		for _, name := range caches {
 			label := `cache="` + name + `"`
 			atLeast(1, "boxwatch_cache_max_bytes", label)
@@ -262,14 +259,10 @@ func TestAdminMetrics(t *testing.T) {
 		}
 		atLeast(1, "boxwatch_cache_entries", `cache="statements"`)
 		atLeast(1, "boxwatch_cache_lookups_total", `cache="api_keys"`)
-		if dialectOf(b.DSN(t)) == store.Postgres {
-			atLeast(0, "boxwatch_read_cache_live")
-			atLeast(0, "boxwatch_read_cache_entries")
-			atLeast(0, "boxwatch_read_cache_reads_total", `result="hit"`)
-			atLeast(0, "boxwatch_read_cache_reads_total", `result="miss"`)
-		} else if _, found := m.families["boxwatch_read_cache_live"]; found {
-			t.Error("SQLite has no read cache, but /metrics reports one")
-		}
+		atLeast(1, "boxwatch_read_cache_live")
+		atLeast(0, "boxwatch_read_cache_entries")
+		atLeast(0, "boxwatch_read_cache_reads_total", `result="hit"`)
+		atLeast(0, "boxwatch_read_cache_reads_total", `result="miss"`)
 		for name := range m.families {
 			if !strings.HasPrefix(name, "boxwatch_") && !strings.HasPrefix(name, "go_") && !strings.HasPrefix(name, "process_") && !strings.HasPrefix(name, "promhttp_") {
 				t.Errorf("metric %s: every metric of ours is named boxwatch_*", name)

@@ -28,10 +28,8 @@ func testCacheStats(t *testing.T, db *store.DB) {
 	if _, err := db.ShipmentsByID(ctx, a.ID, []string{s.ID}); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"statements": store.DefaultStatementCacheBytes, "api_keys": store.DefaultKeyCacheBytes}
-	if db.Dialect() == store.Postgres {
-		want["read"] = store.DefaultReadCacheBytes
-	}
+	want := map[string]int64{"statements": store.DefaultStatementCacheBytes, "api_keys": store.DefaultKeyCacheBytes,
+		"read": store.DefaultReadCacheBytes}
 	got := map[string]cache.Stats{}
 	for _, stats := range db.CacheStats() {
 		st := stats()

@@ -55,6 +55,13 @@ const (
 	longNM      = 1200
 	longGain    = 1.2
 	longPerNode = 1
+
+	// boundGain is what the last pass holds every pair of nodes up to longNM apart to: where their
+	// great circle is land-free, the network's way between them is at most boundGain times it. The
+	// one edge per node of the long shortcuts leaves pairs up to 1.37 times apart (Port Moresby's
+	// lane node to Townsville's), since a pair whose best edge went elsewhere is never joined; the
+	// router's property tests bound routes at sea by this factor.
+	boundGain = 1.25
 )
 
 // straits lists passages the source network lacks or draws across land: for each, a point in
@@ -138,6 +145,7 @@ func run(pkg, out string) error {
 	b.reachPorts()
 	b.shortcut()
 	b.longShortcuts()
+	b.bound()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
 	// The shapes are drawn from the nodes as stored, rounded to a micro-degree, as start-up would.
@@ -727,6 +735,98 @@ func (b *builder) longShortcuts() {
 		}
 	}
 	fmt.Printf("long shortcuts: %d added\n", added)
+}
+
+// bound adds edges until no two nodes up to longNM apart whose great circle is land-free are more
+// than boundGain times that apart by the network. It visits each node once, in order, and its
+// pairs with the nodes after it nearest first: a pair still too far apart by the network gets its
+// direct edge, and the node's distances are brought down through it before the next pair, so a
+// near edge that also brings the farther nodes in range saves theirs. Edges are only added, so a
+// pair once within the bound stays within it.
+func (b *builder) bound() {
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	var live []int
+	for i := range b.nodes {
+		if !b.gone[i] && len(adj[i]) > 0 {
+			live = append(live, i)
+		}
+	}
+	reach := longNM * boundGain
+	dist := make([]float64, len(b.nodes))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	var touched []int
+	// relax brings the distances from the node being visited down through start, reached at d.
+	relax := func(start int, d float64) {
+		if d >= dist[start] || d > reach {
+			return
+		}
+		if math.IsInf(dist[start], 1) {
+			touched = append(touched, start)
+		}
+		dist[start] = d
+		pq := &queue{{start, d}}
+		for pq.Len() > 0 {
+			it := heap.Pop(pq).(item)
+			if it.prio > dist[it.node] {
+				continue
+			}
+			for _, v := range adj[it.node] {
+				d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+				if d < dist[v] && d <= reach {
+					if math.IsInf(dist[v], 1) {
+						touched = append(touched, v)
+					}
+					dist[v] = d
+					heap.Push(pq, item{v, d})
+				}
+			}
+		}
+	}
+	type cand struct {
+		v  int
+		gc float64
+	}
+	var cands []cand
+	added, checked := 0, 0
+	for _, u := range live {
+		p := b.nodes[u]
+		for _, v := range touched {
+			dist[v] = math.Inf(1)
+		}
+		touched = touched[:0]
+		relax(u, 0)
+		cands = cands[:0]
+		for _, v := range live {
+			if v <= u {
+				continue
+			}
+			if gc := geo.DistanceNM(p, b.nodes[v]); gc > 0 && gc <= longNM && dist[v] > gc*boundGain {
+				cands = append(cands, cand{v, gc})
+			}
+		}
+		slices.SortFunc(cands, func(x, y cand) int { return cmp.Or(cmp.Compare(x.gc, y.gc), cmp.Compare(x.v, y.v)) })
+		for _, c := range cands {
+			if dist[c.v] <= c.gc*boundGain {
+				continue // an edge added for a nearer pair brought it in
+			}
+			checked++
+			if !b.clean(p, b.nodes[c.v]) {
+				continue
+			}
+			b.addEdge(u, c.v)
+			adj[u] = append(adj[u], c.v)
+			adj[c.v] = append(adj[c.v], u)
+			relax(c.v, c.gc)
+			added++
+		}
+	}
+	fmt.Printf("bound: %d edges added (%d pairs checked against land)\n", added, checked)
 }
 
 // graph returns the network with live nodes renumbered and edges tagged with passages.

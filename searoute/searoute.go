@@ -638,7 +638,9 @@ const (
 	farSnaps    = 12
 	maxSnaps    = 4
 	snapSlackNM = 25.0
-	harbourNM   = 30.0 // how far a crooked leg out of a harbour may reach
+	sameKM      = 0.001 // joining points this close are one
+	snapApartNM = 5.0   // a snap this near one counted does not count towards maxSnaps
+	harbourNM   = 30.0  // how far a crooked leg out of a harbour may reach
 )
 
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
@@ -684,7 +686,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
-	var extra, checks int
+	var extra, checks, ways int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -724,9 +726,10 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			if beyond && (extra == maxExtra || checks == maxExtraChecks || c.legNM > found[0].legNM+laneSlackNM) {
 				return n.harbour(p, found, nearest)
 			}
-			// Edges meeting at a node project a point near it onto the node itself: one leg to
-			// check, and one way into the network.
-			if slices.Contains(tried, c.at) {
+			// Edges meeting at a node project a point near it onto the node itself (drawn within
+			// rounding of it, see drawnAt): one leg to check, and one way into the network, since
+			// the search leaves the node by every edge.
+			if slices.ContainsFunc(tried, func(q geo.Point) bool { return geo.DistanceKM(q, c.at) < sameKM }) {
 				continue
 			}
 			tried = append(tried, c.at)
@@ -743,8 +746,14 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			if Clear(n.water, p, c.at) {
+				// A snap within snapApartNM of one counted joins the network where that one does,
+				// by another edge: it is kept but not counted, so that edges fanning out from a
+				// node near the point (the generator's shortcuts) leave room for the lanes beyond.
+				if !slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM }) {
+					ways++
+				}
 				found = append(found, c)
-				if len(found) == maxSnaps || len(found) == farSnaps {
+				if ways == maxSnaps || len(found) == farSnaps {
 					if len(found) == farSnaps || found[0].legNM <= farNM {
 						return n.harbour(p, found, nearest)
 					}

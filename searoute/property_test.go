@@ -42,10 +42,10 @@ const (
 	refFactor = 1.25
 	// openFactor and openSlackNM bound a route whose great circle runs at sea (clear of land but
 	// for the last openEndKM at either end, where a port's approach lies): the network's generator
-	// adds a direct edge between nodes up to 1,200 nm apart wherever the network's way is more than
-	// 1.2 times their land-free great circle (data/searoute/gen, longGain), so between lanes a path
-	// stays within about a fifth of a great circle at sea; each end reaches its lane by at most
-	// 20 nm more.
+	// leaves no two nodes up to 1,200 nm apart more than 1.25 times their land-free great circle
+	// apart by the network (data/searoute/gen, boundGain; TestNetworkStretch checks it), so between
+	// lanes a path stays within a quarter of a great circle at sea; each end reaches its lane by
+	// at most 20 nm more.
 	openFactor  = 1.25
 	openSlackNM = 40.0
 	openEndKM   = 10.0

@@ -638,9 +638,12 @@ const (
 	farSnaps    = 12
 	maxSnaps    = 4
 	snapSlackNM = 25.0
-	sameKM      = 0.001 // joining points this close are one
-	snapApartNM = 5.0   // a snap this near one counted does not count towards maxSnaps
-	harbourNM   = 30.0  // how far a crooked leg out of a harbour may reach
+	sameDeg     = 1e-5 // joining points this close in latitude and longitude are one
+	snapApartNM = 5.0  // a snap this near one found does not count towards maxSnaps
+	// maxApartChecks is how many legs past the first maxSnaps snaps are checked for a snap apart
+	// from them: each is a land test, the most costly step of a query near a coast.
+	maxApartChecks = 2
+	harbourNM      = 30.0 // how far a crooked leg out of a harbour may reach
 )
 
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
@@ -686,7 +689,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
-	var extra, checks, ways int
+	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -729,7 +732,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			// Edges meeting at a node project a point near it onto the node itself (drawn within
 			// rounding of it, see drawnAt): one leg to check, and one way into the network, since
 			// the search leaves the node by every edge.
-			if slices.ContainsFunc(tried, func(q geo.Point) bool { return geo.DistanceKM(q, c.at) < sameKM }) {
+			if slices.ContainsFunc(tried, func(q geo.Point) bool {
+				return math.Abs(q.Lat-c.at.Lat) < sameDeg && math.Abs(q.Lon-c.at.Lon) < sameDeg
+			}) {
 				continue
 			}
 			tried = append(tried, c.at)
@@ -745,11 +750,23 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				}
 				continue
 			}
+			// A snap within snapApartNM of one found joins the network where that one does, by
+			// another edge: the first maxSnaps are taken as they come, but past them only a snap
+			// apart from all is (after at most maxApartChecks legs checked), and only those count,
+			// so that edges fanning out from a node near the point (the generator's shortcuts)
+			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
+			near := slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM })
+			if near && len(found) >= maxSnaps {
+				continue
+			}
+			if len(found) >= maxSnaps {
+				if apartChecks == maxApartChecks {
+					return n.harbour(p, found, nearest)
+				}
+				apartChecks++
+			}
 			if Clear(n.water, p, c.at) {
-				// A snap within snapApartNM of one counted joins the network where that one does,
-				// by another edge: it is kept but not counted, so that edges fanning out from a
-				// node near the point (the generator's shortcuts) leave room for the lanes beyond.
-				if !slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM }) {
+				if !near {
 					ways++
 				}
 				found = append(found, c)

@@ -11,6 +11,9 @@
 //   - straits the source lacks are added from waypoints listed below;
 //   - pieces cut off from the main network are linked to it by the shortest land-free link, and
 //     those that cannot be (the Caspian Sea) are kept as they are if large, dropped if small;
+//   - shortcuts join nodes whose land-free great circle is much shorter than the network's way,
+//     until no two nodes up to 1,200 nm apart are more than 1.25 times their land-free great
+//     circle apart by the network;
 //   - each edge is tagged with the passage whose box it touches, and its shape as the router
 //     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //

@@ -82,7 +82,7 @@ lint:
 # (searoute/replay_test.go). The seed is logged; BOXWATCH_ROUTES_SEED=N repeats a run. About 5
 # minutes on two cores.
 test-routes:
-	BOXWATCH_ROUTES_FULL=1 $(GO) test -count=1 -timeout 60m -v -run 'TestPortProperties|TestPositionsOnLegs|TestEveryPortSnaps|TestReplayLastLegs' ./searoute
+	BOXWATCH_ROUTES_FULL=1 $(GO) test -count=1 -timeout 60m -v -run 'TestPortProperties|TestPositionsOnLegs|TestEveryPortSnaps|TestReplayLastLegs|TestNetworkStretch' ./searoute
 
 test-postgres:
 	scripts/postgres.sh "$(PG_URL)"

@@ -760,7 +760,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			if len(found) >= maxSnaps {
-				if apartChecks == maxApartChecks {
+				// A point far from the network (see slack) may check up to farSnaps legs: its
+				// lanes lie in many directions, and such queries are few.
+				if apartChecks == maxApartChecks && found[0].legNM <= farNM || apartChecks == farSnaps-maxSnaps {
 					return n.harbour(p, found, nearest)
 				}
 				apartChecks++
@@ -844,6 +846,35 @@ func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Join is where a route from a point joins the network: the edge's ends, the joining point on it,
+// and the leg's length from the point (through the shore and any waypoints when the point lies on
+// land or in a harbour). Crooked is true when the leg is not straight.
+type Join struct {
+	U, V    geo.Point
+	At      geo.Point
+	LegNM   float64
+	Crooked bool
+}
+
+// Joins returns the places where a route from p, with the default passages, joins the network,
+// nearest first, and the errors of Route for a point that cannot be joined. The generator gives a
+// port whose join to a lane is long and far round by the network that join as an edge.
+func (n *Network) Joins(p geo.Point) ([]Join, error) {
+	s := n.pool.Get().(*search)
+	defer n.pool.Put(s)
+	sn, err := n.snap(s, p, closedBy(Options{}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Join, len(sn))
+	for i, c := range sn {
+		e := n.edges[c.edge]
+		out[i] = Join{U: n.nodes[e.U], V: n.nodes[e.V], At: c.at, LegNM: c.legNM, Crooked: len(c.via) > 0 || c.shore != p}
+	}
+	slices.SortStableFunc(out, func(a, b Join) int { return cmp.Compare(a.LegNM, b.LegNM) })
+	return out, nil
 }
 
 func passageIndex(p Passage) int { return slices.Index(Passages(), p) }

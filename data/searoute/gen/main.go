@@ -28,6 +28,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,6 +66,17 @@ const (
 	// lane node to Townsville's), since a pair whose best edge went elsewhere is never joined; the
 	// router's property tests bound routes at sea by this factor.
 	boundGain = 1.25
+
+	// A port's straight join to a lane longer than joinNM, whose joining point the network
+	// reaches from the port's nearest join only by more than joinGain times the join plus joinSlackNM,
+	// becomes an edge from the nearest join's node (joinNodeNM from the port at most) to that
+	// point: a vessel leaving the port along it (Caucedo to the Mona Passage lane, 44 nm past Isla
+	// Saona, which the network rounds the other way) is then on the network, and a position on it
+	// routes as the port does. The margin is the replay test's over a vessel's remaining track.
+	joinNM      = 10.0
+	joinGain    = 1.01
+	joinSlackNM = 5.0
+	joinNodeNM  = 5.0
 )
 
 // straits lists passages the source network lacks or draws across land: for each, a point in
@@ -148,6 +160,10 @@ func run(pkg, out string) error {
 	b.reachPorts()
 	b.shortcut()
 	b.longShortcuts()
+	b.bound()
+	if err := b.portJoins(); err != nil {
+		return err
+	}
 	b.bound()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
@@ -830,6 +846,119 @@ func (b *builder) bound() {
 		}
 	}
 	fmt.Printf("bound: %d edges added (%d pairs checked against land)\n", added, checked)
+}
+
+// portJoins gives ports' long joins to the network their own edges (see joinNM): it asks the
+// router, over the network built so far, where each port joins it, and splits each lane so joined
+// at the joining point.
+func (b *builder) portJoins() error {
+	n, err := searoute.New(b.graph(), b.water)
+	if err != nil {
+		return err
+	}
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	splits := map[[2]int][]geo.Point{}
+	split := func(j searoute.Join) {
+		u, v := b.index[key(j.U)], b.index[key(j.V)]
+		e := [2]int{min(u, v), max(u, v)}
+		splits[e] = append(splits[e], j.At)
+	}
+	var joins [][2]geo.Point
+	for _, port := range data.Ports().All() {
+		if !port.HasCoordinates {
+			continue
+		}
+		p := geo.Point{Lat: port.Latitude, Lon: port.Longitude}
+		js, err := n.Joins(p)
+		if err != nil || len(js) < 2 || js[0].LegNM > joinNodeNM {
+			continue
+		}
+		j0 := js[0]
+		for _, j := range js[1:] {
+			if j.Crooked || j.LegNM < joinNM {
+				continue
+			}
+			limit := joinGain*j.LegNM + joinSlackNM - j0.LegNM
+			if b.way(adj, j0, j, limit) <= limit {
+				continue
+			}
+			// From the nearest join's node when it lies by the port, else from the joining point.
+			from, fromNM := j0.At, math.Inf(1)
+			for _, w := range []geo.Point{j0.U, j0.V} {
+				if d := geo.DistanceNM(p, w); d <= joinNodeNM && d < fromNM && searoute.Clear(b.water, w, j.At) {
+					from, fromNM = w, d
+				}
+			}
+			if math.IsInf(fromNM, 1) {
+				if !searoute.Clear(b.water, from, j.At) {
+					continue
+				}
+				split(j0)
+			}
+			split(j)
+			joins = append(joins, [2]geo.Point{from, j.At})
+			fmt.Printf("port %s: join of %.1f nm to %.4f,%.4f as an edge\n", port.LOCODE, j.LegNM, j.At.Lat, j.At.Lon)
+		}
+	}
+	for _, e := range slices.SortedFunc(maps.Keys(splits), func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		pts := splits[e]
+		a := b.nodes[e[0]]
+		slices.SortStableFunc(pts, func(x, y geo.Point) int { return cmp.Compare(geo.DistanceNM(a, x), geo.DistanceNM(a, y)) })
+		delete(b.edges, e)
+		prev := e[0]
+		for _, at := range pts {
+			m := b.node(at)
+			b.addEdge(prev, m)
+			prev = m
+		}
+		b.addEdge(prev, e[1])
+	}
+	for _, j := range joins {
+		b.addEdge(b.node(j[0]), b.node(j[1]))
+	}
+	fmt.Printf("port joins: %d added as edges (%d lanes split)\n", len(joins), len(splits))
+	return nil
+}
+
+// way returns the network's distance from one join's point to another's, or more than limit
+// when it is farther.
+func (b *builder) way(adj map[int][]int, from, to searoute.Join, limit float64) float64 {
+	fu, fv := b.index[key(from.U)], b.index[key(from.V)]
+	tu, tv := b.index[key(to.U)], b.index[key(to.V)]
+	if min(fu, fv) == min(tu, tv) && max(fu, fv) == max(tu, tv) {
+		return geo.DistanceNM(from.At, to.At)
+	}
+	dist := map[int]float64{}
+	pq := &queue{}
+	for _, s := range []int{fu, fv} {
+		d := geo.DistanceNM(from.At, b.nodes[s])
+		if old, ok := dist[s]; !ok || d < old {
+			dist[s] = d
+			heap.Push(pq, item{s, d})
+		}
+	}
+	best := math.Inf(1)
+	for pq.Len() > 0 {
+		it := heap.Pop(pq).(item)
+		if it.prio > dist[it.node] || it.prio > limit || it.prio >= best {
+			continue
+		}
+		if it.node == tu || it.node == tv {
+			best = min(best, it.prio+geo.DistanceNM(b.nodes[it.node], to.At))
+		}
+		for _, v := range adj[it.node] {
+			d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+			if old, ok := dist[v]; !ok || d < old {
+				dist[v] = d
+				heap.Push(pq, item{v, d})
+			}
+		}
+	}
+	return best
 }
 
 // graph returns the network with live nodes renumbered and edges tagged with passages.

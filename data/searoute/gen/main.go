@@ -861,11 +861,31 @@ func (b *builder) portJoins() error {
 		adj[e[0]] = append(adj[e[0]], e[1])
 		adj[e[1]] = append(adj[e[1]], e[0])
 	}
+	// The live nodes by where they are now: b.index keeps the keys nodes had before they moved
+	// off land.
+	at := map[[2]int64]int{}
+	for e := range b.edges {
+		at[key(b.nodes[e[0]])], at[key(b.nodes[e[1]])] = e[0], e[1]
+	}
+	node := func(p geo.Point) int {
+		if i, ok := at[key(p)]; ok {
+			return i
+		}
+		b.nodes = append(b.nodes, p)
+		b.gone = append(b.gone, false)
+		at[key(p)] = len(b.nodes) - 1
+		return len(b.nodes) - 1
+	}
 	splits := map[[2]int][]geo.Point{}
-	split := func(j searoute.Join) {
-		u, v := b.index[key(j.U)], b.index[key(j.V)]
+	split := func(j searoute.Join) bool {
+		u, oku := at[key(j.U)]
+		v, okv := at[key(j.V)]
 		e := [2]int{min(u, v), max(u, v)}
+		if !oku || !okv || !b.edges[e] {
+			return false
+		}
 		splits[e] = append(splits[e], j.At)
+		return true
 	}
 	var joins [][2]geo.Point
 	for _, port := range data.Ports().All() {
@@ -878,12 +898,18 @@ func (b *builder) portJoins() error {
 			continue
 		}
 		j0 := js[0]
+		if _, ok := at[key(j0.U)]; !ok {
+			continue
+		}
+		if _, ok := at[key(j0.V)]; !ok {
+			continue
+		}
 		for _, j := range js[1:] {
 			if j.Crooked || j.LegNM < joinNM {
 				continue
 			}
 			limit := joinGain*j.LegNM + joinSlackNM - j0.LegNM
-			if b.way(adj, j0, j, limit) <= limit {
+			if b.way(adj, at, j0, j, limit) <= limit {
 				continue
 			}
 			// From the nearest join's node when it lies by the port, else from the joining point.
@@ -893,13 +919,12 @@ func (b *builder) portJoins() error {
 					from, fromNM = w, d
 				}
 			}
-			if math.IsInf(fromNM, 1) {
-				if !searoute.Clear(b.water, from, j.At) {
-					continue
-				}
-				split(j0)
+			if math.IsInf(fromNM, 1) && !searoute.Clear(b.water, from, j.At) {
+				continue
 			}
-			split(j)
+			if !split(j) || math.IsInf(fromNM, 1) && !split(j0) {
+				continue
+			}
 			joins = append(joins, [2]geo.Point{from, j.At})
 			fmt.Printf("port %s: join of %.1f nm to %.4f,%.4f as an edge\n", port.LOCODE, j.LegNM, j.At.Lat, j.At.Lon)
 		}
@@ -910,25 +935,25 @@ func (b *builder) portJoins() error {
 		slices.SortStableFunc(pts, func(x, y geo.Point) int { return cmp.Compare(geo.DistanceNM(a, x), geo.DistanceNM(a, y)) })
 		delete(b.edges, e)
 		prev := e[0]
-		for _, at := range pts {
-			m := b.node(at)
+		for _, p := range pts {
+			m := node(p)
 			b.addEdge(prev, m)
 			prev = m
 		}
 		b.addEdge(prev, e[1])
 	}
 	for _, j := range joins {
-		b.addEdge(b.node(j[0]), b.node(j[1]))
+		b.addEdge(node(j[0]), node(j[1]))
 	}
 	fmt.Printf("port joins: %d added as edges (%d lanes split)\n", len(joins), len(splits))
 	return nil
 }
 
 // way returns the network's distance from one join's point to another's, or more than limit
-// when it is farther.
-func (b *builder) way(adj map[int][]int, from, to searoute.Join, limit float64) float64 {
-	fu, fv := b.index[key(from.U)], b.index[key(from.V)]
-	tu, tv := b.index[key(to.U)], b.index[key(to.V)]
+// when it is farther; at finds the joins' nodes.
+func (b *builder) way(adj map[int][]int, at map[[2]int64]int, from, to searoute.Join, limit float64) float64 {
+	fu, fv := at[key(from.U)], at[key(from.V)]
+	tu, tv := at[key(to.U)], at[key(to.V)]
 	if min(fu, fv) == min(tu, tv) && max(fu, fv) == max(tu, tv) {
 		return geo.DistanceNM(from.At, to.At)
 	}

@@ -14,6 +14,9 @@
 //   - shortcuts join nodes whose land-free great circle is much shorter than the network's way,
 //     until no two nodes up to 1,200 nm apart are more than 1.25 times their land-free great
 //     circle apart by the network;
+//   - a port's long straight join to a lane that the network reaches only far round becomes an
+//     edge, the lane split at the joining point, and the shortcuts' bound is restored for the new
+//     nodes;
 //   - each edge is tagged with the passage whose box it touches, and its shape as the router
 //     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //

@@ -79,10 +79,11 @@ lint:
 # The sea router's property tests over the whole port list (searoute/property_test.go): every port
 # within 5 km of water to 20 others chosen at random, positions every 50 nm along every simulator
 # leg, every stored position of the demo numbers' last legs in the simulated world
-# (searoute/replay_test.go). The seed is logged; BOXWATCH_ROUTES_SEED=N repeats a run. About 5
+# (searoute/replay_test.go), and the network's own 1.25 bound between nodes (TestNetworkStretch). The
+# seed is logged; BOXWATCH_ROUTES_SEED=N repeats a run. About 5
 # minutes on two cores.
 test-routes:
-	BOXWATCH_ROUTES_FULL=1 $(GO) test -count=1 -timeout 60m -v -run 'TestPortProperties|TestPositionsOnLegs|TestEveryPortSnaps|TestReplayLastLegs' ./searoute
+	BOXWATCH_ROUTES_FULL=1 $(GO) test -count=1 -timeout 60m -v -run 'TestPortProperties|TestPositionsOnLegs|TestEveryPortSnaps|TestReplayLastLegs|TestNetworkStretch' ./searoute
 
 test-postgres:
 	scripts/postgres.sh "$(PG_URL)"

@@ -42,10 +42,10 @@ const (
 	refFactor = 1.25
 	// openFactor and openSlackNM bound a route whose great circle runs at sea (clear of land but
 	// for the last openEndKM at either end, where a port's approach lies): the network's generator
-	// adds a direct edge between nodes up to 1,200 nm apart wherever the network's way is more than
-	// 1.2 times their land-free great circle (data/searoute/gen, longGain), so between lanes a path
-	// stays within about a fifth of a great circle at sea; each end reaches its lane by at most
-	// 20 nm more.
+	// leaves no two nodes up to 1,200 nm apart more than 1.25 times their land-free great circle
+	// apart by the network (data/searoute/gen, boundGain; TestNetworkStretch checks it), so between
+	// lanes a path stays within a quarter of a great circle at sea; each end reaches its lane by
+	// at most 20 nm more.
 	openFactor  = 1.25
 	openSlackNM = 40.0
 	openEndKM   = 10.0
@@ -58,17 +58,7 @@ const (
 func TestPortProperties(t *testing.T) {
 	n := data.SeaNetwork()
 	l := data.Land()
-	seed := uint64(rand.Uint32())
-	if s := os.Getenv("BOXWATCH_ROUTES_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("BOXWATCH_ROUTES_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
-	full := os.Getenv("BOXWATCH_ROUTES_FULL") == "1"
-	t.Logf("seed %d (BOXWATCH_ROUTES_SEED=%d repeats this run), full set: %v", seed, seed, full)
-	rng := rand.New(rand.NewPCG(seed, 23))
+	rng, full := propertyRun(t)
 
 	// Every port the router can take: within SnapKM of water by the independent search.
 	type port struct {
@@ -177,6 +167,104 @@ func TestPortProperties(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d routes from %d ports among %d; longest against its bound: %s at %.3f of it; %d pairs without a reference-style distance, %d longer than it where its path crosses land",
 		len(pairs), len(from), len(ports), worstPair, worst, refMissing, refOverLand)
+}
+
+// propertyRun returns the random source of a property test, seeded from BOXWATCH_ROUTES_SEED or
+// at random (the seed is logged), and whether the full set runs (BOXWATCH_ROUTES_FULL=1).
+func propertyRun(t *testing.T) (*rand.Rand, bool) {
+	t.Helper()
+	seed := uint64(rand.Uint32())
+	if s := os.Getenv("BOXWATCH_ROUTES_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("BOXWATCH_ROUTES_SEED=%q: %v", s, err)
+		}
+		seed = v
+	}
+	full := os.Getenv("BOXWATCH_ROUTES_FULL") == "1"
+	t.Logf("seed %d (BOXWATCH_ROUTES_SEED=%d repeats this run), full set: %v", seed, seed, full)
+	return rand.New(rand.NewPCG(seed, 23)), full
+}
+
+// The network's stretch at sea: two nodes up to stretchNM apart whose great circle is land-free
+// (drawn as the generator draws an edge, in chords of searoute.DrawStepNM, each searoute.Clear)
+// are at most openFactor times that apart through the network, every edge open. The generator's
+// last pass promises it (data/searoute/gen, boundGain); openFactor rests on it. The short form
+// checks stretchShortTargets pairs from each of stretchShortSources nodes, the full form more.
+const (
+	stretchNM           = 1200.0
+	stretchShortSources = 40
+	stretchShortTargets = 25
+	stretchSources      = 400
+	stretchTargets      = 50
+)
+
+func TestNetworkStretch(t *testing.T) {
+	rng, full := propertyRun(t)
+	b, err := os.ReadFile("../data/searoute/network.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := searoute.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adj := make([][]refArc, len(g.Nodes))
+	for _, e := range g.Edges {
+		d := geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
+		adj[e.U] = append(adj[e.U], refArc{e.V, d})
+		adj[e.V] = append(adj[e.V], refArc{e.U, d})
+	}
+	net := &reference{g: g, adj: adj}
+	sources, targets := stretchShortSources, stretchShortTargets
+	if full {
+		sources, targets = stretchSources, stretchTargets
+	}
+	w := data.Water()
+	clear := func(a, b geo.Point) bool {
+		pts := searoute.Arc(a, b, searoute.DrawStepNM)
+		for i := 1; i < len(pts); i++ {
+			if !searoute.Clear(w, pts[i-1], pts[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	var pairs, over int
+	worst, worstPair := 0.0, ""
+	for range sources {
+		u := int32(rng.IntN(len(g.Nodes)))
+		var near []int32
+		for v, q := range g.Nodes {
+			if d := geo.DistanceNM(g.Nodes[u], q); d > 0 && d <= stretchNM {
+				near = append(near, int32(v))
+			}
+		}
+		tree := net.from(u)
+		checked := 0
+		for _, k := range rng.Perm(len(near)) {
+			if checked == targets {
+				break
+			}
+			v := near[k]
+			p, q := g.Nodes[u], g.Nodes[v]
+			if !clear(p, q) {
+				continue
+			}
+			checked++
+			gc := geo.DistanceNM(p, q)
+			r := tree.dist[v] / gc
+			if r > worst {
+				worst, worstPair = r, fmt.Sprintf("%v–%v", p, q)
+			}
+			if r > openFactor*(1+1e-9) {
+				over++
+				t.Errorf("nodes %v and %v: %.1f nm apart by the network, %.2f times their land-free great circle (%.1f nm)", p, q, tree.dist[v], r, gc)
+			}
+		}
+		pairs += checked
+	}
+	t.Logf("%d land-free pairs up to %.0f nm from %d nodes: %d over %.2f times; the most stretched %s at %.3f", pairs, stretchNM, sources, over, openFactor, worstPair, worst)
 }
 
 // openSea reports whether the great circle from a to b runs clear of 1:50m land, but for its

@@ -638,7 +638,12 @@ const (
 	farSnaps    = 12
 	maxSnaps    = 4
 	snapSlackNM = 25.0
-	harbourNM   = 30.0 // how far a crooked leg out of a harbour may reach
+	sameDeg     = 1e-5 // joining points this close in latitude and longitude are one
+	snapApartNM = 5.0  // a snap this near one found does not count towards maxSnaps
+	// maxApartChecks is how many legs past the first maxSnaps snaps are checked for a snap apart
+	// from them: each is a land test, the most costly step of a query near a coast.
+	maxApartChecks = 2
+	harbourNM      = 30.0 // how far a crooked leg out of a harbour may reach
 )
 
 // NearestWater returns the nearest point in navigable water (see Wet) within maxKM of p, on rings
@@ -684,7 +689,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
-	var extra, checks int
+	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
 		for dx := -r; dx <= r; dx++ {
@@ -724,9 +729,12 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			if beyond && (extra == maxExtra || checks == maxExtraChecks || c.legNM > found[0].legNM+laneSlackNM) {
 				return n.harbour(p, found, nearest)
 			}
-			// Edges meeting at a node project a point near it onto the node itself: one leg to
-			// check, and one way into the network.
-			if slices.Contains(tried, c.at) {
+			// Edges meeting at a node project a point near it onto the node itself (drawn within
+			// rounding of it, see drawnAt): one leg to check, and one way into the network, since
+			// the search leaves the node by every edge.
+			if slices.ContainsFunc(tried, func(q geo.Point) bool {
+				return math.Abs(q.Lat-c.at.Lat) < sameDeg && math.Abs(q.Lon-c.at.Lon) < sameDeg
+			}) {
 				continue
 			}
 			tried = append(tried, c.at)
@@ -742,9 +750,29 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				}
 				continue
 			}
+			// A snap within snapApartNM of one found joins the network where that one does, by
+			// another edge: the first maxSnaps are taken as they come, but past them only a snap
+			// apart from all is (after at most maxApartChecks legs checked), and only those count,
+			// so that edges fanning out from a node near the point (the generator's shortcuts)
+			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
+			near := slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM })
+			if near && len(found) >= maxSnaps {
+				continue
+			}
+			if len(found) >= maxSnaps {
+				// A point far from the network (see slack) may check up to farSnaps legs: its
+				// lanes lie in many directions, and such queries are few.
+				if apartChecks == maxApartChecks && found[0].legNM <= farNM || apartChecks == farSnaps-maxSnaps {
+					return n.harbour(p, found, nearest)
+				}
+				apartChecks++
+			}
 			if Clear(n.water, p, c.at) {
+				if !near {
+					ways++
+				}
 				found = append(found, c)
-				if len(found) == maxSnaps || len(found) == farSnaps {
+				if ways == maxSnaps || len(found) == farSnaps {
 					if len(found) == farSnaps || found[0].legNM <= farNM {
 						return n.harbour(p, found, nearest)
 					}
@@ -818,6 +846,35 @@ func (n *Network) crooked(p, q geo.Point, legNM float64) ([]geo.Point, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Join is where a route from a point joins the network: the edge's ends, the joining point on it,
+// and the leg's length from the point (through the shore and any waypoints when the point lies on
+// land or in a harbour). Crooked is true when the leg is not straight.
+type Join struct {
+	U, V    geo.Point
+	At      geo.Point
+	LegNM   float64
+	Crooked bool
+}
+
+// Joins returns the places where a route from p, with the default passages, joins the network,
+// nearest first, and the errors of Route for a point that cannot be joined. The generator gives a
+// port whose join to a lane is long and far round by the network that join as an edge.
+func (n *Network) Joins(p geo.Point) ([]Join, error) {
+	s := n.pool.Get().(*search)
+	defer n.pool.Put(s)
+	sn, err := n.snap(s, p, closedBy(Options{}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Join, len(sn))
+	for i, c := range sn {
+		e := n.edges[c.edge]
+		out[i] = Join{U: n.nodes[e.U], V: n.nodes[e.V], At: c.at, LegNM: c.legNM, Crooked: len(c.via) > 0 || c.shore != p}
+	}
+	slices.SortStableFunc(out, func(a, b Join) int { return cmp.Compare(a.LegNM, b.LegNM) })
+	return out, nil
 }
 
 func passageIndex(p Passage) int { return slices.Index(Passages(), p) }

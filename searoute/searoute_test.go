@@ -179,7 +179,10 @@ func TestSamplePairs(t *testing.T) {
 			// The reference network follows lanes where boxwatch's crosses open sea by the great
 			// circle (its long shortcuts): a route may come out up to 3 % shorter, never more than
 			// 1.5 % longer; checkPath holds it off land and no shorter than the great circle.
-			if d := (path.DistanceNM - p.DistanceNM) / p.DistanceNM; d > 0.015 || d < -0.03 {
+			// A transpacific pair has no lower band but those: issue 23 accepts any such route
+			// shorter than the reference, as the reference's lanes there are not the shortest way.
+			d := (path.DistanceNM - p.DistanceNM) / p.DistanceNM
+			if d > 0.015 || d < -0.03 && !strings.HasPrefix(p.ID, "transpac-") {
 				t.Errorf("%.1f nm, want %.1f within -3 %% … +1.5 %% (off by %.2f %%)", path.DistanceNM, p.DistanceNM, 100*d)
 			}
 			for _, want := range p.Passages {
@@ -204,18 +207,24 @@ func TestSamplePairs(t *testing.T) {
 // meant only to make queries faster must not move any of them by more than a tenth of a mile.
 // Pinned again with the rivers' fairways (issue 23): Shanghai's and Hamburg's ends follow the
 // Huangpu and the Elbe instead of a chord (+26.5 and +2.9 nm); the network's other shortcuts
-// moved with its new nodes (−6.3 to +0.7 nm elsewhere).
+// moved with its new nodes (−6.3 to +0.7 nm elsewhere). Pinned again with the generator's bound
+// pass (issue 23: every land-free pair of nodes up to 1,200 nm within 1.25 times by the network):
+// −75.0 nm round the Cape, −73.3 across the Pacific, −42.8 by Suez, −24.6 by Panama, −7.5 across
+// the Atlantic, −2.3 to −1.9 elsewhere. The snapping's search past four snaps for one apart
+// from them moved Durban–Singapore −2.3 nm, Rotterdam–New York −0.6, Santos–Hamburg −0.1. The
+// ports' long joins made edges (and the bound pass run again for their nodes): sam-1 −12.4 nm,
+// intra-asia-1 −8.4, transpac-1 −3.0.
 var sampleDistances = map[string]float64{
-	"asia-eu-1":    10598.5427,
-	"transpac-1":   5791.8286,
-	"transatl-1":   3297.2552,
-	"intra-asia-1": 1430.2246,
-	"med-2":        564.8189,
-	"gulf-2":       3524.5531,
-	"sam-1":        5745.2945,
-	"panama-2":     6263.3746,
-	"africa-2":     4998.7697,
-	"cape-1":       13907.6187,
+	"asia-eu-1":    10555.7223,
+	"transpac-1":   5715.5817,
+	"transatl-1":   3289.1355,
+	"intra-asia-1": 1421.8270,
+	"med-2":        562.5507,
+	"gulf-2":       3522.7052,
+	"sam-1":        5730.6514,
+	"panama-2":     6238.7590,
+	"africa-2":     4996.4821,
+	"cape-1":       13832.6335,
 }
 
 func TestSampleDistances(t *testing.T) {
@@ -630,5 +639,5 @@ func ExampleNetwork_Route() {
 		return
 	}
 	fmt.Printf("%.0f nm round the Cape, through %v\n", path.DistanceNM, path.Passages)
-	// Output: 13908 nm round the Cape, through [dover]
+	// Output: 13833 nm round the Cape, through [dover]
 }

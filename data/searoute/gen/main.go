@@ -11,6 +11,12 @@
 //   - straits the source lacks are added from waypoints listed below;
 //   - pieces cut off from the main network are linked to it by the shortest land-free link, and
 //     those that cannot be (the Caspian Sea) are kept as they are if large, dropped if small;
+//   - shortcuts join nodes whose land-free great circle is much shorter than the network's way,
+//     until no two nodes up to 1,200 nm apart are more than 1.25 times their land-free great
+//     circle apart by the network;
+//   - a port's long straight join to a lane that the network reaches only far round becomes an
+//     edge, the lane split at the joining point, and the shortcuts' bound is restored for the new
+//     nodes;
 //   - each edge is tagged with the passage whose box it touches, and its shape as the router
 //     draws it (searoute.DrawShapes) is stored with it, so that start-up need not draw it.
 //
@@ -25,6 +31,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,6 +62,24 @@ const (
 	longNM      = 1200
 	longGain    = 1.2
 	longPerNode = 1
+
+	// boundGain is what the last pass holds every pair of nodes up to longNM apart to: where their
+	// great circle is land-free, the network's way between them is at most boundGain times it. The
+	// one edge per node of the long shortcuts leaves pairs up to 1.37 times apart (Port Moresby's
+	// lane node to Townsville's), since a pair whose best edge went elsewhere is never joined; the
+	// router's property tests bound routes at sea by this factor.
+	boundGain = 1.25
+
+	// A port's straight join to a lane longer than joinNM, whose joining point the network
+	// reaches from the port's nearest join only by more than joinGain times the join plus joinSlackNM,
+	// becomes an edge from the nearest join's node (joinNodeNM from the port at most) to that
+	// point: a vessel leaving the port along it (Caucedo to the Mona Passage lane, 44 nm past Isla
+	// Saona, which the network rounds the other way) is then on the network, and a position on it
+	// routes as the port does. The margin is the replay test's over a vessel's remaining track.
+	joinNM      = 10.0
+	joinGain    = 1.01
+	joinSlackNM = 5.0
+	joinNodeNM  = 5.0
 )
 
 // straits lists passages the source network lacks or draws across land: for each, a point in
@@ -138,6 +163,11 @@ func run(pkg, out string) error {
 	b.reachPorts()
 	b.shortcut()
 	b.longShortcuts()
+	b.bound()
+	if err := b.portJoins(); err != nil {
+		return err
+	}
+	b.bound()
 	g := b.graph()
 	fmt.Printf("network: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
 	// The shapes are drawn from the nodes as stored, rounded to a micro-degree, as start-up would.
@@ -727,6 +757,236 @@ func (b *builder) longShortcuts() {
 		}
 	}
 	fmt.Printf("long shortcuts: %d added\n", added)
+}
+
+// bound adds edges until no two nodes up to longNM apart whose great circle is land-free are more
+// than boundGain times that apart by the network. It visits each node once, in order, and its
+// pairs with the nodes after it nearest first: a pair still too far apart by the network gets its
+// direct edge, and the node's distances are brought down through it before the next pair, so a
+// near edge that also brings the farther nodes in range saves theirs. Edges are only added, so a
+// pair once within the bound stays within it.
+func (b *builder) bound() {
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	var live []int
+	for i := range b.nodes {
+		if !b.gone[i] && len(adj[i]) > 0 {
+			live = append(live, i)
+		}
+	}
+	reach := longNM * boundGain
+	dist := make([]float64, len(b.nodes))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	var touched []int
+	// relax brings the distances from the node being visited down through start, reached at d.
+	relax := func(start int, d float64) {
+		if d >= dist[start] || d > reach {
+			return
+		}
+		if math.IsInf(dist[start], 1) {
+			touched = append(touched, start)
+		}
+		dist[start] = d
+		pq := &queue{{start, d}}
+		for pq.Len() > 0 {
+			it := heap.Pop(pq).(item)
+			if it.prio > dist[it.node] {
+				continue
+			}
+			for _, v := range adj[it.node] {
+				d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+				if d < dist[v] && d <= reach {
+					if math.IsInf(dist[v], 1) {
+						touched = append(touched, v)
+					}
+					dist[v] = d
+					heap.Push(pq, item{v, d})
+				}
+			}
+		}
+	}
+	type cand struct {
+		v  int
+		gc float64
+	}
+	var cands []cand
+	added, checked := 0, 0
+	for _, u := range live {
+		p := b.nodes[u]
+		for _, v := range touched {
+			dist[v] = math.Inf(1)
+		}
+		touched = touched[:0]
+		relax(u, 0)
+		cands = cands[:0]
+		for _, v := range live {
+			if v <= u {
+				continue
+			}
+			if gc := geo.DistanceNM(p, b.nodes[v]); gc > 0 && gc <= longNM && dist[v] > gc*boundGain {
+				cands = append(cands, cand{v, gc})
+			}
+		}
+		slices.SortFunc(cands, func(x, y cand) int { return cmp.Or(cmp.Compare(x.gc, y.gc), cmp.Compare(x.v, y.v)) })
+		for _, c := range cands {
+			if dist[c.v] <= c.gc*boundGain {
+				continue // an edge added for a nearer pair brought it in
+			}
+			checked++
+			if !b.clean(p, b.nodes[c.v]) {
+				continue
+			}
+			b.addEdge(u, c.v)
+			adj[u] = append(adj[u], c.v)
+			adj[c.v] = append(adj[c.v], u)
+			relax(c.v, c.gc)
+			added++
+		}
+	}
+	fmt.Printf("bound: %d edges added (%d pairs checked against land)\n", added, checked)
+}
+
+// portJoins gives ports' long joins to the network their own edges (see joinNM): it asks the
+// router, over the network built so far, where each port joins it, and splits each lane so joined
+// at the joining point.
+func (b *builder) portJoins() error {
+	n, err := searoute.New(b.graph(), b.water)
+	if err != nil {
+		return err
+	}
+	adj := map[int][]int{}
+	for _, e := range b.sortedEdges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	// The live nodes by where they are now: b.index keeps the keys nodes had before they moved
+	// off land.
+	at := map[[2]int64]int{}
+	for e := range b.edges {
+		at[key(b.nodes[e[0]])], at[key(b.nodes[e[1]])] = e[0], e[1]
+	}
+	node := func(p geo.Point) int {
+		if i, ok := at[key(p)]; ok {
+			return i
+		}
+		b.nodes = append(b.nodes, p)
+		b.gone = append(b.gone, false)
+		at[key(p)] = len(b.nodes) - 1
+		return len(b.nodes) - 1
+	}
+	splits := map[[2]int][]geo.Point{}
+	split := func(j searoute.Join) bool {
+		u, oku := at[key(j.U)]
+		v, okv := at[key(j.V)]
+		e := [2]int{min(u, v), max(u, v)}
+		if !oku || !okv || !b.edges[e] {
+			return false
+		}
+		splits[e] = append(splits[e], j.At)
+		return true
+	}
+	var joins [][2]geo.Point
+	for _, port := range data.Ports().All() {
+		if !port.HasCoordinates {
+			continue
+		}
+		p := geo.Point{Lat: port.Latitude, Lon: port.Longitude}
+		js, err := n.Joins(p)
+		if err != nil || len(js) < 2 || js[0].LegNM > joinNodeNM {
+			continue
+		}
+		j0 := js[0]
+		if _, ok := at[key(j0.U)]; !ok {
+			continue
+		}
+		if _, ok := at[key(j0.V)]; !ok {
+			continue
+		}
+		for _, j := range js[1:] {
+			if j.Crooked || j.LegNM < joinNM {
+				continue
+			}
+			limit := joinGain*j.LegNM + joinSlackNM - j0.LegNM
+			if b.way(adj, at, j0, j, limit) <= limit {
+				continue
+			}
+			// From the nearest join's node when it lies by the port, else from the joining point.
+			from, fromNM := j0.At, math.Inf(1)
+			for _, w := range []geo.Point{j0.U, j0.V} {
+				if d := geo.DistanceNM(p, w); d <= joinNodeNM && d < fromNM && searoute.Clear(b.water, w, j.At) {
+					from, fromNM = w, d
+				}
+			}
+			if math.IsInf(fromNM, 1) && !searoute.Clear(b.water, from, j.At) {
+				continue
+			}
+			if !split(j) || math.IsInf(fromNM, 1) && !split(j0) {
+				continue
+			}
+			joins = append(joins, [2]geo.Point{from, j.At})
+			fmt.Printf("port %s: join of %.1f nm to %.4f,%.4f as an edge\n", port.LOCODE, j.LegNM, j.At.Lat, j.At.Lon)
+		}
+	}
+	for _, e := range slices.SortedFunc(maps.Keys(splits), func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		pts := splits[e]
+		a := b.nodes[e[0]]
+		slices.SortStableFunc(pts, func(x, y geo.Point) int { return cmp.Compare(geo.DistanceNM(a, x), geo.DistanceNM(a, y)) })
+		delete(b.edges, e)
+		prev := e[0]
+		for _, p := range pts {
+			m := node(p)
+			b.addEdge(prev, m)
+			prev = m
+		}
+		b.addEdge(prev, e[1])
+	}
+	for _, j := range joins {
+		b.addEdge(node(j[0]), node(j[1]))
+	}
+	fmt.Printf("port joins: %d added as edges (%d lanes split)\n", len(joins), len(splits))
+	return nil
+}
+
+// way returns the network's distance from one join's point to another's, or more than limit
+// when it is farther; at finds the joins' nodes.
+func (b *builder) way(adj map[int][]int, at map[[2]int64]int, from, to searoute.Join, limit float64) float64 {
+	fu, fv := at[key(from.U)], at[key(from.V)]
+	tu, tv := at[key(to.U)], at[key(to.V)]
+	if min(fu, fv) == min(tu, tv) && max(fu, fv) == max(tu, tv) {
+		return geo.DistanceNM(from.At, to.At)
+	}
+	dist := map[int]float64{}
+	pq := &queue{}
+	for _, s := range []int{fu, fv} {
+		d := geo.DistanceNM(from.At, b.nodes[s])
+		if old, ok := dist[s]; !ok || d < old {
+			dist[s] = d
+			heap.Push(pq, item{s, d})
+		}
+	}
+	best := math.Inf(1)
+	for pq.Len() > 0 {
+		it := heap.Pop(pq).(item)
+		if it.prio > dist[it.node] || it.prio > limit || it.prio >= best {
+			continue
+		}
+		if it.node == tu || it.node == tv {
+			best = min(best, it.prio+geo.DistanceNM(b.nodes[it.node], to.At))
+		}
+		for _, v := range adj[it.node] {
+			d := it.prio + geo.DistanceNM(b.nodes[it.node], b.nodes[v])
+			if old, ok := dist[v]; !ok || d < old {
+				dist[v] = d
+				heap.Push(pq, item{v, d})
+			}
+		}
+	}
+	return best
 }
 
 // graph returns the network with live nodes renumbered and edges tagged with passages.

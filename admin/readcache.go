@@ -16,7 +16,7 @@ type readCacheCollector func() store.ReadCacheStats
 
 var (
 	cacheLiveDesc = prometheus.NewDesc("boxwatch_read_cache_live",
-		"1 while the read cache answers (its PostgreSQL listener is connected), 0 while every read goes to the database.", nil, nil)
+		"1 while the read cache answers (its PostgreSQL listener is connected, or the SQLite log's index is watched), 0 while every read goes to the database.", nil, nil)
 	cacheEntriesDesc = prometheus.NewDesc("boxwatch_read_cache_entries", "Objects the read cache holds.", nil, nil)
 	cacheReadsDesc   = prometheus.NewDesc("boxwatch_read_cache_reads_total",
 		"Reads of cacheable objects, by result: hit (answered from memory) or miss (read from the database).", []string{"result"}, nil)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -20,22 +21,7 @@ func testListTotals(t *testing.T, db *store.DB) {
 	accounts := []boxwatch.Account{a, b}
 	check := func(step string) {
 		t.Helper()
-		for _, acct := range accounts {
-			for _, page := range []boxwatch.Page{{Number: 1, Size: 1}, {Number: 1000, Size: 100}} {
-				_, trs, err1 := db.TrackingRequests(ctx, acct.ID, boxwatch.TrackingRequestFilter{}, page)
-				_, ss, err2 := db.Shipments(ctx, acct.ID, boxwatch.ShipmentFilter{}, page)
-				_, cs, err3 := db.Containers(ctx, acct.ID, boxwatch.ContainerFilter{}, page)
-				if err := errors.Join(err1, err2, err3); err != nil {
-					t.Fatalf("%s: %v", step, err)
-				}
-				got := fmt.Sprintf("%+v %+v %+v", trs, ss, cs)
-				want := fmt.Sprintf("%+v %+v %+v", boxwatch.Total{N: rawCount(t, db, "tracking_requests", acct.ID)},
-					boxwatch.Total{N: rawCount(t, db, "shipments", acct.ID)}, boxwatch.Total{N: rawCount(t, db, "containers", acct.ID)})
-				if got != want {
-					t.Fatalf("%s, %s, page %d: totals (requests, shipments, containers) %s; the tables hold %s", step, acct.Name, page.Number, got, want)
-				}
-			}
-		}
+		requireTotals(t, db, step, accounts, boxwatch.Page{Number: 1, Size: 1}, boxwatch.Page{Number: 1000, Size: 100})
 	}
 	check("empty")
 
@@ -261,21 +247,7 @@ func testListTotalsConcurrent(t *testing.T, db *store.DB) {
 	}
 	check := func(step string) {
 		t.Helper()
-		for _, acct := range []boxwatch.Account{a, b} {
-			page := boxwatch.Page{Number: 1, Size: 1}
-			_, trs, err1 := db.TrackingRequests(ctx, acct.ID, boxwatch.TrackingRequestFilter{}, page)
-			_, ss, err2 := db.Shipments(ctx, acct.ID, boxwatch.ShipmentFilter{}, page)
-			_, cs, err3 := db.Containers(ctx, acct.ID, boxwatch.ContainerFilter{}, page)
-			if err := errors.Join(err1, err2, err3); err != nil {
-				t.Fatalf("%s: %v", step, err)
-			}
-			got := fmt.Sprintf("%+v %+v %+v", trs, ss, cs)
-			want := fmt.Sprintf("%+v %+v %+v", boxwatch.Total{N: rawCount(t, db, "tracking_requests", acct.ID)},
-				boxwatch.Total{N: rawCount(t, db, "shipments", acct.ID)}, boxwatch.Total{N: rawCount(t, db, "containers", acct.ID)})
-			if got != want {
-				t.Fatalf("%s, %s: totals (requests, shipments, containers) %s; the tables hold %s", step, acct.Name, got, want)
-			}
-		}
+		requireTotals(t, db, step, []boxwatch.Account{a, b}, boxwatch.Page{Number: 1, Size: 1})
 	}
 	check("after concurrent creates and deletes")
 	for {
@@ -290,5 +262,28 @@ func testListTotalsConcurrent(t *testing.T, db *store.DB) {
 	check("after folding")
 	if n := rawCount(t, db, "list_counts", a.ID); n != 3 {
 		t.Fatalf("%d rows of %s's list counts once folded; want 3, one per table", n, a.Name)
+	}
+}
+
+// requireTotals fails the test unless each account's unfiltered lists of tracking requests,
+// shipments and containers answer, on every page given, the totals of the rows the tables hold.
+func requireTotals(t *testing.T, db *store.DB, step string, accounts []boxwatch.Account, pages ...boxwatch.Page) {
+	t.Helper()
+	ctx := context.Background()
+	for _, acct := range accounts {
+		for _, page := range pages {
+			_, trs, err1 := db.TrackingRequests(ctx, acct.ID, boxwatch.TrackingRequestFilter{}, page)
+			_, ss, err2 := db.Shipments(ctx, acct.ID, boxwatch.ShipmentFilter{}, page)
+			_, cs, err3 := db.Containers(ctx, acct.ID, boxwatch.ContainerFilter{}, page)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			got := fmt.Sprintf("%+v %+v %+v", trs, ss, cs)
+			want := fmt.Sprintf("%+v %+v %+v", boxwatch.Total{N: rawCount(t, db, "tracking_requests", acct.ID)},
+				boxwatch.Total{N: rawCount(t, db, "shipments", acct.ID)}, boxwatch.Total{N: rawCount(t, db, "containers", acct.ID)})
+			if got != want {
+				t.Fatalf("%s, %s, page %d: totals (requests, shipments, containers) %s; the tables hold %s", step, acct.Name, page.Number, got, want)
+			}
+		}
 	}
 }

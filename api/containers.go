@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/boxwatch/boxwatch"
@@ -119,17 +120,25 @@ func containerTerminal(ctx context.Context, st boxwatch.TerminalStore, inc map[s
 	return t, err
 }
 
+// containerListQuery reads the containers list's include and filter.
+func containerListQuery(q url.Values) (map[string]bool, boxwatch.ContainerFilter, error) {
+	f := boxwatch.ContainerFilter{Number: q.Get("filter[number]")}
+	inc, err := includes(q, jsonapi.ContainerRelationshipNames...)
+	if err != nil {
+		return nil, f, err
+	}
+	if len(f.Number) > 100 {
+		return nil, f, boxwatch.BadParameter("filter[number]", "filter[number] is at most 100 characters.")
+	}
+	return inc, f, nil
+}
+
 func handleContainerList(st containerStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ContainerResource], error) {
+	return handleFragmentList(pageLinks, containerPage(pager(st), rd), func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ContainerResource], error) {
 		var lp listPage[jsonapi.ContainerResource]
-		q := r.URL.Query()
-		inc, err := includes(q, jsonapi.ContainerRelationshipNames...)
+		inc, f, err := containerListQuery(r.URL.Query())
 		if err != nil {
 			return lp, err
-		}
-		f := boxwatch.ContainerFilter{Number: q.Get("filter[number]")}
-		if len(f.Number) > 100 {
-			return lp, boxwatch.BadParameter("filter[number]", "filter[number] is at most 100 characters.")
 		}
 		acct := account(r).ID
 		list, total, err := st.Containers(r.Context(), acct, f, page)

@@ -3,6 +3,7 @@ package api
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,24 +92,11 @@ type shipmentStores interface {
 }
 
 func handleShipmentList(st shipmentStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ShipmentResource], error) {
+	return handleFragmentList(pageLinks, shipmentPage(pager(st), rd), func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.ShipmentResource], error) {
 		var lp listPage[jsonapi.ShipmentResource]
-		q := r.URL.Query()
-		inc, err := includes(q, jsonapi.ShipmentRelationshipNames...)
+		inc, f, err := shipmentListQuery(r.URL.Query())
 		if err != nil {
 			return lp, err
-		}
-		var f boxwatch.ShipmentFilter
-		if v := q.Get("filter[tracking_stopped]"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return lp, boxwatch.BadParameter("filter[tracking_stopped]", "filter[tracking_stopped] must be true or false.")
-			}
-			f.TrackingStopped = &b
-		}
-		f.Number = boxwatch.UpperASCII(strings.TrimSpace(q.Get("number")))
-		if f.Query = strings.TrimSpace(q.Get("q")); len(f.Query) > 100 {
-			return lp, boxwatch.BadParameter("q", "q is at most 100 characters.")
 		}
 		acct := account(r).ID
 		list, total, err := st.Shipments(r.Context(), acct, f, page)
@@ -132,6 +120,27 @@ func handleShipmentList(st shipmentStores, rd jsonapi.Renderer, pageLinks pageLi
 		lp.included, err = jsonapi.WithTerminals(r.Context(), st, lp.included)
 		return lp, err
 	})
+}
+
+// shipmentListQuery reads the shipments list's include and filters.
+func shipmentListQuery(q url.Values) (map[string]bool, boxwatch.ShipmentFilter, error) {
+	var f boxwatch.ShipmentFilter
+	inc, err := includes(q, jsonapi.ShipmentRelationshipNames...)
+	if err != nil {
+		return nil, f, err
+	}
+	if v := q.Get("filter[tracking_stopped]"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, f, boxwatch.BadParameter("filter[tracking_stopped]", "filter[tracking_stopped] must be true or false.")
+		}
+		f.TrackingStopped = &b
+	}
+	f.Number = boxwatch.UpperASCII(strings.TrimSpace(q.Get("number")))
+	if f.Query = strings.TrimSpace(q.Get("q")); len(f.Query) > 100 {
+		return nil, f, boxwatch.BadParameter("q", "q is at most 100 characters.")
+	}
+	return inc, f, nil
 }
 
 // writeShipment answers one shipment with what include asks for.

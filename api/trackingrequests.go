@@ -329,16 +329,22 @@ func trackingRequestFilter(q url.Values, carriers *boxwatch.Carriers) (boxwatch.
 	return f, nil
 }
 
+// trackingRequestListQuery reads the tracking requests list's filters, and checks its include:
+// the reference API includes tracked_object in lists by default; include may name it too.
+func trackingRequestListQuery(q url.Values, carriers *boxwatch.Carriers) (boxwatch.TrackingRequestFilter, error) {
+	f, err := trackingRequestFilter(q, carriers)
+	if err != nil {
+		return f, err
+	}
+	_, err = includes(q, jsonapi.TrackingRequestRelationshipNames...)
+	return f, err
+}
+
 func handleTrackingRequestList(st trackedStores, rd jsonapi.Renderer, pageLinks pageLinker) handlerFunc {
-	return handleList(pageLinks, func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TrackingRequestResource], error) {
+	return handleFragmentList(pageLinks, trackingRequestPage(pager(st), rd), func(r *http.Request, page boxwatch.Page) (listPage[jsonapi.TrackingRequestResource], error) {
 		var lp listPage[jsonapi.TrackingRequestResource]
-		q := r.URL.Query()
-		f, err := trackingRequestFilter(q, rd.Carriers)
+		f, err := trackingRequestListQuery(r.URL.Query(), rd.Carriers)
 		if err != nil {
-			return lp, err
-		}
-		// The reference API includes tracked_object in lists by default; include may name it too.
-		if _, err := includes(q, jsonapi.TrackingRequestRelationshipNames...); err != nil {
 			return lp, err
 		}
 		list, total, err := st.TrackingRequests(r.Context(), account(r).ID, f, page)

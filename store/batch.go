@@ -71,22 +71,42 @@ func batch[T any](ctx context.Context, db *DB, op, q string, args []any, scan fu
 
 // ShipmentsByID returns the account's shipments with the given ids, keyed by id.
 func (db *DB) ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Shipment, error) {
-	out := map[string]boxwatch.Shipment{}
+	return byID(ctx, db, "shipments", shipmentListColumns, shipmentKey, accountID, ids, scanListedShipment,
+		func(s boxwatch.Shipment) string { return s.ID })
+}
+
+// TrackingRequestsByID returns the account's tracking requests with the given ids, keyed by id.
+func (db *DB) TrackingRequestsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.TrackingRequest, error) {
+	return byID(ctx, db, "tracking_requests", trackingRequestColumns, trackingRequestKey, accountID, ids, scanTrackingRequest,
+		func(tr boxwatch.TrackingRequest) string { return tr.ID })
+}
+
+// ContainersByID returns the account's containers with the given ids, keyed by id.
+func (db *DB) ContainersByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Container, error) {
+	return byID(ctx, db, "containers", containerColumns, containerKey, accountID, ids, scanContainer,
+		func(c boxwatch.Container) string { return c.ID })
+}
+
+// byID reads the account's rows of table whose id is among ids, keyed by id: from the read cache
+// when it holds every one of them under keyOf, else in one statement, whose rows it then stores.
+func byID[T any](ctx context.Context, db *DB, table, columns string, keyOf func(string) string, accountID string, ids []string,
+	scan func(row) (T, error), idOf func(T) string) (map[string]T, error) {
+	out := map[string]T{}
 	args := uuidArgs(ids)
 	if len(args) == 0 {
 		return out, nil
 	}
-	if hit, ok := cachedAll[boxwatch.Shipment](db.cache, shipmentKey, accountID, args); ok {
+	if hit, ok := cachedAll[T](db.cache, keyOf, accountID, args); ok {
 		return hit, nil
 	}
-	tokens := db.cache.beginAll(shipmentKey, args)
-	list, err := batch(ctx, db, "shipments by id", "SELECT "+shipmentListColumns+" FROM shipments WHERE account_id = ? AND id "+in(len(args)),
-		append([]any{accountID}, pad(args)...), scanListedShipment)
-	for _, s := range list {
-		out[s.ID] = s
+	tokens := db.cache.beginAll(keyOf, args)
+	list, err := batch(ctx, db, table+" by id", "SELECT "+columns+" FROM "+table+" WHERE account_id = ? AND id "+in(len(args)),
+		append([]any{accountID}, pad(args)...), scan)
+	for _, v := range list {
+		out[idOf(v)] = v
 	}
 	if err == nil {
-		putAll(db.cache, tokens, shipmentKey, accountID, args, out, false)
+		putAll(db.cache, tokens, keyOf, accountID, args, out, false)
 	}
 	return out, err
 }

@@ -217,6 +217,12 @@ func (db *DB) ShipmentWithSnapshot(ctx context.Context, accountID, id string) (b
 
 // Shipments returns one page of the account's shipments, newest first, and how many match.
 func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]boxwatch.Shipment, boxwatch.Total, error) {
+	where, args := db.shipmentWhere(accountID, f)
+	return countedPage(ctx, db, accountID, "shipments", shipmentListColumns, where, args, p, scanListedShipment)
+}
+
+// shipmentWhere is the condition, and its arguments, of the account's shipments f matches.
+func (db *DB) shipmentWhere(accountID string, f boxwatch.ShipmentFilter) (string, []any) {
 	conds := []string{"account_id = ?"}
 	args := []any{accountID}
 	if f.TrackingStopped != nil {
@@ -247,7 +253,7 @@ func (db *DB) Shipments(ctx context.Context, accountID string, f boxwatch.Shipme
 		args = append(args, "%"+likeEscaper.Replace(boxwatch.NormalizeContainerNumber(f.Query))+"%")
 		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
-	return countedPage(ctx, db, accountID, "shipments", shipmentListColumns, strings.Join(conds, " AND "), args, p, scanListedShipment)
+	return strings.Join(conds, " AND "), args
 }
 
 // SetShipmentLabels replaces the reference numbers and tags of one of the account's shipments; a
@@ -568,11 +574,17 @@ func (db *DB) SetContainerRefNumbers(ctx context.Context, accountID, id string, 
 
 // Containers returns one page of the account's containers, newest first, and how many match.
 func (db *DB) Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, boxwatch.Total, error) {
+	where, args := containerWhere(accountID, f)
+	return countedPage(ctx, db, accountID, "containers", containerColumns, where, args, p, scanContainer)
+}
+
+// containerWhere is the condition, and its arguments, of the account's containers f matches.
+func containerWhere(accountID string, f boxwatch.ContainerFilter) (string, []any) {
 	where, args := "account_id = ?", []any{accountID}
 	if f.Number != "" {
 		where, args = where+" AND number = ?", append(args, boxwatch.NormalizeContainerNumber(f.Number))
 	}
-	return countedPage(ctx, db, accountID, "containers", containerColumns, where, args, p, scanContainer)
+	return where, args
 }
 
 const transportEventColumns = `id, account_id, shipment_id, container_id, event, timestamp, locode, voyage_number, vessel_imo,

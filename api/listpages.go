@@ -1,0 +1,348 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+
+	"github.com/boxwatch/boxwatch"
+	"github.com/boxwatch/boxwatch/jsonapi"
+	"github.com/boxwatch/boxwatch/store"
+)
+
+// Pages made of fragments. With the store's read cache (either database), a page of tracking
+// requests, shipments or containers is answered from each resource's JSON kept in the read cache
+// (a fragment), stamped as the rendered documents are (rendered.go) with the cache's state of
+// every row the resource shows, taken before those rows were read. The page's statement reads
+// only its ids and its total; the resources whose fragment is missing or no longer holds are read
+// in one batch per kind, rendered, kept, and spliced in. A fragment is the resource exactly as
+// the list renders it, and is answered only while the cache would answer every row it shows: the
+// page is the one the list would render, no staler than the objects the cache serves. Lists asked
+// to include more than they include by default are rendered every time, as they are without the
+// read cache.
+
+// pageStore lists pages as ids and reads what their resources show in batches: store.DB.
+type pageStore interface {
+	renderStore
+	ReadCacheStats() store.ReadCacheStats
+	TrackingRequestIDs(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
+	ShipmentIDs(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
+	ContainerIDs(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
+	TrackingRequestsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.TrackingRequest, error)
+	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Shipment, error)
+	ContainersByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Container, error)
+	ContainersOfShipments(ctx context.Context, accountID string, shipmentIDs []string) (map[string][]boxwatch.Container, error)
+	TransportEventsOfContainers(ctx context.Context, accountID string, containerIDs []string) (map[string][]boxwatch.TransportEvent, error)
+}
+
+// pager is st's pageStore, or nil.
+func pager(st any) pageStore {
+	ps, _ := st.(pageStore)
+	return ps
+}
+
+// fragmentPage is a page of a listing made of fragments: its resources and the objects they
+// include, each as its JSON, in order, and how many records match.
+type fragmentPage struct {
+	data, included [][]byte
+	total          boxwatch.Total
+}
+
+// pageFragments assembles the page of r from fragments, or says it cannot (nothing kept, an
+// include that is rendered every time, a row gone since the page was listed): the list then
+// renders it.
+type pageFragments func(r *http.Request, page boxwatch.Page) (fragmentPage, bool, error)
+
+// handleFragmentList is handleList answering the pages fragments assembles; with nil fragments,
+// it is handleList.
+func handleFragmentList[R any](pageLinks pageLinker, fragments pageFragments, load func(r *http.Request, page boxwatch.Page) (listPage[R], error)) handlerFunc {
+	rendered := handleList(pageLinks, load)
+	if fragments == nil {
+		return rendered
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		page, err := pageParams(r.URL.Query())
+		if err != nil {
+			return err
+		}
+		fp, ok, err := fragments(r, page)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return rendered(w, r)
+		}
+		l, m := pageLinks(r, page, fp.total)
+		m.Size = len(fp.data)
+		writeFragments(w, l, m, fp)
+		return nil
+	}
+}
+
+// emptyData is how a list's document begins when its data is empty: data is its first member,
+// included (omitted when empty) its second.
+var emptyData = []byte(`{"data":[]`)
+
+// writeFragments answers the page fp with its links and meta, as handleList answers it.
+func writeFragments(w http.ResponseWriter, l *jsonapi.Links, m *jsonapi.Meta, fp fragmentPage) {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer putBodyBuffer(buf)
+	// The document without data or included, around which the fragments are written.
+	rest, ok := bytes.CutPrefix(appendJSON(nil, jsonapi.Document[[]struct{}]{Data: []struct{}{}, Links: l, Meta: m}), emptyData)
+	if !ok {
+		panic("api: a list document does not begin with its data")
+	}
+	n := len(rest) + 32
+	for _, f := range fp.data {
+		n += len(f) + 1
+	}
+	for _, f := range fp.included {
+		n += len(f) + 1
+	}
+	buf.Grow(n)
+	buf.Write(emptyData[:len(emptyData)-1])
+	joinFragments(buf, fp.data)
+	if len(fp.included) > 0 {
+		buf.WriteString(`,"included":[`)
+		joinFragments(buf, fp.included)
+	}
+	buf.Write(rest)
+	buf.WriteByte('\n')
+	writeParts(w, buf.Bytes())
+}
+
+// joinFragments writes fragments as the rest of a JSON array, closing it.
+func joinFragments(buf *bytes.Buffer, fragments [][]byte) {
+	for i, f := range fragments {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(f)
+	}
+	buf.WriteByte(']')
+}
+
+// inOrder returns the fragment of each of ids, in order, or false when one is missing.
+func inOrder(ids []string, fragments map[string]store.Render) ([][]byte, bool) {
+	out := make([][]byte, len(ids))
+	for i, id := range ids {
+		f, ok := fragments[id]
+		if !ok {
+			return nil, false
+		}
+		out[i] = f.Parts[0]
+	}
+	return out, true
+}
+
+// fragmentKey is the key of the fragment of kind for id. Resources link to themselves by path
+// alone, so one fragment serves every base URL.
+func fragmentKey(kind, id string) string { return "fragment\x00" + kind + "\x00" + id }
+
+// rendering is a resource to keep as a fragment, with the value the page needs of it besides
+// its JSON.
+type rendering struct {
+	res, value any
+}
+
+// fragmentsOf returns, by id, the fragment of kind kept for acct of each of ids, or else the one
+// render makes of it, which it keeps. The stamps render is given are those of keys(id) for each id
+// it must render, taken before it reads anything; render extends them with the keys of the
+// rows it reads after it learns which (a container's shipment), before it reads them. An id render
+// does not find has no fragment.
+func fragmentsOf(ps pageStore, kind, acct string, ids []string, keys func(id string) []store.ReadKey,
+	render func(missing []string, stamps []store.ReadStamp) (map[string]rendering, error)) (map[string]store.Render, error) {
+	out := make(map[string]store.Render, len(ids))
+	var missing []string
+	for _, id := range ids {
+		if f, ok := ps.CachedRender(fragmentKey(kind, id), acct); ok {
+			out[id] = f
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	stamps := make([]store.ReadStamp, len(missing))
+	for i, id := range missing {
+		stamps[i] = ps.StampReads(keys(id)...)
+	}
+	rendered, err := render(missing, stamps)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range missing {
+		if r, ok := rendered[id]; ok {
+			f := store.Render{Parts: [][]byte{appendJSON(nil, r.res)}, Value: r.value}
+			ps.StoreRender(stamps[i], fragmentKey(kind, id), acct, f)
+			out[id] = f
+		}
+	}
+	return out, nil
+}
+
+// shipmentFragments are the fragments of shipments as the shipments list renders them (and the
+// tracking requests list includes them): each shows the shipment's row and its containers'.
+func shipmentFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string) (map[string]store.Render, error) {
+	keys := func(id string) []store.ReadKey {
+		return []store.ReadKey{store.ShipmentRead(id), store.ShipmentContainersRead(id)}
+	}
+	return fragmentsOf(ps, "shipment", acct, ids, keys, func(missing []string, _ []store.ReadStamp) (map[string]rendering, error) {
+		shipments, err := ps.ShipmentsByID(ctx, acct, missing)
+		if err != nil {
+			return nil, err
+		}
+		containers, err := ps.ContainersOfShipments(ctx, acct, missing)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]rendering, len(shipments))
+		for id, s := range shipments {
+			out[id] = rendering{res: rd.Shipment(s, containers[id])}
+		}
+		return out, nil
+	})
+}
+
+// containerFragments are the fragments of containers as the containers list renders them: each
+// shows the container's row, its transport events and its shipment's (for the port of
+// discharge).
+func containerFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string) (map[string]store.Render, error) {
+	keys := func(id string) []store.ReadKey {
+		return []store.ReadKey{store.ContainerRead(id), store.ContainerEventsRead(id)}
+	}
+	return fragmentsOf(ps, "container", acct, ids, keys, func(missing []string, stamps []store.ReadStamp) (map[string]rendering, error) {
+		containers, err := ps.ContainersByID(ctx, acct, missing)
+		if err != nil {
+			return nil, err
+		}
+		var shipmentIDs []string
+		for i, id := range missing {
+			if c, ok := containers[id]; ok {
+				stamps[i] = ps.ExtendStamp(stamps[i], store.ShipmentRead(c.ShipmentID))
+				shipmentIDs = append(shipmentIDs, c.ShipmentID)
+			}
+		}
+		shipments, err := ps.ShipmentsByID(ctx, acct, shipmentIDs)
+		if err != nil {
+			return nil, err
+		}
+		events, err := ps.TransportEventsOfContainers(ctx, acct, missing)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]rendering, len(containers))
+		for id, c := range containers {
+			pod, _ := shipments[c.ShipmentID].POD()
+			out[id] = rendering{res: rd.Container(c, pod, events[c.ID])}
+		}
+		return out, nil
+	})
+}
+
+// trackingRequestFragments are the fragments of tracking requests as their list renders them,
+// each with the id of the shipment it tracks ("" when none) as its value: each shows the request's
+// row alone.
+func trackingRequestFragments(ctx context.Context, ps pageStore, acct string, ids []string) (map[string]store.Render, error) {
+	keys := func(id string) []store.ReadKey { return []store.ReadKey{store.TrackingRequestRead(id)} }
+	return fragmentsOf(ps, "tracking_request", acct, ids, keys, func(missing []string, _ []store.ReadStamp) (map[string]rendering, error) {
+		trs, err := ps.TrackingRequestsByID(ctx, acct, missing)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]rendering, len(trs))
+		for id, tr := range trs {
+			out[id] = rendering{res: jsonapi.TrackingRequest(tr), value: tr.ShipmentID}
+		}
+		return out, nil
+	})
+}
+
+// shipmentPage is the shipments list's pageFragments, or nil when ps is.
+func shipmentPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
+	if ps == nil {
+		return nil
+	}
+	return func(r *http.Request, page boxwatch.Page) (fragmentPage, bool, error) {
+		inc, f, err := shipmentListQuery(r.URL.Query())
+		if err != nil || len(inc) > 0 || !ps.ReadCacheStats().Live {
+			return fragmentPage{}, false, err
+		}
+		acct := account(r).ID
+		ids, total, err := ps.ShipmentIDs(r.Context(), acct, f, page)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, ids)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		data, ok := inOrder(ids, shipments)
+		return fragmentPage{data: data, total: total}, ok, nil
+	}
+}
+
+// containerPage is the containers list's pageFragments, or nil when ps is.
+func containerPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
+	if ps == nil {
+		return nil
+	}
+	return func(r *http.Request, page boxwatch.Page) (fragmentPage, bool, error) {
+		inc, f, err := containerListQuery(r.URL.Query())
+		if err != nil || len(inc) > 0 || !ps.ReadCacheStats().Live {
+			return fragmentPage{}, false, err
+		}
+		acct := account(r).ID
+		ids, total, err := ps.ContainerIDs(r.Context(), acct, f, page)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		containers, err := containerFragments(r.Context(), ps, rd, acct, ids)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		data, ok := inOrder(ids, containers)
+		return fragmentPage{data: data, total: total}, ok, nil
+	}
+}
+
+// trackingRequestPage is the tracking requests list's pageFragments, or nil when ps is. The list
+// includes each tracked shipment, once, in the order of the requests that first track it, as
+// trackedObjects does.
+func trackingRequestPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
+	if ps == nil {
+		return nil
+	}
+	return func(r *http.Request, page boxwatch.Page) (fragmentPage, bool, error) {
+		f, err := trackingRequestListQuery(r.URL.Query(), rd.Carriers)
+		if err != nil || !ps.ReadCacheStats().Live {
+			return fragmentPage{}, false, err
+		}
+		acct := account(r).ID
+		ids, total, err := ps.TrackingRequestIDs(r.Context(), acct, f, page)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		trs, err := trackingRequestFragments(r.Context(), ps, acct, ids)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		data, ok := inOrder(ids, trs)
+		if !ok {
+			return fragmentPage{}, false, nil
+		}
+		tracked := idsOf(ids, func(id string) string { s, _ := trs[id].Value.(string); return s })
+		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, tracked)
+		if err != nil {
+			return fragmentPage{}, false, err
+		}
+		fp := fragmentPage{data: data, total: total}
+		for _, id := range tracked {
+			if s, ok := shipments[id]; ok {
+				fp.included = append(fp.included, s.Parts[0])
+			}
+		}
+		return fp, true, nil
+	}
+}

@@ -24,6 +24,7 @@ import (
 // pageStore lists pages as ids and reads what their resources show in batches: store.DB.
 type pageStore interface {
 	renderStore
+	CachedRenders(keys []string, account string) []store.Render
 	ReadCacheStats() store.ReadCacheStats
 	TrackingRequestIDs(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
 	ShipmentIDs(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
@@ -150,15 +151,19 @@ type rendering struct {
 // it must render, taken before it reads anything; render extends them with the keys of the
 // rows it reads after it learns which (a container's shipment), before it reads them. An id render
 // does not find has no fragment.
-func fragmentsOf(ps pageStore, kind, acct string, ids []string, keys func(id string) []store.ReadKey,
+func fragmentsOf(ps pageStore, kind, acct string, ids []string, readKeys func(id string) []store.ReadKey,
 	render func(missing []string, stamps []store.ReadStamp) (map[string]rendering, error)) (map[string]store.Render, error) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = fragmentKey(kind, id)
+	}
 	out := make(map[string]store.Render, len(ids))
 	var missing []string
-	for _, id := range ids {
-		if f, ok := ps.CachedRender(fragmentKey(kind, id), acct); ok {
-			out[id] = f
+	for i, f := range ps.CachedRenders(keys, acct) {
+		if f.Parts != nil {
+			out[ids[i]] = f
 		} else {
-			missing = append(missing, id)
+			missing = append(missing, ids[i])
 		}
 	}
 	if len(missing) == 0 {
@@ -166,7 +171,7 @@ func fragmentsOf(ps pageStore, kind, acct string, ids []string, keys func(id str
 	}
 	stamps := make([]store.ReadStamp, len(missing))
 	for i, id := range missing {
-		stamps[i] = ps.StampReads(keys(id)...)
+		stamps[i] = ps.StampReads(readKeys(id)...)
 	}
 	rendered, err := render(missing, stamps)
 	if err != nil {

@@ -137,6 +137,32 @@ func (db *DB) CachedRender(key, account string) (Render, bool) {
 	return r.parts, true
 }
 
+// CachedRenders is CachedRender for each of keys at once: the document stored for each key and
+// account whose stamp still holds, and a Render without parts for the others.
+func (db *DB) CachedRenders(keys []string, account string) []Render {
+	out := make([]Render, len(keys))
+	c := db.cache
+	if c == nil {
+		return out
+	}
+	hits := 0
+	c.mu.Lock()
+	if c.answering() {
+		for i, k := range keys {
+			if e, ok := c.lru.Get(renderKey(k)); ok && e.account == account {
+				if r, ok := e.value.(*renderEntry); ok && c.holds(r.stamp) {
+					out[i] = r.parts
+					hits++
+				}
+			}
+		}
+	}
+	c.mu.Unlock()
+	c.hits.Add(int64(hits))
+	c.misses.Add(int64(len(keys) - hits))
+	return out
+}
+
 // StoreRender keeps parts as the document for key and account, rendered from rows read after
 // stamp was taken, unless the stamp no longer holds. The caller gives up parts: it must not
 // change them.

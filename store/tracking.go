@@ -312,12 +312,7 @@ func page[T any](ctx context.Context, db *DB, table, columns, where string, args
 // carry the total; an empty first page has none) costs a second statement.
 func countedPage[T any](ctx context.Context, db *DB, accountID, table, columns, where string, args []any, p boxwatch.Page,
 	scan func(row) (T, error)) ([]T, boxwatch.Total, error) {
-	filtered := where != "account_id = ?"
-	count, countArgs := "SELECT CAST(sum(n) AS bigint) FROM list_counts WHERE account_id = ? AND kind = ?", []any{accountID, table}
-	if filtered {
-		count = "SELECT COUNT(*) FROM (SELECT 1 FROM " + table + " WHERE " + where + " LIMIT ?) matches"
-		countArgs = append(slices.Clip(args), p.CountLimit()+1)
-	}
+	count, countArgs, filtered := listCount(accountID, table, where, args, p)
 	rs, err := db.read.query(ctx, "SELECT "+columns+", ("+count+") FROM "+table+" WHERE "+where+
 		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(append(slices.Clip(countArgs), args...), p.Size, p.Offset())...)
 	if err != nil {
@@ -342,9 +337,24 @@ func countedPage[T any](ctx context.Context, db *DB, accountID, table, columns, 
 			return nil, boxwatch.Total{}, err
 		}
 	}
+	return list, listTotal(n, filtered, p), nil
+}
+
+// listCount is the statement, and its arguments, that counts the rows of countedPage's listing,
+// and whether the listing is filtered.
+func listCount(accountID, table, where string, args []any, p boxwatch.Page) (string, []any, bool) {
+	if where == "account_id = ?" {
+		return "SELECT CAST(sum(n) AS bigint) FROM list_counts WHERE account_id = ? AND kind = ?", []any{accountID, table}, false
+	}
+	return "SELECT COUNT(*) FROM (SELECT 1 FROM " + table + " WHERE " + where + " LIMIT ?) matches", append(slices.Clip(args), p.CountLimit()+1), true
+}
+
+// listTotal is the total of a listing whose count answered n (nil: the account has never had a
+// row of its table).
+func listTotal(n *int64, filtered bool, p boxwatch.Page) boxwatch.Total {
 	total := boxwatch.Total{N: int(ptrOr(n))}
 	total.AtLeast = filtered && total.N > p.CountLimit()
-	return list, total, nil
+	return total
 }
 
 // ptrOr is *p, or 0 for nil.

@@ -111,6 +111,12 @@ var conformance = []struct {
 	{"BatchReads", withDB(testBatchReads), []string{"ShipmentStore.ShipmentsByID", "ContainerStore.ContainersOfShipments", "ContainerStore.TransportEventsOfContainers",
 		"VesselStore.VesselsByIMO", "EventStore.EventsByID", "NotificationStore.DeliveryAttemptsOf"}},
 	{"CountStatements", withDB(testCountStatements), []string{"DB.CountStatements"}},
+	{"RowsByID", withDB(testRowsByID), []string{"DB.TrackingRequestsByID", "DB.ContainersByID"}},
+
+	// pageids.go
+	{"PageIDs", withDB(testPageIDs), []string{"DB.TrackingRequestIDs", "DB.ShipmentIDs", "DB.ContainerIDs", "TrackingRequestStore.TrackingRequests",
+		"ShipmentStore.Shipments", "ContainerStore.Containers"}},
+	{"CachedRenders", testCachedRenders, []string{"DB.CachedRenders", "DB.StampReads", "DB.StoreRender"}},
 
 	// tx.go
 	{"InTx", withDB(testInTx), []string{"WorkStore.InTx", "Tx.AfterCommit"}},

@@ -29,6 +29,9 @@ type pageStore interface {
 	TrackingRequestIDs(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
 	ShipmentIDs(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
 	ContainerIDs(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]string, boxwatch.Total, error)
+	TrackingRequests(ctx context.Context, accountID string, f boxwatch.TrackingRequestFilter, p boxwatch.Page) ([]boxwatch.TrackingRequest, boxwatch.Total, error)
+	Shipments(ctx context.Context, accountID string, f boxwatch.ShipmentFilter, p boxwatch.Page) ([]boxwatch.Shipment, boxwatch.Total, error)
+	Containers(ctx context.Context, accountID string, f boxwatch.ContainerFilter, p boxwatch.Page) ([]boxwatch.Container, boxwatch.Total, error)
 	TrackingRequestsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.TrackingRequest, error)
 	ShipmentsByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Shipment, error)
 	ContainersByID(ctx context.Context, accountID string, ids []string) (map[string]boxwatch.Container, error)
@@ -140,87 +143,117 @@ func inOrder(ids []string, fragments map[string]store.Render) ([][]byte, bool) {
 // alone, so one fragment serves every base URL.
 func fragmentKey(kind, id string) string { return "fragment\x00" + kind + "\x00" + id }
 
-// rendering is a resource to keep as a fragment, with the value the page needs of it besides
-// its JSON.
-type rendering struct {
-	res, value any
+// rendered is what a kind's render made of the ids without a fragment: for each it found, the
+// id's index among them, its resource, and the value the page needs of it besides its JSON.
+type rendered[R any] struct {
+	at     []int
+	res    []R
+	values []any
+}
+
+func (r *rendered[R]) add(at int, res R, value any) {
+	r.at, r.res, r.values = append(r.at, at), append(r.res, res), append(r.values, value)
 }
 
 // fragmentsOf returns, by id, the fragment of kind kept for acct of each of ids, or else the one
-// render makes of it, which it keeps. The stamps render is given are those of keys(id) for each id
-// it must render, taken before it reads anything; render extends them with the keys of the
-// rows it reads after it learns which (a container's shipment), before it reads them. An id render
-// does not find has no fragment.
-func fragmentsOf(ps pageStore, kind, acct string, ids []string, readKeys func(id string) []store.ReadKey,
-	render func(missing []string, stamps []store.ReadStamp) (map[string]rendering, error)) (map[string]store.Render, error) {
+// render makes of it, which it keeps. The stamps render is given are those of readKeys(id) for
+// each id it must render (missing), taken before it reads anything; render extends them with the
+// keys of the rows it reads after it learns which (a container's shipment), before it reads them.
+// An id render does not add has no fragment.
+func fragmentsOf[R any](ps pageStore, kind, acct string, ids []string, readKeys func(id string) []store.ReadKey,
+	render func(missing []string, stamps []store.ReadStamp, out *rendered[R]) error) (map[string]store.Render, error) {
 	keys := make([]string, len(ids))
 	for i, id := range ids {
 		keys[i] = fragmentKey(kind, id)
 	}
-	out := make(map[string]store.Render, len(ids))
-	var missing []string
+	found := make(map[string]store.Render, len(ids))
+	var missing, missingKeys []string
 	for i, f := range ps.CachedRenders(keys, acct) {
 		if f.Parts != nil {
-			out[ids[i]] = f
+			found[ids[i]] = f
 		} else {
-			missing = append(missing, ids[i])
+			missing, missingKeys = append(missing, ids[i]), append(missingKeys, keys[i])
 		}
 	}
 	if len(missing) == 0 {
-		return out, nil
+		return found, nil
 	}
 	stamps := make([]store.ReadStamp, len(missing))
 	for i, id := range missing {
 		stamps[i] = ps.StampReads(readKeys(id)...)
 	}
-	rendered, err := render(missing, stamps)
-	if err != nil {
+	out := rendered[R]{res: make([]R, 0, len(missing))}
+	if err := render(missing, stamps, &out); err != nil {
 		return nil, err
 	}
-	for i, id := range missing {
-		if r, ok := rendered[id]; ok {
-			f := store.Render{Parts: [][]byte{appendJSON(nil, r.res)}, Value: r.value}
-			ps.StoreRender(stamps[i], fragmentKey(kind, id), acct, f)
-			out[id] = f
-		}
+	// Each resource is encoded into one scratch buffer and copied out at its size: a fragment
+	// occupies what it weighs in the cache, and a page makes no garbage of growing buffers.
+	var scratch []byte
+	for j, i := range out.at {
+		scratch = appendJSON(scratch[:0], &out.res[j])
+		f := store.Render{Parts: [][]byte{bytes.Clone(scratch)}, Value: out.values[j]}
+		ps.StoreRender(stamps[i], missingKeys[i], acct, f)
+		found[missing[i]] = f
 	}
-	return out, nil
+	return found, nil
+}
+
+// rowsOf reads the rows of missing, the ids of a page without a fragment, keyed by id: by id,
+// or, when they are most of the page, by page, the page's own statement (nil: none). The page's
+// statement is the one the list runs without fragments, so that a page with nothing kept costs
+// what it costs without them: a batch read by id would also copy every row into the read cache.
+func rowsOf[T any](ids, missing []string, byID func(ids []string) (map[string]T, error), page func() ([]T, boxwatch.Total, error), id func(T) string) (map[string]T, error) {
+	if page == nil || 2*len(missing) <= len(ids) {
+		return byID(missing)
+	}
+	list, _, err := page()
+	out := make(map[string]T, len(list))
+	for _, v := range list {
+		out[id(v)] = v
+	}
+	return out, err
 }
 
 // shipmentFragments are the fragments of shipments as the shipments list renders them (and the
-// tracking requests list includes them): each shows the shipment's row and its containers'.
-func shipmentFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string) (map[string]store.Render, error) {
+// tracking requests list includes them): each shows the shipment's row and its containers'. page
+// reads the page of ids, if they are one (rowsOf).
+func shipmentFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string,
+	page func() ([]boxwatch.Shipment, boxwatch.Total, error)) (map[string]store.Render, error) {
 	keys := func(id string) []store.ReadKey {
 		return []store.ReadKey{store.ShipmentRead(id), store.ShipmentContainersRead(id)}
 	}
-	return fragmentsOf(ps, "shipment", acct, ids, keys, func(missing []string, _ []store.ReadStamp) (map[string]rendering, error) {
-		shipments, err := ps.ShipmentsByID(ctx, acct, missing)
+	return fragmentsOf(ps, "shipment", acct, ids, keys, func(missing []string, _ []store.ReadStamp, out *rendered[jsonapi.ShipmentResource]) error {
+		shipments, err := rowsOf(ids, missing, func(ids []string) (map[string]boxwatch.Shipment, error) { return ps.ShipmentsByID(ctx, acct, ids) },
+			page, func(s boxwatch.Shipment) string { return s.ID })
 		if err != nil {
-			return nil, err
+			return err
 		}
 		containers, err := ps.ContainersOfShipments(ctx, acct, missing)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out := make(map[string]rendering, len(shipments))
-		for id, s := range shipments {
-			out[id] = rendering{res: rd.Shipment(s, containers[id])}
+		for i, id := range missing {
+			if s, ok := shipments[id]; ok {
+				out.add(i, rd.Shipment(s, containers[id]), nil)
+			}
 		}
-		return out, nil
+		return nil
 	})
 }
 
 // containerFragments are the fragments of containers as the containers list renders them: each
 // shows the container's row, its transport events and its shipment's (for the port of
-// discharge).
-func containerFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string) (map[string]store.Render, error) {
+// discharge). page reads the page of ids (rowsOf).
+func containerFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, acct string, ids []string,
+	page func() ([]boxwatch.Container, boxwatch.Total, error)) (map[string]store.Render, error) {
 	keys := func(id string) []store.ReadKey {
 		return []store.ReadKey{store.ContainerRead(id), store.ContainerEventsRead(id)}
 	}
-	return fragmentsOf(ps, "container", acct, ids, keys, func(missing []string, stamps []store.ReadStamp) (map[string]rendering, error) {
-		containers, err := ps.ContainersByID(ctx, acct, missing)
+	return fragmentsOf(ps, "container", acct, ids, keys, func(missing []string, stamps []store.ReadStamp, out *rendered[jsonapi.ContainerResource]) error {
+		containers, err := rowsOf(ids, missing, func(ids []string) (map[string]boxwatch.Container, error) { return ps.ContainersByID(ctx, acct, ids) },
+			page, func(c boxwatch.Container) string { return c.ID })
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var shipmentIDs []string
 		for i, id := range missing {
@@ -231,36 +264,42 @@ func containerFragments(ctx context.Context, ps pageStore, rd jsonapi.Renderer, 
 		}
 		shipments, err := ps.ShipmentsByID(ctx, acct, shipmentIDs)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		events, err := ps.TransportEventsOfContainers(ctx, acct, missing)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out := make(map[string]rendering, len(containers))
-		for id, c := range containers {
-			pod, _ := shipments[c.ShipmentID].POD()
-			out[id] = rendering{res: rd.Container(c, pod, events[c.ID])}
+		for i, id := range missing {
+			if c, ok := containers[id]; ok {
+				pod, _ := shipments[c.ShipmentID].POD()
+				out.add(i, rd.Container(c, pod, events[c.ID]), nil)
+			}
 		}
-		return out, nil
+		return nil
 	})
 }
 
 // trackingRequestFragments are the fragments of tracking requests as their list renders them,
 // each with the id of the shipment it tracks ("" when none) as its value: each shows the request's
-// row alone.
-func trackingRequestFragments(ctx context.Context, ps pageStore, acct string, ids []string) (map[string]store.Render, error) {
+// row alone. page reads the page of ids (rowsOf).
+func trackingRequestFragments(ctx context.Context, ps pageStore, acct string, ids []string,
+	page func() ([]boxwatch.TrackingRequest, boxwatch.Total, error)) (map[string]store.Render, error) {
 	keys := func(id string) []store.ReadKey { return []store.ReadKey{store.TrackingRequestRead(id)} }
-	return fragmentsOf(ps, "tracking_request", acct, ids, keys, func(missing []string, _ []store.ReadStamp) (map[string]rendering, error) {
-		trs, err := ps.TrackingRequestsByID(ctx, acct, missing)
+	return fragmentsOf(ps, "tracking_request", acct, ids, keys, func(missing []string, _ []store.ReadStamp, out *rendered[jsonapi.TrackingRequestResource]) error {
+		trs, err := rowsOf(ids, missing, func(ids []string) (map[string]boxwatch.TrackingRequest, error) {
+			return ps.TrackingRequestsByID(ctx, acct, ids)
+		},
+			page, func(tr boxwatch.TrackingRequest) string { return tr.ID })
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out := make(map[string]rendering, len(trs))
-		for id, tr := range trs {
-			out[id] = rendering{res: jsonapi.TrackingRequest(tr), value: tr.ShipmentID}
+		for i, id := range missing {
+			if tr, ok := trs[id]; ok {
+				out.add(i, jsonapi.TrackingRequest(tr), tr.ShipmentID)
+			}
 		}
-		return out, nil
+		return nil
 	})
 }
 
@@ -279,7 +318,9 @@ func shipmentPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
-		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, ids)
+		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, ids, func() ([]boxwatch.Shipment, boxwatch.Total, error) {
+			return ps.Shipments(r.Context(), acct, f, page)
+		})
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
@@ -303,7 +344,9 @@ func containerPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
-		containers, err := containerFragments(r.Context(), ps, rd, acct, ids)
+		containers, err := containerFragments(r.Context(), ps, rd, acct, ids, func() ([]boxwatch.Container, boxwatch.Total, error) {
+			return ps.Containers(r.Context(), acct, f, page)
+		})
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
@@ -329,7 +372,9 @@ func trackingRequestPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
-		trs, err := trackingRequestFragments(r.Context(), ps, acct, ids)
+		trs, err := trackingRequestFragments(r.Context(), ps, acct, ids, func() ([]boxwatch.TrackingRequest, boxwatch.Total, error) {
+			return ps.TrackingRequests(r.Context(), acct, f, page)
+		})
 		if err != nil {
 			return fragmentPage{}, false, err
 		}
@@ -338,7 +383,7 @@ func trackingRequestPage(ps pageStore, rd jsonapi.Renderer) pageFragments {
 			return fragmentPage{}, false, nil
 		}
 		tracked := idsOf(ids, func(id string) string { s, _ := trs[id].Value.(string); return s })
-		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, tracked)
+		shipments, err := shipmentFragments(r.Context(), ps, rd, acct, tracked, nil)
 		if err != nil {
 			return fragmentPage{}, false, err
 		}

@@ -15,7 +15,8 @@ import (
 // (a fragment), stamped as the rendered documents are (rendered.go) with the cache's state of
 // every row the resource shows, taken before those rows were read. The page's statement reads
 // only its ids and its total; the resources whose fragment is missing or no longer holds are read
-// in one batch per kind, rendered, kept, and spliced in. A fragment is the resource exactly as
+// in one batch per kind (or, when they are most of the page, by the list's own statement),
+// rendered, kept, and spliced in. A fragment is the resource exactly as
 // the list renders it, and is answered only while the cache would answer every row it shows: the
 // page is the one the list would render, no staler than the objects the cache serves. Lists asked
 // to include more than they include by default are rendered every time, as they are without the

@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -548,11 +549,11 @@ func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 		}
 		return sn, err
 	}
-	shores := WaterNear(n.water, p, SnapKM, maxShores)
-	if len(shores) == 0 {
-		return nil, ErrOnLand
-	}
-	for _, shore := range shores {
+	// The waters are looked for one at a time: the first mostly leads to the network, and the
+	// rings that find the others cost as much as the snapping.
+	shores := 0
+	for shore := range watersNear(n.water, p, SnapKM, maxShores) {
+		shores++
 		sn, err := n.snapWet(s, shore, closed)
 		if err != nil {
 			continue
@@ -563,6 +564,9 @@ func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 			sn[i].legNM += coastNM
 		}
 		return sn, nil
+	}
+	if shores == 0 {
+		return nil, ErrOnLand
 	}
 	return nil, ErrFarFromWater
 }
@@ -578,25 +582,34 @@ const (
 // first, each at least a kilometre from those before it: on rings a quarter kilometre apart, with
 // points a quarter kilometre apart on each (see ring). For a point in water it returns p alone.
 func WaterNear(w Water, p geo.Point, maxKM float64, max int) []geo.Point {
-	if Wet(w, p) {
-		return []geo.Point{p}
-	}
-	var out []geo.Point
-	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
-		for _, q := range ring(p, r) {
-			if math.Abs(q.Lat) > 90 || !Wet(w, q) {
-				continue
-			}
-			q = normalise(q)
-			if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
-				continue
-			}
-			if out = append(out, q); len(out) == max {
-				return out
+	return slices.Collect(watersNear(w, p, maxKM, max))
+}
+
+// watersNear yields the points of WaterNear one by one, looking for each only when asked.
+func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point] {
+	return func(yield func(geo.Point) bool) {
+		if Wet(w, p) {
+			yield(p)
+			return
+		}
+		var out []geo.Point
+		last := int32(-1)
+		for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
+			for _, q := range ring(p, r) {
+				if math.Abs(q.Lat) > 90 || !wet(w, q, &last) {
+					continue
+				}
+				q = normalise(q)
+				if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
+					continue
+				}
+				out = append(out, q)
+				if !yield(q) || len(out) == max {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // ring returns points r km from p, clockwise from north: at least 32, and at most a quarter

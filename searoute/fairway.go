@@ -198,7 +198,7 @@ func (f *Fairways) near(p geo.Point, last *int32) bool {
 		return false
 	}
 	c := fairwayCell(p)
-	if last != nil && *last >= 0 && f.segs[*last].near(c, p) {
+	if last != nil && f.nearLast(p, *last) {
 		return true
 	}
 	b := (floorDiv(c[1], blockCells)-f.origin[1])*f.blockCols + floorDiv(c[0], blockCells) - f.origin[0]
@@ -211,6 +211,12 @@ func (f *Fairways) near(p geo.Point, last *int32) bool {
 		}
 	}
 	return false
+}
+
+// nearLast reports whether segment last (none when negative) counts as near p, as Near would
+// find: a cheap first question where the answer is mostly yes.
+func (f *Fairways) nearLast(p geo.Point, last int32) bool {
+	return last >= 0 && f.box.contains(p) && f.segs[last].near(fairwayCell(p), p)
 }
 
 // near reports whether the segment counts as near p, whose fairwayCell is c (see Fairways.near).
@@ -257,7 +263,9 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 	wet := func(s int) bool {
 		t := float64(s) / float64(steps)
 		p := geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
-		return !l.Contains(p) || f.near(p, &last)
+		// Along a river, on the land 1:50m draws over it, the segment found last mostly
+		// answers alone.
+		return f.nearLast(p, last) || !l.Contains(p) || f.near(p, &last)
 	}
 	// The points are taken coarse to fine (every 2^k-th first, then those halfway between, and
 	// so on), each once: a line that crosses land away from a fairway mostly does so for many
@@ -300,5 +308,8 @@ func Wet(w Water, p geo.Point) bool { return wet(w, p, nil) }
 
 // wet is Wet, with the segment of a fairway found last (see Fairways.near).
 func wet(w Water, p geo.Point, last *int32) bool {
+	if last != nil && w.Fairways.nearLast(p, *last) {
+		return true
+	}
 	return !w.Land.Contains(p) || Waterway(p, p) != "" || w.Fairways.near(p, last)
 }

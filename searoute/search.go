@@ -18,8 +18,10 @@ type search struct {
 	// (see nodeState.pos).
 	heap []entry
 
-	// cands is the snapping candidates' buffer.
-	cands []candidate
+	// cands is the snapping candidates' buffer, and projected the nearest point of each
+	// candidate's edge.
+	cands     []candidate
+	projected []vec
 
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
@@ -31,6 +33,7 @@ type search struct {
 type candidate struct {
 	d    float64
 	edge int32
+	q    int32 // the nearest point, in search.projected
 }
 
 // activeLandmarks is how many landmarks a query consults (see route).

@@ -104,6 +104,13 @@ type arc struct {
 	passage int8
 }
 
+// edgeArc is an edge's great-circle arc: its ends' unit vectors, its unit normal (see normal)
+// and the angle between its ends (see angle).
+type edgeArc struct {
+	u, v, normal vec
+	angle        float64
+}
+
 // Network is a maritime network ready for queries.
 type Network struct {
 	water  Water
@@ -112,7 +119,8 @@ type Network struct {
 	length []float64 // nm, per edge
 	comp   []int32   // connected piece of each node
 	vecs   []vec     // unit vector of each node
-	normal []vec     // unit normal of each edge's great circle (see normal)
+	// arcs hold each edge's great circle side by side, for the snapping's projections.
+	arcs []edgeArc
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
@@ -162,7 +170,7 @@ func New(g Graph, w Water) (*Network, error) {
 	n := &Network{water: w, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
-	n.normal = make([]vec, len(g.Edges))
+	n.arcs = make([]edgeArc, len(g.Edges))
 	n.vecs = make([]vec, len(g.Nodes))
 	for i, p := range g.Nodes {
 		n.vecs[i] = toVec(p)
@@ -176,7 +184,8 @@ func New(g Graph, w Water) (*Network, error) {
 			return nil, fmt.Errorf("searoute: edge %d names a node that does not exist", i)
 		}
 		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
-		n.normal[i] = normal(n.vecs[e.U], n.vecs[e.V])
+		u, v := n.vecs[e.U], n.vecs[e.V]
+		n.arcs[i] = edgeArc{u, v, normal(u, v), angle(u, v)}
 		n.passage[i] = int8(passageIndex(e.Passage))
 		deg[e.U+1]++
 		deg[e.V+1]++
@@ -699,6 +708,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	vp := toVec(p)
 	s.edgeStamp++
 	cands := s.cands[:0]
+	s.projected = s.projected[:0]
 	defer func() { s.cands = cands[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
@@ -715,8 +725,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
-					if _, d := n.project(vp, e); d <= MaxSnapNM {
-						cands = append(cands, candidate{d, e})
+					if q, d := n.project(vp, e); d <= MaxSnapNM {
+						cands = append(cands, candidate{d, e, int32(len(s.projected))})
+						s.projected = append(s.projected, q)
 					}
 				}
 			}
@@ -731,8 +742,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
-			q, _ := n.project(vp, c.edge)
-			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], q)
+			arc := &n.arcs[c.edge]
+			c.t = along(arc.u, s.projected[cands[0].q], arc.angle)
 			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
@@ -801,7 +812,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 
 // project returns the point of edge e nearest to vp and its distance in nautical miles.
 func (n *Network) project(vp vec, e int32) (vec, float64) {
-	return projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V], n.normal[e])
+	a := &n.arcs[e]
+	return projectVec(vp, a.u, a.v, a.normal)
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
@@ -985,17 +997,19 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 			continue
 		}
 		tried = append(tried, ends)
-		passage := PassageAt(c.pa[c.i], c.pb[c.j])
-		if passage != "" && closed[passageIndex(passage)] {
-			continue
-		}
 		leg := Arc(c.pa[c.i], c.pb[c.j], DrawStepNM)
-		// From both ends inwards: a leg that meets land mostly meets it near a coast.
+		// From both ends inwards: a leg that meets land mostly meets it near a coast. The land
+		// is asked first, as it refuses most legs, and the passages' boxes cost more (an arc
+		// drawn every mile).
 		clear := true
 		for lo, hi := 1, len(leg)-1; lo <= hi && clear; lo, hi = lo+1, hi-1 {
 			clear = Clear(n.water, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.water, leg[hi-1], leg[hi]))
 		}
 		if !clear {
+			continue
+		}
+		passage := PassageAt(c.pa[c.i], c.pb[c.j])
+		if passage != "" && closed[passageIndex(passage)] {
 			continue
 		}
 		way := slices.Clone(c.pa[:c.i])
@@ -1188,7 +1202,8 @@ func (n *Network) drawnAt(e int32, t float64) geo.Point {
 	if t == 0 {
 		return normalise(u) // as below, without drawing: the first chord starts at U
 	}
-	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
+	w := n.arcs[e].angle
+	m := chordCount(w, DrawStepNM)
 	if m == 0 {
 		v = unwrapTo(u.Lon, v)
 		return normalise(geo.Point{Lat: u.Lat + t*(v.Lat-u.Lat), Lon: u.Lon + t*(v.Lon-u.Lon)})

@@ -20,8 +20,8 @@ type search struct {
 
 	// cands is the snapping candidates' buffer, and projected the nearest point of each
 	// candidate's edge.
-	cands     []candidate
-	projected []vec
+	cands, merged []candidate
+	projected     []vec
 
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
@@ -30,6 +30,33 @@ type search struct {
 
 // candidate is an edge a point could be joined to and its distance. It is small, since
 // candidates are sorted often; the nearest point is found again for the few that are used.
+// byDistance orders candidates nearest first, then by edge: a total order, so that any way of
+// sorting them gives the same sequence.
+func byDistance(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) }
+
+// mergeCandidates sorts cands[from:] and merges them into cands[:from], which are sorted.
+func (s *search) mergeCandidates(cands []candidate, from int) []candidate {
+	fresh := cands[from:]
+	slices.SortFunc(fresh, byDistance)
+	if from == 0 || len(fresh) == 0 {
+		return cands
+	}
+	m := s.merged[:0]
+	i, j := 0, from
+	for i < from && j < len(cands) {
+		if byDistance(cands[j], cands[i]) < 0 {
+			m = append(m, cands[j])
+			j++
+		} else {
+			m = append(m, cands[i])
+			i++
+		}
+	}
+	m = append(append(m, cands[i:from]...), cands[j:]...)
+	s.merged = m
+	return append(cands[:0], m...)
+}
+
 type candidate struct {
 	d    float64
 	edge int32

@@ -609,7 +609,9 @@ func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point
 					continue
 				}
 				q = normalise(q)
-				if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
+				if slices.ContainsFunc(out, func(o geo.Point) bool {
+					return meridianNM(o, q)*geo.KilometresPerNM <= shoreApartKM*(1+1e-9) && geo.DistanceKM(o, q) < shoreApartKM
+				}) {
 					continue
 				}
 				out = append(out, q)
@@ -715,6 +717,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
+		seen := len(cands)
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
@@ -739,7 +742,9 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		if bound >= MaxSnapNM || (r == maxRing && g == &n.coarse) {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
-		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
+		// The candidates left from earlier rings are in order: the ring's own are sorted and
+		// merged into them.
+		cands = s.mergeCandidates(cands, seen)
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
 			arc := &n.arcs[c.edge]
@@ -764,7 +769,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			tried = append(tried, c.at)
 			if beyond {
 				// Past the slack, only a lane away from every snap found so far.
-				if slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < laneApartNM }) {
+				if slices.ContainsFunc(found, func(f snap) bool { return within(f.at, c.at, laneApartNM) }) {
 					continue
 				}
 				checks++
@@ -779,7 +784,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			// apart from all is (after at most maxApartChecks legs checked), and only those count,
 			// so that edges fanning out from a node near the point (the generator's shortcuts)
 			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
-			near := slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM })
+			near := slices.ContainsFunc(found, func(f snap) bool { return within(f.at, c.at, snapApartNM) })
 			if near && len(found) >= maxSnaps {
 				continue
 			}
@@ -809,6 +814,16 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	}
 	return n.harbour(p, found, nearest)
 }
+
+// within reports whether a and b lie less than nm apart (geo.DistanceNM), without the haversine
+// when their latitudes alone set them farther apart (see meridianNM).
+func within(a, b geo.Point, nm float64) bool {
+	return meridianNM(a, b) <= nm*(1+1e-9) && geo.DistanceNM(a, b) < nm
+}
+
+// meridianNM is the length of the meridian arc between a's and b's latitudes: the great circle
+// between them is never shorter, and a billionth more is far more than the rounding of either.
+func meridianNM(a, b geo.Point) float64 { return math.Abs(a.Lat-b.Lat) * (geo.EarthRadiusNM * rad) }
 
 // project returns the point of edge e nearest to vp and its distance in nautical miles.
 func (n *Network) project(vp vec, e int32) (vec, float64) {

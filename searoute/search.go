@@ -345,10 +345,29 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				continue
 			}
 			// A node whose key is no less than the best distance found would never leave the heap.
-			if d := du + a.length; d < s.get(a.to) {
-				if key := d + h(a.to); key < best {
-					s.reach(a.to, d, key, a.edge)
+			// (get and h, written out: this is the search's innermost step.)
+			d := du + a.length
+			ns := &s.node[a.to]
+			if ns.stamp == s.cur {
+				if d >= ns.dist {
+					continue
 				}
+			} else if useALT {
+				est := 0.0
+				for i := range active {
+					b := &bounds[i]
+					lv := float64(b.dist[int(a.to)*landmarkCount+b.k])
+					if math.IsInf(lv, 1) {
+						continue
+					}
+					est = max(est, b.a-lv, lv-b.b)
+				}
+				ns.h = est - 0.01
+			} else {
+				ns.h = estimate(a.to)
+			}
+			if key := d + ns.h; key < best {
+				s.reach(a.to, d, key, a.edge)
 			}
 		}
 	}

@@ -14,9 +14,11 @@ type search struct {
 	// node holds each node's state side by side, so that a node visited costs one cache line.
 	node []nodeState
 	cur  uint32
-	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once
-	// (see nodeState.pos).
+	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once.
+	// pos is each reached node's place in it, or -1 once out of it: apart from node, so that
+	// moving entries in the heap touches a small array rather than the nodes' states.
 	heap []entry
+	pos  []int32
 
 	// cands is the snapping candidates' buffer, and projected the nearest point of each
 	// candidate's edge.
@@ -72,7 +74,6 @@ type nodeState struct {
 	dist     float64 // from the start
 	h        float64 // the estimate of the distance left (route), made when the node is reached
 	prevEdge int32   // the edge dist came by, or -1-i for the start by snap i
-	pos      int32   // place in the heap, or -1 once out of it
 	stamp    uint32  // the query that reached the node
 }
 
@@ -85,6 +86,7 @@ func newSearch(nodes, edges int) *search {
 	return &search{
 		edgeSeen: make([]uint32, edges),
 		node:     make([]nodeState, nodes),
+		pos:      make([]int32, nodes),
 	}
 }
 
@@ -112,11 +114,11 @@ func (s *search) reach(v int32, d, key float64, via int32) {
 		ns.stamp = s.cur
 		i = int32(len(s.heap))
 		s.heap = append(s.heap, entry{key, v})
-	case ns.pos < 0:
+	case s.pos[v] < 0:
 		ns.dist, ns.prevEdge = d, via
 		return
 	default:
-		i = ns.pos
+		i = s.pos[v]
 		s.heap[i].key = key
 	}
 	ns.dist, ns.prevEdge = d, via
@@ -133,18 +135,18 @@ func (s *search) up(i int) {
 			break
 		}
 		h[i] = h[p]
-		s.node[h[i].node].pos = int32(i)
+		s.pos[h[i].node] = int32(i)
 		i = p
 	}
 	h[i] = it
-	s.node[it.node].pos = int32(i)
+	s.pos[it.node] = int32(i)
 }
 
 // pop removes the entry of smallest key: its node is settled.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	s.node[top.node].pos = -1
+	s.pos[top.node] = -1
 	last := h[len(h)-1]
 	h = h[:len(h)-1]
 	s.heap = h
@@ -167,11 +169,11 @@ func (s *search) pop() entry {
 			break
 		}
 		h[i] = h[m]
-		s.node[h[i].node].pos = int32(i)
+		s.pos[h[i].node] = int32(i)
 		i = m
 	}
 	h[i] = last
-	s.node[last.node].pos = int32(i)
+	s.pos[last.node] = int32(i)
 	return top
 }
 
@@ -294,7 +296,14 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			if math.IsInf(lv, 1) {
 				continue // cut off from this landmark by the closed passages: it says nothing
 			}
-			est = max(est, b.a-lv, lv-b.b)
+			// As max(est, b.a-lv, lv-b.b), without its care for NaN and signed zeros:
+			// distances are never NaN, and a zero's sign is lost in the subtraction below.
+			if x := b.a - lv; x > est {
+				est = x
+			}
+			if x := lv - b.b; x > est {
+				est = x
+			}
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
@@ -352,17 +361,6 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				if d >= ns.dist {
 					continue
 				}
-			} else if useALT {
-				est := 0.0
-				for i := range active {
-					b := &bounds[i]
-					lv := float64(b.dist[int(a.to)*landmarkCount+b.k])
-					if math.IsInf(lv, 1) {
-						continue
-					}
-					est = max(est, b.a-lv, lv-b.b)
-				}
-				ns.h = est - 0.01
 			} else {
 				ns.h = estimate(a.to)
 			}

@@ -24,6 +24,8 @@ type search struct {
 	// candidate's edge.
 	cands, merged []candidate
 	projected     []vec
+	// pending holds the edges seen by the snapping but not yet projected (see capsBeyond).
+	pending []int32
 
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32

@@ -111,6 +111,13 @@ type edgeArc struct {
 	angle        float64
 }
 
+// edgeCap is the cap round an edge's arc: its middle's unit vector and the cosine and sine of
+// half the arc's angle. Every point of the arc lies within that half angle of the middle.
+type edgeCap struct {
+	mid        vec
+	cosH, sinH float64
+}
+
 // Network is a maritime network ready for queries.
 type Network struct {
 	water  Water
@@ -119,8 +126,10 @@ type Network struct {
 	length []float64 // nm, per edge
 	comp   []int32   // connected piece of each node
 	vecs   []vec     // unit vector of each node
-	// arcs hold each edge's great circle side by side, for the snapping's projections.
+	// arcs hold each edge's great circle side by side, for the snapping's projections, and caps
+	// the cap round each, which tells the snapping which edges lie too far to project yet.
 	arcs []edgeArc
+	caps []edgeCap
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
@@ -171,6 +180,7 @@ func New(g Graph, w Water) (*Network, error) {
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
 	n.arcs = make([]edgeArc, len(g.Edges))
+	n.caps = make([]edgeCap, len(g.Edges))
 	n.vecs = make([]vec, len(g.Nodes))
 	for i, p := range g.Nodes {
 		n.vecs[i] = toVec(p)
@@ -186,6 +196,11 @@ func New(g Graph, w Water) (*Network, error) {
 		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
 		u, v := n.vecs[e.U], n.vecs[e.V]
 		n.arcs[i] = edgeArc{u, v, normal(u, v), angle(u, v)}
+		mid := add(u, v)
+		if m := norm(mid); m > 1e-9 {
+			mid = scale(mid, 1/m)
+		}
+		n.caps[i] = edgeCap{mid, math.Cos(n.arcs[i].angle / 2), math.Sin(n.arcs[i].angle / 2)}
 		n.passage[i] = int8(passageIndex(e.Passage))
 		deg[e.U+1]++
 		deg[e.V+1]++
@@ -709,9 +724,9 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed []bool) []snap {
 	vp := toVec(p)
 	s.edgeStamp++
-	cands := s.cands[:0]
+	cands, pending := s.cands[:0], s.pending[:0]
 	s.projected = s.projected[:0]
-	defer func() { s.cands = cands[:0] }()
+	defer func() { s.cands, s.pending = cands[:0], pending[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
 	var extra, checks, ways, apartChecks int
@@ -728,10 +743,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
-					if q, d := n.project(vp, e); d <= MaxSnapNM {
-						cands = append(cands, candidate{d, e, int32(len(s.projected))})
-						s.projected = append(s.projected, q)
-					}
+					pending = append(pending, e)
 				}
 			}
 		}
@@ -742,6 +754,21 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		if bound >= MaxSnapNM || (r == maxRing && g == &n.coarse) {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
+		// Only the edges seen that may lie within the bound are projected now: those taken
+		// below are the same as if every edge seen were, in the same order.
+		far := capsBeyond(bound)
+		left := pending[:0]
+		for _, e := range pending {
+			if far.holds(vp, &n.caps[e]) {
+				left = append(left, e)
+				continue
+			}
+			if q, d := n.project(vp, e); d <= MaxSnapNM {
+				cands = append(cands, candidate{d, e, int32(len(s.projected))})
+				s.projected = append(s.projected, q)
+			}
+		}
+		pending = left
 		// The candidates left from earlier rings are in order: the ring's own are sorted and
 		// merged into them.
 		cands = s.mergeCandidates(cands, seen)
@@ -824,6 +851,31 @@ func within(a, b geo.Point, nm float64) bool {
 // meridianNM is the length of the meridian arc between a's and b's latitudes: the great circle
 // between them is never shorter, and a billionth more is far more than the rounding of either.
 func meridianNM(a, b geo.Point) float64 { return math.Abs(a.Lat-b.Lat) * (geo.EarthRadiusNM * rad) }
+
+// capsBeyond is a test of edges' caps (see edgeCap) that holds only for an edge whose every point
+// lies more than nm from a point: the cosine and sine of nm as an angle, with a margin of 10⁻⁷
+// radians (under a metre) against rounding. It never holds when nm is infinite or the angles too
+// wide to tell.
+func capsBeyond(nm float64) capTest {
+	b := nm/geo.EarthRadiusNM + 1e-7
+	if math.IsInf(nm, 1) || b > math.Pi/2 {
+		return capTest{}
+	}
+	return capTest{math.Cos(b), math.Sin(b), true}
+}
+
+type capTest struct {
+	cos, sin float64
+	ok       bool
+}
+
+// holds reports whether every point of the cap c lies farther from vp than the test's angle: the
+// angle from vp to the cap's middle is more than that angle and the cap's half angle together,
+// whose cosine the sum formula gives; a further 10⁻¹² keeps the comparison of cosines safe from
+// rounding.
+func (t capTest) holds(vp vec, c *edgeCap) bool {
+	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
+}
 
 // project returns the point of edge e nearest to vp and its distance in nautical miles.
 func (n *Network) project(vp vec, e int32) (vec, float64) {

@@ -551,6 +551,7 @@ type snap struct {
 	edge  int32
 	t     float64
 	at    geo.Point
+	atVec vec // at's unit vector, once the snapping has compared it with others (see apart)
 	legNM float64
 	shore geo.Point   // where the point reaches water: the point itself unless it lies on land
 	via   []geo.Point // waypoints from shore to at, when a straight leg would cross land
@@ -794,9 +795,10 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			tried = append(tried, c.at)
+			c.atVec = toVec(c.at)
 			if beyond {
 				// Past the slack, only a lane away from every snap found so far.
-				if slices.ContainsFunc(found, func(f snap) bool { return within(f.at, c.at, laneApartNM) }) {
+				if slices.ContainsFunc(found, func(f snap) bool { return laneApart.within(f, c) }) {
 					continue
 				}
 				checks++
@@ -811,7 +813,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			// apart from all is (after at most maxApartChecks legs checked), and only those count,
 			// so that edges fanning out from a node near the point (the generator's shortcuts)
 			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
-			near := slices.ContainsFunc(found, func(f snap) bool { return within(f.at, c.at, snapApartNM) })
+			near := slices.ContainsFunc(found, func(f snap) bool { return snapApart.within(f, c) })
 			if near && len(found) >= maxSnaps {
 				continue
 			}
@@ -842,10 +844,31 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	return n.harbour(p, found, nearest)
 }
 
-// within reports whether a and b lie less than nm apart (geo.DistanceNM), without the haversine
-// when their latitudes alone set them farther apart (see meridianNM).
-func within(a, b geo.Point, nm float64) bool {
-	return meridianNM(a, b) <= nm*(1+1e-9) && geo.DistanceNM(a, b) < nm
+// apart tells whether two snaps' joining points lie less than nm apart, as geo.DistanceNM says,
+// mostly from the chord between their unit vectors: the chord's square is compared with those
+// of the chords a billionth shorter and longer than nm, far more than the rounding of either
+// way, and the haversine settles only what lies between.
+type apart struct{ nm, lo2, hi2 float64 }
+
+var snapApart, laneApart = apartBy(snapApartNM), apartBy(laneApartNM)
+
+func apartBy(nm float64) apart {
+	chord2 := func(f float64) float64 {
+		c := 2 * math.Sin(nm*f/geo.EarthRadiusNM/2)
+		return c * c
+	}
+	return apart{nm, chord2(1 - 1e-9), chord2(1 + 1e-9)}
+}
+
+func (t apart) within(a, b snap) bool {
+	d := sub(a.atVec, b.atVec)
+	switch c2 := dot(d, d); {
+	case c2 < t.lo2:
+		return true
+	case c2 > t.hi2:
+		return false
+	}
+	return geo.DistanceNM(a.at, b.at) < t.nm
 }
 
 // meridianNM is the length of the meridian arc between a's and b's latitudes: the great circle

@@ -620,7 +620,7 @@ func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point
 		var out []geo.Point
 		last := int32(-1)
 		for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
-			for _, q := range ring(p, r) {
+			for q := range ring(p, r) {
 				if math.Abs(q.Lat) > 90 || !wet(w, q, &last) {
 					continue
 				}
@@ -639,15 +639,47 @@ func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point
 	}
 }
 
-// ring returns points r km from p, clockwise from north: at least 32, and at most a quarter
+// ring yields points r km from p, clockwise from north: at least 32, and at most a quarter
 // kilometre apart, so that a strip of water a quarter kilometre wide is not missed.
-func ring(p geo.Point, r float64) []geo.Point {
+func ring(p geo.Point, r float64) iter.Seq[geo.Point] {
 	const kmPerDeg = geo.EarthRadiusKM * rad
 	m := max(32, int(math.Ceil(2*math.Pi*r/0.25)))
-	out := make([]geo.Point, m)
+	return func(yield func(geo.Point) bool) {
+		dirs := ringDirections(m)
+		lonKM := kmPerDeg * math.Cos(p.Lat*rad)
+		for _, d := range dirs {
+			if !yield(geo.Point{Lat: p.Lat + r*d.cos/kmPerDeg, Lon: p.Lon + r*d.sin/lonKM}) {
+				return
+			}
+		}
+	}
+}
+
+// direction is the cosine and sine of an angle clockwise from north.
+type direction struct{ cos, sin float64 }
+
+// ringDirections returns the directions of a ring of m points, clockwise from north: those of
+// the rings within SnapKM are made once.
+func ringDirections(m int) []direction {
+	if dirs := ringTable(); m < len(dirs) {
+		return dirs[m]
+	}
+	return directions(m)
+}
+
+var ringTable = sync.OnceValue(func() [][]direction {
+	out := make([][]direction, int(math.Ceil(2*math.Pi*SnapKM/0.25))+1)
+	for m := 32; m < len(out); m++ {
+		out[m] = directions(m)
+	}
+	return out
+})
+
+func directions(m int) []direction {
+	out := make([]direction, m)
 	for k := range out {
 		a := float64(k) * 2 * math.Pi / float64(m)
-		out[k] = geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
+		out[k] = direction{math.Cos(a), math.Sin(a)}
 	}
 	return out
 }

@@ -161,13 +161,27 @@ func (s *search) pop() entry {
 		if c >= len(h) {
 			break
 		}
-		m := c
-		for j := c + 1; j < min(c+4, len(h)); j++ {
-			if h[j].key < h[m].key {
-				m = j
+		// The first child of smallest key; four at once where all four are there.
+		m, mk := c, h[c].key
+		if c+3 < len(h) {
+			kids := h[c+1 : c+4 : c+4]
+			if k := kids[0].key; k < mk {
+				m, mk = c+1, k
+			}
+			if k := kids[1].key; k < mk {
+				m, mk = c+2, k
+			}
+			if k := kids[2].key; k < mk {
+				m, mk = c+3, k
+			}
+		} else {
+			for j := c + 1; j < len(h); j++ {
+				if k := h[j].key; k < mk {
+					m, mk = j, k
+				}
 			}
 		}
-		if h[m].key >= last.key {
+		if mk >= last.key {
 			break
 		}
 		h[i] = h[m]

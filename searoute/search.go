@@ -20,8 +20,8 @@ type search struct {
 	heap []entry
 	pos  []int32
 
-	// cands is the snapping candidates' buffer, and projected the nearest point of each
-	// candidate's edge.
+	// cands is the snapping candidates' buffer, merged the buffer they are merged in, and
+	// projected the nearest point of each candidate's edge.
 	cands, merged []candidate
 	projected     []vec
 	// pending holds the edges seen by the snapping but not yet projected (see capsBeyond).
@@ -32,11 +32,19 @@ type search struct {
 	edgeStamp uint32
 }
 
-// candidate is an edge a point could be joined to and its distance. It is small, since
-// candidates are sorted often; the nearest point is found again for the few that are used.
+// candidate is an edge a point could be joined to, its distance and where its nearest point
+// lies in search.projected. It is small, since candidates are sorted often.
+type candidate struct {
+	d    float64
+	edge int32
+	q    int32
+}
+
 // byDistance orders candidates nearest first, then by edge: a total order, so that any way of
 // sorting them gives the same sequence.
-func byDistance(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) }
+func byDistance(a, b candidate) int {
+	return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge))
+}
 
 // mergeCandidates sorts cands[from:] and merges them into cands[:from], which are sorted.
 func (s *search) mergeCandidates(cands []candidate, from int) []candidate {
@@ -59,12 +67,6 @@ func (s *search) mergeCandidates(cands []candidate, from int) []candidate {
 	m = append(append(m, cands[i:from]...), cands[j:]...)
 	s.merged = m
 	return append(cands[:0], m...)
-}
-
-type candidate struct {
-	d    float64
-	edge int32
-	q    int32 // the nearest point, in search.projected
 }
 
 // activeLandmarks is how many landmarks a query consults (see route).
@@ -370,7 +372,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				continue
 			}
 			// A node whose key is no less than the best distance found would never leave the heap.
-			// (get and h, written out: this is the search's innermost step.)
+			// (get and h written out, reading the node's state once: the search's innermost step.)
 			d := du + a.length
 			ns := &s.node[a.to]
 			if ns.stamp == s.cur {

@@ -216,7 +216,7 @@ func (f *Fairways) near(p geo.Point, last *int32) bool {
 // nearLast reports whether segment last (none when negative) counts as near p, as Near would
 // find: a cheap first question where the answer is mostly yes.
 func (f *Fairways) nearLast(p geo.Point, last int32) bool {
-	return last >= 0 && f.box.contains(p) && f.segs[last].near(fairwayCell(p), p)
+	return f != nil && last >= 0 && f.box.contains(p) && f.segs[last].near(fairwayCell(p), p)
 }
 
 // near reports whether the segment counts as near p, whose fairwayCell is c (see Fairways.near).

@@ -196,11 +196,11 @@ func New(g Graph, w Water) (*Network, error) {
 		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
 		u, v := n.vecs[e.U], n.vecs[e.V]
 		n.arcs[i] = edgeArc{u, v, normal(u, v), angle(u, v)}
-		mid := add(u, v)
-		if m := norm(mid); m > 1e-9 {
-			mid = scale(mid, 1/m)
+		// Ends nearly antipodal have no middle to speak of: a cap as wide as the sphere.
+		n.caps[i] = edgeCap{sinH: 1}
+		if mid := add(u, v); norm(mid) > 1e-9 {
+			n.caps[i] = edgeCap{scale(mid, 1/norm(mid)), math.Cos(n.arcs[i].angle / 2), math.Sin(n.arcs[i].angle / 2)}
 		}
-		n.caps[i] = edgeCap{mid, math.Cos(n.arcs[i].angle / 2), math.Sin(n.arcs[i].angle / 2)}
 		n.passage[i] = int8(passageIndex(e.Passage))
 		deg[e.U+1]++
 		deg[e.V+1]++
@@ -927,7 +927,8 @@ type capTest struct {
 // holds reports whether every point of the cap c lies farther from vp than the test's angle: the
 // angle from vp to the cap's middle is more than that angle and the cap's half angle together,
 // whose cosine the sum formula gives; a further 10⁻¹² keeps the comparison of cosines safe from
-// rounding.
+// rounding. Only caps of a half angle under 30° are judged, so that the sum stays below 120°,
+// where the cosine still falls as the angle grows.
 func (t capTest) holds(vp vec, c *edgeCap) bool {
 	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/boxwatch/boxwatch/geo"
 	"github.com/boxwatch/boxwatch/geo/land"
@@ -33,11 +34,32 @@ type Water struct {
 // Fairways are the fairways indexed for nearness. Read-only after NewFairways and safe for
 // concurrent use.
 type Fairways struct {
-	list  []Fairway
-	segs  [][2]geo.Point
-	cells map[[2]int32][]int32 // segments by fairwayCell
-	box   box                  // round every segment, FairwayKM wider
+	list []Fairway
+	segs []fairwaySeg
+	box  box // round every segment, FairwayKM wider
+	// A segment is near a point's fairwayCell when its cells (see fairwaySeg) reach that cell or
+	// one of the eight round it. Each block of blockCells × blockCells cells lists the segments
+	// near any of its cells (CSR, block by block over the box: origin, cols and rows in blocks),
+	// so that a query reads one short list from an array, never a map.
+	blockStart           []int32
+	blockSegs            []int32
+	origin               [2]int32
+	blockCols, blockRows int32
 }
+
+// fairwaySeg is a segment of a fairway, from a to b, with what offsetKM computes of it alone,
+// the fairwayCells its box spans, from lo to hi, and that box widened by a little more than
+// FairwayKM: a point outside it is farther from the segment.
+type fairwaySeg struct {
+	a, b                     geo.Point
+	k                        float64 // the cosine of a's latitude
+	bx, by                   float64 // b from a, longitude scaled by k, in degrees
+	lo, hi                   [2]int32
+	west, south, east, north float64
+}
+
+// blockCells is the side of an index block, in fairwayCells (half a degree).
+const blockCells = 10
 
 // DecodeFairways reads fairways as data/rivers/fairways.json holds them: a JSON array of
 // {"river", "port", "points"}, the points [longitude, latitude] from the sea to the port, and
@@ -68,7 +90,7 @@ const fairwayCellDeg = 0.05
 // NewFairways indexes fs. It returns an error if a fairway has fewer than two points or a point is
 // not a valid position.
 func NewFairways(fs []Fairway) (*Fairways, error) {
-	f := &Fairways{list: fs, cells: map[[2]int32][]int32{}, box: box{180, 90, -180, -90}}
+	f := &Fairways{list: fs, box: box{180, 90, -180, -90}}
 	const kmPerDeg = geo.EarthRadiusKM * rad
 	for i, fw := range fs {
 		if len(fw.Points) < 2 {
@@ -85,14 +107,17 @@ func NewFairways(fs []Fairway) (*Fairways, error) {
 			if math.Abs(a.Lon-b.Lon) > 180 {
 				return nil, fmt.Errorf("searoute: fairway %d (%s) crosses the antimeridian", i, fw.Port)
 			}
-			s := int32(len(f.segs))
-			f.segs = append(f.segs, [2]geo.Point{a, b})
-			c0, c1 := fairwayCell(geo.Point{Lat: min(a.Lat, b.Lat), Lon: min(a.Lon, b.Lon)}), fairwayCell(geo.Point{Lat: max(a.Lat, b.Lat), Lon: max(a.Lon, b.Lon)})
-			for x := c0[0]; x <= c1[0]; x++ {
-				for y := c0[1]; y <= c1[1]; y++ {
-					f.cells[[2]int32{x, y}] = append(f.cells[[2]int32{x, y}], s)
-				}
-			}
+			// The widened box's margin is a millionth more than FairwayKM, far more than
+			// offsetKM's rounding: a point it leaves out is one offsetKM puts beyond FairwayKM.
+			k := math.Cos(a.Lat * rad)
+			padLat := FairwayKM / kmPerDeg * (1 + 1e-6)
+			f.segs = append(f.segs, fairwaySeg{
+				a: a, b: b, k: k, bx: (b.Lon - a.Lon) * k, by: b.Lat - a.Lat,
+				lo:   fairwayCell(geo.Point{Lat: min(a.Lat, b.Lat), Lon: min(a.Lon, b.Lon)}),
+				hi:   fairwayCell(geo.Point{Lat: max(a.Lat, b.Lat), Lon: max(a.Lon, b.Lon)}),
+				west: min(a.Lon, b.Lon) - padLat/k, east: max(a.Lon, b.Lon) + padLat/k,
+				south: min(a.Lat, b.Lat) - padLat, north: max(a.Lat, b.Lat) + padLat,
+			})
 			pad := FairwayKM / kmPerDeg
 			f.box.west = min(f.box.west, a.Lon-pad/math.Cos(a.Lat*rad), b.Lon-pad/math.Cos(b.Lat*rad))
 			f.box.east = max(f.box.east, a.Lon+pad/math.Cos(a.Lat*rad), b.Lon+pad/math.Cos(b.Lat*rad))
@@ -103,7 +128,49 @@ func NewFairways(fs []Fairway) (*Fairways, error) {
 	if len(f.segs) == 0 {
 		return nil, errors.New("searoute: no fairways")
 	}
+	f.index()
 	return f, nil
+}
+
+// index lists each segment in the blocks of every cell it is near.
+func (f *Fairways) index() {
+	lo, hi := fairwayCell(geo.Point{Lat: f.box.south, Lon: f.box.west}), fairwayCell(geo.Point{Lat: f.box.north, Lon: f.box.east})
+	f.origin = [2]int32{floorDiv(lo[0]-1, blockCells), floorDiv(lo[1]-1, blockCells)}
+	f.blockCols = floorDiv(hi[0]+1, blockCells) - f.origin[0] + 1
+	f.blockRows = floorDiv(hi[1]+1, blockCells) - f.origin[1] + 1
+	f.blockStart = make([]int32, f.blockCols*f.blockRows+1)
+	blocks := func(s fairwaySeg, visit func(b int32)) {
+		x0, y0 := floorDiv(s.lo[0]-1, blockCells)-f.origin[0], floorDiv(s.lo[1]-1, blockCells)-f.origin[1]
+		x1, y1 := floorDiv(s.hi[0]+1, blockCells)-f.origin[0], floorDiv(s.hi[1]+1, blockCells)-f.origin[1]
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				visit(y*f.blockCols + x)
+			}
+		}
+	}
+	for _, s := range f.segs {
+		blocks(s, func(b int32) { f.blockStart[b+1]++ })
+	}
+	for b := range f.blockCols * f.blockRows {
+		f.blockStart[b+1] += f.blockStart[b]
+	}
+	f.blockSegs = make([]int32, f.blockStart[len(f.blockStart)-1])
+	fill := slices.Clone(f.blockStart)
+	for i, s := range f.segs {
+		blocks(s, func(b int32) {
+			f.blockSegs[fill[b]] = int32(i)
+			fill[b]++
+		})
+	}
+}
+
+// floorDiv is a / b rounded down.
+func floorDiv(a, b int32) int32 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 func fairwayCell(p geo.Point) [2]int32 {
@@ -119,35 +186,60 @@ func (f *Fairways) All() []Fairway {
 }
 
 // Near reports whether p lies within FairwayKM of a fairway.
-func (f *Fairways) Near(p geo.Point) bool {
+func (f *Fairways) Near(p geo.Point) bool { return f.near(p, nil) }
+
+// near is Near. When last is not nil it tries first the segment *last names (a segment found
+// near an earlier point, or -1), and records the segment it finds: the points a line is
+// sampled at, and the rings round a point on land, mostly lie near the segment the point
+// before did. A segment counts when its cells reach p's fairwayCell or one of the eight round
+// it, and p lies within FairwayKM of it.
+func (f *Fairways) near(p geo.Point, last *int32) bool {
 	if f == nil || !f.box.contains(p) {
 		return false
 	}
 	c := fairwayCell(p)
-	for dx := int32(-1); dx <= 1; dx++ {
-		for dy := int32(-1); dy <= 1; dy++ {
-			for _, s := range f.cells[[2]int32{c[0] + dx, c[1] + dy}] {
-				if offsetKM(p, f.segs[s][0], f.segs[s][1]) <= FairwayKM {
-					return true
-				}
+	if last != nil && f.nearLast(p, *last) {
+		return true
+	}
+	b := (floorDiv(c[1], blockCells)-f.origin[1])*f.blockCols + floorDiv(c[0], blockCells) - f.origin[0]
+	for _, i := range f.blockSegs[f.blockStart[b]:f.blockStart[b+1]] {
+		if f.segs[i].near(c, p) {
+			if last != nil {
+				*last = i
 			}
+			return true
 		}
 	}
 	return false
 }
 
-// offsetKM is the distance from p to the segment from a to b, in the plane tangent at a (the
-// segments are short).
-func offsetKM(p, a, b geo.Point) float64 {
-	const kmPerDeg = geo.EarthRadiusKM * rad
-	k := math.Cos(a.Lat * rad)
-	bx, by := (b.Lon-a.Lon)*k, b.Lat-a.Lat
-	px, py := (p.Lon-a.Lon)*k, p.Lat-a.Lat
-	t := 0.0
-	if l := bx*bx + by*by; l > 0 {
-		t = min(max((px*bx+py*by)/l, 0), 1)
+// nearLast reports whether segment last (none when negative) counts as near p, as Near would
+// find: a cheap first question where the answer is mostly yes.
+func (f *Fairways) nearLast(p geo.Point, last int32) bool {
+	return f != nil && last >= 0 && f.box.contains(p) && f.segs[last].near(fairwayCell(p), p)
+}
+
+// near reports whether the segment counts as near p, whose fairwayCell is c (see Fairways.near).
+func (s *fairwaySeg) near(c [2]int32, p geo.Point) bool {
+	if s.lo[0] > c[0]+1 || s.hi[0] < c[0]-1 || s.lo[1] > c[1]+1 || s.hi[1] < c[1]-1 {
+		return false
 	}
-	return math.Hypot(px-t*bx, py-t*by) * kmPerDeg
+	if p.Lon < s.west || p.Lon > s.east || p.Lat < s.south || p.Lat > s.north {
+		return false
+	}
+	return s.offsetKM(p) <= FairwayKM
+}
+
+// offsetKM is the distance from p to the segment, in the plane tangent at its start (the
+// segments are short).
+func (s *fairwaySeg) offsetKM(p geo.Point) float64 {
+	const kmPerDeg = geo.EarthRadiusKM * rad
+	px, py := (p.Lon-s.a.Lon)*s.k, p.Lat-s.a.Lat
+	t := 0.0
+	if l := s.bx*s.bx + s.by*s.by; l > 0 {
+		t = min(max((px*s.bx+py*s.by)/l, 0), 1)
+	}
+	return math.Hypot(px-t*s.bx, py-t*s.by) * kmPerDeg
 }
 
 // fairwayStepKM is how finely a line is sampled against the land and the fairways.
@@ -167,11 +259,31 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 		return false
 	}
 	steps := int(geo.DistanceKM(a, b)/fairwayStepKM) + 1
-	for s := 0; s <= steps; s++ {
+	last := int32(-1)
+	wet := func(s int) bool {
 		t := float64(s) / float64(steps)
 		p := geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
-		if !f.Near(p) && l.Contains(p) {
+		// Along a river, on the land 1:50m draws over it, the segment found last mostly
+		// answers alone.
+		return f.nearLast(p, last) || !l.Contains(p) || f.near(p, &last)
+	}
+	// The points are taken coarse to fine (every 2^k-th first, then those halfway between, and
+	// so on), each once: a line that crosses land away from a fairway mostly does so for many
+	// points in a row, which the first rounds meet.
+	stride := 1
+	for stride*2 <= steps {
+		stride *= 2
+	}
+	for s := 0; s <= steps; s += stride {
+		if !wet(s) {
 			return false
+		}
+	}
+	for ; stride > 1; stride /= 2 {
+		for s := stride / 2; s <= steps; s += stride {
+			if !wet(s) {
+				return false
+			}
 		}
 	}
 	return true
@@ -192,6 +304,12 @@ func Clear(w Water, a, b geo.Point) bool {
 
 // Wet reports whether p is in navigable water: off land, in a canal or a reach awaiting a
 // fairway, or near a fairway.
-func Wet(w Water, p geo.Point) bool {
-	return !w.Land.Contains(p) || Waterway(p, p) != "" || w.Fairways.Near(p)
+func Wet(w Water, p geo.Point) bool { return wet(w, p, nil) }
+
+// wet is Wet, with the segment of a fairway found last (see Fairways.near).
+func wet(w Water, p geo.Point, last *int32) bool {
+	if last != nil && w.Fairways.nearLast(p, *last) {
+		return true
+	}
+	return !w.Land.Contains(p) || Waterway(p, p) != "" || w.Fairways.near(p, last)
 }

@@ -14,23 +14,59 @@ type search struct {
 	// node holds each node's state side by side, so that a node visited costs one cache line.
 	node []nodeState
 	cur  uint32
-	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once
-	// (see nodeState.pos).
+	// heap is a 4-ary min-heap of the nodes reached and not yet settled, each at most once.
+	// pos is each reached node's place in it, or -1 once out of it: apart from node, so that
+	// moving entries in the heap touches a small array rather than the nodes' states.
 	heap []entry
+	pos  []int32
 
-	// cands is the snapping candidates' buffer.
-	cands []candidate
+	// cands is the snapping candidates' buffer, merged the buffer they are merged in, and
+	// projected the nearest point of each candidate's edge.
+	cands, merged []candidate
+	projected     []vec
+	// pending holds the edges seen by the snapping but not yet projected (see capsBeyond).
+	pending []int32
 
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32
 	edgeStamp uint32
 }
 
-// candidate is an edge a point could be joined to and its distance. It is small, since
-// candidates are sorted often; the nearest point is found again for the few that are used.
+// candidate is an edge a point could be joined to, its distance and where its nearest point
+// lies in search.projected. It is small, since candidates are sorted often.
 type candidate struct {
 	d    float64
 	edge int32
+	q    int32
+}
+
+// byDistance orders candidates nearest first, then by edge: a total order, so that any way of
+// sorting them gives the same sequence.
+func byDistance(a, b candidate) int {
+	return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge))
+}
+
+// mergeCandidates sorts cands[from:] and merges them into cands[:from], which are sorted.
+func (s *search) mergeCandidates(cands []candidate, from int) []candidate {
+	fresh := cands[from:]
+	slices.SortFunc(fresh, byDistance)
+	if from == 0 || len(fresh) == 0 {
+		return cands
+	}
+	m := s.merged[:0]
+	i, j := 0, from
+	for i < from && j < len(cands) {
+		if byDistance(cands[j], cands[i]) < 0 {
+			m = append(m, cands[j])
+			j++
+		} else {
+			m = append(m, cands[i])
+			i++
+		}
+	}
+	m = append(append(m, cands[i:from]...), cands[j:]...)
+	s.merged = m
+	return append(cands[:0], m...)
 }
 
 // activeLandmarks is how many landmarks a query consults (see route).
@@ -42,7 +78,6 @@ type nodeState struct {
 	dist     float64 // from the start
 	h        float64 // the estimate of the distance left (route), made when the node is reached
 	prevEdge int32   // the edge dist came by, or -1-i for the start by snap i
-	pos      int32   // place in the heap, or -1 once out of it
 	stamp    uint32  // the query that reached the node
 }
 
@@ -55,6 +90,7 @@ func newSearch(nodes, edges int) *search {
 	return &search{
 		edgeSeen: make([]uint32, edges),
 		node:     make([]nodeState, nodes),
+		pos:      make([]int32, nodes),
 	}
 }
 
@@ -82,11 +118,11 @@ func (s *search) reach(v int32, d, key float64, via int32) {
 		ns.stamp = s.cur
 		i = int32(len(s.heap))
 		s.heap = append(s.heap, entry{key, v})
-	case ns.pos < 0:
+	case s.pos[v] < 0:
 		ns.dist, ns.prevEdge = d, via
 		return
 	default:
-		i = ns.pos
+		i = s.pos[v]
 		s.heap[i].key = key
 	}
 	ns.dist, ns.prevEdge = d, via
@@ -103,18 +139,18 @@ func (s *search) up(i int) {
 			break
 		}
 		h[i] = h[p]
-		s.node[h[i].node].pos = int32(i)
+		s.pos[h[i].node] = int32(i)
 		i = p
 	}
 	h[i] = it
-	s.node[it.node].pos = int32(i)
+	s.pos[it.node] = int32(i)
 }
 
 // pop removes the entry of smallest key: its node is settled.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	s.node[top.node].pos = -1
+	s.pos[top.node] = -1
 	last := h[len(h)-1]
 	h = h[:len(h)-1]
 	s.heap = h
@@ -127,21 +163,35 @@ func (s *search) pop() entry {
 		if c >= len(h) {
 			break
 		}
-		m := c
-		for j := c + 1; j < min(c+4, len(h)); j++ {
-			if h[j].key < h[m].key {
-				m = j
+		// The first child of smallest key; four at once where all four are there.
+		m, mk := c, h[c].key
+		if c+3 < len(h) {
+			kids := h[c+1 : c+4 : c+4]
+			if k := kids[0].key; k < mk {
+				m, mk = c+1, k
+			}
+			if k := kids[1].key; k < mk {
+				m, mk = c+2, k
+			}
+			if k := kids[2].key; k < mk {
+				m, mk = c+3, k
+			}
+		} else {
+			for j := c + 1; j < len(h); j++ {
+				if k := h[j].key; k < mk {
+					m, mk = j, k
+				}
 			}
 		}
-		if h[m].key >= last.key {
+		if mk >= last.key {
 			break
 		}
 		h[i] = h[m]
-		s.node[h[i].node].pos = int32(i)
+		s.pos[h[i].node] = int32(i)
 		i = m
 	}
 	h[i] = last
-	s.node[last.node].pos = int32(i)
+	s.pos[last.node] = int32(i)
 	return top
 }
 
@@ -264,7 +314,14 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 			if math.IsInf(lv, 1) {
 				continue // cut off from this landmark by the closed passages: it says nothing
 			}
-			est = max(est, b.a-lv, lv-b.b)
+			// As max(est, b.a-lv, lv-b.b), without its care for NaN and signed zeros:
+			// distances are never NaN, and a zero's sign is lost in the subtraction below.
+			if x := b.a - lv; x > est {
+				est = x
+			}
+			if x := lv - b.b; x > est {
+				est = x
+			}
 		}
 		// Less a hundredth of a mile, more than float32 rounding can add.
 		return est - 0.01
@@ -315,10 +372,18 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 				continue
 			}
 			// A node whose key is no less than the best distance found would never leave the heap.
-			if d := du + a.length; d < s.get(a.to) {
-				if key := d + h(a.to); key < best {
-					s.reach(a.to, d, key, a.edge)
+			// (get and h written out, reading the node's state once: the search's innermost step.)
+			d := du + a.length
+			ns := &s.node[a.to]
+			if ns.stamp == s.cur {
+				if d >= ns.dist {
+					continue
 				}
+			} else {
+				ns.h = estimate(a.to)
+			}
+			if key := d + ns.h; key < best {
+				s.reach(a.to, d, key, a.edge)
 			}
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -103,6 +104,20 @@ type arc struct {
 	passage int8
 }
 
+// edgeArc is an edge's great-circle arc: its ends' unit vectors, its unit normal (see normal)
+// and the angle between its ends (see angle).
+type edgeArc struct {
+	u, v, normal vec
+	angle        float64
+}
+
+// edgeCap is the cap round an edge's arc: its middle's unit vector and the cosine and sine of
+// half the arc's angle. Every point of the arc lies within that half angle of the middle.
+type edgeCap struct {
+	mid        vec
+	cosH, sinH float64
+}
+
 // Network is a maritime network ready for queries.
 type Network struct {
 	water  Water
@@ -111,7 +126,10 @@ type Network struct {
 	length []float64 // nm, per edge
 	comp   []int32   // connected piece of each node
 	vecs   []vec     // unit vector of each node
-	normal []vec     // unit normal of each edge's great circle (see normal)
+	// arcs hold each edge's great circle side by side, for the snapping's projections, and caps
+	// the cap round each, which tells the snapping which edges lie too far to project yet.
+	arcs []edgeArc
+	caps []edgeCap
 	// passage is the index in Passages() of each edge's passage, or -1.
 	passage []int8
 
@@ -161,7 +179,8 @@ func New(g Graph, w Water) (*Network, error) {
 	n := &Network{water: w, nodes: g.Nodes, edges: g.Edges}
 	n.length = make([]float64, len(g.Edges))
 	n.passage = make([]int8, len(g.Edges))
-	n.normal = make([]vec, len(g.Edges))
+	n.arcs = make([]edgeArc, len(g.Edges))
+	n.caps = make([]edgeCap, len(g.Edges))
 	n.vecs = make([]vec, len(g.Nodes))
 	for i, p := range g.Nodes {
 		n.vecs[i] = toVec(p)
@@ -175,7 +194,13 @@ func New(g Graph, w Water) (*Network, error) {
 			return nil, fmt.Errorf("searoute: edge %d names a node that does not exist", i)
 		}
 		n.length[i] = geo.DistanceNM(g.Nodes[e.U], g.Nodes[e.V])
-		n.normal[i] = normal(n.vecs[e.U], n.vecs[e.V])
+		u, v := n.vecs[e.U], n.vecs[e.V]
+		n.arcs[i] = edgeArc{u, v, normal(u, v), angle(u, v)}
+		// Ends nearly antipodal have no middle to speak of: a cap as wide as the sphere.
+		n.caps[i] = edgeCap{sinH: 1}
+		if mid := add(u, v); norm(mid) > 1e-9 {
+			n.caps[i] = edgeCap{scale(mid, 1/norm(mid)), math.Cos(n.arcs[i].angle / 2), math.Sin(n.arcs[i].angle / 2)}
+		}
 		n.passage[i] = int8(passageIndex(e.Passage))
 		deg[e.U+1]++
 		deg[e.V+1]++
@@ -526,6 +551,7 @@ type snap struct {
 	edge  int32
 	t     float64
 	at    geo.Point
+	atVec vec // at's unit vector, once the snapping has compared it with others (see apart)
 	legNM float64
 	shore geo.Point   // where the point reaches water: the point itself unless it lies on land
 	via   []geo.Point // waypoints from shore to at, when a straight leg would cross land
@@ -548,11 +574,11 @@ func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 		}
 		return sn, err
 	}
-	shores := WaterNear(n.water, p, SnapKM, maxShores)
-	if len(shores) == 0 {
-		return nil, ErrOnLand
-	}
-	for _, shore := range shores {
+	// The waters are looked for one at a time: the first mostly leads to the network, and the
+	// rings that find the others cost as much as the snapping.
+	shores := 0
+	for shore := range watersNear(n.water, p, SnapKM, maxShores) {
+		shores++
 		sn, err := n.snapWet(s, shore, closed)
 		if err != nil {
 			continue
@@ -563,6 +589,9 @@ func (n *Network) snap(s *search, p geo.Point, closed []bool) ([]snap, error) {
 			sn[i].legNM += coastNM
 		}
 		return sn, nil
+	}
+	if shores == 0 {
+		return nil, ErrOnLand
 	}
 	return nil, ErrFarFromWater
 }
@@ -578,36 +607,79 @@ const (
 // first, each at least a kilometre from those before it: on rings a quarter kilometre apart, with
 // points a quarter kilometre apart on each (see ring). For a point in water it returns p alone.
 func WaterNear(w Water, p geo.Point, maxKM float64, max int) []geo.Point {
-	if Wet(w, p) {
-		return []geo.Point{p}
-	}
-	var out []geo.Point
-	for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
-		for _, q := range ring(p, r) {
-			if math.Abs(q.Lat) > 90 || !Wet(w, q) {
-				continue
-			}
-			q = normalise(q)
-			if slices.ContainsFunc(out, func(o geo.Point) bool { return geo.DistanceKM(o, q) < shoreApartKM }) {
-				continue
-			}
-			if out = append(out, q); len(out) == max {
-				return out
+	return slices.Collect(watersNear(w, p, maxKM, max))
+}
+
+// watersNear yields the points of WaterNear one by one, looking for each only when asked.
+func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point] {
+	return func(yield func(geo.Point) bool) {
+		if Wet(w, p) {
+			yield(p)
+			return
+		}
+		var out []geo.Point
+		last := int32(-1)
+		for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
+			for q := range ring(p, r) {
+				if math.Abs(q.Lat) > 90 || !wet(w, q, &last) {
+					continue
+				}
+				q = normalise(q)
+				if slices.ContainsFunc(out, func(o geo.Point) bool {
+					return meridianNM(o, q)*geo.KilometresPerNM <= shoreApartKM*(1+1e-9) && geo.DistanceKM(o, q) < shoreApartKM
+				}) {
+					continue
+				}
+				out = append(out, q)
+				if !yield(q) || len(out) == max {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
-// ring returns points r km from p, clockwise from north: at least 32, and at most a quarter
+// ring yields points r km from p, clockwise from north: at least 32, and at most a quarter
 // kilometre apart, so that a strip of water a quarter kilometre wide is not missed.
-func ring(p geo.Point, r float64) []geo.Point {
+func ring(p geo.Point, r float64) iter.Seq[geo.Point] {
 	const kmPerDeg = geo.EarthRadiusKM * rad
 	m := max(32, int(math.Ceil(2*math.Pi*r/0.25)))
-	out := make([]geo.Point, m)
+	return func(yield func(geo.Point) bool) {
+		dirs := ringDirections(m)
+		lonKM := kmPerDeg * math.Cos(p.Lat*rad)
+		for _, d := range dirs {
+			if !yield(geo.Point{Lat: p.Lat + r*d.cos/kmPerDeg, Lon: p.Lon + r*d.sin/lonKM}) {
+				return
+			}
+		}
+	}
+}
+
+// direction is the cosine and sine of an angle clockwise from north.
+type direction struct{ cos, sin float64 }
+
+// ringDirections returns the directions of a ring of m points, clockwise from north: those of
+// the rings within SnapKM are made once.
+func ringDirections(m int) []direction {
+	if dirs := ringTable(); m < len(dirs) {
+		return dirs[m]
+	}
+	return directions(m)
+}
+
+var ringTable = sync.OnceValue(func() [][]direction {
+	out := make([][]direction, int(math.Ceil(2*math.Pi*SnapKM/0.25))+1)
+	for m := 32; m < len(out); m++ {
+		out[m] = directions(m)
+	}
+	return out
+})
+
+func directions(m int) []direction {
+	out := make([]direction, m)
 	for k := range out {
 		a := float64(k) * 2 * math.Pi / float64(m)
-		out[k] = geo.Point{Lat: p.Lat + r*math.Cos(a)/kmPerDeg, Lon: p.Lon + r*math.Sin(a)/(kmPerDeg*math.Cos(p.Lat*rad))}
+		out[k] = direction{math.Cos(a), math.Sin(a)}
 	}
 	return out
 }
@@ -685,13 +757,15 @@ func (n *Network) snapWet(s *search, p geo.Point, closed []bool) ([]snap, error)
 func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed []bool) []snap {
 	vp := toVec(p)
 	s.edgeStamp++
-	cands := s.cands[:0]
-	defer func() { s.cands = cands[:0] }()
+	cands, pending := s.cands[:0], s.pending[:0]
+	s.projected = s.projected[:0]
+	defer func() { s.cands, s.pending = cands[:0], pending[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
 	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
+		seen := len(cands)
 		for dx := -r; dx <= r; dx++ {
 			for dy := -r; dy <= r; dy++ {
 				if max(dx, -dx, dy, -dy) != r {
@@ -702,9 +776,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 						continue
 					}
 					s.edgeSeen[e] = s.edgeStamp
-					if _, d := n.project(vp, e); d <= MaxSnapNM {
-						cands = append(cands, candidate{d, e})
-					}
+					pending = append(pending, e)
 				}
 			}
 		}
@@ -715,11 +787,28 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		if bound >= MaxSnapNM || (r == maxRing && g == &n.coarse) {
 			bound = math.Inf(1) // every edge within reach has been seen
 		}
-		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)) })
+		// Only the edges seen that may lie within the bound are projected now: those taken
+		// below are the same as if every edge seen were, in the same order.
+		far := capsBeyond(bound)
+		left := pending[:0]
+		for _, e := range pending {
+			if far.holds(vp, &n.caps[e]) {
+				left = append(left, e)
+				continue
+			}
+			if q, d := n.project(vp, e); d <= MaxSnapNM {
+				cands = append(cands, candidate{d, e, int32(len(s.projected))})
+				s.projected = append(s.projected, q)
+			}
+		}
+		pending = left
+		// The candidates left from earlier rings are in order: the ring's own are sorted and
+		// merged into them.
+		cands = s.mergeCandidates(cands, seen)
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
-			q, _ := n.project(vp, c.edge)
-			c.t = along(n.vecs[n.edges[c.edge].U], n.vecs[n.edges[c.edge].V], q)
+			arc := &n.arcs[c.edge]
+			c.t = along(arc.u, s.projected[cands[0].q], arc.angle)
 			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
@@ -738,9 +827,10 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			tried = append(tried, c.at)
+			c.atVec = toVec(c.at)
 			if beyond {
 				// Past the slack, only a lane away from every snap found so far.
-				if slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < laneApartNM }) {
+				if slices.ContainsFunc(found, func(f snap) bool { return laneApart.within(f, c) }) {
 					continue
 				}
 				checks++
@@ -755,7 +845,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			// apart from all is (after at most maxApartChecks legs checked), and only those count,
 			// so that edges fanning out from a node near the point (the generator's shortcuts)
 			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
-			near := slices.ContainsFunc(found, func(f snap) bool { return geo.DistanceNM(f.at, c.at) < snapApartNM })
+			near := slices.ContainsFunc(found, func(f snap) bool { return snapApart.within(f, c) })
 			if near && len(found) >= maxSnaps {
 				continue
 			}
@@ -786,9 +876,67 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	return n.harbour(p, found, nearest)
 }
 
+// apart tells whether two snaps' joining points lie less than nm apart, as geo.DistanceNM says,
+// mostly from the chord between their unit vectors: the chord's square is compared with those
+// of the chords a billionth shorter and longer than nm, far more than the rounding of either
+// way, and the haversine settles only what lies between.
+type apart struct{ nm, lo2, hi2 float64 }
+
+var snapApart, laneApart = apartBy(snapApartNM), apartBy(laneApartNM)
+
+func apartBy(nm float64) apart {
+	chord2 := func(f float64) float64 {
+		c := 2 * math.Sin(nm*f/geo.EarthRadiusNM/2)
+		return c * c
+	}
+	return apart{nm, chord2(1 - 1e-9), chord2(1 + 1e-9)}
+}
+
+func (t apart) within(a, b snap) bool {
+	d := sub(a.atVec, b.atVec)
+	switch c2 := dot(d, d); {
+	case c2 < t.lo2:
+		return true
+	case c2 > t.hi2:
+		return false
+	}
+	return geo.DistanceNM(a.at, b.at) < t.nm
+}
+
+// meridianNM is the length of the meridian arc between a's and b's latitudes: the great circle
+// between them is never shorter, and a billionth more is far more than the rounding of either.
+func meridianNM(a, b geo.Point) float64 { return math.Abs(a.Lat-b.Lat) * (geo.EarthRadiusNM * rad) }
+
+// capsBeyond is a test of edges' caps (see edgeCap) that holds only for an edge whose every point
+// lies more than nm from a point: the cosine and sine of nm as an angle, with a margin of 10⁻⁷
+// radians (under a metre) against rounding. It never holds when nm is infinite or the angles too
+// wide to tell.
+func capsBeyond(nm float64) capTest {
+	b := nm/geo.EarthRadiusNM + 1e-7
+	if math.IsInf(nm, 1) || b > math.Pi/2 {
+		return capTest{}
+	}
+	return capTest{math.Cos(b), math.Sin(b), true}
+}
+
+type capTest struct {
+	cos, sin float64
+	ok       bool
+}
+
+// holds reports whether every point of the cap c lies farther from vp than the test's angle: the
+// angle from vp to the cap's middle is more than that angle and the cap's half angle together,
+// whose cosine the sum formula gives; a further 10⁻¹² keeps the comparison of cosines safe from
+// rounding. Only caps of a half angle under 30° are judged, so that the sum stays below 120°,
+// where the cosine still falls as the angle grows.
+func (t capTest) holds(vp vec, c *edgeCap) bool {
+	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
+}
+
 // project returns the point of edge e nearest to vp and its distance in nautical miles.
 func (n *Network) project(vp vec, e int32) (vec, float64) {
-	return projectVec(vp, n.vecs[n.edges[e].U], n.vecs[n.edges[e].V], n.normal[e])
+	a := &n.arcs[e]
+	return projectVec(vp, a.u, a.v, a.normal)
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg
@@ -972,17 +1120,19 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 			continue
 		}
 		tried = append(tried, ends)
-		passage := PassageAt(c.pa[c.i], c.pb[c.j])
-		if passage != "" && closed[passageIndex(passage)] {
-			continue
-		}
 		leg := Arc(c.pa[c.i], c.pb[c.j], DrawStepNM)
-		// From both ends inwards: a leg that meets land mostly meets it near a coast.
+		// From both ends inwards: a leg that meets land mostly meets it near a coast. The land
+		// is asked first, as it refuses most legs, and the passages' boxes cost more (an arc
+		// drawn every mile).
 		clear := true
 		for lo, hi := 1, len(leg)-1; lo <= hi && clear; lo, hi = lo+1, hi-1 {
 			clear = Clear(n.water, leg[lo-1], leg[lo]) && (hi == lo || Clear(n.water, leg[hi-1], leg[hi]))
 		}
 		if !clear {
+			continue
+		}
+		passage := PassageAt(c.pa[c.i], c.pb[c.j])
+		if passage != "" && closed[passageIndex(passage)] {
 			continue
 		}
 		way := slices.Clone(c.pa[:c.i])
@@ -1175,7 +1325,8 @@ func (n *Network) drawnAt(e int32, t float64) geo.Point {
 	if t == 0 {
 		return normalise(u) // as below, without drawing: the first chord starts at U
 	}
-	w, m := chords(n.vecs[ed.U], n.vecs[ed.V], DrawStepNM)
+	w := n.arcs[e].angle
+	m := chordCount(w, DrawStepNM)
 	if m == 0 {
 		v = unwrapTo(u.Lon, v)
 		return normalise(geo.Point{Lat: u.Lat + t*(v.Lat-u.Lat), Lon: u.Lon + t*(v.Lon-u.Lon)})

@@ -52,11 +52,16 @@ func Arc(a, b geo.Point, stepNM float64) []geo.Point {
 // with stepNM, 0 when it draws a single straight line.
 func chords(va, vb vec, stepNM float64) (w float64, n int) {
 	w = angle(va, vb)
-	n = int(math.Ceil(w * geo.EarthRadiusNM / stepNM))
+	return w, chordCount(w, stepNM)
+}
+
+// chordCount is the number of chords of chords for ends w apart.
+func chordCount(w, stepNM float64) int {
+	n := int(math.Ceil(w * geo.EarthRadiusNM / stepNM))
 	if n < 1 || math.Sin(w) < 1e-12 {
-		return w, 0
+		return 0
 	}
-	return w, n
+	return n
 }
 
 // slerp is the point a fraction t of the way along the great circle from va to vb, w apart.
@@ -108,12 +113,13 @@ func normal(va, vb vec) vec {
 	return vec{}
 }
 
-// along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b.
-func along(va, vb, q vec) float64 {
+// along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b. w is the
+// angle between a and b (see angle).
+func along(va, q vec, w float64) float64 {
 	if q == va {
 		return 0 // as below, without the arctangents: the nearest point is often an end
 	}
-	if w := angle(va, vb); w > 0 {
+	if w > 0 {
 		return min(1, angle(va, q)/w)
 	}
 	return 0

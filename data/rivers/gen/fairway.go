@@ -16,22 +16,25 @@ const (
 	reachKM    = 4.0 // a fairway ends at the port from a cell at most this far from it
 	simplifyKM = 0.1 // fairways are simplified within this distance
 	// lineMaxKM is how far a fairway may follow the lines of the smaller WDBII rivers (levels 3
-	// and 4) beyond the shorelines' water: the last reach up to a port, not a river inland to a
-	// town of the port list.
+	// and 4) beyond the shorelines' water, unless its river says otherwise: the last reach up to a
+	// port, not a river inland to a town of the port list.
 	lineMaxKM = 40.0
 	kmPerDeg  = geo.EarthRadiusKM * math.Pi / 180
 )
 
-// viaLevel is the level of a digitised line (a river's via): a river's course as much as a
-// lake's shore is, not a WDBII line to a town inland.
-const viaLevel = 0
+// viaLevel is the level of a digitised line (a river's via), one WDBII does not use: a river's
+// course as much as a lake's shore is, not a WDBII line to a town inland.
+const viaLevel = -1
 
 // riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
-// permanent rivers (1 to 4) and the major canals (9); of them, majorLevels (the double-lined and
-// the major permanent rivers, the major canals) as far as the river goes.
+// banks of the double-lined rivers (0), the permanent rivers (1 to 4) and the major canals (8);
+// of them, majorLevels (the double-lined and the major permanent rivers, the major canals) as
+// far as the river goes.
+const canalLevel = 8
+
 var (
-	riverLevels = []int{1, 2, 3, 4, 9}
-	majorLevels = []int{1, 2, 9}
+	riverLevels = []int{0, 1, 2, 3, 4, canalLevel}
+	majorLevels = []int{0, 1, 2, canalLevel}
 )
 
 // area is the search grid over one river's box, in a local plane (km east and north of its
@@ -273,8 +276,9 @@ func (a *area) neighbours(i int, f func(j int, km float64)) {
 
 // way returns the fairway from the search's start to port: the cheapest way to a reachable cell
 // within reachKM of the port, weighing the straight rest to the port four times, then the port.
-// It returns false if no cell so near is reachable.
-func (a *area) way(dist []float64, prev []int32, port geo.Point) ([]int, bool) {
+// It returns false if no cell so near is reachable, or if the way follows the smaller rivers'
+// lines beyond the shorelines' water for more than maxLineKM.
+func (a *area) way(dist []float64, prev []int32, port geo.Point, maxLineKM float64) ([]int, bool) {
 	best, bestCost := -1, math.Inf(1)
 	c, r := a.cell(port)
 	reach := int(math.Ceil(reachKM / a.cellKM))
@@ -307,7 +311,7 @@ func (a *area) way(dist []float64, prev []int32, port geo.Point) ([]int, bool) {
 			lineKM += planeKM(a.centre(cells[k-1]), a.centre(cells[k]))
 		}
 	}
-	return cells, lineKM <= lineMaxKM
+	return cells, lineKM <= maxLineKM
 }
 
 // simplify keeps the points of pts (Douglas–Peucker within simplifyKM) and every point keep

@@ -25,8 +25,7 @@ const landDepthKM = 1.0
 // checkPath fails the test if path does not run from from to to, is shorter than the great
 // circle, or runs over land: no point of any segment may lie more than landDepthKM inside 1:50m
 // land, with three exceptions only:
-//   - a segment with both ends in one canal (searoute.Waterway: Suez, Panama, Kiel, Corinth) or
-//     in one river reach awaiting a fairway (searoute.AwaitingFairway: the Yangtze above Jiangyin);
+//   - a segment with both ends in one canal (searoute.Waterway: Suez, Panama, Kiel, Corinth);
 //   - a point within searoute.FairwayKM of a river's fairway (data/rivers, nearFairway): a
 //     segment over the land of a river is accepted where it follows the river, nowhere else;
 //   - the leg from an end that itself lies on land to the water: its points may lie as deep as

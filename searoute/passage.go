@@ -1,7 +1,6 @@
 package searoute
 
 import (
-
 	"github.com/boxwatch/boxwatch/geo"
 )
 

@@ -50,7 +50,9 @@ var rivers = []struct {
 	via [][][2]float64
 }{
 	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15, 0, false, nil},
-	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15, 0, false, nil},
+	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15, 0, false, [][][2]float64{{
+		{8.497, 53.374}, {8.500, 53.362}, {8.503, 53.352},
+	}}},
 	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15, 0, false, [][][2]float64{{
 		{4.215, 51.393}, {4.245, 51.375}, {4.268, 51.355}, {4.280, 51.330}, {4.287, 51.310}, {4.300, 51.288}, {4.312, 51.265},
 	}}},
@@ -65,7 +67,7 @@ var rivers = []struct {
 		{{119.898, 32.072}, {119.900, 32.045}, {119.905, 32.015}, {119.930, 31.990}, {119.970, 31.972}, {120.010, 31.963}, {120.070, 31.955}},
 		{{118.733, 32.108}, {118.745, 32.103}, {118.758, 32.097}, {118.770, 32.090}, {118.782, 32.083}, {118.792, 32.075}, {118.797, 32.068}},
 	}},
-	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2, 0, false, [][][2]float64{{
+	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2, 100, false, [][][2]float64{{
 		{113.368, 23.108}, {113.355, 23.110}, {113.340, 23.112}, {113.322, 23.114}, {113.300, 23.117},
 		{113.280, 23.119}, {113.265, 23.119}, {113.250, 23.114}, {113.238, 23.102},
 	}}},
@@ -239,7 +241,8 @@ func build(name string, box [4]float64, cellKM, maxLineKM float64, lines, shores
 		}
 		cells, ok := a.way(dist, prev, at, maxLineKM)
 		if !ok {
-			fmt.Printf("%s: no way to %s (%s) at %.5f,%.5f\n", name, p.locode, p.name, at.Lon, at.Lat)
+			km, lineKM := a.nearestKM(dist, prev, at)
+			fmt.Printf("%s: no way to %s (%s) at %.5f,%.5f: the nearest water reached is %.1f km off (%.0f km up river lines)\n", name, p.locode, p.name, at.Lon, at.Lat, km, lineKM)
 			continue
 		}
 		inland := l.Crosses(a.centre(cells[len(cells)-1]), at)

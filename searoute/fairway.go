@@ -179,8 +179,8 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 
 // Clear reports whether the straight line from a to b lies in water: off land; or in one canal
 // (both ends inside it, see Waterway), where the land that Natural Earth 1:50m draws over the
-// water does not count; or, where it crosses land, within FairwayKM of a
-// fairway at every point on land (taken every 100 m). Lines are straight in longitude and latitude, the short way round,
+// water does not count; or, where it crosses land, within FairwayKM of a fairway at every point
+// on land (taken every 100 m). Lines are straight in longitude and latitude, the short way round,
 // as in package land.
 func Clear(w Water, a, b geo.Point) bool {
 	if !w.Land.Crosses(a, b) {

@@ -29,12 +29,14 @@ const (
 // course as much as a lake's shore is, not a WDBII line to a town inland.
 const viaLevel = -1
 
-// riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
-// banks of the double-lined rivers (0), the permanent rivers (1 to 4) and the major canals (8);
-// of them, majorLevels (the double-lined and the major permanent rivers, the major canals) as
-// far as the river goes.
+// canalLevel is WDBII's level of the major canals, which only some rivers follow (see rivers'
+// canals).
 const canalLevel = 8
 
+// riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
+// banks of the double-lined rivers (0), the permanent rivers (1 to 4) and the major canals; of
+// them, majorLevels (the double-lined and the major permanent rivers, the major canals) as far as
+// the river goes.
 var (
 	riverLevels = []int{0, 1, 2, 3, 4, canalLevel}
 	majorLevels = []int{0, 1, 2, canalLevel}

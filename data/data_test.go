@@ -2,6 +2,7 @@ package data_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -254,6 +255,54 @@ func TestFairways(t *testing.T) {
 			t.Errorf("fairway up the %s to %s ends at %v, not at the port (%v,%v)", f.River, f.Port, end, p.Latitude, p.Longitude)
 		}
 	}
+}
+
+// The fairways up the rivers that issue 23 names follow the river: each passes within 2 km of
+// places on its banks or its bridges (positions from public maps), all the way up, not only at
+// the mouth.
+func TestFairwaysFollowRivers(t *testing.T) {
+	type place struct {
+		name     string
+		lon, lat float64
+	}
+	for port, places := range map[string][]place{
+		"CNNKG": {{"Runyang Bridge", 119.36, 32.215}, {"Zhenjiang", 119.45, 32.22}, {"the Nanjing Yangtze River Bridge", 118.745, 32.107}},
+		"CNCAN": {{"Canton Tower", 113.324, 23.106}},
+		"FRURO": {{"the Tancarville Bridge", 0.464, 49.472}, {"Caudebec-en-Caux", 0.726, 49.526}, {"Duclair", 0.876, 49.483}},
+		"USPDX": {{"Longview", -122.94, 46.11}, {"St. Helens", -122.80, 45.86}, {"Kelley Point", -122.76, 45.65}},
+		"NLAMS": {{"the IJmuiden locks", 4.60, 52.465}},
+		"INCCU": {{"Falta", 88.10, 22.30}, {"Budge Budge", 88.18, 22.48}},
+		"ARZAE": {{"Campana", -58.95, -34.17}},
+	} {
+		var points []geo.Point
+		for _, f := range data.Fairways().All() {
+			if f.Port == port {
+				points = f.Points
+			}
+		}
+		if points == nil {
+			t.Errorf("no fairway to %s", port)
+			continue
+		}
+		for _, pl := range places {
+			at := geo.Point{Lat: pl.lat, Lon: pl.lon}
+			if d := distanceToLineKM(at, points); d > 2 {
+				t.Errorf("the fairway to %s passes %.1f km from %s", port, d, pl.name)
+			}
+		}
+	}
+}
+
+// distanceToLineKM returns the distance from p to the nearest point of the line, taken every 100 m.
+func distanceToLineKM(p geo.Point, line []geo.Point) float64 {
+	best := math.Inf(1)
+	for i := 1; i < len(line); i++ {
+		n := int(geo.DistanceKM(line[i-1], line[i])/0.1) + 1
+		for k := 0; k <= n; k++ {
+			best = min(best, geo.DistanceKM(p, geo.Intermediate(line[i-1], line[i], float64(k)/float64(n))))
+		}
+	}
+	return best
 }
 
 func TestRailways(t *testing.T) {

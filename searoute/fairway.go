@@ -24,8 +24,8 @@ type Fairway struct {
 	Points      []geo.Point
 }
 
-// Water is where a path may go: off land, inside a canal or a river reach awaiting a fairway (see
-// Waterway) or along a river's fairway (within FairwayKM of it). Fairways may be nil: no river then.
+// Water is where a path may go: off land, inside a canal (see Waterway) or along a river's
+// fairway (within FairwayKM of it). Fairways may be nil: no river then.
 type Water struct {
 	Land     *land.Land
 	Fairways *Fairways
@@ -289,10 +289,10 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 	return true
 }
 
-// Clear reports whether the straight line from a to b lies in water: off land; or in one canal or
-// reach awaiting a fairway (both ends inside it, see Waterway), where the land that Natural Earth
-// 1:50m draws over the water does not count; or, where it crosses land, within FairwayKM of a
-// fairway at every point on land (taken every 100 m). Lines are straight in longitude and latitude, the short way round,
+// Clear reports whether the straight line from a to b lies in water: off land; or in one canal
+// (both ends inside it, see Waterway), where the land that Natural Earth 1:50m draws over the
+// water does not count; or, where it crosses land, within FairwayKM of a fairway at every point
+// on land (taken every 100 m). Lines are straight in longitude and latitude, the short way round,
 // as in package land.
 func Clear(w Water, a, b geo.Point) bool {
 	if !w.Land.Crosses(a, b) {
@@ -302,8 +302,7 @@ func Clear(w Water, a, b geo.Point) bool {
 	return Waterway(a, b) != "" || w.Fairways.along(w.Land, a, b)
 }
 
-// Wet reports whether p is in navigable water: off land, in a canal or a reach awaiting a
-// fairway, or near a fairway.
+// Wet reports whether p is in navigable water: off land, in a canal, or near a fairway.
 func Wet(w Water, p geo.Point) bool { return wet(w, p, nil) }
 
 // wet is Wet, with the segment of a fairway found last (see Fairways.near).

@@ -79,31 +79,3 @@ func FuzzDecodeFairways(f *testing.F) {
 		}
 	})
 }
-
-// The reaches awaiting a fairway name only ports that have none, each in its reach's box and
-// still more than SnapKM from water (off 1:50m land or near a fairway) without it: a port that
-// gets a fairway, or that the router reaches without the box, leaves the list.
-func TestAwaitingFairway(t *testing.T) {
-	l, fs := data.Land(), data.Fairways()
-	for _, r := range searoute.AwaitingFairway() {
-		for _, code := range r.Ports {
-			for _, f := range fs.All() {
-				if f.Port == code {
-					t.Errorf("%s: %s has a fairway up the %s: take it off the list", r.Name, code, f.River)
-				}
-			}
-			p, ok := data.Ports().ByLOCODE(code)
-			if !ok || !p.HasCoordinates {
-				t.Errorf("%s: no port %s with coordinates", r.Name, code)
-				continue
-			}
-			at := geo.Point{Lat: p.Latitude, Lon: p.Longitude}
-			if got := searoute.Waterway(at, at); got != r.Name {
-				t.Errorf("%s: %s at %v lies in %q, not in its reach", r.Name, code, at, got)
-			}
-			if withinKM(at, searoute.SnapKM, func(q geo.Point) bool { return !l.Contains(q) || fs.Near(q) }) {
-				t.Errorf("%s: %s lies within %g km of water without the reach: take it off the list", r.Name, code, searoute.SnapKM)
-			}
-		}
-	}
-}

@@ -1,8 +1,6 @@
 package searoute
 
 import (
-	"slices"
-
 	"github.com/boxwatch/boxwatch/geo"
 )
 
@@ -95,48 +93,11 @@ var waterways = []struct {
 	{"Corinth Canal", box{22.9, 37.88, 23.05, 37.97}},
 }
 
-// awaiting are the river reaches up to ports that Natural Earth 1:50m draws more than SnapKM
-// inside land and that no fairway of data/rivers reaches yet: GSHHG draws neither the river's
-// banks nor its course all the way (data/rivers/README.md). Until the reach has a fairway, its box
-// stands in for one, as a canal's does. The list may only shrink: a test fails once a port it
-// names has a fairway, and the reach then goes.
-var awaiting = []struct {
-	name  string
-	ports []string // UN/LOCODEs
-	box   box
-}{
-	// GSHHG's water ends about 20 km above Jiangyin (120.05° E); WDBII's banks of the river above are
-	// broken.
-	{"Yangtze (Nanjing to Jiangyin)", []string{"CNNKG", "CNZHE", "CNYZH"}, box{118.6, 31.85, 120.15, 32.45}},
-}
-
-// A Reach is a river reach whose box stands in for a fairway not yet drawn: its name and the
-// UN/LOCODEs of the ports up it that have none.
-type Reach struct {
-	Name  string
-	Ports []string
-}
-
-// AwaitingFairway returns the river reaches that stand in for fairways not yet drawn.
-func AwaitingFairway() []Reach {
-	out := make([]Reach, len(awaiting))
-	for i, r := range awaiting {
-		out[i] = Reach{r.name, slices.Clone(r.ports)}
-	}
-	return out
-}
-
-// Waterway returns the name of the canal, or of the river reach awaiting a fairway (see
-// AwaitingFairway), that holds both a and b, or "".
+// Waterway returns the name of the canal that holds both a and b, or "".
 func Waterway(a, b geo.Point) string {
 	for _, w := range waterways {
 		if w.box.contains(a) && w.box.contains(b) {
 			return w.name
-		}
-	}
-	for _, r := range awaiting {
-		if r.box.contains(a) && r.box.contains(b) {
-			return r.name
 		}
 	}
 	return ""

@@ -12,7 +12,7 @@
 // each other may be joined directly, off the network (see directNM). Land is Natural Earth 1:50m
 // (package geo/land), except inside the canals (see Waterway) and along the fairways up the rivers
 // to inland ports (Hamburg, Antwerp, Shanghai and others, see Water), where that scale draws land
-// over the water; a river reach that has no fairway yet counts as a canal (see AwaitingFairway).
+// over the water.
 //
 // The package does no I/O: the caller supplies the network, the land and the fairways. A Network is read-only
 // after New and safe for concurrent use.

@@ -10,28 +10,36 @@ import (
 )
 
 const (
-	riverKM    = 0.4 // a cell this near a WDBII river line is in the river, whatever the shoreline says
-	bankKM     = 0.3 // a cell this near a shoreline costs bankCost times its length (keeps fairways off the banks)
-	bankCost   = 3.0
-	reachKM    = 4.0 // a fairway ends at the port from a cell at most this far from it
+	riverKM  = 0.4 // a cell this near a WDBII river line is in the river, whatever the shoreline says
+	bankKM   = 0.3 // a cell this near a shoreline costs bankCost times its length (keeps fairways off the banks)
+	bankCost = 3.0
+	reachKM  = 4.0 // a fairway ends at the port from a cell at most this far from it
+	// snapKM is how far that cell may lie where none lies within reachKM: the router's own bound
+	// for a port's leg to the water (searoute.SnapKM).
+	snapKM     = 5.0
 	simplifyKM = 0.1 // fairways are simplified within this distance
 	// lineMaxKM is how far a fairway may follow the lines of the smaller WDBII rivers (levels 3
-	// and 4) beyond the shorelines' water: the last reach up to a port, not a river inland to a
-	// town of the port list.
+	// and 4) beyond the shorelines' water, unless its river says otherwise: the last reach up to a
+	// port, not a river inland to a town of the port list.
 	lineMaxKM = 40.0
 	kmPerDeg  = geo.EarthRadiusKM * math.Pi / 180
 )
 
-// viaLevel is the level of a digitised line (a river's via): a river's course as much as a
-// lake's shore is, not a WDBII line to a town inland.
-const viaLevel = 0
+// viaLevel is the level of a digitised line (a river's via), one WDBII does not use: a river's
+// course as much as a lake's shore is, not a WDBII line to a town inland.
+const viaLevel = -1
+
+// canalLevel is WDBII's level of the major canals, which only some rivers follow (see rivers'
+// canals).
+const canalLevel = 8
 
 // riverLevels are the WDBII levels a fairway may follow where the shoreline has no river: the
-// permanent rivers (1 to 4) and the major canals (9); of them, majorLevels (the double-lined and
-// the major permanent rivers, the major canals) as far as the river goes.
+// banks of the double-lined rivers (0), the permanent rivers (1 to 4) and the major canals; of
+// them, majorLevels (the double-lined and the major permanent rivers, the major canals) as far as
+// the river goes.
 var (
-	riverLevels = []int{1, 2, 3, 4, 9}
-	majorLevels = []int{1, 2, 9}
+	riverLevels = []int{0, 1, 2, 3, 4, canalLevel}
+	majorLevels = []int{0, 1, 2, canalLevel}
 )
 
 // area is the search grid over one river's box, in a local plane (km east and north of its
@@ -272,26 +280,15 @@ func (a *area) neighbours(i int, f func(j int, km float64)) {
 }
 
 // way returns the fairway from the search's start to port: the cheapest way to a reachable cell
-// within reachKM of the port, weighing the straight rest to the port four times, then the port.
-// It returns false if no cell so near is reachable.
-func (a *area) way(dist []float64, prev []int32, port geo.Point) ([]int, bool) {
-	best, bestCost := -1, math.Inf(1)
-	c, r := a.cell(port)
-	reach := int(math.Ceil(reachKM / a.cellKM))
-	for rr := max(r-reach, 0); rr <= min(r+reach, a.rows-1); rr++ {
-		for cc := max(c-reach, 0); cc <= min(c+reach, a.cols-1); cc++ {
-			i := rr*a.cols + cc
-			if math.IsInf(dist[i], 1) {
-				continue
-			}
-			d := planeKM(a.centre(i), port)
-			if d > reachKM {
-				continue
-			}
-			if cost := dist[i] + 4*d; cost < bestCost {
-				best, bestCost = i, cost
-			}
-		}
+// within reachKM of the port (snapKM if none is so near), weighing the straight rest to the port
+// four times, then the port. Of the cells near the port it takes only those whose way follows the
+// smaller rivers' lines beyond the shorelines' water for at most maxLineKM (a cell reached
+// cheapest up a small river may lie beside one reached up the main one); it returns false if
+// none is left.
+func (a *area) way(dist []float64, prev []int32, port geo.Point, maxLineKM float64) ([]int, bool) {
+	best := a.nearest(dist, prev, port, reachKM, maxLineKM)
+	if best < 0 {
+		best = a.nearest(dist, prev, port, snapKM, maxLineKM)
 	}
 	if best < 0 {
 		return nil, false
@@ -301,13 +298,60 @@ func (a *area) way(dist []float64, prev []int32, port geo.Point) ([]int, bool) {
 		cells = append(cells, int(i))
 	}
 	slices.Reverse(cells)
-	lineKM := 0.0
-	for k := 1; k < len(cells); k++ {
-		if !a.open[cells[k]] {
-			lineKM += planeKM(a.centre(cells[k-1]), a.centre(cells[k]))
+	return cells, true
+}
+
+// nearest returns the reached cell within km of port whose way is cheapest, the straight rest to
+// the port weighed four times, of those whose way follows river lines outside the open water for
+// at most maxLineKM; or -1.
+func (a *area) nearest(dist []float64, prev []int32, port geo.Point, km, maxLineKM float64) int {
+	best, bestCost := -1, math.Inf(1)
+	c, r := a.cell(port)
+	reach := int(math.Ceil(km / a.cellKM))
+	for rr := max(r-reach, 0); rr <= min(r+reach, a.rows-1); rr++ {
+		for cc := max(c-reach, 0); cc <= min(c+reach, a.cols-1); cc++ {
+			i := rr*a.cols + cc
+			if math.IsInf(dist[i], 1) {
+				continue
+			}
+			d := planeKM(a.centre(i), port)
+			if d > km {
+				continue
+			}
+			if cost := dist[i] + 4*d; cost < bestCost && a.lineKM(prev, i) <= maxLineKM {
+				best, bestCost = i, cost
+			}
 		}
 	}
-	return cells, lineKM <= lineMaxKM
+	return best
+}
+
+// nearestKM returns the distance from p to the nearest cell the search reached, and how far the
+// way to that cell follows river lines outside the open water: what a port without a way lacks.
+func (a *area) nearestKM(dist []float64, prev []int32, p geo.Point) (km, lineKM float64) {
+	km, best := math.Inf(1), -1
+	for i, d := range dist {
+		if !math.IsInf(d, 1) {
+			if k := planeKM(a.centre(i), p); k < km {
+				km, best = k, i
+			}
+		}
+	}
+	if best >= 0 {
+		lineKM = a.lineKM(prev, best)
+	}
+	return km, lineKM
+}
+
+// lineKM returns how far the cheapest way to cell i follows river lines outside the open water.
+func (a *area) lineKM(prev []int32, i int) float64 {
+	km := 0.0
+	for j := prev[i]; j >= 0; i, j = int(j), prev[j] {
+		if !a.open[i] {
+			km += planeKM(a.centre(int(j)), a.centre(i))
+		}
+	}
+	return km
 }
 
 // simplify keeps the points of pts (Douglas–Peucker within simplifyKM) and every point keep

@@ -11,9 +11,9 @@ import (
 	"github.com/boxwatch/boxwatch/geo"
 )
 
-// A line is one river line of WDBII as GMT bins it: its level (1 double-lined rivers and
-// river-lakes, 2 to 4 permanent rivers by size, 5 to 8 intermittent ones, 9 to 11 canals) and
-// its points.
+// A line is one river line of WDBII as GMT bins it: its level (0 the banks of double-lined
+// rivers, 1 to 4 permanent rivers by size, 5 to 7 intermittent ones, 8 to 10 canals: major,
+// minor, irrigation) and its points.
 type line struct {
 	level  int
 	points []geo.Point

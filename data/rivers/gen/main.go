@@ -36,38 +36,62 @@ var rivers = []struct {
 	name   string
 	box    [4]float64 // west, south, east, north
 	cellKM float64    // the side of the search grid's cells
-	// via is a line up the river where GSHHG draws neither its banks nor its course (see the
-	// README: digitised from the positions of places on its banks), searched as a WDBII line.
-	via [][2]float64
+	// lineKM, if not 0, is how far a way may follow the smaller rivers' lines beyond the
+	// shorelines' water (lineMaxKM otherwise): where WDBII draws the river to its port as a
+	// smaller river than it is.
+	lineKM float64
+	// canals says that WDBII's major canals (level 8) lead to the river's ports: elsewhere a canal
+	// is a way round the river that sea-going ships do not take (the Gulf Intracoastal Waterway to
+	// New Orleans, the Grand Canal to the Yangtze's ports).
+	canals bool
+	// via are lines up the river where GSHHG draws neither its banks nor its course (see the
+	// README: digitised from the positions of places on its banks), searched as the known course
+	// of a river.
+	via [][][2]float64
 }{
-	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15, nil},
-	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15, nil},
-	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15, [][2]float64{
+	{"Elbe", [4]float64{8.6, 53.4, 10.1, 54.1}, 0.15, 0, false, nil},
+	{"Weser", [4]float64{7.9, 53.0, 8.6, 53.9}, 0.15, 0, false, [][][2]float64{{
+		{8.497, 53.374}, {8.500, 53.362}, {8.503, 53.352},
+	}}},
+	{"Scheldt", [4]float64{3.2, 51.2, 4.45, 51.6}, 0.15, 0, false, [][][2]float64{{
 		{4.215, 51.393}, {4.245, 51.375}, {4.268, 51.355}, {4.280, 51.330}, {4.287, 51.310}, {4.300, 51.288}, {4.312, 51.265},
+	}}},
+	{"Nieuwe Waterweg and Maas", [4]float64{3.9, 51.6, 4.75, 52.05}, 0.15, 0, false, nil},
+	{"North Sea Canal", [4]float64{4.3, 52.3, 5.0, 52.55}, 0.15, 0, true, nil},
+	{"Seine", [4]float64{-0.3, 49.2, 1.2, 49.75}, 0.15, 0, false, [][][2]float64{{
+		{0.430, 49.458}, {0.460, 49.468}, {0.485, 49.481}, {0.508, 49.487},
+	}}},
+	{"Thames", [4]float64{-0.2, 51.3, 1.7, 51.7}, 0.15, 0, false, nil},
+	{"Yangtze and Huangpu", [4]float64{118.6, 30.7, 122.6, 32.5}, 0.3, 0, false, [][][2]float64{
+		{{119.600, 32.190}, {119.640, 32.215}, {119.680, 32.245}, {119.712, 32.265}},
+		{{119.898, 32.072}, {119.900, 32.045}, {119.905, 32.015}, {119.930, 31.990}, {119.970, 31.972}, {120.010, 31.963}, {120.070, 31.955}},
+		{{118.733, 32.108}, {118.745, 32.103}, {118.758, 32.097}, {118.770, 32.090}, {118.782, 32.083}, {118.792, 32.075}, {118.797, 32.068}},
 	}},
-	{"Nieuwe Waterweg and Maas", [4]float64{3.9, 51.6, 4.75, 52.05}, 0.15, nil},
-	{"North Sea Canal", [4]float64{4.3, 52.3, 5.0, 52.55}, 0.15, nil},
-	{"Seine", [4]float64{-0.3, 49.2, 1.2, 49.75}, 0.15, nil},
-	{"Thames", [4]float64{-0.2, 51.3, 1.7, 51.7}, 0.15, nil},
-	{"Yangtze and Huangpu", [4]float64{118.6, 30.7, 122.6, 32.5}, 0.3, nil},
-	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2, nil},
-	{"Houston Ship Channel", [4]float64{-95.4, 28.9, -94.4, 29.85}, 0.15, [][2]float64{
+	{"Pearl River", [4]float64{112.9, 21.8, 114.3, 23.3}, 0.2, 100, false, [][][2]float64{{
+		{113.368, 23.108}, {113.355, 23.110}, {113.340, 23.112}, {113.322, 23.114}, {113.300, 23.117},
+		{113.280, 23.119}, {113.265, 23.119}, {113.250, 23.114}, {113.238, 23.102},
+	}}},
+	{"Houston Ship Channel", [4]float64{-95.4, 28.9, -94.4, 29.85}, 0.15, 0, false, [][][2]float64{{
 		{-94.985, 29.680}, {-95.010, 29.720}, {-95.060, 29.755}, {-95.085, 29.762}, {-95.130, 29.745},
 		{-95.180, 29.735}, {-95.230, 29.727}, {-95.270, 29.735}, {-95.290, 29.748}, {-95.320, 29.752}, {-95.345, 29.758},
-	}},
-	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15, nil},
-	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15, nil},
-	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, nil},
-	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2, nil},
-	{"St. Lawrence", [4]float64{-74.0, 45.3, -66.0, 49.6}, 0.4, nil},
-	{"Río de la Plata", [4]float64{-59.2, -35.3, -56.0, -33.9}, 0.3, nil},
-	{"Saigon River", [4]float64{106.6, 10.2, 107.2, 10.9}, 0.15, [][2]float64{
+	}}},
+	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15, 0, false, nil},
+	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15, 0, false, nil},
+	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, 0, false, nil},
+	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2, 0, false, [][][2]float64{{
+		{-123.235, 46.152}, {-123.215, 46.160}, {-123.190, 46.175}, {-123.165, 46.193}, {-123.150, 46.196},
+	}}},
+	{"St. Lawrence", [4]float64{-74.0, 45.3, -66.0, 49.6}, 0.4, 0, false, nil},
+	{"Río de la Plata", [4]float64{-59.2, -35.3, -56.0, -33.9}, 0.3, 100, false, nil},
+	{"Saigon River", [4]float64{106.6, 10.2, 107.2, 10.9}, 0.15, 0, false, [][][2]float64{{
 		{106.960, 10.390}, {106.900, 10.470}, {106.850, 10.550}, {106.800, 10.620}, {106.770, 10.670}, {106.780, 10.720}, {106.790, 10.760},
-	}},
-	{"Chao Phraya", [4]float64{100.35, 13.2, 100.8, 13.8}, 0.15, nil},
-	{"Karnaphuli", [4]float64{91.6, 22.0, 91.95, 22.4}, 0.15, nil},
-	{"Cam River", [4]float64{106.6, 20.55, 107.0, 20.95}, 0.15, nil},
-	{"Hooghly", [4]float64{87.7, 21.3, 88.5, 22.65}, 0.2, nil},
+	}}},
+	{"Chao Phraya", [4]float64{100.35, 13.2, 100.8, 13.8}, 0.15, 0, false, nil},
+	{"Karnaphuli", [4]float64{91.6, 22.0, 91.95, 22.4}, 0.15, 0, false, nil},
+	{"Cam River", [4]float64{106.6, 20.55, 107.0, 20.95}, 0.15, 0, false, nil},
+	{"Hooghly", [4]float64{87.7, 21.3, 88.5, 22.65}, 0.2, 0, false, [][][2]float64{{
+		{88.068, 22.205}, {88.074, 22.222}, {88.077, 22.240},
+	}}},
 }
 
 func main() {
@@ -117,15 +141,19 @@ func run(riversCDL, shoresCDL, out string) error {
 	}
 	var all []fairway
 	for _, r := range rivers {
-		river := lines
-		if r.via != nil {
+		river := slices.DeleteFunc(slices.Clone(lines), func(ln line) bool { return ln.level == canalLevel && !r.canals })
+		for _, v := range r.via {
 			ln := line{level: viaLevel}
-			for _, p := range r.via {
+			for _, p := range v {
 				ln.points = append(ln.points, geo.Point{Lon: p[0], Lat: p[1]})
 			}
-			river = append(slices.Clip(lines), ln)
+			river = append(river, ln)
 		}
-		fs, err := build(r.name, r.box, r.cellKM, river, shores, targets)
+		maxLineKM := lineMaxKM
+		if r.lineKM != 0 {
+			maxLineKM = r.lineKM
+		}
+		fs, err := build(r.name, r.box, r.cellKM, maxLineKM, river, shores, targets)
 		if err != nil {
 			return err
 		}
@@ -196,7 +224,7 @@ func seaAt(l *land.Land, p geo.Point) bool {
 }
 
 // build returns the fairways of one river's ports.
-func build(name string, box [4]float64, cellKM float64, lines, shores []line, targets []target) ([]fairway, error) {
+func build(name string, box [4]float64, cellKM, maxLineKM float64, lines, shores []line, targets []target) ([]fairway, error) {
 	l := data.Land()
 	a := newArea(box[0], box[1], box[2], box[3], cellKM, lines, shores)
 	dist, prev := a.search(func(p geo.Point) bool { return seaAt(l, p) }, func(p geo.Point) bool { return !l.Contains(p) })
@@ -211,9 +239,10 @@ func build(name string, box [4]float64, cellKM float64, lines, shores []line, ta
 		if at.Lon < box[0] || at.Lon > box[2] || at.Lat < box[1] || at.Lat > box[3] {
 			continue
 		}
-		cells, ok := a.way(dist, prev, at)
+		cells, ok := a.way(dist, prev, at, maxLineKM)
 		if !ok {
-			fmt.Printf("%s: no way to %s (%s) at %.5f,%.5f\n", name, p.locode, p.name, at.Lon, at.Lat)
+			km, lineKM := a.nearestKM(dist, prev, at)
+			fmt.Printf("%s: no way to %s (%s) at %.5f,%.5f: the nearest water reached is %.1f km off (%.0f km up river lines)\n", name, p.locode, p.name, at.Lon, at.Lat, km, lineKM)
 			continue
 		}
 		inland := l.Crosses(a.centre(cells[len(cells)-1]), at)

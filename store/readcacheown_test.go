@@ -113,8 +113,8 @@ func TestReadCacheOwnWrites(t *testing.T) {
 			n, err := db.Notification(ctx, a.ID, id)
 			fmt.Fprintf(&b, "|note %v %v %v %v", n.DeliveryStatus, n.Attempts, n.NextAttemptAt, err)
 		}
-		evs, err := db.EventsByID(ctx, a.ID, events[:1])
-		fmt.Fprintf(&b, "|event %v %v", evs[events[0]].ObjectID, err)
+		evs, err := db.EventsByID(ctx, a.ID, events)
+		fmt.Fprintf(&b, "|events %v %v %v", evs[events[0]].ObjectID, evs[events[1]].ObjectID, err)
 		return b.String()
 	}
 	later := now.Add(time.Minute)
@@ -188,13 +188,9 @@ func TestReadCacheOwnWrites(t *testing.T) {
 			}
 			must(writer.UnclaimNotification(ctx, notes[0], later.Add(time.Hour)))
 		}},
-		{"delivered, the next of its subject due", func() {
-			must(writer.RecordDelivered(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(later), NotificationID: notes[0], At: later,
-				StatusCode: 204}, nil, later))
-		}},
-		{"failed for good, in a transaction", func() {
+		{"failed for good, the next of its subject due, in a transaction", func() {
 			must(writer.InTx(ctx, func(tx boxwatch.Tx) error {
-				n, err := tx.LockNotification(ctx, notes[1])
+				n, err := tx.LockNotification(ctx, notes[0])
 				if err != nil {
 					return err
 				}
@@ -202,11 +198,15 @@ func TestReadCacheOwnWrites(t *testing.T) {
 				return tx.SaveNotification(ctx, n)
 			}))
 		}},
-		{"redelivery, in a transaction", func() {
+		{"redelivery behind the next, in a transaction", func() {
 			must(writer.InTx(ctx, func(tx boxwatch.Tx) error {
 				_, err := tx.RequeueNotifications(ctx, hook.ID, now.Add(-time.Hour), later)
 				return err
 			}))
+		}},
+		{"delivered, the redelivery due", func() {
+			must(writer.RecordDelivered(ctx, boxwatch.DeliveryAttempt{ID: boxwatch.NewID(later), NotificationID: notes[1], At: later,
+				StatusCode: 204}, nil, later))
 		}},
 		{"finished notification and its event deleted", func() {
 			if n, err := writer.DeleteFinishedNotifications(ctx, later.Add(time.Hour), 100); err != nil || n != 1 {

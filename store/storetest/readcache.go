@@ -67,7 +67,7 @@ func mustCreateJourney(t *testing.T, db *store.DB, accountID, number string) jou
 	party := mustCreateParty(t, db, newParty(accountID, "Acme Imports", at(time.Minute)))
 	// The identity before the vessel, so that the vessel's row keeps no MMSI and every read looks
 	// its IMO number up.
-	imo, mmsi := "9"+number[len(number)-6:], "2"+number[len(number)-8:]
+	imo, mmsi := "9"+number[len(number)-6:], "21"+number[len(number)-7:]
 	if err := db.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: mmsi, IMO: imo, Name: "EVER ACME"}}, at(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,9 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 			view(reader, a.ID, j)
 		}
 		old := view(reader, a.ID, j)
-		viaStore := !strings.Contains(name, "raw SQL")
+		// Through the writing store: on PostgreSQL a write by raw SQL or by the other store reaches
+		// the writing store's cache by notification, which may still be on its way.
+		viaStore := !strings.Contains(name, "raw SQL") && !strings.Contains(name, "the other store")
 		write()
 		wrote := time.Now()
 		want := view(truth, a.ID, j)
@@ -447,9 +449,16 @@ func testReadCacheAcrossStores(t *testing.T, b Backend) {
 		rawExec(t, writer, "INSERT INTO vessel_identities (mmsi, imo, name, call_sign, updated_at) VALUES ('299999999', ?, '', '', ?)",
 			j.vessel.IMO, rawNow)
 	})
-	step("an IMO number's MMSI, the first heard again (store)", func() {
-		// Later than the raw row, and its vessel learns it.
-		if err := writer.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: j.mmsi, IMO: j.vessel.IMO}}, at(3*time.Hour)); err != nil {
+	step("an IMO number's MMSI, the first heard again (raw SQL)", func() {
+		later := any(now.Add(time.Minute))
+		if writer.Dialect() == store.SQLite {
+			later = now.Add(time.Minute).UnixMicro()
+		}
+		rawExec(t, writer, "UPDATE vessel_identities SET updated_at = ? WHERE mmsi = ?", later, j.mmsi)
+	})
+	step("an IMO number's MMSI, the second heard again (store)", func() {
+		// Later than the raw rows, and its vessel learns it.
+		if err := writer.SaveVesselIdentities(ctx, []boxwatch.VesselIdentity{{MMSI: "299999999", IMO: j.vessel.IMO}}, at(3*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -200,6 +200,10 @@ func (db *DB) EventsByID(ctx context.Context, accountID string, ids []string) (m
 	if len(args) == 0 {
 		return out, nil
 	}
+	if hit, ok := cachedAll[boxwatch.Event](db.cache, eventKey, accountID, args); ok {
+		return hit, nil
+	}
+	tokens := db.cache.beginAll(eventKey, args)
 	list, err := batch(ctx, db, "events by id", `SELECT id, account_id, name, object_type, object_id, tracking_request_id, shipment_id,
 		container_id, data, key, created_at FROM events WHERE account_id = ? AND id `+in(len(args)), append([]any{accountID}, pad(args)...),
 		func(r row) (boxwatch.Event, error) {
@@ -212,6 +216,9 @@ func (db *DB) EventsByID(ctx context.Context, accountID string, ids []string) (m
 		})
 	for _, e := range list {
 		out[e.ID] = e
+	}
+	if err == nil {
+		putAll(db.cache, tokens, eventKey, accountID, args, out, false)
 	}
 	return out, err
 }

@@ -64,6 +64,15 @@ var undo = []struct {
 	stmts    []string
 	postgres []string
 }{
+	{"cache_notify_hot", nil, []string{
+		// Each function's triggers go with it; the row triggers are named.
+		"DROP FUNCTION boxwatch_cache_notify_keys CASCADE",
+		"DROP TRIGGER vessels_cache_update ON vessels", "DROP TRIGGER vessels_cache_delete ON vessels",
+		"DROP TRIGGER webhook_notifications_cache_update ON webhook_notifications", "DROP TRIGGER events_cache_update ON events",
+		"DROP TRIGGER vessel_last_positions_cache_truncate ON vessel_last_positions",
+		"DROP TRIGGER vessel_identities_cache_truncate ON vessel_identities", "DROP TRIGGER vessels_cache_truncate ON vessels",
+		"DROP TRIGGER webhook_notifications_cache_truncate ON webhook_notifications", "DROP TRIGGER events_cache_truncate ON events",
+	}},
 	{"cache_notify_more", nil, []string{
 		"DROP TRIGGER webhooks_cache ON webhooks", "DROP TRIGGER parties_cache ON parties", "DROP TRIGGER custom_fields_cache ON custom_fields",
 		"DROP TRIGGER webhooks_cache_truncate ON webhooks", "DROP TRIGGER parties_cache_truncate ON parties",

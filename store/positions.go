@@ -57,34 +57,71 @@ func (db *DB) SaveVesselIdentities(ctx context.Context, ids []boxwatch.VesselIde
 		latest[id.MMSI] = mergeIdentity(prev, id)
 	}
 	slices.Sort(order) // every writer locks the rows in one order: replicas never deadlock
-	return db.inTx(ctx, func(c conn) error {
+	// The read cache's keys of the rows written: each IMO number's MMSI, the one given and, on
+	// PostgreSQL, the one the row had (read in RETURNING, which sees the table as it was before
+	// the statement; SQLite's hook names old rows itself), and the vessels that learn an MMSI.
+	returning := ""
+	if db.dialect == Postgres && db.cache != nil {
+		returning = " RETURNING (SELECT o.imo FROM vessel_identities o WHERE o.mmsi = vessel_identities.mmsi)"
+	}
+	return db.InTx(ctx, func(btx boxwatch.Tx) error {
+		tx := btx.(*txn)
+		c := tx.c
 		return eachChunk(len(order), func(from, to int) error {
 			args := make([]any, 0, 5*(to-from))
 			var imos []any
 			for _, mmsi := range order[from:to] {
 				id := latest[mmsi]
 				args = append(args, id.MMSI, id.IMO, id.Name, id.CallSign, db.ts(now))
+				tx.evict(imoMMSIKey(id.IMO))
 				if id.IMO != "" {
 					imos = append(imos, id.IMO)
 				}
 			}
-			_, err := c.exec(ctx, `INSERT INTO vessel_identities (mmsi, imo, name, call_sign, updated_at) VALUES `+values(to-from, 5)+`
+			q := `INSERT INTO vessel_identities (mmsi, imo, name, call_sign, updated_at) VALUES ` + values(to-from, 5) + `
 				ON CONFLICT (mmsi) DO UPDATE SET
 				imo = CASE WHEN excluded.imo <> '' THEN excluded.imo ELSE vessel_identities.imo END,
 				name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE vessel_identities.name END,
 				call_sign = CASE WHEN excluded.call_sign <> '' THEN excluded.call_sign ELSE vessel_identities.call_sign END,
-				updated_at = excluded.updated_at`, args...)
-			if err != nil || len(imos) == 0 {
-				return err
+				updated_at = excluded.updated_at`
+			if returning == "" {
+				if _, err := c.exec(ctx, q, args...); err != nil {
+					return err
+				}
+			} else {
+				before, err := scanStrings(c.query(ctx, q+returning, args...))
+				if err != nil {
+					return err
+				}
+				for _, imo := range before {
+					tx.evict(imoMMSIKey(imo))
+				}
+			}
+			if len(imos) == 0 {
+				return nil
 			}
 			// Vessels the carriers named by IMO number learn their MMSI. They are locked in IMO order,
 			// the order lookups write them in (tracking's saveShared), not the table's: an update in
 			// the table's order deadlocked with a lookup holding one of them.
-			_, err = c.exec(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
+			learned, err := scanStrings(c.query(ctx, `UPDATE vessels SET mmsi = (SELECT i.mmsi FROM vessel_identities i WHERE i.imo = vessels.imo
 				ORDER BY i.updated_at DESC, i.mmsi LIMIT 1) WHERE imo IN (SELECT imo FROM vessels WHERE mmsi = '' AND imo `+in(len(imos))+
-				` ORDER BY imo`+db.lockRows()+`)`, pad(imos)...)
+				` ORDER BY imo`+db.lockRows()+`) RETURNING id`, pad(imos)...))
+			for _, id := range learned {
+				tx.evict(vesselKey(id))
+			}
 			return err
 		})
+	})
+}
+
+// scanStrings collects rows of one text column, NULL as "".
+func scanStrings(rs rows, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	return collect(rs, func(r row) (string, error) {
+		var s string
+		return s, r.Scan(nullString{&s})
 	})
 }
 
@@ -150,7 +187,12 @@ func (db *DB) SaveLastPositions(ctx context.Context, ps []boxwatch.VesselPositio
 	for i, mmsi := range order {
 		list[i] = latest[mmsi]
 	}
-	err := db.inTx(ctx, func(c conn) error {
+	err := db.InTx(ctx, func(btx boxwatch.Tx) error {
+		tx := btx.(*txn)
+		for _, mmsi := range order {
+			tx.evict(lastPositionKey(mmsi))
+		}
+		c := tx.c
 		return eachChunk(len(list), func(from, to int) error {
 			_, err := c.exec(ctx, `INSERT INTO vessel_last_positions (mmsi, at, latitude, longitude, speed, course, heading) VALUES `+
 				values(to-from, 7)+` ON CONFLICT (mmsi) DO UPDATE SET at = excluded.at, latitude = excluded.latitude,
@@ -192,24 +234,38 @@ func (db *DB) VesselPositions(ctx context.Context, mmsi string, from, to time.Ti
 // vesselAIS fills a vessel's MMSI from static reports when the carrier gave none, and its last
 // position.
 func (db *DB) vesselAIS(ctx context.Context, v *boxwatch.Vessel) error {
+	// Both are cached when there is none too: an IMO number no static report gave, a vessel not
+	// heard yet.
 	if v.MMSI == "" {
-		err := db.read.queryRow(ctx, "SELECT mmsi FROM vessel_identities WHERE imo = ? ORDER BY updated_at DESC, mmsi LIMIT 1", v.IMO).
-			Scan(&v.MMSI)
-		if err := db.lookupErr("vessel identity", err); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
+		mmsi, err := cached(db.cache, imoMMSIKey(v.IMO), "", func() (string, error) {
+			var mmsi string
+			err := db.read.queryRow(ctx, "SELECT mmsi FROM vessel_identities WHERE imo = ? ORDER BY updated_at DESC, mmsi LIMIT 1", v.IMO).
+				Scan(&mmsi)
+			if err := db.lookupErr("vessel identity", err); err != nil && !errors.Is(err, boxwatch.ErrNotFound) {
+				return "", err
+			}
+			return mmsi, nil
+		})
+		if err != nil {
 			return err
 		}
+		v.MMSI = mmsi
 	}
 	if v.MMSI == "" {
 		return nil
 	}
-	p, err := scanPosition(db.read.queryRow(ctx, "SELECT "+positionColumns+" FROM vessel_last_positions WHERE mmsi = ?", v.MMSI))
-	switch err = db.lookupErr("last position", err); {
-	case err == nil:
-		v.Position = &p
-	case !errors.Is(err, boxwatch.ErrNotFound):
-		return err
-	}
-	return nil
+	p, err := cached(db.cache, lastPositionKey(v.MMSI), "", func() (*boxwatch.VesselPosition, error) {
+		p, err := scanPosition(db.read.queryRow(ctx, "SELECT "+positionColumns+" FROM vessel_last_positions WHERE mmsi = ?", v.MMSI))
+		switch err = db.lookupErr("last position", err); {
+		case err == nil:
+			return &p, nil
+		case errors.Is(err, boxwatch.ErrNotFound):
+			return nil, nil
+		}
+		return nil, err
+	})
+	v.Position = p
+	return err
 }
 
 // VesselArrivals reads the routes of the shipments updated since since (a shipment is updated

@@ -20,7 +20,8 @@ import (
 // most: a tracking request, a shipment, a container, a shipment's containers and a container's
 // transport events; for what their documents and the catalogue show: terminals (by id and by
 // port) and custom field definitions and options (by id and each definition's list); and the
-// account's webhooks, parties and custom field values by id. SQLite has the same cache, kept
+// account's webhooks, parties and custom field values by id; vessels with their last positions,
+// and webhook notifications with the events they report. SQLite has the same cache, kept
 // fresh by the writer's hooks and the write-ahead log's counter instead of notifications
 // (readcache_sqlite.go).
 //
@@ -65,6 +66,15 @@ func definitionOptionsKey(id string) string { return "definition_options:" + id 
 func webhookKey(id string) string     { return "webhooks:" + id }
 func partyKey(id string) string       { return "parties:" + id }
 func customFieldKey(id string) string { return "custom_fields:" + id }
+
+// Vessels by id, the MMSI static reports give each IMO number and each MMSI's last position
+// (shared data, account ""), and webhook notifications and the events they report by id: evicted
+// by migration 0022's triggers.
+func vesselKey(id string) string         { return "vessels:" + id }
+func imoMMSIKey(imo string) string       { return "imo_mmsi:" + imo }
+func lastPositionKey(mmsi string) string { return "last_positions:" + mmsi }
+func notificationKey(id string) string   { return "webhook_notifications:" + id }
+func eventKey(id string) string          { return "events:" + id }
 
 func containerKey(id string) string          { return "containers:" + id }
 func shipmentContainersKey(id string) string { return "shipment_containers:" + id }
@@ -441,7 +451,8 @@ func (db *DB) listenOnce(ctx context.Context, listening func()) error {
 			if n.Payload == "flush" {
 				db.cache.reset(true)
 			} else {
-				db.cache.evict(n.Payload)
+				// Migration 0022's statement triggers send several keys at once, space-separated.
+				db.cache.evict(strings.Fields(n.Payload)...)
 			}
 		case ctx.Err() != nil:
 			return ctx.Err()

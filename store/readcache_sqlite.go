@@ -76,7 +76,7 @@ type cachedTable struct {
 }
 
 // cachedColumns is, for each cached table, the columns whose values name its keys, as PostgreSQL's
-// triggers (migrations 0011, 0017 and 0021) name them.
+// triggers (migrations 0011, 0017, 0021 and 0022) name them.
 var cachedColumns = map[string][][2]string{
 	"tracking_requests":        {{"id", "tracking_requests:"}},
 	"shipments":                {{"id", "shipments:"}},
@@ -88,6 +88,11 @@ var cachedColumns = map[string][][2]string{
 	"custom_fields":            {{"id", "custom_fields:"}},
 	"webhooks":                 {{"id", "webhooks:"}},
 	"parties":                  {{"id", "parties:"}},
+	"vessels":                  {{"id", "vessels:"}},
+	"vessel_identities":        {{"imo", "imo_mmsi:"}},
+	"vessel_last_positions":    {{"mmsi", "last_positions:"}},
+	"webhook_notifications":    {{"id", "webhook_notifications:"}},
+	"events":                   {{"id", "events:"}},
 }
 
 // startSQLiteReadCache turns the read cache on, bounded at maxBytes, if the database is in WAL

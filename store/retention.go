@@ -22,21 +22,33 @@ func (db *DB) skipLocked() string {
 // before t; their logs go with them (ON DELETE CASCADE).
 func (db *DB) DeleteFinishedNotifications(ctx context.Context, t time.Time, limit int) (int64, error) {
 	// The statuses are written out: the partial index webhook_notifications_finished applies.
-	n, err := db.write.exec(ctx, `DELETE FROM webhook_notifications WHERE id IN (
+	return db.deleteCached(ctx, "delete finished notifications", notificationKey, `DELETE FROM webhook_notifications WHERE id IN (
 		SELECT id FROM webhook_notifications WHERE delivery_status <> 'pending' AND updated_at < ? LIMIT ?`+db.skipLocked()+`)`,
 		db.ts(t), limit)
-	return n, db.internal("delete finished notifications", err)
+}
+
+// deleteCached runs a DELETE of rows the read cache holds by id (keyOf) and returns how many it
+// deleted. On PostgreSQL it reads their ids back to evict them (SQLite's hook names them).
+func (db *DB) deleteCached(ctx context.Context, what string, keyOf func(string) string, q string, args ...any) (int64, error) {
+	if db.dialect != Postgres || db.cache == nil {
+		n, err := db.write.exec(ctx, q, args...)
+		return n, db.internal(what, err)
+	}
+	ids, err := scanStrings(db.write.query(ctx, q+" RETURNING id", args...))
+	for _, id := range ids {
+		db.cache.evict(keyOf(id))
+	}
+	return int64(len(ids)), db.internal(what, err)
 }
 
 // DeleteEventsBefore deletes up to limit events created before t that no notification refers to
 // and whose shipment, if any, stopped before t.
 func (db *DB) DeleteEventsBefore(ctx context.Context, t time.Time, limit int) (int64, error) {
-	n, err := db.write.exec(ctx, `DELETE FROM events WHERE id IN (
+	return db.deleteCached(ctx, "delete events", eventKey, `DELETE FROM events WHERE id IN (
 		SELECT e.id FROM events e WHERE e.created_at < ?
 			AND NOT EXISTS (SELECT 1 FROM webhook_notifications n WHERE n.event_id = e.id)
 			AND (e.shipment_id IS NULL OR EXISTS (SELECT 1 FROM shipments s WHERE s.id = e.shipment_id AND s.stopped_at < ?))
 		LIMIT ?`+db.skipLocked()+`)`, db.ts(t), db.ts(t), limit)
-	return n, db.internal("delete events", err)
 }
 
 // DeletePositionsBefore deletes up to limit stored positions older than t.

@@ -727,28 +727,42 @@ func (db *DB) Events(ctx context.Context, accountID string, offset, limit int) (
 
 // SaveVessel stores a vessel or updates what is known of it; empty fields keep their stored value.
 func (tx *txn) SaveVessel(ctx context.Context, v boxwatch.Vessel, now time.Time) error {
-	_, err := tx.c.exec(ctx, `INSERT INTO vessels (id, imo, mmsi, name, call_sign, flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+	var id string
+	err := tx.c.queryRow(ctx, `INSERT INTO vessels (id, imo, mmsi, name, call_sign, flag, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (imo) DO UPDATE SET
 		mmsi = CASE WHEN excluded.mmsi <> '' THEN excluded.mmsi ELSE vessels.mmsi END,
 		name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE vessels.name END,
 		call_sign = CASE WHEN excluded.call_sign <> '' THEN excluded.call_sign ELSE vessels.call_sign END,
 		flag = CASE WHEN excluded.flag <> '' THEN excluded.flag ELSE vessels.flag END,
-		updated_at = excluded.updated_at`,
-		v.ID, v.IMO, v.MMSI, v.Name, v.CallSign, v.Flag, tx.db.ts(now))
+		updated_at = excluded.updated_at RETURNING id`,
+		v.ID, v.IMO, v.MMSI, v.Name, v.CallSign, v.Flag, tx.db.ts(now)).Scan(nullString{&id})
+	tx.evict(vesselKey(id))
 	return tx.db.internal("save vessel", err)
 }
 
 // Vessel returns a vessel by its id or IMO number, or ErrNotFound.
 func (db *DB) Vessel(ctx context.Context, idOrIMO string) (boxwatch.Vessel, error) {
-	col := "imo"
+	// A vessel is cached by its row's id, which the store derives from the IMO number
+	// (boxwatch.VesselID): a lookup by IMO number finds it there, and stores only a row whose id
+	// is the one derived, since the trigger names the row by its id.
+	col, id := "imo", boxwatch.VesselID(idOrIMO)
 	if boxwatch.IsUUID(idOrIMO) {
 		col, idOrIMO = "id", strings.ToLower(idOrIMO)
+		id = idOrIMO
 	}
+	if hit, ok := db.cache.get(vesselKey(id), ""); ok && (col == "id" || hit.(boxwatch.Vessel).IMO == idOrIMO) {
+		v := hit.(boxwatch.Vessel)
+		return v, db.vesselAIS(ctx, &v)
+	}
+	token := db.cache.begin(vesselKey(id))
 	var v boxwatch.Vessel
 	err := db.read.queryRow(ctx, "SELECT id, imo, mmsi, name, call_sign, flag FROM vessels WHERE "+col+" = ?", idOrIMO).
 		Scan(nullString{&v.ID}, &v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.Flag)
 	if err != nil {
 		return v, db.lookupErr("vessel", err)
+	}
+	if v.ID == id {
+		db.cache.put(token, vesselKey(id), "", v)
 	}
 	return v, db.vesselAIS(ctx, &v)
 }

@@ -107,6 +107,11 @@ func (db *DB) DeleteWebhook(ctx context.Context, accountID, id string) error {
 	id = strings.ToLower(id)
 	n, err := db.write.exec(ctx, "DELETE FROM webhooks WHERE account_id = ? AND id = ?", accountID, id)
 	db.cache.evict(webhookKey(id))
+	if n > 0 && db.dialect == Postgres {
+		// Its notifications went with it, by cascade, under ids this store does not know (SQLite's
+		// hook names them); webhooks are seldom deleted.
+		db.cache.dropAll()
+	}
 	if err := db.internal("delete webhook", err); err != nil {
 		return err
 	}
@@ -217,13 +222,22 @@ func nullUUID(s string) string {
 // promoteNext makes the earliest waiting notification of a webhook's subject due at now, unless
 // the queue has a head: called, under the queue's lock, when its head leaves.
 func (tx *txn) promoteNext(ctx context.Context, webhookID, subject string, now time.Time) error {
-	_, err := tx.c.exec(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id = (
+	promoted, err := scanStrings(tx.c.query(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id = (
 			SELECT id FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending' AND next_attempt_at IS NULL
 			ORDER BY created_at, id LIMIT 1)
 		AND NOT EXISTS (SELECT 1 FROM webhook_notifications WHERE webhook_id = ? AND subject = ? AND delivery_status = 'pending'
-			AND next_attempt_at IS NOT NULL)`,
-		tx.db.ts(now), webhookID, subject, webhookID, subject)
+			AND next_attempt_at IS NOT NULL) RETURNING id`,
+		tx.db.ts(now), webhookID, subject, webhookID, subject))
+	tx.evictNotifications(promoted)
 	return err
+}
+
+// evictNotifications drops the notifications with the given ids from the read cache once the
+// transaction commits.
+func (tx *txn) evictNotifications(ids []string) {
+	for _, id := range ids {
+		tx.evict(notificationKey(id))
+	}
 }
 
 const notificationColumns = `id, account_id, webhook_id, event_id, event, delivery_status, attempts, next_attempt_at, body,
@@ -319,6 +333,7 @@ func (tx *txn) SaveNotification(ctx context.Context, n boxwatch.Notification) er
 	_, err = tx.c.exec(ctx, `UPDATE webhook_notifications SET delivery_status = ?, attempts = ?, next_attempt_at = ?, body = ?,
 		claimed_until = NULL, claimed_at = NULL, updated_at = ? WHERE id = ?`,
 		n.DeliveryStatus, n.Attempts, next, body, tx.db.ts(n.UpdatedAt), n.ID)
+	tx.evict(notificationKey(strings.ToLower(n.ID)))
 	if err == nil && status == boxwatch.DeliveryPending && n.DeliveryStatus != boxwatch.DeliveryPending {
 		err = tx.promoteNext(ctx, webhookID, subject, n.UpdatedAt)
 	}
@@ -414,10 +429,22 @@ func (db *DB) RecordDelivered(ctx context.Context, a boxwatch.DeliveryAttempt, b
 			AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL)`,
 		[]any{db.ts(now), a.NotificationID, a.NotificationID, a.NotificationID, a.NotificationID}})
 	if db.delivered != nil {
-		return db.internal("record a delivery", db.delivered.record(ctx, db, steps))
+		return db.internal("record a delivery", db.delivered.record(ctx, db, steps)) // SQLite: its hook evicts
 	}
-	_, err := pipeline(ctx, db, steps, noRows)
+	last := &steps[len(steps)-1]
+	last.q += " RETURNING id"
+	promoted, err := pipeline(ctx, db, steps, scanString)
+	// The notification and the next of its subject, made due, leave the read cache.
+	db.cache.evict(notificationKey(strings.ToLower(a.NotificationID)))
+	for _, id := range promoted {
+		db.cache.evict(notificationKey(id))
+	}
 	return db.internal("record a delivery", err)
+}
+
+func scanString(r row) (string, error) {
+	var s string
+	return s, r.Scan(nullString{&s})
 }
 
 // deliveredQueue gathers the successes recorded at the same time on SQLite and writes them in one
@@ -614,6 +641,7 @@ var renewPlaceholders = strings.TrimSuffix(strings.Repeat("?, ", renewBatch), ",
 func (db *DB) UnclaimNotification(ctx context.Context, id string, next time.Time) error {
 	_, err := db.write.exec(ctx, `UPDATE webhook_notifications SET claimed_until = NULL, claimed_at = NULL, next_attempt_at = ?
 		WHERE id = ? AND delivery_status = 'pending' AND next_attempt_at IS NOT NULL`, db.ts(next), id)
+	db.cache.evict(notificationKey(strings.ToLower(id)))
 	return db.internal("unclaim notification", err)
 }
 
@@ -640,9 +668,12 @@ func (db *DB) Notification(ctx context.Context, accountID, id string) (boxwatch.
 	if !boxwatch.IsUUID(id) {
 		return boxwatch.Notification{}, boxwatch.ErrNotFound
 	}
-	n, err := scanNotification(db.read.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE account_id = ? AND id = ?",
-		accountID, strings.ToLower(id)))
-	return n, db.lookupErr("notification", err)
+	id = strings.ToLower(id)
+	return cached(db.cache, notificationKey(id), accountID, func() (boxwatch.Notification, error) {
+		n, err := scanNotification(db.read.queryRow(ctx, "SELECT "+notificationColumns+" FROM webhook_notifications WHERE account_id = ? AND id = ?",
+			accountID, id))
+		return n, db.lookupErr("notification", err)
+	})
 }
 
 // Notifications returns a page of the account's notifications, newest first, and how many match.
@@ -698,37 +729,31 @@ func (tx *txn) RequeueNotifications(ctx context.Context, webhookID string, since
 			return nil, tx.db.internal("requeue notifications", err)
 		}
 	}
-	scanIDs := func(rs rows, err error) ([]string, error) {
-		if err != nil {
-			return nil, err
-		}
-		return collect(rs, func(r row) (string, error) {
-			var id string
-			return id, r.Scan(nullString{&id})
-		})
-	}
-	heads, err := scanIDs(tx.c.query(ctx, `UPDATE webhook_notifications SET next_attempt_at = ?, updated_at = ?
+	heads, err := scanStrings(tx.c.query(ctx, `UPDATE webhook_notifications SET next_attempt_at = ?, updated_at = ?
 		WHERE webhook_id = ? AND created_at >= ? AND delivery_status = ? AND next_attempt_at IS NOT NULL
 		AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
 		tx.db.ts(now), tx.db.ts(now), webhookID, tx.db.ts(since), boxwatch.DeliveryPending, tx.db.ts(now)))
 	if err != nil {
 		return nil, tx.db.internal("requeue notifications", err)
 	}
-	failed, err := scanIDs(tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = NULL, updated_at = ?
+	failed, err := scanStrings(tx.c.query(ctx, `UPDATE webhook_notifications SET delivery_status = ?, next_attempt_at = NULL, updated_at = ?
 		WHERE webhook_id = ? AND created_at >= ? AND delivery_status = ? RETURNING id`,
 		boxwatch.DeliveryPending, tx.db.ts(now), webhookID, tx.db.ts(since), boxwatch.DeliveryFailed))
 	if err != nil {
 		return nil, tx.db.internal("requeue notifications", err)
 	}
+	tx.evictNotifications(heads)
+	tx.evictNotifications(failed)
 	// The earliest waiting notification of each of the webhook's subjects without a head is due.
-	_, err = tx.c.exec(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id IN (
+	promoted, err := scanStrings(tx.c.query(ctx, `UPDATE webhook_notifications SET next_attempt_at = ? WHERE id IN (
 			SELECT (SELECT q.id FROM webhook_notifications q WHERE q.webhook_id = s.webhook_id AND q.subject = s.subject
 				AND q.delivery_status = ? AND q.next_attempt_at IS NULL ORDER BY q.created_at, q.id LIMIT 1)
 			FROM (SELECT DISTINCT webhook_id, subject FROM webhook_notifications
 				WHERE webhook_id = ? AND delivery_status = ? AND next_attempt_at IS NULL) s
 			WHERE NOT EXISTS (SELECT 1 FROM webhook_notifications h WHERE h.webhook_id = s.webhook_id AND h.subject = s.subject
-				AND h.delivery_status = ? AND h.next_attempt_at IS NOT NULL))`,
-		tx.db.ts(now), boxwatch.DeliveryPending, webhookID, boxwatch.DeliveryPending, boxwatch.DeliveryPending)
+				AND h.delivery_status = ? AND h.next_attempt_at IS NOT NULL)) RETURNING id`,
+		tx.db.ts(now), boxwatch.DeliveryPending, webhookID, boxwatch.DeliveryPending, boxwatch.DeliveryPending))
+	tx.evictNotifications(promoted)
 	return append(heads, failed...), tx.db.internal("requeue notifications", err)
 }
 

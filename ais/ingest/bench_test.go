@@ -63,7 +63,8 @@ func BenchmarkIngest(b *testing.B) {
 				}
 				b.StopTimer()
 				st := in.Stats()
-				if st.Positions != int64(b.N) || st.Errors != 0 || st.Stored == 0 {
+				// The first run, of one report (b.N = 1), may store nothing.
+				if st.Positions != int64(b.N) || st.Errors != 0 || st.Stored == 0 && b.N > 1 {
 					b.Fatalf("stats %+v for %d reports", st, b.N)
 				}
 				b.ReportMetric(float64(st.Positions)/b.Elapsed().Seconds(), "reports/s")

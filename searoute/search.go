@@ -19,6 +19,9 @@ type search struct {
 	// moving entries in the heap touches a small array rather than the nodes' states.
 	heap []entry
 	pos  []int32
+	// goal marks the nodes of the current query's goals (those equal to cur), so that a node
+	// settled is compared with the goals only when it is one.
+	goal []uint32
 
 	// cands is the snapping candidates' buffer, merged the buffer they are merged in, and
 	// projected the nearest point of each candidate's edge.
@@ -91,6 +94,7 @@ func newSearch(nodes, edges int) *search {
 		edgeSeen: make([]uint32, edges),
 		node:     make([]nodeState, nodes),
 		pos:      make([]int32, nodes),
+		goal:     make([]uint32, nodes),
 	}
 }
 
@@ -204,11 +208,12 @@ func (s *search) all(n *Network, src int32, closed []bool) []float64 {
 		it := s.pop()
 		u := it.node
 		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
-			if a.passage >= 0 && closed != nil && closed[a.passage] {
+			v, open := n.next(a, closed)
+			if !open {
 				continue
 			}
-			if d := it.key + a.length; d < s.get(a.to) {
-				s.reach(a.to, d, d, a.edge)
+			if d := it.key + a.length; d < s.get(v) {
+				s.reach(v, d, d, a.edge)
 			}
 		}
 	}
@@ -242,6 +247,7 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 	for i, b := range to {
 		eb, lb := n.edges[b.edge], n.length[b.edge]
 		goals = append(goals, goal{eb.U, b.t*lb + b.legNM, i}, goal{eb.V, (1-b.t)*lb + b.legNM, i})
+		s.goal[eb.U], s.goal[eb.V] = s.cur, s.cur
 	}
 	// Lower bounds of the distance left from a node v: the great circle to where the point meets
 	// water; and for each landmark L, since
@@ -308,9 +314,10 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		// On a network that rounds continents the landmarks' bound is almost always the larger,
 		// so the great circle is left out: A* stays correct with any lower bound.
 		est := 0.0
+		base := int(v) * landmarkCount
 		for i := range active {
 			b := &bounds[i]
-			lv := float64(b.dist[int(v)*landmarkCount+b.k])
+			lv := float64(b.dist[base+b.k])
 			if math.IsInf(lv, 1) {
 				continue // cut off from this landmark by the closed passages: it says nothing
 			}
@@ -361,29 +368,34 @@ func (s *search) route(n *Network, from, to []snap, closed []bool) (found, bool)
 		}
 		u := it.node
 		du := s.node[u].dist
-		for _, g := range goals {
-			if g.node == u && du+g.cost < best {
-				best, via = du+g.cost, u
-				res.to = g.snap
+		if s.goal[u] == s.cur {
+			for _, g := range goals {
+				if g.node == u && du+g.cost < best {
+					best, via = du+g.cost, u
+					res.to = g.snap
+				}
 			}
 		}
 		for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
-			if a.passage >= 0 && closed[a.passage] {
-				continue
+			v := a.to
+			if v < 0 {
+				if v = ^v; closed[n.passage[a.edge]] {
+					continue
+				}
 			}
 			// A node whose key is no less than the best distance found would never leave the heap.
 			// (get and h written out, reading the node's state once: the search's innermost step.)
 			d := du + a.length
-			ns := &s.node[a.to]
+			ns := &s.node[v]
 			if ns.stamp == s.cur {
 				if d >= ns.dist {
 					continue
 				}
 			} else {
-				ns.h = estimate(a.to)
+				ns.h = estimate(v)
 			}
 			if key := d + ns.h; key < best {
-				s.reach(a.to, d, key, a.edge)
+				s.reach(v, d, key, a.edge)
 			}
 		}
 	}

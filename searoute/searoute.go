@@ -96,12 +96,22 @@ type Path struct {
 	Passages []Passage
 }
 
-// arc is an edge as seen from one of its nodes, with what a search needs of it side by side.
+// arc is an edge as seen from one of its nodes, with what a search needs of it side by side, in
+// 16 bytes: an edge through a passage has its far node stored complemented (negative), so that
+// the search looks its passage up only for those few (see next).
 type arc struct {
-	to      int32
-	edge    int32
-	length  float64
-	passage int8
+	length float64
+	to     int32
+	edge   int32
+}
+
+// next returns the node the arc leads to, and false when the arc's passage is closed (closed may
+// be nil: every passage open).
+func (n *Network) next(a arc, closed []bool) (int32, bool) {
+	if a.to >= 0 {
+		return a.to, true
+	}
+	return ^a.to, closed == nil || !closed[n.passage[a.edge]]
 }
 
 // edgeArc is an edge's great-circle arc: its ends' unit vectors, its unit normal (see normal)
@@ -212,9 +222,13 @@ func New(g Graph, w Water) (*Network, error) {
 	n.adj = make([]arc, n.adjStart[len(g.Nodes)])
 	fill := slices.Clone(n.adjStart[:len(g.Nodes)])
 	for i, e := range g.Edges {
-		n.adj[fill[e.U]] = arc{e.V, int32(i), n.length[i], n.passage[i]}
+		u, v := e.U, e.V
+		if n.passage[i] >= 0 {
+			u, v = ^u, ^v
+		}
+		n.adj[fill[e.U]] = arc{n.length[i], v, int32(i)}
 		fill[e.U]++
-		n.adj[fill[e.V]] = arc{e.U, int32(i), n.length[i], n.passage[i]}
+		n.adj[fill[e.V]] = arc{n.length[i], u, int32(i)}
 		fill[e.V]++
 	}
 	n.labelPieces()
@@ -255,7 +269,7 @@ func (n *Network) labelPieces() {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			for _, a := range n.adj[n.adjStart[u]:n.adjStart[u+1]] {
-				if v := a.to; n.comp[v] < 0 {
+				if v, _ := n.next(a, nil); n.comp[v] < 0 {
 					n.comp[v] = next
 					stack = append(stack, v)
 				}
@@ -796,7 +810,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				left = append(left, e)
 				continue
 			}
-			if q, d := n.project(vp, e); d <= MaxSnapNM {
+			if q, d := n.project(&vp, e); d <= MaxSnapNM {
 				cands = append(cands, candidate{d, e, int32(len(s.projected))})
 				s.projected = append(s.projected, q)
 			}
@@ -933,10 +947,37 @@ func (t capTest) holds(vp vec, c *edgeCap) bool {
 	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
 }
 
-// project returns the point of edge e nearest to vp and its distance in nautical miles.
-func (n *Network) project(vp vec, e int32) (vec, float64) {
+// project returns the point of edge e nearest to vp and its distance in nautical miles: as
+// projectVec(vp, a.u, a.v, a.normal) for the edge's arc a, by the same operations in the same
+// order (so to the last bit), written out on the arc in place rather than on copies of its
+// vectors: the snapping projects tens of edges a point.
+func (n *Network) project(vp *vec, e int32) (vec, float64) {
 	a := &n.arcs[e]
-	return projectVec(vp, a.u, a.v, a.normal)
+	nab := &a.normal
+	if *nab != (vec{}) {
+		s := vp[0]*nab[0] + vp[1]*nab[1] + vp[2]*nab[2]
+		q := vec{vp[0] + nab[0]*-s, vp[1] + nab[1]*-s, vp[2] + nab[2]*-s}
+		if qn := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2]); qn > 1e-15 {
+			k := 1 / qn
+			q = vec{q[0] * k, q[1] * k, q[2] * k}
+			u, v := &a.u, &a.v
+			if (u[1]*q[2]-u[2]*q[1])*nab[0]+(u[2]*q[0]-u[0]*q[2])*nab[1]+(u[0]*q[1]-u[1]*q[0])*nab[2] >= 0 &&
+				(q[1]*v[2]-q[2]*v[1])*nab[0]+(q[2]*v[0]-q[0]*v[2])*nab[1]+(q[0]*v[1]-q[1]*v[0])*nab[2] >= 0 {
+				return q, math.Asin(min(1, math.Abs(s))) * geo.EarthRadiusNM
+			}
+		}
+	}
+	return projectEnds(vp, &a.u, &a.v)
+}
+
+// projectEnds is the end of projectVec, the nearer end of an arc, on vectors in place.
+func projectEnds(vp, va, vb *vec) (vec, float64) {
+	ca := math.Sqrt((vp[0]-va[0])*(vp[0]-va[0]) + (vp[1]-va[1])*(vp[1]-va[1]) + (vp[2]-va[2])*(vp[2]-va[2]))
+	cb := math.Sqrt((vp[0]-vb[0])*(vp[0]-vb[0]) + (vp[1]-vb[1])*(vp[1]-vb[1]) + (vp[2]-vb[2])*(vp[2]-vb[2]))
+	if ca <= cb {
+		return *va, 2 * math.Asin(min(1, ca/2)) * geo.EarthRadiusNM
+	}
+	return *vb, 2 * math.Asin(min(1, cb/2)) * geo.EarthRadiusNM
 }
 
 // harbour adds, to the snaps found by straight legs, snaps to the nearest edges by a crooked leg

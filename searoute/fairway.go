@@ -41,8 +41,12 @@ type Fairways struct {
 	// one of the eight round it. Each block of blockCells × blockCells cells lists the segments
 	// near any of its cells (CSR, block by block over the box: origin, cols and rows in blocks),
 	// so that a query reads one short list from an array, never a map.
-	blockStart           []int32
-	blockSegs            []int32
+	blockStart []int32
+	blockSegs  []int32
+	// blockReach holds, beside each entry of blockSegs,, the fairwayCells its segment counts as
+	// near (its cells and one more all round), so that a block is scanned over 16 bytes an
+	// entry and only the segments whose cells reach a point's are read.
+	blockReach           []cellRange
 	origin               [2]int32
 	blockCols, blockRows int32
 }
@@ -57,6 +61,9 @@ type fairwaySeg struct {
 	lo, hi                   [2]int32
 	west, south, east, north float64
 }
+
+// cellRange is a rectangle of fairwayCells, both corners included.
+type cellRange struct{ x0, x1, y0, y1 int32 }
 
 // blockCells is the side of an index block, in fairwayCells (half a degree).
 const blockCells = 10
@@ -155,10 +162,12 @@ func (f *Fairways) index() {
 		f.blockStart[b+1] += f.blockStart[b]
 	}
 	f.blockSegs = make([]int32, f.blockStart[len(f.blockStart)-1])
+	f.blockReach = make([]cellRange, len(f.blockSegs))
 	fill := slices.Clone(f.blockStart)
 	for i, s := range f.segs {
 		blocks(s, func(b int32) {
 			f.blockSegs[fill[b]] = int32(i)
+			f.blockReach[fill[b]] = cellRange{s.lo[0] - 1, s.hi[0] + 1, s.lo[1] - 1, s.hi[1] + 1}
 			fill[b]++
 		})
 	}
@@ -197,13 +206,23 @@ func (f *Fairways) near(p geo.Point, last *int32) bool {
 	if f == nil || !f.box.contains(p) {
 		return false
 	}
-	c := fairwayCell(p)
 	if last != nil && f.nearLast(p, *last) {
 		return true
 	}
+	return f.scan(p, last)
+}
+
+// scan is near without its first question: every segment of p's block, in order.
+func (f *Fairways) scan(p geo.Point, last *int32) bool {
+	c := fairwayCell(p)
 	b := (floorDiv(c[1], blockCells)-f.origin[1])*f.blockCols + floorDiv(c[0], blockCells) - f.origin[0]
-	for _, i := range f.blockSegs[f.blockStart[b]:f.blockStart[b+1]] {
-		if f.segs[i].near(c, p) {
+	lo, hi := f.blockStart[b], f.blockStart[b+1]
+	for k, r := range f.blockReach[lo:hi] {
+		// As the first test of fairwaySeg.near.
+		if c[0] < r.x0 || c[0] > r.x1 || c[1] < r.y0 || c[1] > r.y1 {
+			continue
+		}
+		if i := f.blockSegs[lo+int32(k)]; f.segs[i].nearPoint(p) {
 			if last != nil {
 				*last = i
 			}
@@ -224,7 +243,41 @@ func (s *fairwaySeg) near(c [2]int32, p geo.Point) bool {
 	if s.lo[0] > c[0]+1 || s.hi[0] < c[0]-1 || s.lo[1] > c[1]+1 || s.hi[1] < c[1]-1 {
 		return false
 	}
+	return s.nearPoint(p)
+}
+
+// nearPoint is near past its test of cells: p within the segment's widened box, and within
+// FairwayKM of it.
+func (s *fairwaySeg) nearPoint(p geo.Point) bool {
 	if p.Lon < s.west || p.Lon > s.east || p.Lat < s.south || p.Lat > s.north {
+		return false
+	}
+	return s.within(p)
+}
+
+// nearDeg2 bounds the square of FairwayKM in degrees a billionth below and above: far more than
+// the rounding of a square sum or of math.Hypot, so that within settles by the square alone all
+// but the points within a billionth of the limit.
+var nearDeg2Lo, nearDeg2Hi = nearDeg2(1 - 1e-9), nearDeg2(1 + 1e-9)
+
+func nearDeg2(f float64) float64 {
+	d := FairwayKM * f / (geo.EarthRadiusKM * rad)
+	return d * d
+}
+
+// within reports whether offsetKM(p) <= FairwayKM, as that comparison says: by the square of
+// the offset in degrees, and by offsetKM itself only near the limit.
+func (s *fairwaySeg) within(p geo.Point) bool {
+	px, py := (p.Lon-s.a.Lon)*s.k, p.Lat-s.a.Lat
+	t := 0.0
+	if l := s.bx*s.bx + s.by*s.by; l > 0 {
+		t = min(max((px*s.bx+py*s.by)/l, 0), 1)
+	}
+	dx, dy := px-t*s.bx, py-t*s.by
+	switch d2 := dx*dx + dy*dy; {
+	case d2 < nearDeg2Lo:
+		return true
+	case d2 > nearDeg2Hi:
 		return false
 	}
 	return s.offsetKM(p) <= FairwayKM
@@ -258,14 +311,15 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 	if hi.Lon < f.box.west || lo.Lon > f.box.east || hi.Lat < f.box.south || lo.Lat > f.box.north {
 		return false
 	}
-	steps := int(geo.DistanceKM(a, b)/fairwayStepKM) + 1
+	steps := int(distanceKM(a, b)/fairwayStepKM) + 1
 	last := int32(-1)
 	wet := func(s int) bool {
 		t := float64(s) / float64(steps)
 		p := geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
 		// Along a river, on the land 1:50m draws over it, the segment found last mostly
 		// answers alone.
-		return f.nearLast(p, last) || !l.Contains(p) || f.near(p, &last)
+		// (near would ask the segment found last again: scan is the rest of it.)
+		return f.nearLast(p, last) || !l.Contains(p) || f.box.contains(p) && f.scan(p, &last)
 	}
 	// The points are taken coarse to fine (every 2^k-th first, then those halfway between, and
 	// so on), each once: a line that crosses land away from a fairway mostly does so for many

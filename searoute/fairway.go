@@ -43,7 +43,7 @@ type Fairways struct {
 	// so that a query reads one short list from an array, never a map.
 	blockStart []int32
 	blockSegs  []int32
-	// blockReach holds, beside each entry of blockSegs,, the fairwayCells its segment counts as
+	// blockReach holds, beside each entry of blockSegs, the fairwayCells its segment counts as
 	// near (its cells and one more all round), so that a block is scanned over 16 bytes an
 	// entry and only the segments whose cells reach a point's are read.
 	blockReach           []cellRange

@@ -46,7 +46,19 @@ type candidate struct {
 // byDistance orders candidates nearest first, then by edge: a total order, so that any way of
 // sorting them gives the same sequence.
 func byDistance(a, b candidate) int {
-	return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge))
+	// As cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.edge, b.edge)), without cmp.Compare's care
+	// for NaN: distances never are.
+	switch {
+	case a.d < b.d:
+		return -1
+	case a.d > b.d:
+		return 1
+	case a.edge < b.edge:
+		return -1
+	case a.edge > b.edge:
+		return 1
+	}
+	return 0
 }
 
 // mergeCandidates sorts cands[from:] and merges them into cands[:from], which are sorted.

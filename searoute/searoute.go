@@ -844,7 +844,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			c.atVec = toVec(c.at)
 			if beyond {
 				// Past the slack, only a lane away from every snap found so far.
-				if slices.ContainsFunc(found, func(f snap) bool { return laneApart.within(f, c) }) {
+				if laneApart.nearAny(found, &c) {
 					continue
 				}
 				checks++
@@ -859,7 +859,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 			// apart from all is (after at most maxApartChecks legs checked), and only those count,
 			// so that edges fanning out from a node near the point (the generator's shortcuts)
 			// crowd out fewer of the lanes beyond (they still can: the checks are capped).
-			near := slices.ContainsFunc(found, func(f snap) bool { return snapApart.within(f, c) })
+			near := snapApart.nearAny(found, &c)
 			if near && len(found) >= maxSnaps {
 				continue
 			}
@@ -906,15 +906,26 @@ func apartBy(nm float64) apart {
 	return apart{nm, chord2(1 - 1e-9), chord2(1 + 1e-9)}
 }
 
-func (t apart) within(a, b snap) bool {
-	d := sub(a.atVec, b.atVec)
-	switch c2 := dot(d, d); {
+func (t apart) within(a, b *snap) bool {
+	d0, d1, d2 := a.atVec[0]-b.atVec[0], a.atVec[1]-b.atVec[1], a.atVec[2]-b.atVec[2]
+	switch c2 := d0*d0 + d1*d1 + d2*d2; {
 	case c2 < t.lo2:
 		return true
 	case c2 > t.hi2:
 		return false
 	}
 	return geo.DistanceNM(a.at, b.at) < t.nm
+}
+
+// nearAny reports whether c lies within t of any of the snaps found (see within), reading them
+// in place: a snap is large.
+func (t apart) nearAny(found []snap, c *snap) bool {
+	for i := range found {
+		if t.within(&found[i], c) {
+			return true
+		}
+	}
+	return false
 }
 
 // meridianNM is the length of the meridian arc between a's and b's latitudes: the great circle

@@ -301,6 +301,29 @@ const fairwayStepKM = 0.1
 // along reports whether every point of the straight line from a to b (in longitude and latitude,
 // as package land draws it), taken every fairwayStepKM, lies off land or near a fairway.
 func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
+	return f.alongFrom(l, a, b, f.firstOf(l, a))
+}
+
+// firstSample is what along finds of a line's first point, the line's start: whether it is off
+// land or near a fairway, and the segment it is found near (-1 if none is asked).
+type firstSample struct {
+	wet  bool
+	last int32
+}
+
+// firstOf is along's question about its first point, a (with no segment found yet).
+func (f *Fairways) firstOf(l *land.Land, a geo.Point) firstSample {
+	first := firstSample{last: -1}
+	if f == nil {
+		return first
+	}
+	first.wet = !l.Contains(a) || f.box.contains(a) && f.scan(a, &first.last)
+	return first
+}
+
+// alongFrom is along, told what it would find of its first point (see firstOf): the snapping
+// checks many legs from one point.
+func (f *Fairways) alongFrom(l *land.Land, a, b geo.Point, first firstSample) bool {
 	if f == nil {
 		return false
 	}
@@ -312,8 +335,15 @@ func (f *Fairways) along(l *land.Land, a, b geo.Point) bool {
 		return false
 	}
 	steps := int(distanceKM(a, b)/fairwayStepKM) + 1
-	last := int32(-1)
+	// The first point is the line's start (a fraction 0 of the way from a to b is a).
+	if !first.wet {
+		return false
+	}
+	last := first.last
 	wet := func(s int) bool {
+		if s == 0 {
+			return true
+		}
 		t := float64(s) / float64(steps)
 		p := geo.Point{Lat: a.Lat + t*(b.Lat-a.Lat), Lon: a.Lon + t*(b.Lon-a.Lon)}
 		// Along a river, on the land 1:50m draws over it, the segment found last mostly
@@ -354,6 +384,36 @@ func Clear(w Water, a, b geo.Point) bool {
 	}
 	a, b = normalise(a), normalise(b)
 	return Waterway(a, b) != "" || w.Fairways.along(w.Land, a, b)
+}
+
+// legs checks straight lines from one point, as Clear does, asking about the point only once:
+// whether it lies on land, and what along finds of it.
+type legs struct {
+	w      Water
+	from   geo.Point // as given
+	onLand bool
+	first  firstSample // of from normalised, once asked (asked tells)
+	asked  bool
+}
+
+func newLegs(w Water, from geo.Point) *legs {
+	return &legs{w: w, from: from, onLand: w.Land.Contains(from)}
+}
+
+// clear is Clear(w, from, b). Land.Crosses(from, b) is true when from lies on land, and
+// otherwise asks again whether it does.
+func (g *legs) clear(b geo.Point) bool {
+	if !g.onLand && !g.w.Land.Crosses(g.from, b) {
+		return true
+	}
+	a, b := normalise(g.from), normalise(b)
+	if Waterway(a, b) != "" {
+		return true
+	}
+	if !g.asked {
+		g.first, g.asked = g.w.Fairways.firstOf(g.w.Land, a), true
+	}
+	return g.w.Fairways.alongFrom(g.w.Land, a, b, g.first)
 }
 
 // Wet reports whether p is in navigable water: off land, in a canal, or near a fairway.

@@ -776,6 +776,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	defer func() { s.cands, s.pending = cands[:0], pending[:0] }()
 	var found, nearest []snap
 	var tried []geo.Point
+	from := newLegs(n.water, p)
 	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
 	for r := 0; r <= maxRing; r++ {
@@ -848,7 +849,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 					continue
 				}
 				checks++
-				if Clear(n.water, p, c.at) {
+				if from.clear(c.at) {
 					found = append(found, c)
 					extra++
 				}
@@ -871,7 +872,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				}
 				apartChecks++
 			}
-			if Clear(n.water, p, c.at) {
+			if from.clear(c.at) {
 				if !near {
 					ways++
 				}

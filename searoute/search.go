@@ -27,8 +27,10 @@ type search struct {
 	// projected the nearest point of each candidate's edge.
 	cands, merged []candidate
 	projected     []vec
-	// pending holds the edges seen by the snapping but not yet projected (see capsBeyond).
+	// pending holds the edges seen by the snapping but not yet projected (see capsBeyond), and
+	// tried the joining points whose legs it has checked.
 	pending []int32
+	tried   []geo.Point
 
 	// edgeSeen marks the edges a snap has looked at (those equal to edgeStamp).
 	edgeSeen  []uint32

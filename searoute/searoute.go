@@ -774,8 +774,10 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	cands, pending := s.cands[:0], s.pending[:0]
 	s.projected = s.projected[:0]
 	defer func() { s.cands, s.pending = cands[:0], pending[:0] }()
-	var found, nearest []snap
-	var tried []geo.Point
+	// found is made for the snaps a point mostly has; tried is the search's, reused.
+	found, nearest := make([]snap, 0, maxSnaps+2), []snap(nil)
+	tried := s.tried[:0]
+	defer func() { s.tried = tried[:0] }()
 	from := newLegs(n.water, p)
 	var extra, checks, ways, apartChecks int
 	c0 := g.key(p)
@@ -1269,7 +1271,13 @@ func pathPoints(way []geo.Point, from, to geo.Point) []geo.Point {
 // path turns a network path into a Path: points drawn along the arcs, simplified, passages named.
 func (n *Network) path(from, to geo.Point, a, b snap, nodes, edges []int32, dist float64) Path {
 	out := Path{DistanceNM: dist}
-	pts := append(append([]geo.Point{from, a.shore}, a.via...), a.at)
+	// Room for every point but those of the two parts drawn here, mostly a few.
+	room := len(a.via) + len(b.via) + 6 + 2*len(edges)
+	for _, e := range edges {
+		room += int(n.shapeStart[e+1] - n.shapeStart[e])
+	}
+	pts := make([]geo.Point, 0, room+16)
+	pts = append(append(append(pts, from, a.shore), a.via...), a.at)
 	// The parts of the first and last edges are drawn and simplified here; the edges between
 	// were at load (drawEdges), within the same tolerance.
 	add := func(e int32, t0, t1 float64) {

@@ -775,7 +775,8 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 	s.projected = s.projected[:0]
 	defer func() { s.cands, s.pending = cands[:0], pending[:0] }()
 	// found is made for the snaps a point mostly has; tried is the search's, reused.
-	found, nearest := make([]snap, 0, maxSnaps+2), []snap(nil)
+	var nearestRoom [2]snap
+	found, nearest := make([]snap, 0, maxSnaps+2), nearestRoom[:0]
 	tried := s.tried[:0]
 	defer func() { s.tried = tried[:0] }()
 	from := newLegs(n.water, p)

@@ -962,10 +962,12 @@ func (t capTest) holds(vp vec, c *edgeCap) bool {
 	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
 }
 
-// project returns the point of edge e nearest to vp and its distance in nautical miles: as
-// projectVec(vp, a.u, a.v, a.normal) for the edge's arc a, by the same operations in the same
-// order (so to the last bit), written out on the arc in place rather than on copies of its
-// vectors: the snapping projects tens of edges a point.
+// project returns the point of edge e's great-circle arc nearest to vp and its distance from vp
+// in nautical miles: the foot of the perpendicular on the arc's great circle when it lies between
+// the ends, else the nearer end. It leaves out the fraction along the arc (see along), which costs
+// more and is needed only for the edges a point is joined to. The arc's vectors are read in place,
+// not copied: the snapping projects tens of edges a point, and the copies cost more than the
+// arithmetic.
 func (n *Network) project(vp *vec, e int32) (vec, float64) {
 	a := &n.arcs[e]
 	nab := &a.normal
@@ -985,7 +987,8 @@ func (n *Network) project(vp *vec, e int32) (vec, float64) {
 	return projectEnds(vp, &a.u, &a.v)
 }
 
-// projectEnds is the end of projectVec, the nearer end of an arc, on vectors in place.
+// projectEnds returns the nearer of an arc's ends to vp and its distance in nautical miles:
+// chord lengths order the ends as their angles do, so one arcsine will do.
 func projectEnds(vp, va, vb *vec) (vec, float64) {
 	ca := math.Sqrt((vp[0]-va[0])*(vp[0]-va[0]) + (vp[1]-va[1])*(vp[1]-va[1]) + (vp[2]-va[2])*(vp[2]-va[2]))
 	cb := math.Sqrt((vp[0]-vb[0])*(vp[0]-vb[0]) + (vp[1]-vb[1])*(vp[1]-vb[1]) + (vp[2]-vb[2])*(vp[2]-vb[2]))

@@ -80,29 +80,6 @@ func unwrapTo(lon float64, p geo.Point) geo.Point {
 	return p
 }
 
-// projectVec returns the point of the great-circle arc from a to b nearest to p and its distance
-// from p in nautical miles. nab is the arc's unit normal (normal(va, vb)), computed once per edge.
-// projectVec is project on unit vectors, without the fraction along the arc (see along), which
-// costs more and is needed only for the edges a point is joined to.
-func projectVec(vp, va, vb, nab vec) (vec, float64) {
-	if nab != (vec{}) {
-		s := dot(vp, nab)
-		q := add(vp, scale(nab, -s))
-		if qn := norm(q); qn > 1e-15 {
-			q = scale(q, 1/qn)
-			if dot(cross(va, q), nab) >= 0 && dot(cross(q, vb), nab) >= 0 {
-				return q, math.Asin(min(1, math.Abs(s))) * geo.EarthRadiusNM
-			}
-		}
-	}
-	// The nearer end: chord lengths order the ends as their angles do, so one arcsine will do.
-	ca, cb := norm(sub(vp, va)), norm(sub(vp, vb))
-	if ca <= cb {
-		return va, 2 * math.Asin(min(1, ca/2)) * geo.EarthRadiusNM
-	}
-	return vb, 2 * math.Asin(min(1, cb/2)) * geo.EarthRadiusNM
-}
-
 // normal is the unit normal of the great circle through va and vb, or the zero vector when they
 // are too close to each other or to antipodes to define one.
 func normal(va, vb vec) vec {

@@ -232,6 +232,67 @@ func (f *Fairways) scan(p geo.Point, last *int32) bool {
 	return false
 }
 
+// around holds the segments of the fairways that may lie near some point of a window in longitude
+// and latitude (see Fairways.around), few enough to be asked about each point in it in turn.
+type around struct {
+	f    *Fairways
+	segs [16]int32
+	n    int
+	ok   bool // false: too many, or a window the blocks do not simply cover; near asks f
+}
+
+// around gathers the segments listed in the blocks of the window's cells (and of the cells next
+// to them) whose widened boxes reach the window: every segment near a point of the window (see
+// near) is one of them, since it lies in that point's block and its box holds the point.
+func (f *Fairways) around(west, south, east, north float64) around {
+	a := around{f: f}
+	if f == nil || west < -180 || east > 180 || south < -90 || north > 90 {
+		return a
+	}
+	lo, hi := fairwayCell(geo.Point{Lat: south, Lon: west}), fairwayCell(geo.Point{Lat: north, Lon: east})
+	x0, y0 := max(floorDiv(lo[0]-1, blockCells)-f.origin[0], 0), max(floorDiv(lo[1]-1, blockCells)-f.origin[1], 0)
+	x1, y1 := min(floorDiv(hi[0]+1, blockCells)-f.origin[0], f.blockCols-1), min(floorDiv(hi[1]+1, blockCells)-f.origin[1], f.blockRows-1)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			b := y*f.blockCols + x
+			for _, i := range f.blockSegs[f.blockStart[b]:f.blockStart[b+1]] {
+				sg := &f.segs[i]
+				if sg.east < west || sg.west > east || sg.north < south || sg.south > north || slices.Contains(a.segs[:a.n], i) {
+					continue
+				}
+				if a.n == len(a.segs) {
+					return around{f: f}
+				}
+				a.segs[a.n] = i
+				a.n++
+			}
+		}
+	}
+	a.ok = true
+	return a
+}
+
+// near is f.near(p, last) for a point p of the window.
+func (a *around) near(p geo.Point, last *int32) bool {
+	if !a.ok {
+		return a.f.near(p, last)
+	}
+	if !a.f.box.contains(p) {
+		return false
+	}
+	if *last >= 0 && a.f.segs[*last].near(fairwayCell(p), p) {
+		return true
+	}
+	c := fairwayCell(p)
+	for _, i := range a.segs[:a.n] {
+		if a.f.segs[i].near(c, p) {
+			*last = i
+			return true
+		}
+	}
+	return false
+}
+
 // nearLast reports whether segment last (none when negative) counts as near p, as Near would
 // find: a cheap first question where the answer is mostly yes.
 func (f *Fairways) nearLast(p geo.Point, last int32) bool {

@@ -633,9 +633,16 @@ func watersNear(w Water, p geo.Point, maxKM float64, max int) iter.Seq[geo.Point
 		}
 		var out []geo.Point
 		last := int32(-1)
+		// The fairways near the rings, asked about instead of the blocks of each point: the
+		// rings lie within maxKM of p in latitude, and of longitude at p's latitude (see ring),
+		// widened by a billionth and a billionth of a degree against rounding.
+		const kmPerDeg = geo.EarthRadiusKM * rad
+		dLat, dLon := maxKM/kmPerDeg*(1+1e-9)+1e-9, maxKM/(kmPerDeg*math.Cos(p.Lat*rad))*(1+1e-9)+1e-9
+		fairways := w.Fairways.around(p.Lon-dLon, p.Lat-dLat, p.Lon+dLon, p.Lat+dLat)
 		for r := 0.25; r <= maxKM+1e-9; r += 0.25 {
 			for q := range ring(p, r) {
-				if math.Abs(q.Lat) > 90 || !wet(w, q, &last) {
+				// As wet(w, q, &last).
+				if math.Abs(q.Lat) > 90 || !(w.Fairways.nearLast(q, last) || !w.Land.Contains(q) || Waterway(q, q) != "" || fairways.near(q, &last)) {
 					continue
 				}
 				q = normalise(q)

@@ -833,7 +833,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 		for len(cands) > 0 && cands[0].d <= bound {
 			c := snap{edge: cands[0].edge, legNM: cands[0].d}
 			arc := &n.arcs[c.edge]
-			c.t = along(arc.u, s.projected[cands[0].q], arc.angle)
+			c.t = along(arc.u, arc.v, s.projected[cands[0].q], arc.angle)
 			c.at = n.drawnAt(c.edge, c.t)
 			cands = cands[1:]
 			if len(nearest) < 2 {
@@ -1414,13 +1414,14 @@ func (n *Network) drawnAt(e int32, t float64) geo.Point {
 	}
 	k := min(int(t*float64(m)), m-1)
 	f := t*float64(m) - float64(k)
-	a, b := at(k), at(k+1)
+	// Each chord's end drawn only when it is needed.
 	if f <= 0 {
-		return a
+		return at(k)
 	}
 	if f >= 1 {
-		return b
+		return at(k + 1)
 	}
+	a, b := at(k), at(k+1)
 	b = unwrapTo(a.Lon, b)
 	return normalise(geo.Point{Lat: a.Lat + f*(b.Lat-a.Lat), Lon: a.Lon + f*(b.Lon-a.Lon)})
 }

@@ -91,10 +91,15 @@ func normal(va, vb vec) vec {
 }
 
 // along is how far q, a point of the arc from a to b, lies along it: 0 at a, 1 at b. w is the
-// angle between a and b (see angle).
-func along(va, q vec, w float64) float64 {
+// angle between a and b as angle(va, vb) gives it.
+func along(va, vb, q vec, w float64) float64 {
+	// As below, without the arctangents: the nearest point is often an end. At b, angle(va, q)
+	// is w itself, and w/w is 1.
 	if q == va {
-		return 0 // as below, without the arctangents: the nearest point is often an end
+		return 0
+	}
+	if q == vb && w > 0 {
+		return 1
 	}
 	if w > 0 {
 		return min(1, angle(va, q)/w)

@@ -852,7 +852,7 @@ func (n *Network) snapGrid(s *search, g *grid, maxRing int, p geo.Point, closed 
 				continue
 			}
 			tried = append(tried, c.at)
-			c.atVec = toVec(c.at)
+			c.atVec = n.vecAt(c.edge, c.at)
 			if beyond {
 				// Past the slack, only a lane away from every snap found so far.
 				if laneApart.nearAny(found, &c) {
@@ -967,6 +967,19 @@ type capTest struct {
 // where the cosine still falls as the angle grows.
 func (t capTest) holds(vp vec, c *edgeCap) bool {
 	return t.ok && c.sinH < 0.5 && dot(vp, c.mid) < t.cos*c.cosH-t.sin*c.sinH-1e-12
+}
+
+// vecAt is toVec(p) for a point p of edge e: its end's unit vector, made at load, when p is one
+// of its ends (as joining points mostly are).
+func (n *Network) vecAt(e int32, p geo.Point) vec {
+	ed := &n.edges[e]
+	switch p {
+	case n.nodes[ed.U]:
+		return n.vecs[ed.U]
+	case n.nodes[ed.V]:
+		return n.vecs[ed.V]
+	}
+	return toVec(p)
 }
 
 // project returns the point of edge e's great-circle arc nearest to vp and its distance from vp

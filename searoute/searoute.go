@@ -1170,31 +1170,50 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 	type cand struct {
 		pa, pb []geo.Point
 		i, j   int
-		total  float64
+		d      float64 // the leg's length
+	}
+	// The candidates are sorted by total through a small record of each (the same comparisons
+	// on the same sequence give the same order as sorting the candidates themselves).
+	type byTotal struct {
+		total float64
+		k     int
 	}
 	var cands []cand
+	var order []byTotal
+	type way struct {
+		pts   []geo.Point
+		along []float64
+	}
+	bs := make([]way, len(b))
+	for k, sb := range b {
+		bs[k].pts, bs[k].along = approach(to, sb)
+	}
 	for _, sa := range a {
 		pa, la := approach(from, sa)
-		for _, sb := range b {
-			pb, lb := approach(to, sb)
+		for _, wb := range bs {
+			pb, lb := wb.pts, wb.along
 			// From the points' shores on: the legs from a point on land to its shore are the only
 			// legs on land.
 			for i := 1; i < len(pa); i++ {
 				for j := 1; j < len(pb); j++ {
-					if total := la[i] + geo.DistanceNM(pa[i], pb[j]) + lb[j]; total < bestNM-1e-9 {
-						cands = append(cands, cand{pa, pb, i, j, total})
+					d := geo.DistanceNM(pa[i], pb[j])
+					if total := la[i] + d + lb[j]; total < bestNM-1e-9 {
+						order = append(order, byTotal{total, len(cands)})
+						cands = append(cands, cand{pa, pb, i, j, d})
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.total, y.total) })
+	slices.SortFunc(order, func(x, y byTotal) int { return cmp.Compare(x.total, y.total) })
 	// Every snap of a point shares its shore, and snaps meeting at a node share their joining
 	// point: each leg is tried once.
 	var tried [][2]geo.Point
-	for _, c := range cands {
+	for _, o := range order {
+		c := &cands[o.k]
+		total := o.total
 		ends := [2]geo.Point{c.pa[c.i], c.pb[c.j]}
-		d := geo.DistanceNM(ends[0], ends[1])
+		d := c.d
 		if d > directNM || d > shoreDirectNM && (c.i > 1 || c.j > 1) || slices.Contains(tried, ends) {
 			continue
 		}
@@ -1219,7 +1238,7 @@ func (n *Network) direct(from, to geo.Point, a, b []snap, closed []bool, netNM f
 		for k := c.j - 1; k >= 0; k-- {
 			way = append(way, c.pb[k])
 		}
-		out := Path{DistanceNM: c.total}
+		out := Path{DistanceNM: total}
 		if passage != "" {
 			out.Passages = []Passage{passage}
 		}

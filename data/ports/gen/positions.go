@@ -14,7 +14,8 @@ import (
 const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
-// simulator's lanes use, and of the 100 busiest container ports, whose source coordinates are a city centre or district far from the
+// simulator's lanes use, of the 100 busiest container ports, and of river ports (issue 23: Cai
+// Mep on the Thi Vai), whose source coordinates are a city centre or district far from the
 // harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
 // published location and is checked by the generator to lie within searoute.CoastKM of water on
 // Natural Earth 1:50m.
@@ -61,6 +62,7 @@ var waterSide = map[string]struct {
 	"USLAX": {33.73, -118.26, "San Pedro Bay"},
 	"USORF": {36.92, -76.32, "Norfolk International Terminals"},
 	"USTIW": {47.29, -122.44, "Port of Tacoma, Commencement Bay"},
+	"VNTOT": {10.54, 107.03, "Cai Mep terminals, on the Thi Vai's east bank (the source's position is 11 km inland)"},
 }
 
 // placeOnWater applies the reviewed table, then moves every other port on land within moveKM of
@@ -86,6 +88,9 @@ func placeOnWater(ports []port) (before, after int, err error) {
 			}
 			lat, lon := w.lat, w.lon
 			p.Lat, p.Lon = &lat, &lon
+		} else if q, ok := fairwayEnd(l, p.LOCODE, geo.Point{Lat: *p.Lat, Lon: *p.Lon}); ok {
+			lat, lon := q.Lat, q.Lon
+			p.Lat, p.Lon = &lat, &lon
 		} else if q, ok := searoute.NearestWater(l, geo.Point{Lat: *p.Lat, Lon: *p.Lon}, moveKM); ok {
 			lat, lon := roundTo(q.Lat), roundTo(q.Lon)
 			p.Lat, p.Lon = &lat, &lon
@@ -95,6 +100,25 @@ func placeOnWater(ports []port) (before, after int, err error) {
 		}
 	}
 	return before, after, nil
+}
+
+// fairwayEnd returns where the last build's fairway to the port ends, when the port's own position
+// is on land and that end lies within moveKM of it: the port stays where its fairway leads. The
+// nearest water would otherwise be a point beside that fairway, a few hundred metres short of
+// its end, so that each build moved the port and its fairway again (Bramel, Shunde and
+// Bangpakong crept along their rivers from one build to the next).
+func fairwayEnd(w searoute.Water, locode string, at geo.Point) (geo.Point, bool) {
+	if searoute.Wet(w, at) {
+		return geo.Point{}, false
+	}
+	best, bestKM := geo.Point{}, math.Inf(1)
+	for _, f := range w.Fairways.All() {
+		end := f.Points[len(f.Points)-1]
+		if d := geo.DistanceKM(at, end); f.Port == locode && d <= moveKM && d < bestKM {
+			best, bestKM = end, d
+		}
+	}
+	return best, bestKM <= moveKM
 }
 
 // roundTo rounds a coordinate to 1e-5 degrees (about a metre).

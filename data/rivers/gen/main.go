@@ -77,7 +77,12 @@ var rivers = []struct {
 	}}},
 	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15, 0, false, nil},
 	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15, 0, false, nil},
-	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, 0, false, nil},
+	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, 0, false, [][][2]float64{{
+		// The Maurice River, from its cove past Bivalve, Leesburg, Dorchester and Mauricetown to
+		// Port Elizabeth (New Jersey), which neither GSHHG nor WDBII draws.
+		{-75.033, 39.200}, {-75.034, 39.215}, {-75.031, 39.230}, {-75.022, 39.241}, {-75.006, 39.243},
+		{-74.995, 39.245}, {-74.988, 39.256}, {-74.985, 39.270}, {-74.990, 39.282}, {-74.986, 39.294}, {-74.980, 39.302},
+	}}},
 	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2, 0, false, [][][2]float64{{
 		{-123.235, 46.152}, {-123.215, 46.160}, {-123.190, 46.175}, {-123.165, 46.193}, {-123.150, 46.196},
 	}}},

@@ -15,8 +15,8 @@ const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
 // simulator's lanes use, of the 100 busiest container ports, and of river ports (issue 23: Cai
-// Mep on the Thi Vai), whose source coordinates are a city centre or district far from the
-// harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
+// Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang and Yangzhou), whose source
+// coordinates are a city centre or district far from the harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
 // published location and is checked by the generator to lie within searoute.CoastKM of water on
 // Natural Earth 1:50m.
 var waterSide = map[string]struct {
@@ -24,6 +24,10 @@ var waterSide = map[string]struct {
 	terminal string
 }{
 	"ARBUE": {-34.58, -58.37, "Puerto Nuevo"},
+	"CNCGU": {31.77, 120.90, "Changshu port (Xinggang), on the Yangtze; approximate, within a few km"},
+	"CNTAG": {31.63, 121.23, "Taicang port (Fuqiao), on the Yangtze's south bank; approximate, within a few km"},
+	"CNYZH": {32.224, 119.473, "on the Yangtze south of Yangzhou, whose port lines this reach; approximate, within a few km"},
+	"CNZJG": {31.98, 120.40, "Zhangjiagang port (Jingang), on the Yangtze; approximate, within a few km"},
 	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
 	"CNSHA": {31.36, 121.62, "Waigaoqiao, on the Yangtze"},
 	"NLRTM": {51.955, 4.05, "Maasvlakte"},

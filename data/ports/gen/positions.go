@@ -14,11 +14,12 @@ import (
 const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
-// simulator's lanes use, of the 100 busiest container ports, and of river ports (issue 23: Cai
-// Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang and Yangzhou), whose source
-// coordinates are a city centre or district far from the harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
-// published location and is checked by the generator to lie within searoute.CoastKM of water on
-// Natural Earth 1:50m.
+// simulator's lanes use, of the 100 busiest container ports, and of river and estuary ports (issue
+// 23: Cai Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang and Yangzhou, Newark
+// on Newark Bay), whose source coordinates are a city centre or district far from the harbour, or
+// on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its published
+// location and is checked by the generator to lie within searoute.CoastKM of water on Natural
+// Earth 1:50m (with the land's patches and the last build's fairways).
 var waterSide = map[string]struct {
 	lat, lon float64
 	terminal string
@@ -64,6 +65,7 @@ var waterSide = map[string]struct {
 	"USBAL": {39.25, -76.55, "Seagirt"},
 	"USJAX": {30.40, -81.43, "St Johns River mouth (Blount Island lies up the river, land at 1:50m)"},
 	"USLAX": {33.73, -118.26, "San Pedro Bay"},
+	"USEWR": {40.684, -74.13, "Port Newark–Elizabeth, on Newark Bay (the source gives Newark's city centre)"},
 	"USORF": {36.92, -76.32, "Norfolk International Terminals"},
 	"USTIW": {47.29, -122.44, "Port of Tacoma, Commencement Bay"},
 	"VNTOT": {10.54, 107.03, "Cai Mep terminals, on the Thi Vai's east bank (the source's position is 11 km inland)"},

@@ -162,6 +162,23 @@ func TestLand(t *testing.T) {
 	if !l.Contains(geo.Point{Lat: 48.86, Lon: 2.35}) || l.Contains(geo.Point{Lat: 30, Lon: -40}) {
 		t.Error("Paris is not on land or the mid-Atlantic is")
 	}
+	// The New York harbour patch (data/land/gen/patch.go): Bayonne and Jersey City are land,
+	// Newark Bay, the Upper Bay and the Kill van Kull's mouth water.
+	for _, p := range []struct {
+		name string
+		at   geo.Point
+		land bool
+	}{
+		{"Bayonne", geo.Point{Lat: 40.667, Lon: -74.115}, true},
+		{"Jersey City", geo.Point{Lat: 40.715, Lon: -74.06}, true},
+		{"Newark Bay", geo.Point{Lat: 40.672, Lon: -74.13}, false},
+		{"the Upper Bay", geo.Point{Lat: 40.67, Lon: -74.05}, false},
+		{"the Kill van Kull off Constable Hook", geo.Point{Lat: 40.646, Lon: -74.085}, false},
+	} {
+		if l.Contains(p.at) != p.land {
+			t.Errorf("%s at %v: on land %v, want %v", p.name, p.at, !p.land, p.land)
+		}
+	}
 }
 
 func TestSeaNetwork(t *testing.T) {
@@ -273,6 +290,7 @@ func TestFairwaysFollowRivers(t *testing.T) {
 		"NLAMS": {{"the IJmuiden locks", 4.60, 52.465}},
 		"INCCU": {{"Falta", 88.10, 22.30}, {"Budge Budge", 88.18, 22.48}},
 		"ARZAE": {{"Campana", -58.95, -34.17}},
+		"USPEB": {{"Bivalve", -75.031, 39.233}, {"Dorchester", -74.980, 39.274}, {"Mauricetown", -74.995, 39.285}},
 	} {
 		var points []geo.Point
 		for _, f := range data.Fairways().All() {

@@ -45,9 +45,14 @@ type Config struct {
 	Workers *river.Workers
 	// Periodic jobs are enqueued by the elected leader.
 	Periodic []*river.PeriodicJob
-	// MaxWorkers is how many jobs run at once in this process; 0 only enqueues (an API-only
-	// replica) and Start does nothing.
+	// MaxWorkers is how many jobs of the default queue run at once in this process; 0 only
+	// enqueues (an API-only replica) and Start does nothing, whatever Queues says.
 	MaxWorkers int
+	// Queues are named queues besides the default, each with how many of its jobs run at once
+	// in this process (at least 1): work that waits on another party than the default queue's
+	// goes in a queue of its own (river.InsertOpts.Queue), so that a slow party holds only its
+	// queue's workers. Any registered kind runs in any queue.
+	Queues map[string]int
 	// JobTimeout bounds one job. Default 2 minutes.
 	JobTimeout time.Duration
 	// Lease is how long a running job stays its process's without a heartbeat (every third of
@@ -204,6 +209,12 @@ func newQueue(db Database, cfg Config, outer ...rivertype.Middleware) (*Queue, e
 	}
 	if cfg.MaxWorkers > 0 {
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
+		for name, n := range cfg.Queues {
+			if n < 1 || name == river.QueueDefault {
+				return nil, fmt.Errorf("queue: queue %q needs a name other than the default's and at least one worker, got %d", name, n)
+			}
+			rc.Queues[name] = river.QueueConfig{MaxWorkers: n}
+		}
 		rc.PeriodicJobs = cfg.Periodic
 	}
 	q := &Queue{workers: cfg.MaxWorkers, lease: l}

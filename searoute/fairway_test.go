@@ -2,6 +2,7 @@ package searoute_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/boxwatch/boxwatch/data"
@@ -56,6 +57,50 @@ func TestClearAlongFairway(t *testing.T) {
 	}
 	if searoute.Clear(searoute.Water{Land: w.Land}, hamburg[len(hamburg)-2], hamburg[len(hamburg)-1]) && data.Land().Crosses(hamburg[len(hamburg)-2], hamburg[len(hamburg)-1]) {
 		t.Error("without fairways a line over land is clear")
+	}
+}
+
+// Routes into Cai Mep, Port Elizabeth (New Jersey) and Newark follow their waterways from the
+// sea: each passes within 2 km of places on the channel or its banks (positions from public
+// maps) and holds to checkPath's land bound, which exempts only a fairway. Natural Earth 1:50m
+// draws the Thi Vai up to Cai Mep's terminals as water, so that route needs no fairway; the
+// Maurice River up to Port Elizabeth and the Kill van Kull to Newark Bay have one (vias,
+// data/rivers/README.md), and Bayonne, which 1:50m drew as water, is land (data/land/README.md).
+func TestRoutesUpWaterways(t *testing.T) {
+	n := data.SeaNetwork()
+	type place struct {
+		name     string
+		lon, lat float64
+	}
+	for _, tc := range []struct {
+		from, to string
+		places   []place
+	}{
+		{"SGSIN", "VNTOT", []place{{"Ganh Rai Bay, off the Thi Vai's mouth", 107.00, 10.46}, {"the Thi Vai below Cai Mep", 107.01, 10.51}}},
+		{"USNYC", "USPEB", []place{{"Bivalve", -75.031, 39.233}, {"Dorchester", -74.980, 39.274}, {"Mauricetown", -74.995, 39.285}}},
+		{"USNYC", "USEWR", []place{{"the Kill van Kull off Constable Hook", -74.085, 40.646}, {"Bergen Point", -74.144, 40.643}, {"Newark Bay off Port Newark", -74.132, 40.675}}},
+	} {
+		from, to := portPoint(t, tc.from), portPoint(t, tc.to)
+		path, err := n.Route(from, to, searoute.Options{})
+		if err != nil {
+			t.Errorf("%s–%s: %v", tc.from, tc.to, err)
+			continue
+		}
+		checkPath(t, tc.from+"–"+tc.to, from, to, path)
+		for _, pl := range tc.places {
+			at := geo.Point{Lat: pl.lat, Lon: pl.lon}
+			best := math.Inf(1)
+			for i := 1; i < len(path.Points); i++ {
+				a, b := path.Points[i-1], path.Points[i]
+				k := int(geo.DistanceKM(a, b)/0.1) + 1
+				for j := 0; j <= k; j++ {
+					best = min(best, geo.DistanceKM(at, geo.Intermediate(a, b, float64(j)/float64(k))))
+				}
+			}
+			if best > 2 {
+				t.Errorf("%s–%s passes %.1f km from %s", tc.from, tc.to, best, pl.name)
+			}
+		}
 	}
 }
 

@@ -57,8 +57,13 @@ type Config struct {
 	RetryScale float64
 	// RefreshInterval is how often a tracked shipment is looked up again; default DefaultRefreshInterval.
 	RefreshInterval time.Duration
-	// Workers is how many jobs run at once in this process; 0 runs none (an API-only replica).
+	// Workers is how many lookups, refreshes and housekeeping jobs run at once in this process;
+	// 0 runs no job at all (an API-only replica). First lookups go before refreshes.
 	Workers int
+	// TerminalWorkers is how many terminal checks run at once in this process, in a queue of
+	// their own so that slow or hanging terminals never hold the workers carriers' lookups need;
+	// default DefaultTerminalWorkers. Used only when Workers is above 0.
+	TerminalWorkers int
 	// JobTimeout bounds one lookup or refresh. Default DefaultJobTimeout. A job of a process that
 	// died is taken up again once its lease lapses (queue.DefaultLease, or JobTimeout if shorter).
 	JobTimeout time.Duration
@@ -87,6 +92,7 @@ type Config struct {
 const (
 	DefaultRefreshInterval = 4 * time.Hour
 	DefaultJobTimeout      = 2 * time.Minute
+	DefaultTerminalWorkers = 20
 	defaultScheduleEvery   = 5 * time.Second
 )
 
@@ -128,11 +134,17 @@ func (refreshArgs) Kind() string { return kindRefresh }
 
 func (refreshArgs) InsertOpts() river.InsertOpts {
 	// One refresh of a shipment at a time, across every replica.
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	// Behind first lookups (priority 1, River's default), which a user waits for: a burst of
+	// due refreshes never delays a new request by more than the lookups ahead of it.
+	return river.InsertOpts{Priority: priorityRefresh, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
 	}}}
 }
+
+// priorityRefresh ranks refreshes after every other job of the default queue (River runs the
+// lowest number first).
+const priorityRefresh = 2
 
 type scheduleArgs struct{}
 
@@ -211,9 +223,12 @@ func New(cfg Config) (*Engine, error) {
 	river.AddWorker(workers, &scheduleWorker{e: e})
 	river.AddWorker(workers, &terminalWorker{e: e})
 	river.AddWorker(workers, &retentionWorker{e: e})
+	if cfg.TerminalWorkers <= 0 {
+		cfg.TerminalWorkers = DefaultTerminalWorkers
+	}
 	q, err := queue.New(cfg.DB, queue.Config{
-		Workers: workers, MaxWorkers: cfg.Workers, JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"),
-		Metrics: cfg.Metrics,
+		Workers: workers, MaxWorkers: cfg.Workers, Queues: map[string]int{queueTerminals: cfg.TerminalWorkers},
+		JobTimeout: cfg.JobTimeout, Logger: cfg.Logger.With("subsystem", "jobs"), Metrics: cfg.Metrics,
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cfg.ScheduleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return scheduleArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}),
 			river.NewPeriodicJob(river.PeriodicInterval(cfg.Retention.Every),

@@ -429,7 +429,10 @@ func TestTerminalReports(t *testing.T) {
 		if err != nil || len(cs) == 0 {
 			t.Fatalf("containers %v %v", cs, err)
 		}
-		if c := cs[0]; !c.PickupLFD.IsZero() || len(c.Holds) != 0 || !c.TerminalCheckedAt.IsZero() {
+		// The terminal may have been asked already (checks run in their own queue, beside the
+		// lookups): it knows the box is coming, not where it is or until when it is free.
+		if c := cs[0]; !c.PickupLFD.IsZero() || c.LocationAtTerminal != "" || c.AvailableForPickup != nil && *c.AvailableForPickup ||
+			c.TerminalCheckedAt.IsZero() && len(c.Holds) != 0 {
 			t.Fatalf("terminal facts before arrival: %+v", c)
 		}
 		// Within a day the vessel arrives and the boxes are discharged: the terminal reports.
@@ -495,6 +498,47 @@ func TestTerminalReports(t *testing.T) {
 		c := cs[0]
 		if len(c.Holds) != 0 || c.AvailableForPickup == nil || (*c.AvailableForPickup && !c.PODFullOutAt.IsZero()) {
 			t.Errorf("after release: holds %+v, available %v, full out %v", c.Holds, c.AvailableForPickup, c.PODFullOutAt)
+		}
+	})
+}
+
+// TestLookupsGoBeforeRefreshes: a new tracking request is looked up before the refreshes that
+// already wait. With one worker and a batch of due refreshes queued, the lookup is the next job
+// to run: the refreshes still waiting once it settled are those that waited when it came, but
+// for the one or two that ran meanwhile.
+func TestLookupsGoBeforeRefreshes(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		f := newFixture(t, b, trackingtest.Options{Workers: 1, SimLatency: 50 * time.Millisecond, RefreshInterval: time.Hour})
+		number := func(i int) string { return fmt.Sprintf("ONEYSH%05d4", 30000+i*83) } // at sea
+		// Numbers whose journeys still run (the others' tracking ends at once).
+		const tracked = 16
+		live := 0
+		for i := 0; live < tracked; i++ {
+			if i == 400 {
+				t.Fatalf("%d of 400 bills of lading still tracked", live)
+			}
+			tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number(i), "ONEY").ID)
+			if tr.Status == boxwatch.StatusCreated && f.shipment(t, tr.ShipmentID).StoppedAt.IsZero() {
+				live++
+			}
+		}
+		f.clock.Advance(2 * time.Hour)
+		waitingRefreshes := func() int {
+			jobs, err := f.stack.Engine.Queue().Waiting(ctx, "refresh")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(jobs)
+		}
+		var before int
+		trackingtest.Eventually(t, 30*time.Second, "the refreshes never came due", func() bool {
+			before = waitingRefreshes()
+			return before >= tracked/2
+		})
+		f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number(1000), "ONEY").ID)
+		if after := waitingRefreshes(); after < before-3 {
+			t.Fatalf("%d refreshes waited when the request came and %d once it was looked up: it waited behind them", before, after)
 		}
 	})
 }

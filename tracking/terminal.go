@@ -28,6 +28,7 @@ import (
 // terminalGiveUp after the discharge (or the unloading off the train) of a box still not out.
 const (
 	kindTerminalCheck       = "terminal_check"
+	queueTerminals          = "terminals"
 	DefaultTerminalInterval = time.Hour
 	terminalLead            = 3 * 24 * time.Hour
 	emptyWindow             = 14 * 24 * time.Hour
@@ -44,8 +45,8 @@ type terminalArgs struct {
 func (terminalArgs) Kind() string { return kindTerminalCheck }
 
 func (terminalArgs) InsertOpts() river.InsertOpts {
-	// One check of a container at a time, across every replica.
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	// One check of a container at a time, across every replica, in the terminals' own queue.
+	return river.InsertOpts{Queue: queueTerminals, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
 	}}}

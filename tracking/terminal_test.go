@@ -206,3 +206,66 @@ func TestTerminalCheckFailures(t *testing.T) {
 type directoryFunc func(boxwatch.TerminalRef) boxwatch.TerminalSource
 
 func (d directoryFunc) Source(t boxwatch.TerminalRef) boxwatch.TerminalSource { return d(t) }
+
+// TestTerminalChecksHoldNoLookups: terminals that never answer hold only the terminal checks'
+// workers. With every one of them waiting on a hanging terminal, new tracking requests are still
+// looked up at once; when both kinds shared one set of workers, the lookups waited for the
+// checks' timeouts.
+func TestTerminalChecksHoldNoLookups(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		release := make(chan struct{})
+		var hanging atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hanging.Add(1)
+			defer hanging.Add(-1)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}))
+		t.Cleanup(srv.Close)
+		client, err := terminal.New(terminal.Config{BaseURL: srv.URL, Timeout: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const workers = 2
+		f := newFixture(t, b, trackingtest.Options{RetryScale: 1, Workers: workers, TerminalWorkers: workers, JobTimeout: 10 * time.Minute,
+			Terminals: directoryFunc(func(boxwatch.TerminalRef) boxwatch.TerminalSource { return client })})
+		// Cleanups run last first: the terminal answers before the engine stops and waits for
+		// its jobs.
+		t.Cleanup(func() { close(release) })
+		number := func(i int) string { return fmt.Sprintf("ONEYSH%05d8", 20000+i*89) }
+		var shipments []string
+		for i := range 3 {
+			shipments = append(shipments, f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number(i), "ONEY").ID).ShipmentID)
+		}
+		// Time runs until every terminal worker waits on the terminal.
+		trackingtest.Eventually(t, 60*time.Second, "the terminal checks never all hung", func() bool {
+			if hanging.Load() >= workers {
+				return true
+			}
+			now := f.clock.Now()
+			next := now.Add(10 * time.Minute)
+			for _, id := range shipments {
+				cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, id)
+				for _, c := range cs {
+					if c.TerminalNextCheckAt.After(now) && c.TerminalNextCheckAt.Before(next) {
+						next = c.TerminalNextCheckAt
+					}
+				}
+			}
+			f.clock.Advance(next.Sub(now))
+			return false
+		})
+		for i := 3; i < 3+2*workers; i++ {
+			if tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, number(i), "ONEY").ID); tr.Status != boxwatch.StatusCreated {
+				t.Errorf("request %s: %s (%s)", tr.RequestNumber, tr.Status, tr.FailedReason)
+			}
+		}
+		if n := hanging.Load(); n < workers {
+			t.Fatalf("%d terminal checks still hanging while the lookups ran, want %d", n, workers)
+		}
+	})
+}

@@ -24,6 +24,7 @@ func TestServeConfigValidate(t *testing.T) {
 		"ZeroRetryScale":       {func(c *serveConfig) { c.retryScale = 0 }, "--retry-scale"},
 		"ShortRefresh":         {func(c *serveConfig) { c.refreshInterval = time.Millisecond }, "--refresh-interval"},
 		"NegativeWorkers":      {func(c *serveConfig) { c.workers = -1 }, "--workers"},
+		"NoTerminalWorkers":    {func(c *serveConfig) { c.terminalWorkers = 0 }, "--terminal-workers"},
 		"ShortJobTimeout":      {func(c *serveConfig) { c.jobTimeout = 10 * time.Millisecond }, "--job-timeout"},
 		"NegativeSimLatency":   {func(c *serveConfig) { c.simLatency = -time.Second }, "--sim-latency"},
 		"OKSimDCSA30":          {func(c *serveConfig) { c.simDCSAVersion = "3.0" }, ""},

@@ -55,7 +55,7 @@ type serveConfig struct {
 	simDCSAVersion                           string
 	retryScale                               float64
 	refreshInterval, jobTimeout              time.Duration
-	workers                                  int
+	workers, terminalWorkers                 int
 	webhookAllowPrivate                      bool
 	readCache                                bool
 	webhookTimeout                           time.Duration
@@ -93,7 +93,7 @@ func defaultServeConfig() serveConfig {
 	return serveConfig{
 		addr: "127.0.0.1:8080", adminAddr: "127.0.0.1:9090", db: defaultDB, logLevel: "info",
 		limits: api.DefaultLimits, simSpeed: 1, simDCSAVersion: dcsa.Version22, retryScale: 1,
-		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20,
+		refreshInterval: tracking.DefaultRefreshInterval, jobTimeout: tracking.DefaultJobTimeout, workers: 20, terminalWorkers: tracking.DefaultTerminalWorkers,
 		terminalInterval: tracking.DefaultTerminalInterval,
 		webhookTimeout:   webhook.DefaultTimeout, webhookWorkers: dispatch.DefaultWorkers, webhookPerEndpoint: dispatch.DefaultPerWebhook,
 		webhookPerAccount: dispatch.DefaultPerAccount, webhookPerAccountFailing: dispatch.DefaultPerAccountFailing, shutdownTimeout: 10 * time.Second, drainTimeout: 5 * time.Second, aisInterval: ingest.DefaultInterval,
@@ -129,6 +129,8 @@ func (c serveConfig) validate() error {
 		return usagef("--terminal-interval must be at least 1s, got %v", c.terminalInterval)
 	case c.workers < 0:
 		return usagef("--workers must be 0 or more, got %d", c.workers)
+	case c.terminalWorkers < 1:
+		return usagef("--terminal-workers must be at least 1, got %d", c.terminalWorkers)
 	case c.jobTimeout < time.Second:
 		return usagef("--job-timeout must be at least 1s, got %v", c.jobTimeout)
 	case c.simLatency < 0:
@@ -227,7 +229,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.StringVar(&cfg.simDCSAVersion, "sim-dcsa-version", cfg.simDCSAVersion, "DCSA Track & Trace version the simulated carriers speak: 2.2 or 3.0")
 	fs.Float64Var(&cfg.retryScale, "retry-scale", cfg.retryScale, "multiply every retry and backoff delay by this factor")
 	fs.DurationVar(&cfg.refreshInterval, "refresh-interval", cfg.refreshInterval, "how often a tracked shipment is looked up again")
-	fs.IntVar(&cfg.workers, "workers", cfg.workers, "lookups and refreshes run at once by this process (0: an API-only replica that also sends no webhooks)")
+	fs.IntVar(&cfg.workers, "workers", cfg.workers, "lookups and refreshes run at once by this process (0: an API-only replica that runs no jobs and sends no webhooks)")
+	fs.IntVar(&cfg.terminalWorkers, "terminal-workers", cfg.terminalWorkers, "terminal checks run at once by this process, apart from --workers so that slow terminals never hold up carriers' lookups")
 	fs.BoolVar(&cfg.webhookAllowPrivate, "webhook-allow-private", cfg.webhookAllowPrivate, "allow http and private or loopback webhook URLs (development and tests only)")
 	fs.BoolVar(&cfg.readCache, "read-cache", cfg.readCache, "answer hot single-object reads from memory, kept fresh by the database's notifications (PostgreSQL) or the writer's hooks and the write-ahead log's counter (SQLite)")
 	fs.DurationVar(&cfg.webhookTimeout, "webhook-timeout", cfg.webhookTimeout, "how long a webhook receiver may take to answer")
@@ -400,7 +403,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg.MustRegister(admin.CacheCollector(slices.Concat(journeys.CacheStats(), db.CacheStats(), []func() cache.Stats{feeds.CacheStats}, simCaches)...))
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: inferEngine, Logger: log.With("component", "tracking"),
 		Terminals: terminalSources, Railways: data.Railways(), TerminalInterval: cfg.terminalInterval,
-		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, JobTimeout: cfg.jobTimeout,
+		RetryScale: cfg.retryScale, RefreshInterval: cfg.refreshInterval, Workers: cfg.workers, TerminalWorkers: cfg.terminalWorkers, JobTimeout: cfg.jobTimeout,
 		Notified: deliveries.Wake, RoutesChanged: feeds.Wake, Arrived: journeys.QueueArrivals, Metrics: reg,
 		Retention: tracking.Retention{Notifications: cfg.retainNotifications, Events: cfg.retainEvents, Positions: cfg.aisRetention}})
 	if err != nil {

@@ -24,6 +24,9 @@ type database interface {
 	// refreshLag is how late the oldest due refresh is, counted from since at the earliest: a
 	// refresh that came due before then (while the soak seeded) is late only from then on.
 	refreshLag(since time.Time) time.Duration
+	// jobWait is how long the oldest job of a kind that may run now has waited for a worker,
+	// counted from since at the earliest.
+	jobWait(kind string, since time.Time) time.Duration
 	// sizes describes the disk the service's tables take, table by table, largest first.
 	sizes() string
 	close()
@@ -60,6 +63,15 @@ func (d *postgresDB) refreshLag(since time.Time) time.Duration {
 	var secs float64
 	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(next_refresh_at), $1)), 0)
 		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`, since).Scan(&secs); err != nil {
+		return 0
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+func (d *postgresDB) jobWait(kind string, since time.Time) time.Duration {
+	var secs float64
+	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(scheduled_at), $2)), 0)
+		FROM river_job WHERE kind = $1 AND state = 'available'`, kind, since).Scan(&secs); err != nil {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
@@ -148,6 +160,16 @@ func (d *sqliteDB) refreshLag(since time.Time) time.Duration {
 		return 0
 	}
 	return time.Duration(now-max(oldest.Int64, since.UnixMicro())) * time.Microsecond
+}
+
+// jobWait reads River's times, which it keeps on SQLite as UTC text.
+func (d *sqliteDB) jobWait(kind string, since time.Time) time.Duration {
+	var secs sql.NullFloat64
+	if err := d.db.QueryRow(`SELECT (julianday('now') - julianday(max(min(scheduled_at), ?))) * 86400
+		FROM river_job WHERE kind = ? AND state = 'available'`, since.UTC().Format("2006-01-02 15:04:05.000"), kind).Scan(&secs); err != nil || !secs.Valid {
+		return 0
+	}
+	return time.Duration(max(secs.Float64, 0) * float64(time.Second))
 }
 
 // sizes lists the tables and indexes over 1 MiB from SQLite's dbstat, and the whole file.

@@ -271,12 +271,14 @@ type probe struct {
 	mu      sync.Mutex
 	samples []string
 	maxLag  time.Duration
+	// maxWait is the longest the oldest runnable job of each kind waited for a worker.
+	maxWait map[string]time.Duration
 	rss     map[string][]int // replica → kB, in order
 }
 
 func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 	t.Helper()
-	p := &probe{stopc: make(chan struct{}), done: make(chan struct{}), rss: map[string][]int{}}
+	p := &probe{stopc: make(chan struct{}), done: make(chan struct{}), rss: map[string][]int{}, maxWait: map[string]time.Duration{}}
 	since := time.Now()
 	go func() {
 		defer close(p.done)
@@ -289,6 +291,14 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 			case <-tick.C:
 			}
 			lag := db.refreshLag(since)
+			waits := make([]string, len(probedKinds))
+			for i, kind := range probedKinds {
+				w := db.jobWait(kind, since)
+				waits[i] = fmt.Sprintf("%s %v", kind, w.Round(time.Second))
+				p.mu.Lock()
+				p.maxWait[kind] = max(p.maxWait[kind], w)
+				p.mu.Unlock()
+			}
 			p.mu.Lock()
 			p.maxLag = max(p.maxLag, lag)
 			var mem []string
@@ -298,12 +308,17 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 					mem = append(mem, fmt.Sprintf("%s %d MiB (heap in use %d MiB)", r.Name, kb/1024, heapInUse(r.AdminAddr)>>20))
 				}
 			}
-			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; %s", lag.Round(time.Second), strings.Join(mem, ", ")))
+			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; waiting for a worker: %s; %s", lag.Round(time.Second),
+				strings.Join(waits, ", "), strings.Join(mem, ", ")))
 			p.mu.Unlock()
 		}
 	}()
 	return p
 }
+
+// probedKinds are the job kinds whose wait for a worker the probe reports: a first lookup is
+// what a user waits for; terminal checks run in a queue of their own.
+var probedKinds = []string{"lookup", "refresh", "terminal_check"}
 
 // heapInUse reads the Go heap in use from a replica's metrics, 0 when they do not answer.
 func heapInUse(admin string) int {
@@ -338,8 +353,12 @@ func (p *probe) report(t *testing.T) {
 			mem = append(mem, fmt.Sprintf("%s first %d MiB, last %d MiB", name, kbs[0]/1024, kbs[len(kbs)-1]/1024))
 		}
 	}
-	t.Logf("largest refresh lag %v; resident memory (samples of the current run of each replica): %s",
-		p.maxLag.Round(time.Second), strings.Join(mem, "; "))
+	var waits []string
+	for _, kind := range probedKinds {
+		waits = append(waits, fmt.Sprintf("%s %v", kind, p.maxWait[kind].Round(time.Second)))
+	}
+	t.Logf("largest refresh lag %v; longest wait of a runnable job for a worker: %s; resident memory (samples of the current run of each replica): %s",
+		p.maxLag.Round(time.Second), strings.Join(waits, ", "), strings.Join(mem, "; "))
 	if testing.Verbose() && len(p.samples) > 0 {
 		t.Logf("samples every 10 s:\n%s", strings.Join(p.samples, "\n"))
 	}

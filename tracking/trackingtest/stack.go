@@ -64,8 +64,8 @@ type Options struct {
 	RetryScale float64
 	// RefreshInterval defaults to an hour, TerminalInterval (terminal checks) to an hour.
 	RefreshInterval, TerminalInterval time.Duration
-	// Workers defaults to 8; -1 runs none.
-	Workers int
+	// Workers defaults to 8; -1 runs none. TerminalWorkers defaults to the engine's default.
+	Workers, TerminalWorkers int
 	// Renderer turns on webhook deliveries (jsonapi.NewNotificationRenderer); Webhooks is their URL
 	// policy (tests allow private addresses to reach receivers on loopback).
 	Renderer dispatch.Renderer
@@ -172,7 +172,7 @@ func Start(t testing.TB, db *store.DB, o Options) *Stack {
 	}
 	engine, err := tracking.New(tracking.Config{DB: db, Registry: registry, Carriers: carriers, Lines: lines, Terminals: terminals, Railways: data.Railways(),
 		TerminalInterval: o.TerminalInterval, Clock: clock, Logger: o.Logger, Metrics: o.Metrics,
-		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
+		RetryScale: o.RetryScale, RefreshInterval: o.RefreshInterval, Workers: o.Workers, TerminalWorkers: o.TerminalWorkers, JobTimeout: o.JobTimeout, ScheduleEvery: o.ScheduleEvery,
 		Notified: deliveries.Wake, Arrived: o.Arrived})
 	if err != nil {
 		t.Fatal(err)

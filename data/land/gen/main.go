@@ -53,6 +53,9 @@ func run(pkg, out string) error {
 	if err != nil {
 		return err
 	}
+	if err := applyPatches(rings); err != nil {
+		return err
+	}
 	if _, err := land.New(rings); err != nil {
 		return err
 	}

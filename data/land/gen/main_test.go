@@ -50,3 +50,26 @@ func TestDecode(t *testing.T) {
 }
 
 func equal(a, b []geo.Point) bool { return slices.Equal(a, b) }
+
+// A patch replaces the vertices between its ends, in the ring's order, and fails where no ring
+// holds its ends in that order.
+func TestApplyPatches(t *testing.T) {
+	saved := patches
+	defer func() { patches = saved }()
+	ring := func() []geo.Point {
+		return []geo.Point{{Lon: 0, Lat: 0}, {Lon: 1, Lat: 0}, {Lon: 2, Lat: 0}, {Lon: 2, Lat: 2}, {Lon: 0, Lat: 2}, {Lon: 0, Lat: 0}}
+	}
+	patches = []patch{{name: "bay", from: geo.Point{Lon: 1, Lat: 0}, to: geo.Point{Lon: 2, Lat: 2}, points: [][2]float64{{1.5, 0.5}, {2, 1}}}}
+	rings := [][]geo.Point{ring()}
+	if err := applyPatches(rings); err != nil {
+		t.Fatal(err)
+	}
+	want := []geo.Point{{Lon: 0, Lat: 0}, {Lon: 1, Lat: 0}, {Lon: 1.5, Lat: 0.5}, {Lon: 2, Lat: 1}, {Lon: 2, Lat: 2}, {Lon: 0, Lat: 2}, {Lon: 0, Lat: 0}}
+	if !equal(rings[0], want) {
+		t.Errorf("patched ring %v, want %v", rings[0], want)
+	}
+	patches[0].from, patches[0].to = patches[0].to, patches[0].from
+	if err := applyPatches([][]geo.Point{ring()}); err == nil {
+		t.Error("a patch whose ends come in the other order applied")
+	}
+}

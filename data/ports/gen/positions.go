@@ -14,15 +14,21 @@ import (
 const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
-// simulator's lanes use, and of the 100 busiest container ports, whose source coordinates are a city centre or district far from the
-// harbour, or on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its
-// published location and is checked by the generator to lie within searoute.CoastKM of water on
-// Natural Earth 1:50m.
+// simulator's lanes use, of the 100 busiest container ports, and of river and estuary ports (issue
+// 23: Cai Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang and Yangzhou, Newark
+// on Newark Bay), whose source coordinates are a city centre or district far from the harbour, or
+// on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its published
+// location and is checked by the generator to lie within searoute.CoastKM of water on Natural
+// Earth 1:50m (with the land's patches and the last build's fairways).
 var waterSide = map[string]struct {
 	lat, lon float64
 	terminal string
 }{
 	"ARBUE": {-34.58, -58.37, "Puerto Nuevo"},
+	"CNCGU": {31.77, 120.90, "Changshu port (Xinggang), on the Yangtze; approximate, within a few km"},
+	"CNTAG": {31.63, 121.23, "Taicang port (Fuqiao), on the Yangtze's south bank; approximate, within a few km"},
+	"CNYZH": {32.224, 119.473, "on the Yangtze south of Yangzhou, whose port lines this reach; approximate, within a few km"},
+	"CNZJG": {31.98, 120.40, "Zhangjiagang port (Jingang), on the Yangtze; approximate, within a few km"},
 	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
 	"CNSHA": {31.36, 121.62, "Waigaoqiao, on the Yangtze"},
 	"NLRTM": {51.955, 4.05, "Maasvlakte"},
@@ -59,8 +65,10 @@ var waterSide = map[string]struct {
 	"USBAL": {39.25, -76.55, "Seagirt"},
 	"USJAX": {30.40, -81.43, "St Johns River mouth (Blount Island lies up the river, land at 1:50m)"},
 	"USLAX": {33.73, -118.26, "San Pedro Bay"},
+	"USEWR": {40.684, -74.13, "Port Newark–Elizabeth, on Newark Bay (the source gives Newark's city centre)"},
 	"USORF": {36.92, -76.32, "Norfolk International Terminals"},
 	"USTIW": {47.29, -122.44, "Port of Tacoma, Commencement Bay"},
+	"VNTOT": {10.54, 107.03, "Cai Mep terminals, on the Thi Vai's east bank (the source's position is 11 km inland)"},
 }
 
 // placeOnWater applies the reviewed table, then moves every other port on land within moveKM of
@@ -86,6 +94,9 @@ func placeOnWater(ports []port) (before, after int, err error) {
 			}
 			lat, lon := w.lat, w.lon
 			p.Lat, p.Lon = &lat, &lon
+		} else if q, ok := fairwayEnd(l, p.LOCODE, geo.Point{Lat: *p.Lat, Lon: *p.Lon}); ok {
+			lat, lon := q.Lat, q.Lon
+			p.Lat, p.Lon = &lat, &lon
 		} else if q, ok := searoute.NearestWater(l, geo.Point{Lat: *p.Lat, Lon: *p.Lon}, moveKM); ok {
 			lat, lon := roundTo(q.Lat), roundTo(q.Lon)
 			p.Lat, p.Lon = &lat, &lon
@@ -95,6 +106,25 @@ func placeOnWater(ports []port) (before, after int, err error) {
 		}
 	}
 	return before, after, nil
+}
+
+// fairwayEnd returns where the last build's fairway to the port ends, when the port's own position
+// is on land and that end lies within moveKM of it: the port stays where its fairway leads. The
+// nearest water would otherwise be a point beside that fairway, a few hundred metres short of
+// its end, so that each build moved the port and its fairway again (Bramel, Shunde and
+// Bangpakong crept along their rivers from one build to the next).
+func fairwayEnd(w searoute.Water, locode string, at geo.Point) (geo.Point, bool) {
+	if searoute.Wet(w, at) {
+		return geo.Point{}, false
+	}
+	best, bestKM := geo.Point{}, math.Inf(1)
+	for _, f := range w.Fairways.All() {
+		end := f.Points[len(f.Points)-1]
+		if d := geo.DistanceKM(at, end); f.Port == locode && d <= moveKM && d < bestKM {
+			best, bestKM = end, d
+		}
+	}
+	return best, bestKM <= moveKM
 }
 
 // roundTo rounds a coordinate to 1e-5 degrees (about a metre).

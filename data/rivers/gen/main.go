@@ -77,7 +77,19 @@ var rivers = []struct {
 	}}},
 	{"Mississippi", [4]float64{-90.3, 28.7, -88.8, 30.1}, 0.15, 0, false, nil},
 	{"Savannah River", [4]float64{-81.25, 31.8, -80.6, 32.2}, 0.15, 0, false, nil},
-	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, 0, false, nil},
+	{"Delaware River", [4]float64{-75.6, 38.5, -74.7, 40.1}, 0.15, 0, false, [][][2]float64{{
+		// The Maurice River, from its cove past Bivalve, Leesburg, Dorchester and Mauricetown to
+		// Port Elizabeth (New Jersey), which neither GSHHG nor WDBII draws.
+		{-75.033, 39.200}, {-75.034, 39.215}, {-75.031, 39.230}, {-75.022, 39.241}, {-75.006, 39.243},
+		{-74.995, 39.245}, {-74.988, 39.256}, {-74.985, 39.270}, {-74.990, 39.282}, {-74.986, 39.294}, {-74.980, 39.302},
+	}}},
+	{"Kill van Kull and Newark Bay", [4]float64{-74.25, 40.45, -73.95, 40.76}, 0.1, 0, false, [][][2]float64{{
+		// From the Upper Bay off Robbins Reef through the Kill van Kull between Bayonne and
+		// Staten Island, past Bergen Point and up Newark Bay to Port Newark, mid-channel between
+		// GSHHG's shores, which nearly meet at Port Richmond.
+		{-74.060, 40.6500}, {-74.078, 40.6462}, {-74.095, 40.6458}, {-74.115, 40.6460}, {-74.1335, 40.6443},
+		{-74.148, 40.6430}, {-74.157, 40.6500}, {-74.140, 40.6650}, {-74.130, 40.6800},
+	}}},
 	{"Columbia and Willamette", [4]float64{-124.4, 45.4, -122.5, 46.4}, 0.2, 0, false, [][][2]float64{{
 		{-123.235, 46.152}, {-123.215, 46.160}, {-123.190, 46.175}, {-123.165, 46.193}, {-123.150, 46.196},
 	}}},

@@ -162,8 +162,9 @@ func TestLand(t *testing.T) {
 	if !l.Contains(geo.Point{Lat: 48.86, Lon: 2.35}) || l.Contains(geo.Point{Lat: 30, Lon: -40}) {
 		t.Error("Paris is not on land or the mid-Atlantic is")
 	}
-	// The New York harbour patch (data/land/gen/patch.go): Bayonne and Jersey City are land,
-	// Newark Bay, the Upper Bay and the Kill van Kull's mouth water.
+	// The New York harbour patch (data/land/gen/patch.go): Bayonne, Jersey City, lower
+	// Manhattan, Brooklyn's shore, Astoria and the harbour's islands are land; Newark Bay, the
+	// Upper Bay, the Kill van Kull's mouth, the Narrows and the East River water.
 	for _, p := range []struct {
 		name string
 		at   geo.Point
@@ -174,6 +175,17 @@ func TestLand(t *testing.T) {
 		{"Newark Bay", geo.Point{Lat: 40.672, Lon: -74.13}, false},
 		{"the Upper Bay", geo.Point{Lat: 40.67, Lon: -74.05}, false},
 		{"the Kill van Kull off Constable Hook", geo.Point{Lat: 40.646, Lon: -74.085}, false},
+		{"lower Manhattan at City Hall", geo.Point{Lat: 40.7128, Lon: -74.006}, true},
+		{"Brooklyn Heights", geo.Point{Lat: 40.696, Lon: -73.993}, true},
+		{"Red Hook", geo.Point{Lat: 40.676, Lon: -74.010}, true},
+		{"Astoria", geo.Point{Lat: 40.770, Lon: -73.925}, true},
+		{"Governors Island", geo.Point{Lat: 40.689, Lon: -74.019}, true},
+		{"Roosevelt Island", geo.Point{Lat: 40.762, Lon: -73.950}, true},
+		{"Fort Wadsworth on Staten Island", geo.Point{Lat: 40.601, Lon: -74.058}, true},
+		{"the East River under the Brooklyn Bridge", geo.Point{Lat: 40.705, Lon: -73.996}, false},
+		{"Hell Gate", geo.Point{Lat: 40.781, Lon: -73.929}, false},
+		{"the Narrows", geo.Point{Lat: 40.606, Lon: -74.045}, false},
+		{"the Upper Bay off Red Hook", geo.Point{Lat: 40.675, Lon: -74.035}, false},
 	} {
 		if l.Contains(p.at) != p.land {
 			t.Errorf("%s at %v: on land %v, want %v", p.name, p.at, !p.land, p.land)

@@ -56,6 +56,7 @@ func run(pkg, out string) error {
 	if err := applyPatches(rings); err != nil {
 		return err
 	}
+	rings = addIslands(rings)
 	if _, err := land.New(rings); err != nil {
 		return err
 	}

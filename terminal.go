@@ -104,6 +104,19 @@ func (e *TerminalError) Error() string {
 
 func (e *TerminalError) Unwrap() error { return e.Err }
 
+// TerminalBusy is what a source that paces its own checks returns when a check would wait longer
+// for its turn than the source lets one wait: nothing was asked of the terminal, nothing failed,
+// and the check is to be made again after Wait. The caller is free meanwhile for checks of other
+// terminals.
+type TerminalBusy struct {
+	Terminal TerminalRef
+	Wait     time.Duration
+}
+
+func (e *TerminalBusy) Error() string {
+	return fmt.Sprintf("terminal %s: its checks are paced: the next turn is in %v", e.Terminal, e.Wait)
+}
+
 // TerminalReport is what a terminal says of a container as of CheckedAt. Zero times, nil
 // pointers and empty lists are what it does not say.
 type TerminalReport struct {

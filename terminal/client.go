@@ -34,6 +34,9 @@ const (
 	// DefaultRate is how many checks a second one terminal is sent, DefaultBurst how many at once.
 	DefaultRate  = 5.0
 	DefaultBurst = 5
+	// DefaultMaxWait is the longest a check waits for its turn before Check returns
+	// *boxwatch.TerminalBusy instead of waiting.
+	DefaultMaxWait = time.Second
 )
 
 // Config describes how to reach one terminal. Only BaseURL is required.
@@ -48,6 +51,11 @@ type Config struct {
 	// DefaultBurst when zero. A check waits for its turn, up to its context's deadline.
 	Rate  float64
 	Burst int
+	// MaxWait is the longest a check waits for its turn: when the bucket's next token is
+	// further away, Check asks nothing and returns *boxwatch.TerminalBusy with the wait, so that
+	// a backlog at one terminal does not hold the workers that others' checks need.
+	// DefaultMaxWait when zero.
+	MaxWait time.Duration
 	// HTTPClient makes the requests; a plain client when nil. Redirects to another host are refused.
 	HTTPClient *http.Client
 }
@@ -57,6 +65,7 @@ type Client struct {
 	base    *url.URL
 	headers map[string]string
 	timeout time.Duration
+	maxWait time.Duration
 	limit   *rate.Limiter
 	http    *http.Client
 }
@@ -67,8 +76,8 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("terminal: base URL %q is not an absolute http(s) URL without credentials, query or fragment", cfg.BaseURL)
 	}
-	if cfg.Timeout < 0 || cfg.Rate < 0 || cfg.Burst < 0 {
-		return nil, errors.New("terminal: timeout, rate and burst must not be negative")
+	if cfg.Timeout < 0 || cfg.Rate < 0 || cfg.Burst < 0 || cfg.MaxWait < 0 {
+		return nil, errors.New("terminal: timeout, rate, burst and maximum wait must not be negative")
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
@@ -79,7 +88,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Burst == 0 {
 		cfg.Burst = DefaultBurst
 	}
-	return &Client{base: u, headers: maps.Clone(cfg.Headers), timeout: cfg.Timeout,
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = DefaultMaxWait
+	}
+	return &Client{base: u, headers: maps.Clone(cfg.Headers), timeout: cfg.Timeout, maxWait: cfg.MaxWait,
 		limit: rate.NewLimiter(rate.Limit(cfg.Rate), cfg.Burst), http: sameHostOnly(cfg.HTTPClient, u.Host)}, nil
 }
 
@@ -113,12 +125,8 @@ func (c *Client) Check(ctx context.Context, q boxwatch.TerminalQuery) (boxwatch.
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	if err := c.limit.Wait(ctx); err != nil {
-		if ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) {
-			return boxwatch.TerminalReport{}, ctx.Err()
-		}
-		return boxwatch.TerminalReport{}, &boxwatch.TerminalError{Reason: boxwatch.TerminalRateLimited, Temporary: true,
-			Err: fmt.Errorf("own rate limit: %w", err)}
+	if err := c.turn(ctx, q.Terminal); err != nil {
+		return boxwatch.TerminalReport{}, err
 	}
 	u := *c.base
 	u.Path = c.base.Path + "/v1/containers/" + url.PathEscape(number)
@@ -168,6 +176,34 @@ func (c *Client) Check(ctx context.Context, q boxwatch.TerminalQuery) (boxwatch.
 		return boxwatch.TerminalReport{}, &boxwatch.TerminalError{Reason: boxwatch.TerminalUnrecognized, Err: err}
 	}
 	return r, nil
+}
+
+// turn waits for the check's turn in the terminal's bucket: at most maxWait, beyond which it takes
+// no token and returns *boxwatch.TerminalBusy. A context cancelled by the caller is returned as it
+// is; one that ends while the check waits, as a temporary rate_limited failure.
+func (c *Client) turn(ctx context.Context, t boxwatch.TerminalRef) error {
+	r := c.limit.Reserve()
+	wait := r.Delay()
+	switch {
+	case wait == 0:
+		return nil
+	case wait > c.maxWait:
+		r.Cancel()
+		return &boxwatch.TerminalBusy{Terminal: t, Wait: wait}
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		r.Cancel()
+		if errors.Is(context.Cause(ctx), context.Canceled) {
+			return ctx.Err()
+		}
+		return &boxwatch.TerminalError{Reason: boxwatch.TerminalRateLimited, Temporary: true,
+			Err: fmt.Errorf("own rate limit: %w", ctx.Err())}
+	}
 }
 
 // statusError describes an answer other than 200, with the terminal's own message when it sent one.

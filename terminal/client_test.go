@@ -147,33 +147,75 @@ func TestCheckRefusesRedirectElsewhere(t *testing.T) {
 	}
 }
 
-// The client's own rate limit holds checks back; one that cannot get a turn before its deadline
-// is rate_limited without reaching the terminal.
+// The client's own rate limit holds checks back. A check whose turn is further away than MaxWait
+// asks nothing and says so (*boxwatch.TerminalBusy, with the wait); one whose turn is nearer waits
+// for it; one whose deadline comes before its turn is rate_limited. None of them reaches the
+// terminal before its turn.
 func TestCheckRateLimit(t *testing.T) {
 	var asked atomic.Int32
 	body := mustRead(t, "in_yard.json")
-	c := mustClient(t, terminal.Config{BaseURL: serve(t, func(w http.ResponseWriter, r *http.Request) {
+	url := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
 		w.Write(body)
-	}), Rate: 0.001, Burst: 2})
-	for range 2 {
-		if _, err := c.Check(context.Background(), query); err != nil {
-			t.Fatal(err)
+	})
+	ref := boxwatch.TerminalRef{LOCODE: "USLAX", SMDGCode: "YTI"}
+	q := query
+	q.Terminal = ref
+
+	t.Run("Busy", func(t *testing.T) {
+		asked.Store(0)
+		c := mustClient(t, terminal.Config{BaseURL: url, Rate: 0.001, Burst: 2})
+		for range 2 {
+			if _, err := c.Check(context.Background(), q); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_, err := c.Check(ctx, query)
-	var te *boxwatch.TerminalError
-	if !errors.As(err, &te) || te.Reason != boxwatch.TerminalRateLimited || !te.Temporary || asked.Load() != 2 {
-		t.Fatalf("third check: %v; the terminal was asked %d times, want 2", err, asked.Load())
-	}
+		_, err := c.Check(context.Background(), q)
+		var busy *boxwatch.TerminalBusy
+		if !errors.As(err, &busy) || busy.Terminal != ref || busy.Wait <= 900*time.Second || busy.Wait > 1000*time.Second || asked.Load() != 2 {
+			t.Fatalf("third check: %v; the terminal was asked %d times, want 2", err, asked.Load())
+		}
+		// Saying so took no turn: the next is no further away.
+		_, err = c.Check(context.Background(), q)
+		if again := (*boxwatch.TerminalBusy)(nil); !errors.As(err, &again) || again.Wait > busy.Wait {
+			t.Fatalf("fourth check: %v, after %v", err, busy.Wait)
+		}
+	})
+	t.Run("Deadline", func(t *testing.T) {
+		asked.Store(0)
+		c := mustClient(t, terminal.Config{BaseURL: url, Rate: 0.001, Burst: 2, MaxWait: 2 * time.Hour})
+		for range 2 {
+			if _, err := c.Check(context.Background(), q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, err := c.Check(ctx, q)
+		var te *boxwatch.TerminalError
+		if !errors.As(err, &te) || te.Reason != boxwatch.TerminalRateLimited || !te.Temporary || asked.Load() != 2 {
+			t.Fatalf("third check: %v; the terminal was asked %d times, want 2", err, asked.Load())
+		}
+	})
+	t.Run("Waits", func(t *testing.T) {
+		asked.Store(0)
+		c := mustClient(t, terminal.Config{BaseURL: url, Rate: 50, Burst: 1})
+		for i := range 5 {
+			if _, err := c.Check(context.Background(), q); err != nil {
+				t.Fatalf("check %d: %v", i, err)
+			}
+		}
+		if asked.Load() != 5 {
+			t.Fatalf("the terminal was asked %d times, want 5", asked.Load())
+		}
+	})
 }
 
 func TestNewRefuses(t *testing.T) {
 	for _, cfg := range []terminal.Config{
 		{BaseURL: ""}, {BaseURL: "ftp://example.com"}, {BaseURL: "http://user:pw@example.com"}, {BaseURL: "/relative"},
 		{BaseURL: "https://example.com?x=1"}, {BaseURL: "https://example.com", Rate: -1}, {BaseURL: "https://example.com", Timeout: -time.Second},
+		{BaseURL: "https://example.com", MaxWait: -time.Second},
 	} {
 		if _, err := terminal.New(cfg); err == nil {
 			t.Errorf("%+v accepted", cfg)

@@ -66,14 +66,19 @@ const (
 	OutcomeTemporary = "temporary"
 	OutcomeFailed    = "failed"
 	OutcomeError     = "error"
+	// OutcomePaced: the check's turn was further away than a check may wait; nothing was asked.
+	OutcomePaced = "paced"
 )
 
-var outcomes = []string{OutcomeOK, OutcomeElsewhere, OutcomeNotFound, OutcomeTemporary, OutcomeFailed, OutcomeError}
+var outcomes = []string{OutcomeOK, OutcomeElsewhere, OutcomeNotFound, OutcomeTemporary, OutcomeFailed, OutcomeError, OutcomePaced}
 
 // Outcome classifies what a Check returned.
 func Outcome(r boxwatch.TerminalReport, err error) string {
 	var te *boxwatch.TerminalError
+	var busy *boxwatch.TerminalBusy
 	switch {
+	case errors.As(err, &busy):
+		return OutcomePaced
 	case err == nil && !r.At.IsZero():
 		return OutcomeElsewhere
 	case err == nil:
@@ -94,7 +99,7 @@ func Outcome(r boxwatch.TerminalReport, err error) string {
 func (d *Directory) Observe(reg prometheus.Registerer) error {
 	checks := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "boxwatch_terminal_checks_total",
-		Help: "Checks of containers with terminal operating systems, by terminal (LOCODE/SMDG or FIRMS:code) and outcome: ok, elsewhere (the box is at another terminal), not_found, temporary (unreachable, 5xx, 429, timeout), failed (an answer that cannot be read) or error (boxwatch's own).",
+		Help: "Checks of containers with terminal operating systems, by terminal (LOCODE/SMDG or FIRMS:code) and outcome: ok, elsewhere (the box is at another terminal), not_found, temporary (unreachable, 5xx, 429, timeout), failed (an answer that cannot be read), error (boxwatch's own) or paced (not asked: the terminal's turn was too far away; checked again then).",
 	}, []string{"terminal", "outcome"})
 	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "boxwatch_terminal_check_duration_seconds",
@@ -125,7 +130,10 @@ type observed struct {
 func (o observed) Check(ctx context.Context, q boxwatch.TerminalQuery) (boxwatch.TerminalReport, error) {
 	start := time.Now()
 	r, err := o.src.Check(ctx, q)
-	o.latency.Observe(time.Since(start).Seconds())
-	o.checks[Outcome(r, err)].Inc()
+	outcome := Outcome(r, err)
+	if outcome != OutcomePaced {
+		o.latency.Observe(time.Since(start).Seconds())
+	}
+	o.checks[outcome].Inc()
 	return r, err
 }

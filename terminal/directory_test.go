@@ -3,9 +3,11 @@ package terminal_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -98,6 +100,7 @@ func TestOutcome(t *testing.T) {
 		{boxwatch.TerminalReport{}, &boxwatch.TerminalError{Reason: boxwatch.TerminalRateLimited, Temporary: true}, terminal.OutcomeTemporary},
 		{boxwatch.TerminalReport{}, &boxwatch.TerminalError{Reason: boxwatch.TerminalUnrecognized}, terminal.OutcomeFailed},
 		{boxwatch.TerminalReport{}, errors.New("boxwatch's own"), terminal.OutcomeError},
+		{boxwatch.TerminalReport{}, fmt.Errorf("check: %w", &boxwatch.TerminalBusy{Wait: time.Second}), terminal.OutcomePaced},
 	} {
 		if got := terminal.Outcome(tt.r, tt.err); got != tt.want {
 			t.Errorf("Outcome(%v) = %s, want %s", tt.err, got, tt.want)

@@ -193,8 +193,14 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 		report, err = src.Check(ctx, boxwatch.TerminalQuery{Terminal: ref, Container: c.Number, SCAC: s.SCAC,
 			BillOfLading: s.BillOfLading, Booking: s.Booking})
 	}
-	if errors.Is(ctx.Err(), context.Canceled) {
+	var busy *boxwatch.TerminalBusy
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
 		return river.JobSnooze(0)
+	case errors.As(err, &busy):
+		// The terminal's turn is further than a check may wait: the worker goes to other
+		// terminals' checks, and this one comes back at its turn. Nothing failed.
+		return river.JobSnooze(busy.Wait)
 	}
 	ctx, cancel := writeContext(ctx)
 	defer cancel()

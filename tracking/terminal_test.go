@@ -269,3 +269,63 @@ func TestTerminalChecksHoldNoLookups(t *testing.T) {
 		}
 	})
 }
+
+// TestTerminalPacedChecksWait: a terminal whose pace (its client's rate limit) puts a check's turn
+// further away than a check may wait is not asked, and nothing fails: the check's job is put off
+// to its turn, leaving the worker to other checks, and the box's report arrives then.
+func TestTerminalPacedChecksWait(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		var asked atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			asked.Add(1)
+			fmt.Fprintf(w, `{"container_number":%q,"status":"in_yard","checked_at":%q,"available_for_pickup":true,"yard_location":"A01"}`,
+				strings.TrimPrefix(r.URL.Path, "/v1/containers/"), time.Now().UTC().Format(time.RFC3339))
+		}))
+		defer srv.Close()
+		// A turn every half second, and a check may wait 10 ms for it.
+		client, err := terminal.New(terminal.Config{BaseURL: srv.URL, Rate: 2, Burst: 1, MaxWait: 10 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := prometheus.NewRegistry()
+		f := newFixture(t, b, trackingtest.Options{RetryScale: 1, Metrics: reg, TerminalWorkers: 1,
+			Terminals: directoryFunc(func(boxwatch.TerminalRef) boxwatch.TerminalSource { return client })})
+		var shipments []string
+		for i := range 3 {
+			shipments = append(shipments, f.settled(t, f.track(t, boxwatch.RequestBillOfLading, fmt.Sprintf("ONEYSH%05d8", 40000+i*79), "ONEY").ID).ShipmentID)
+		}
+		var boxes int
+		trackingtest.Eventually(t, 60*time.Second, "the paced terminal's reports never all arrived", func() bool {
+			now, checked := f.clock.Now(), 0
+			next := now.Add(10 * time.Minute)
+			boxes = 0
+			for _, id := range shipments {
+				cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, id)
+				for _, c := range cs {
+					if c.TerminalFailedReason != "" {
+						t.Fatalf("box %s failed its check: %s", c.Number, c.TerminalFailedReason)
+					}
+					boxes++
+					if !c.TerminalCheckedAt.IsZero() {
+						checked++
+					} else if c.TerminalNextCheckAt.After(now) && c.TerminalNextCheckAt.Before(next) {
+						next = c.TerminalNextCheckAt
+					}
+				}
+			}
+			if boxes > 1 && checked == boxes {
+				return true
+			}
+			if next.Before(now.Add(10 * time.Minute)) {
+				f.clock.Advance(next.Sub(now))
+			}
+			return false
+		})
+		got := promtest.Gather(t, reg)
+		if got["boxwatch_job_runs_total kind=terminal_check outcome=snoozed"] == 0 || int(asked.Load()) < boxes {
+			t.Fatalf("%d boxes, the terminal asked %d times, %v checks put off to their turn: want some put off", boxes, asked.Load(),
+				got["boxwatch_job_runs_total kind=terminal_check outcome=snoozed"])
+		}
+	})
+}

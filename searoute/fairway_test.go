@@ -60,13 +60,16 @@ func TestClearAlongFairway(t *testing.T) {
 	}
 }
 
-// Routes into Cai Mep, Port Elizabeth (New Jersey), Newark and Zhongshan follow their waterways
+// Routes into Cai Mep, Port Elizabeth (New Jersey), Newark, Zhongshan and Taizhou follow their waterways
 // from the sea: each passes within 2 km of places on the channel or its banks (positions from public
 // maps) and holds to checkPath's land bound, which exempts only a fairway. Natural Earth 1:50m
 // draws the Thi Vai up to Cai Mep's terminals as water, so that route needs no fairway; the
 // Maurice River up to Port Elizabeth and the Kill van Kull to Newark Bay have one (vias,
 // data/rivers/README.md), and Bayonne, which 1:50m drew as water, is land (data/land/README.md).
-// Zhongshan's port lies up the Hengmen waterway, which GSHHG draws.
+// Zhongshan's port lies up the Hengmen waterway, which GSHHG draws. Taizhou's port, Gaogang, lies
+// on the Yangtze's north channel past Yangzhong island, which GSHHG does not draw (a via): the
+// route from Shanghai goes up it, under the Taizhou Yangtze River Bridge, not by the south branch
+// that the fairways to Zhenjiang and Nanjing take.
 func TestRoutesUpWaterways(t *testing.T) {
 	n := data.SeaNetwork()
 	type place struct {
@@ -81,6 +84,7 @@ func TestRoutesUpWaterways(t *testing.T) {
 		{"USNYC", "USPEB", []place{{"Bivalve", -75.031, 39.233}, {"Dorchester", -74.980, 39.274}, {"Mauricetown", -74.995, 39.285}}},
 		{"USNYC", "USEWR", []place{{"the Kill van Kull off Constable Hook", -74.085, 40.646}, {"Bergen Point", -74.144, 40.643}, {"Newark Bay off Port Newark", -74.132, 40.675}}},
 		{"HKHKG", "CNZSN", []place{{"the Hengmen waterway's mouth", 113.575, 22.570}}},
+		{"CNSHA", "CNTZO", []place{{"the Taizhou Yangtze River Bridge's middle tower, on the north channel", 119.877, 32.247}}},
 	} {
 		from, to := portPoint(t, tc.from), portPoint(t, tc.to)
 		path, err := n.Route(from, to, searoute.Options{})

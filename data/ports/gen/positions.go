@@ -15,7 +15,7 @@ const moveKM = 10.0
 
 // waterSide is the table of reviewed port positions: the container terminals of the ports the
 // simulator's lanes use, of the 100 busiest container ports, and of river and estuary ports (issue
-// 23: Cai Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang and Yangzhou, Newark
+// 23: Cai Mep on the Thi Vai, the Yangtze's Taicang, Changshu, Zhangjiagang, Yangzhou and Taizhou, Newark
 // on Newark Bay, Zhongshan on the Pearl River delta's Hengmen waterway), whose source coordinates are a city centre or district far from the harbour, or
 // on the wrong coast (PAMIT). Each was placed by hand at the named terminal from its published
 // location and is checked by the generator to lie within searoute.CoastKM of water on Natural
@@ -29,6 +29,7 @@ var waterSide = map[string]struct {
 	"CNTAG": {31.63, 121.23, "Taicang port (Fuqiao), on the Yangtze's south bank; approximate, within a few km"},
 	"CNYZH": {32.224, 119.473, "on the Yangtze south of Yangzhou, whose port lines this reach; approximate, within a few km"},
 	"CNZJG": {31.98, 120.40, "Zhangjiagang port (Jingang), on the Yangtze; approximate, within a few km"},
+	"CNTZO": {32.287, 119.852, "Taizhou's port at Gaogang, on the Yangtze's north channel above the Taizhou Yangtze River Bridge (the source gives the city, 23 km inland); approximate, within a few km"},
 	"CNZSN": {22.574, 113.52, "Zhongshan Port, in the Torch Development Zone on the Hengmen waterway, up which the fairways to Shunde and Jiangmen run (the source gives the city, 10.7 km from the delta's water); approximate, within a few km"},
 	"CNQZJ": {24.83, 118.72, "Quanzhou Bay"},
 	"CNSHA": {31.36, 121.62, "Waigaoqiao, on the Yangtze"},

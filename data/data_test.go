@@ -303,7 +303,7 @@ func TestFairwaysFollowRivers(t *testing.T) {
 		"INCCU": {{"Falta", 88.10, 22.30}, {"Budge Budge", 88.18, 22.48}},
 		"ARZAE": {{"Campana", -58.95, -34.17}},
 		"USPEB": {{"Bivalve", -75.031, 39.233}, {"Dorchester", -74.980, 39.274}, {"Mauricetown", -74.995, 39.285}},
-		"CNTZO": {{"the Taizhou Yangtze River Bridge's middle tower, on the north channel", 119.877, 32.247}},
+		"CNTZO": {{"the Taizhou Yangtze River Bridge, over the north channel", 119.877, 32.247}},
 	} {
 		var points []geo.Point
 		for _, f := range data.Fairways().All() {

@@ -84,7 +84,7 @@ func TestRoutesUpWaterways(t *testing.T) {
 		{"USNYC", "USPEB", []place{{"Bivalve", -75.031, 39.233}, {"Dorchester", -74.980, 39.274}, {"Mauricetown", -74.995, 39.285}}},
 		{"USNYC", "USEWR", []place{{"the Kill van Kull off Constable Hook", -74.085, 40.646}, {"Bergen Point", -74.144, 40.643}, {"Newark Bay off Port Newark", -74.132, 40.675}}},
 		{"HKHKG", "CNZSN", []place{{"the Hengmen waterway's mouth", 113.575, 22.570}}},
-		{"CNSHA", "CNTZO", []place{{"the Taizhou Yangtze River Bridge's middle tower, on the north channel", 119.877, 32.247}}},
+		{"CNSHA", "CNTZO", []place{{"the Taizhou Yangtze River Bridge, over the north channel", 119.877, 32.247}}},
 	} {
 		from, to := portPoint(t, tc.from), portPoint(t, tc.to)
 		path, err := n.Route(from, to, searoute.Options{})

@@ -94,20 +94,25 @@ func TestRoutesUpWaterways(t *testing.T) {
 		}
 		checkPath(t, tc.from+"–"+tc.to, from, to, path)
 		for _, pl := range tc.places {
-			at := geo.Point{Lat: pl.lat, Lon: pl.lon}
-			best := math.Inf(1)
-			for i := 1; i < len(path.Points); i++ {
-				a, b := path.Points[i-1], path.Points[i]
-				k := int(geo.DistanceKM(a, b)/0.1) + 1
-				for j := 0; j <= k; j++ {
-					best = min(best, geo.DistanceKM(at, geo.Intermediate(a, b, float64(j)/float64(k))))
-				}
-			}
-			if best > 2 {
+			if best := distanceToPathKM(path.Points, geo.Point{Lat: pl.lat, Lon: pl.lon}); best > 2 {
 				t.Errorf("%s–%s passes %.1f km from %s", tc.from, tc.to, best, pl.name)
 			}
 		}
 	}
+}
+
+// distanceToPathKM is how near a path's points, and points every 100 m along its segments, come
+// to at.
+func distanceToPathKM(points []geo.Point, at geo.Point) float64 {
+	best := math.Inf(1)
+	for i := 1; i < len(points); i++ {
+		a, b := points[i-1], points[i]
+		k := int(geo.DistanceKM(a, b)/0.1) + 1
+		for j := 0; j <= k; j++ {
+			best = min(best, geo.DistanceKM(at, geo.Intermediate(a, b, float64(j)/float64(k))))
+		}
+	}
+	return best
 }
 
 func FuzzDecodeFairways(f *testing.F) {

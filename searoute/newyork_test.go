@@ -2,7 +2,6 @@ package searoute_test
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -65,18 +64,7 @@ func TestNewYorkApproaches(t *testing.T) {
 				t.Errorf("%s: segment %d from %v to %v crosses land", name, i, a, b)
 			}
 		}
-		passes := func(pl place) float64 {
-			at := geo.Point{Lat: pl.lat, Lon: pl.lon}
-			best := math.Inf(1)
-			for i := 1; i < len(path.Points); i++ {
-				a, b := path.Points[i-1], path.Points[i]
-				k := int(geo.DistanceKM(a, b)/0.1) + 1
-				for j := 0; j <= k; j++ {
-					best = min(best, geo.DistanceKM(at, geo.Intermediate(a, b, float64(j)/float64(k))))
-				}
-			}
-			return best
-		}
+		passes := func(pl place) float64 { return distanceToPathKM(path.Points, geo.Point{Lat: pl.lat, Lon: pl.lon}) }
 		var missed []string
 		for _, way := range tc.ways {
 			missed = missed[:0]

@@ -48,7 +48,7 @@ type Config struct {
 	// Timeout bounds one check; DefaultTimeout when zero.
 	Timeout time.Duration
 	// Rate and Burst bound the checks sent to the terminal (a token bucket): DefaultRate and
-	// DefaultBurst when zero. A check waits for its turn, up to its context's deadline.
+	// DefaultBurst when zero. A check waits for its turn up to MaxWait and its context's deadline.
 	Rate  float64
 	Burst int
 	// MaxWait is the longest a check waits for its turn: when the bucket's next token is

@@ -306,6 +306,9 @@ type WorkStore interface {
 	// tracking ended with the carrier's data (a terminal still holds their boxes), not of those
 	// stopped by the user or cancelled by the line.
 	DueTerminalChecks(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// ContainerAndShipment returns a container and its shipment by the container's id, whatever
+	// the account, unlocked, or ErrNotFound.
+	ContainerAndShipment(ctx context.Context, containerID string) (Container, Shipment, error)
 	// NotificationAndWebhook returns a notification and its webhook, unlocked, or ErrNotFound.
 	NotificationAndWebhook(ctx context.Context, id string) (Notification, Webhook, error)
 	// ClaimDueNotifications claims up to limit pending notifications that are due at now and not

@@ -420,6 +420,24 @@ func (tx *txn) LockContainer(ctx context.Context, id string) (boxwatch.Container
 	return c, tx.db.lookupErr("container", err)
 }
 
+// ContainerAndShipment reads a container and its shipment by the container's id, whatever the
+// account, without locking them: what a terminal check needs before it asks the terminal, on a
+// reader (a paced or pointless check takes no writer). The outcome is written under lock.
+func (db *DB) ContainerAndShipment(ctx context.Context, id string) (boxwatch.Container, boxwatch.Shipment, error) {
+	if !boxwatch.IsUUID(id) {
+		return boxwatch.Container{}, boxwatch.Shipment{}, boxwatch.ErrNotFound
+	}
+	c, err := scanContainer(db.read.queryRow(ctx, "SELECT "+containerColumns+" FROM containers WHERE id = ?", strings.ToLower(id)))
+	if err := db.lookupErr("container", err); err != nil {
+		return boxwatch.Container{}, boxwatch.Shipment{}, err
+	}
+	s, err := scanShipment(db.read.queryRow(ctx, "SELECT "+shipmentColumns+" FROM shipments WHERE id = ?", c.ShipmentID))
+	if err := db.lookupErr("shipment of container", err); err != nil {
+		return boxwatch.Container{}, boxwatch.Shipment{}, err
+	}
+	return c, s, nil
+}
+
 const containerColumns = `id, account_id, shipment_id, number, seal_number, iso_code, current_status, empty_out_at, full_in_at,
 	loaded_at, departed_at, pod_arrived_at, pod_discharged_at, pod_full_out_at, empty_terminated_at, available_for_pickup,
 	created_at, updated_at, pickup_lfd, holds, fees, location_at_terminal, terminal_checked_at, ref_numbers,

@@ -21,9 +21,10 @@ import (
 // (Config.Terminals), never of the carrier. A container is checked with the terminal of its port
 // of discharge from terminalLead before its vessel's arrival until its empty comes back, or
 // emptyWindow after it left full; a box that left on the train is checked with its rail terminal
-// from then until it leaves it full. Checks run every TerminalInterval (four times less often once
-// the box left), each a job of its own outside any transaction; the report and the events it
-// causes commit together. They go on after the carrier's tracking ended (past its arrival
+// from then until it leaves it full. Checks run every TerminalInterval, four times less often
+// while the vessel is more than nearArrival out at sea and once the box left (terminalCadence),
+// each a job of its own outside any transaction; the report and the events it causes commit
+// together. They go on after the carrier's tracking ended (past its arrival
 // window), not after the user stopped it or the line cancelled the booking, and end
 // terminalGiveUp after the discharge (or the unloading off the train) of a box still not out.
 const (
@@ -31,8 +32,14 @@ const (
 	queueTerminals          = "terminals"
 	DefaultTerminalInterval = time.Hour
 	terminalLead            = 3 * 24 * time.Hour
-	emptyWindow             = 14 * 24 * time.Hour
-	terminalGiveUp          = 30 * 24 * time.Hour
+	// nearArrival is how close to its ETA a vessel not yet arrived is checked every interval.
+	nearArrival = 24 * time.Hour
+	// slowCadence is how many intervals apart the checks are while the terminal has little to
+	// say: the vessel further out than nearArrival, or the box gone full out (only its empty's
+	// return is still to come).
+	slowCadence    = 4
+	emptyWindow    = 14 * 24 * time.Hour
+	terminalGiveUp = 30 * 24 * time.Hour
 	// unsupportedRecheck is how long a container whose terminal no source answers for waits
 	// before it is tried again (the carrier may name another terminal meanwhile).
 	unsupportedRecheck = 24 * time.Hour
@@ -128,6 +135,25 @@ func terminalDue(s boxwatch.Shipment, c boxwatch.Container, now time.Time) bool 
 	return since.IsZero() || now.Sub(since) < terminalGiveUp
 }
 
+// terminalCadence is how long after a check at now a container is checked again with its
+// terminal of discharge: every interval from a day before its vessel's arrival until the box
+// leaves the terminal full, slowCadence intervals apart before that (a box at sea has no
+// availability, last free day or location yet; a hold posted early waits at most that long) and
+// after it (the terminal only has the empty's return left to tell).
+func terminalCadence(s boxwatch.Shipment, c boxwatch.Container, interval time.Duration, now time.Time) time.Duration {
+	if onTheTrain(c) {
+		return interval
+	}
+	if !c.PODFullOutAt.IsZero() {
+		return slowCadence * interval
+	}
+	pod, _ := s.POD()
+	if pod.ATA.IsZero() && c.PODDischargedAt.IsZero() && c.PODArrivedAt.IsZero() && pod.ETA.Sub(now) > nearArrival {
+		return slowCadence * interval
+	}
+	return interval
+}
+
 // scheduleTerminal starts or ends a container's terminal checks as the carrier's answer moves its
 // journey along; it reports whether a check is due now.
 func (e *Engine) scheduleTerminal(s boxwatch.Shipment, c *boxwatch.Container, now time.Time) bool {
@@ -153,20 +179,9 @@ type terminalWorker struct {
 // Work checks one container with its terminal and records the report or the failure.
 func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs]) error {
 	e := w.e
-	var s boxwatch.Shipment
-	var c boxwatch.Container
-	// Two transactions, not one holding the container while it waits for the shipment: a refresh
-	// locks the shipment, then its containers (see the write below).
-	err := e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
-		c, err = tx.LockContainer(ctx, job.Args.ContainerID)
-		return err
-	})
-	if err == nil {
-		err = e.cfg.DB.InTx(ctx, func(tx boxwatch.Tx) (err error) {
-			s, err = tx.LockShipment(ctx, c.ShipmentID)
-			return err
-		})
-	}
+	// What to ask is read unlocked: the check holds nothing while the terminal answers (or while
+	// it is paced), and one writer transaction records the outcome under lock (see below).
+	c, s, err := e.cfg.DB.ContainerAndShipment(ctx, job.Args.ContainerID)
 	if err != nil {
 		if errors.Is(err, boxwatch.ErrNotFound) {
 			return nil
@@ -231,7 +246,7 @@ func (w *terminalWorker) Work(ctx context.Context, job *river.Job[terminalArgs])
 // line and the failure counted once tx commits, and the next check after the interval, sooner
 // when the terminal is only briefly away, later when no source answers for it.
 func (e *Engine) terminalFailed(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shipment, c boxwatch.Container, ref boxwatch.TerminalRef, err error, now time.Time) error {
-	reason, delay := boxwatch.TerminalInternal, e.cfg.TerminalInterval
+	reason, delay := boxwatch.TerminalInternal, terminalCadence(s, c, e.cfg.TerminalInterval, now)
 	var te *boxwatch.TerminalError
 	switch {
 	case errors.As(err, &te):
@@ -300,8 +315,8 @@ func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shi
 		}
 		c.PODTerminalID, c.TerminalNextCheckAt = t.ID, now
 		if t.ID == previous {
-			// The terminal names itself: nothing moved; ask again after the interval.
-			c.TerminalNextCheckAt = now.Add(e.cfg.TerminalInterval)
+			// The terminal names itself: nothing moved; ask again at the box's cadence.
+			c.TerminalNextCheckAt = now.Add(terminalCadence(s, c, e.cfg.TerminalInterval, now))
 			return tx.SaveContainer(ctx, c)
 		}
 		if err := tx.SaveContainer(ctx, c); err != nil {
@@ -347,10 +362,7 @@ func (e *Engine) applyReport(ctx context.Context, tx boxwatch.Tx, s boxwatch.Shi
 		seen.PODDischargedAt = r.DischargedAt
 	}
 	c.CurrentStatus = boxwatch.ContainerStatus(seen)
-	c.TerminalNextCheckAt = now.Add(e.cfg.TerminalInterval)
-	if !c.PODFullOutAt.IsZero() {
-		c.TerminalNextCheckAt = now.Add(4 * e.cfg.TerminalInterval)
-	}
+	c.TerminalNextCheckAt = now.Add(terminalCadence(s, seen, e.cfg.TerminalInterval, now))
 	if !terminalDue(s, c, now) {
 		c.TerminalNextCheckAt = time.Time{}
 	}

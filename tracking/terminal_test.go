@@ -329,3 +329,100 @@ func TestTerminalPacedChecksWait(t *testing.T) {
 		}
 	})
 }
+
+// TestTerminalCadence: a box whose vessel is more than a day from its port of discharge is
+// checked every four intervals, whether the terminal answers or does not know the box yet; within
+// a day of the arrival, every interval; once the box left full, every four intervals again.
+func TestTerminalCadence(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, b storetest.Backend) {
+		var known atomic.Bool
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !known.Load() {
+				w.WriteHeader(http.StatusNotFound)
+				fmt.Fprint(w, `{"error":"not_found"}`)
+				return
+			}
+			fmt.Fprintf(w, `{"container_number":%q,"status":"in_yard","checked_at":%q,"available_for_pickup":false,"yard_location":"B02"}`,
+				strings.TrimPrefix(r.URL.Path, "/v1/containers/"), time.Now().UTC().Format(time.RFC3339))
+		}))
+		defer srv.Close()
+		client, err := terminal.New(terminal.Config{BaseURL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const interval = time.Hour
+		f := newFixture(t, b, trackingtest.Options{RetryScale: 1, TerminalInterval: interval,
+			Terminals: directoryFunc(func(boxwatch.TerminalRef) boxwatch.TerminalSource { return client })})
+		tr := f.settled(t, f.track(t, boxwatch.RequestBillOfLading, "ONEYSH123458", "ONEY").ID)
+		// check puts the vessel eta from now at the port of discharge (not yet arrived) and the
+		// box's full out at fullOut, makes the box due, and returns how long after now its next
+		// check is set once the check ran.
+		check := func(eta time.Duration, fullOut time.Time) time.Duration {
+			t.Helper()
+			now := f.clock.Now()
+			var box string
+			err := f.db.InTx(ctx, func(tx boxwatch.Tx) error {
+				s, err := tx.LockShipment(ctx, tr.ShipmentID)
+				if err != nil {
+					return err
+				}
+				pod := &s.Route[len(s.Route)-1]
+				pod.ETA, pod.ATA = now.Add(eta), time.Time{}
+				if err := tx.UpdateShipment(ctx, s); err != nil {
+					return err
+				}
+				cs, err := tx.ShipmentContainers(ctx, s.ID)
+				if err != nil || len(cs) == 0 {
+					return fmt.Errorf("containers %v, %w", cs, err)
+				}
+				c, err := tx.LockContainer(ctx, cs[0].ID)
+				if err != nil {
+					return err
+				}
+				box = c.ID
+				c.PODArrivedAt, c.PODDischargedAt, c.PODFullOutAt, c.EmptyTerminatedAt = time.Time{}, time.Time{}, fullOut, time.Time{}
+				c.Inland = boxwatch.ContainerInland{}
+				c.TerminalNextCheckAt = now
+				return tx.SaveContainer(ctx, c)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var next time.Time
+			trackingtest.Eventually(t, 30*time.Second, "the due check never ran", func() bool {
+				cs, _ := f.db.ShipmentContainers(ctx, f.account.ID, tr.ShipmentID)
+				for _, c := range cs {
+					if c.ID == box {
+						next = c.TerminalNextCheckAt
+					}
+				}
+				return next.After(now)
+			})
+			return next.Sub(now)
+		}
+		for _, tt := range []struct {
+			name    string
+			known   bool
+			eta     time.Duration
+			fullOut time.Duration // before now; 0 for a box not out
+			want    time.Duration
+		}{
+			{"AtSeaUnknownToTheTerminal", false, 60 * time.Hour, 0, 4 * interval},
+			{"AtSeaKnown", true, 48 * time.Hour, 0, 4 * interval},
+			{"WithinADayUnknown", false, 20 * time.Hour, 0, interval},
+			{"WithinADayKnown", true, 2 * time.Hour, 0, interval},
+			{"GoneFullOut", true, 2 * time.Hour, 3 * time.Hour, 4 * interval},
+		} {
+			known.Store(tt.known)
+			var out time.Time
+			if tt.fullOut > 0 {
+				out = f.clock.Now().Add(-tt.fullOut)
+			}
+			if got := check(tt.eta, out); got != tt.want {
+				t.Errorf("%s: next check %v after the check, want %v", tt.name, got, tt.want)
+			}
+			f.clock.Advance(time.Minute)
+		}
+	})
+}

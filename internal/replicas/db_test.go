@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite" // the SQLite soak reads the service's file
+
+	"github.com/boxwatch/boxwatch"
 )
 
 // database is the test's own connection to the service's database, PostgreSQL or SQLite: the
@@ -24,6 +26,9 @@ type database interface {
 	// refreshLag is how late the oldest due refresh is, counted from since at the earliest: a
 	// refresh that came due before then (while the soak seeded) is late only from then on.
 	refreshLag(since time.Time) time.Duration
+	// terminalLag is how late the oldest due terminal check is, counted from since at the
+	// earliest, and how many checks are due.
+	terminalLag(since time.Time) (time.Duration, int)
 	// jobWait is how long the oldest job of a kind that may run now has waited for a worker,
 	// counted from since at the earliest.
 	jobWait(kind string, since time.Time) time.Duration
@@ -59,19 +64,37 @@ func (d *postgresDB) at(t time.Time) any { return t }
 
 func (d *postgresDB) subscribed() string { return `w.events ? e.name` }
 
+// PostgreSQL's GREATEST skips a NULL: with nothing due it would answer since, so an empty set
+// returns no row (and the lag 0).
 func (d *postgresDB) refreshLag(since time.Time) time.Duration {
 	var secs float64
 	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(next_refresh_at), $1)), 0)
-		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL`, since).Scan(&secs); err != nil {
+		FROM shipments WHERE next_refresh_at <= now() AND stopped_at IS NULL HAVING count(*) > 0`, since).Scan(&secs); err != nil {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
 }
 
+func (d *postgresDB) terminalLag(since time.Time) (time.Duration, int) {
+	var secs float64
+	var due int
+	ctx := context.Background()
+	if err := d.conn.QueryRow(ctx, `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(c.terminal_next_check_at), $1)), 0)
+		FROM containers c JOIN shipments s ON s.id = c.shipment_id
+		WHERE c.terminal_next_check_at <= now() AND (s.stopped_at IS NULL OR s.stopped_reason NOT IN ($2, $3)) HAVING count(*) > 0`,
+		since, boxwatch.StopCancelledByUser, boxwatch.StopBookingCancelled).Scan(&secs); err != nil {
+		return 0, 0
+	}
+	if err := d.conn.QueryRow(ctx, `SELECT count(*) FROM containers WHERE terminal_next_check_at <= now()`).Scan(&due); err != nil {
+		return 0, 0
+	}
+	return time.Duration(secs * float64(time.Second)), due
+}
+
 func (d *postgresDB) jobWait(kind string, since time.Time) time.Duration {
 	var secs float64
 	if err := d.conn.QueryRow(context.Background(), `SELECT COALESCE(EXTRACT(EPOCH FROM now() - GREATEST(min(scheduled_at), $2)), 0)
-		FROM river_job WHERE kind = $1 AND state = 'available'`, kind, since).Scan(&secs); err != nil {
+		FROM river_job WHERE kind = $1 AND state = 'available' HAVING count(*) > 0`, kind, since).Scan(&secs); err != nil {
 		return 0
 	}
 	return time.Duration(secs * float64(time.Second))
@@ -160,6 +183,21 @@ func (d *sqliteDB) refreshLag(since time.Time) time.Duration {
 		return 0
 	}
 	return time.Duration(now-max(oldest.Int64, since.UnixMicro())) * time.Microsecond
+}
+
+func (d *sqliteDB) terminalLag(since time.Time) (time.Duration, int) {
+	now := time.Now().UnixMicro()
+	var oldest sql.NullInt64
+	var due int
+	if err := d.db.QueryRow(`SELECT min(c.terminal_next_check_at) FROM containers c JOIN shipments s ON s.id = c.shipment_id
+		WHERE c.terminal_next_check_at <= ? AND (s.stopped_at IS NULL OR s.stopped_reason NOT IN (?, ?))`,
+		now, boxwatch.StopCancelledByUser, boxwatch.StopBookingCancelled).Scan(&oldest); err != nil || !oldest.Valid {
+		return 0, 0
+	}
+	if err := d.db.QueryRow(`SELECT count(*) FROM containers WHERE terminal_next_check_at <= ?`, now).Scan(&due); err != nil {
+		return 0, 0
+	}
+	return time.Duration(now-max(oldest.Int64, since.UnixMicro())) * time.Microsecond, due
 }
 
 // jobWait reads River's times, which it keeps on SQLite as UTC text.

@@ -121,6 +121,7 @@ func runScenario(t *testing.T, sc scenario) {
 		elapsed time.Duration
 		counted *counts // nil when the run stopped before counting
 		windows []time.Duration
+		killsAt []string // minute of the load each kill began at
 	)
 	defer func() {
 		stopLoad()
@@ -139,6 +140,8 @@ func runScenario(t *testing.T, sc scenario) {
 		}
 		t.Logf("load for %v %s %d replica(s), %d kill(s) and restart(s):\n%s", elapsed.Round(time.Second), front,
 			sc.replicas, len(windows), load.Report(elapsed))
+		t.Logf("answers slower than %v, by the minute of the load their request began in (kills began at minutes %s):\n%s",
+			replicas.SlowAfter, strings.Join(killsAt, ", "), load.Slow())
 		if errs := load.TransportErrors(); len(errs) > 0 {
 			t.Logf("requests without any HTTP answer (retried by the load as a client would): %s", strings.Join(errs, "; "))
 		}
@@ -162,6 +165,7 @@ func runScenario(t *testing.T, sc scenario) {
 		// The load runs for a phase before each kill: the pace of the scenario, not a wait on state.
 		time.Sleep(time.Until(start.Add(time.Duration(k+1) * phase)))
 		victim := (k + 1) % sc.replicas // r1, r2, …, r0, r1: each replica in turn
+		killsAt = append(killsAt, fmt.Sprintf("%.1f", time.Since(start).Minutes()))
 		windows = append(windows, killAndRestart(t, c, db, receiver, victim))
 	}
 	time.Sleep(time.Until(start.Add(sc.load)))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -38,6 +39,8 @@ type Load struct {
 	resolved   map[string]bool        // such numbers a later attempt found already created
 	statuses   map[string]map[int]int // op → HTTP status (0: no answer) → count
 	latencies  map[string][]time.Duration
+	began      time.Time
+	slow       map[string][]time.Duration // op → when each answer slower than SlowAfter began, since began
 	shipments  []string
 	containers []string
 	unexpected []string // the first few answers no client should get
@@ -52,8 +55,12 @@ func (l *Load) init() {
 	// request never races the balancer closing its connection.
 	l.client = &http.Client{Timeout: 70 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 20 * time.Second}}
 	l.ambiguous, l.resolved = map[string]bool{}, map[string]bool{}
-	l.statuses, l.latencies = map[string]map[int]int{}, map[string][]time.Duration{}
+	l.statuses, l.latencies, l.slow = map[string]map[int]int{}, map[string][]time.Duration{}, map[string][]time.Duration{}
+	l.began = time.Now()
 }
+
+// SlowAfter is the latency past which the load notes when an answer's request began (Slow).
+const SlowAfter = 100 * time.Millisecond
 
 // Know adds shipments the load may read (and, once read, refresh the containers of) besides
 // those its own creates make: the seeded ones, so that reads reach the whole table.
@@ -238,6 +245,9 @@ func (l *Load) do(op, method, path, body string) (int, map[string]any) {
 	l.statuses[op][status]++
 	if status >= 200 && status < 300 {
 		l.latencies[op] = append(l.latencies[op], took)
+		if took > SlowAfter {
+			l.slow[op] = append(l.slow[op], start.Sub(l.began))
+		}
 	}
 	if status == http.StatusInternalServerError {
 		l.note(fmt.Sprintf("%s %s: 500 %v", method, path, doc["errors"]))
@@ -309,6 +319,26 @@ func (l *Load) Report(elapsed time.Duration) string {
 		slices.Sort(lat)
 		fmt.Fprintf(&b, "%-20s %-28s %8.1f %9v %9v\n", op, strings.Join(st, " "),
 			float64(len(lat))/elapsed.Seconds(), quantile(lat, 0.50), quantile(lat, 0.99))
+	}
+	return b.String()
+}
+
+// Slow tells when the answers slower than SlowAfter came, per operation: how many began in each
+// minute of the load that had any, so that they can be set beside the kills and the jobs.
+func (l *Load) Slow() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b strings.Builder
+	for _, op := range slices.Sorted(maps.Keys(l.slow)) {
+		perMinute := map[int]int{}
+		for _, at := range l.slow[op] {
+			perMinute[int(at/time.Minute)]++
+		}
+		var parts []string
+		for _, m := range slices.Sorted(maps.Keys(perMinute)) {
+			parts = append(parts, fmt.Sprintf("%d:%d", m, perMinute[m]))
+		}
+		fmt.Fprintf(&b, "%s: %d of %d over %v (minute:count) %s\n", op, len(l.slow[op]), len(l.latencies[op]), SlowAfter, strings.Join(parts, " "))
 	}
 	return b.String()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/boxwatch/boxwatch/internal/replicas"
 	"github.com/boxwatch/boxwatch/internal/testenv"
 	"github.com/boxwatch/boxwatch/store/storetest"
+	"github.com/boxwatch/boxwatch/tracking"
 )
 
 // TestSoak is the long form of TestKillReplica, run by make soak: BOXWATCH_SOAK=1 turns it on,
@@ -86,7 +87,9 @@ func TestSoakSQLite(t *testing.T) {
 // transaction (with containers > 0, as many shipments as make about that many containers, the
 // real lookups' containers a shipment on average): copies of shipments the simulator created for a few real lookups, each under a new
 // bill of lading. It returns when it began copying. The copies' refreshes come due evenly over
-// spread. The first refresh of a copy reconciles it with what the simulator says of its new
+// spread, and the terminal checks of their boxes that have them evenly until their template's
+// next check (an interval of checks at least), as in a service that has run a while: not all at
+// the template's moment. The first refresh of a copy reconciles it with what the simulator says of its new
 // number, and that makes a dozen events or more, where a real refresh makes none or one: the
 // spread keeps that flood of notifications to what one webhook can take (see BENCHMARKS.md).
 func seedShipments(t *testing.T, c *replicas.Cluster, db database, n, containers int, spread time.Duration) (copied time.Time) {
@@ -154,7 +157,10 @@ func seedPostgres(ctx context.Context, t *testing.T, db *pgx.Conn, n int, spread
 			"reference_number": "m.number", "created_at": "m.created", "updated_at": "m.created",
 			"next_refresh_at": fmt.Sprintf("now() + random() * interval '%d seconds'", int(spread.Seconds()))}),
 		copyRows(ctx, t, tx, "containers", "c", "JOIN containers c ON c.shipment_id = m.ship_id", map[string]string{
-			"id": "gen_random_uuid()", "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created"}),
+			"id": "gen_random_uuid()", "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created",
+			"terminal_next_check_at": fmt.Sprintf(`CASE WHEN c.terminal_next_check_at IS NOT NULL
+				THEN now() + random() * GREATEST(c.terminal_next_check_at - now(), interval '%d seconds') END`,
+				int(tracking.DefaultTerminalInterval.Seconds()))}),
 	}
 	for _, q := range steps {
 		if _, err := tx.Exec(ctx, q); err != nil {
@@ -215,7 +221,9 @@ func seedSQLite(t *testing.T, db *sqliteDB, n int, spread time.Duration) {
 			"reference_number": "m.number", "created_at": "m.created", "updated_at": "m.created",
 			"next_refresh_at": fmt.Sprintf("%d + abs(random()) %% %d", now, spread.Microseconds())}),
 		copyInsert("containers", "c", "JOIN containers c ON c.shipment_id = m.ship_id", columns("containers"), map[string]string{
-			"id": uuid, "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created"}),
+			"id": uuid, "shipment_id": "m.new_ship", "created_at": "m.created", "updated_at": "m.created",
+			"terminal_next_check_at": fmt.Sprintf(`CASE WHEN c.terminal_next_check_at IS NOT NULL
+				THEN %d + abs(random()) %% max(c.terminal_next_check_at - %d, %d) END`, now, now, tracking.DefaultTerminalInterval.Microseconds())}),
 		`DROP TABLE temp.seed_map`,
 		`DROP TABLE temp.seed_template`,
 	}
@@ -271,6 +279,10 @@ type probe struct {
 	mu      sync.Mutex
 	samples []string
 	maxLag  time.Duration
+	// maxTerminalLag is how late the oldest due terminal check ever was, maxTerminalDue the most
+	// checks due at once.
+	maxTerminalLag time.Duration
+	maxTerminalDue int
 	// maxWait is the longest the oldest runnable job of each kind waited for a worker.
 	maxWait map[string]time.Duration
 	rss     map[string][]int // replica → kB, in order
@@ -291,6 +303,7 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 			case <-tick.C:
 			}
 			lag := db.refreshLag(since)
+			terminalLag, terminalDue := db.terminalLag(since)
 			waits := make([]string, len(probedKinds))
 			for i, kind := range probedKinds {
 				w := db.jobWait(kind, since)
@@ -301,6 +314,7 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 			}
 			p.mu.Lock()
 			p.maxLag = max(p.maxLag, lag)
+			p.maxTerminalLag, p.maxTerminalDue = max(p.maxTerminalLag, terminalLag), max(p.maxTerminalDue, terminalDue)
 			var mem []string
 			for i, r := range c.Replicas() {
 				if kb := c.RSS(i); kb > 0 {
@@ -308,8 +322,8 @@ func startProbe(t *testing.T, c *replicas.Cluster, db database) *probe {
 					mem = append(mem, fmt.Sprintf("%s %d MiB (heap in use %d MiB)", r.Name, kb/1024, heapInUse(r.AdminAddr)>>20))
 				}
 			}
-			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; waiting for a worker: %s; %s", lag.Round(time.Second),
-				strings.Join(waits, ", "), strings.Join(mem, ", ")))
+			p.samples = append(p.samples, fmt.Sprintf("refresh lag %v; terminal checks %d due, the oldest %v late; waiting for a worker: %s; %s",
+				lag.Round(time.Second), terminalDue, terminalLag.Round(time.Second), strings.Join(waits, ", "), strings.Join(mem, ", ")))
 			p.mu.Unlock()
 		}
 	}()
@@ -368,6 +382,9 @@ func (p *probe) report(t *testing.T) {
 const (
 	maxReadP99    = 100 * time.Millisecond // p99 of a shipment and of the shipments list
 	maxRefreshLag = 10 * time.Minute       // how late the oldest due refresh may ever be
+	// maxTerminalLag is boxwatch's own bar, not the issue's: a terminal's news (availability, a
+	// hold, the last free day) reaches the box at most this long after its check came due.
+	maxTerminalLag = 10 * time.Minute
 )
 
 // A verdict judges one goal of issue 25 with the figure measured: PASS, FAIL, or UNDECIDED when
@@ -414,6 +431,15 @@ func loadVerdicts(load *replicas.Load, p *probe, n *counts) []verdict {
 	}
 	list = append(list, verdict{state, "the oldest due refresh never more than 10 minutes late",
 		fmt.Sprintf("largest lag %v over %d samples every 10 s", lag.Round(time.Second), samples)})
+	p.mu.Lock()
+	terminalLag, terminalDue := p.maxTerminalLag, p.maxTerminalDue
+	p.mu.Unlock()
+	state = pass
+	if terminalLag > maxTerminalLag {
+		state = fail
+	}
+	list = append(list, verdict{state, "the oldest due terminal check never more than 10 minutes late (boxwatch's own bar)",
+		fmt.Sprintf("largest lag %v, at most %d checks due at once, over %d samples every 10 s", terminalLag.Round(time.Second), terminalDue, samples)})
 	if n == nil {
 		return append(list, verdict{undecided, "deliveries lost or duplicated: 0", "not counted: the run stopped before the load ended"})
 	}

@@ -67,7 +67,7 @@ var conformance = []struct {
 	{"TransportEventValue", withDB(testTransportEventValue), []string{"Tx.SetTransportEventValue", "Tx.InsertTransportEvent", "ContainerStore.TransportEvent"}},
 	{"Terminals", withDB(testTerminals), []string{"Tx.SaveTerminal", "TerminalStore.Terminal", "TerminalStore.TerminalsAtPorts"}},
 	{"ListedTerminals", withDB(testListedTerminals), []string{"Tx.SaveTerminal", "TerminalStore.Terminal", "TerminalStore.TerminalByRef"}},
-	{"DueTerminalChecks", withDB(testDueTerminalChecks), []string{"WorkStore.DueTerminalChecks", "Tx.LockContainer", "Tx.SaveContainer"}},
+	{"DueTerminalChecks", withDB(testDueTerminalChecks), []string{"WorkStore.DueTerminalChecks", "WorkStore.ContainerAndShipment", "Tx.LockContainer", "Tx.SaveContainer"}},
 
 	// shipments.go
 	{"ShipmentRoundTrip", withDB(testShipmentRoundTrip), []string{"Tx.InsertShipment", "Tx.UpdateShipment", "Tx.LockShipment", "Tx.LockAccountShipment", "ShipmentStore.Shipment",

@@ -187,6 +187,29 @@ func testDueTerminalChecks(t *testing.T, db *store.DB) {
 			}
 		})
 	}
+	t.Run("ContainerAndShipment", func(t *testing.T) {
+		c, sh, err := db.ContainerAndShipment(ctx, strings.ToUpper(latest.ID))
+		if err != nil || c.ID != latest.ID || c.Number != "MSCU2" || !c.TerminalNextCheckAt.Equal(latest.TerminalNextCheckAt) ||
+			sh.ID != other.ID || sh.AccountID != b.ID || sh.BillOfLading != other.BillOfLading {
+			t.Fatalf("got %+v, %+v, %v; want %s of shipment %s", c, sh, err, latest.ID, other.ID)
+		}
+		// It reads on a reader while a transaction holds the container.
+		mustInTx(t, db, func(tx boxwatch.Tx) error {
+			if _, err := tx.LockContainer(ctx, late.ID); err != nil {
+				return err
+			}
+			c, sh, err := db.ContainerAndShipment(ctx, late.ID)
+			if err != nil || c.ID != late.ID || sh.ID != s.ID {
+				t.Errorf("under another's lock: %+v, %+v, %v", c, sh, err)
+			}
+			return nil
+		})
+		for _, id := range []string{boxwatch.NewID(now), "MSCU1", ""} {
+			if _, _, err := db.ContainerAndShipment(ctx, id); !errors.Is(err, boxwatch.ErrNotFound) {
+				t.Errorf("%q: %v, want ErrNotFound", id, err)
+			}
+		}
+	})
 	t.Run("LockContainer", func(t *testing.T) {
 		var got boxwatch.Container
 		mustInTx(t, db, func(tx boxwatch.Tx) error {

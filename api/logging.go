@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/boxwatch/boxwatch/store"
 )
 
 // observe gives each request an id, recovers panics as 500s, and logs and counts each request.
@@ -16,7 +18,8 @@ func (s *server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ri := &requestInfo{id: requestID(r)}
-		r = r.WithContext(context.WithValue(r.Context(), ctxRequestInfo, ri))
+		// The store runs a request's statements on the requests' own connections.
+		r = r.WithContext(store.ForRequest(context.WithValue(r.Context(), ctxRequestInfo, ri)))
 		rec := &recorder{ResponseWriter: w}
 		rec.Header().Set("X-Request-Id", ri.id)
 		defer func() {

@@ -47,7 +47,7 @@ func pipeline[T any](ctx context.Context, db *DB, steps []statement, scan func(r
 		b.Queue(rebinder.rebind(st.q), st.args...)
 	}
 	// A batch runs as one implicit transaction: a statement that fails rolls back the others.
-	br := db.pool.SendBatch(ctx, b)
+	br := db.lanes.pick(ctx).SendBatch(ctx, b)
 	defer br.Close()
 	for range steps[:len(steps)-1] {
 		if _, err := br.Exec(); err != nil {

@@ -3,10 +3,12 @@ package store
 import (
 	"database/sql"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// PoolStats describes one of the store's connection pools at a moment: on PostgreSQL the one
-// pool ("postgres"), on SQLite the writer ("sqlite_writer", one connection) and the readers
+// PoolStats describes one of the store's connection pools at a moment: on PostgreSQL background
+// work's ("postgres") and API requests' ("postgres_requests"), on SQLite the writer ("sqlite_writer", one connection) and the readers
 // ("sqlite_readers").
 type PoolStats struct {
 	Name string
@@ -23,9 +25,12 @@ type PoolStats struct {
 // the pools keep.
 func (db *DB) PoolStats() []PoolStats {
 	if db.pool != nil {
-		s := db.pool.Stat()
-		return []PoolStats{{Name: "postgres", MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()),
-			Idle: int(s.IdleConns()), Waits: s.EmptyAcquireCount(), WaitTime: s.EmptyAcquireWaitTime()}}
+		stats := func(name string, p *pgxpool.Pool) PoolStats {
+			s := p.Stat()
+			return PoolStats{Name: name, MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()),
+				Idle: int(s.IdleConns()), Waits: s.EmptyAcquireCount(), WaitTime: s.EmptyAcquireWaitTime()}
+		}
+		return []PoolStats{stats("postgres", db.lanes.work), stats("postgres_requests", db.lanes.requests)}
 	}
 	stats := func(name string, d *sql.DB) PoolStats {
 		s := d.Stats()

@@ -23,10 +23,9 @@ func openPostgres(ctx context.Context, dsn string, o Options) (*DB, error) {
 		return nil, fmt.Errorf("invalid PostgreSQL URL %s: %v", Redact(dsn), pgErrorText(err))
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
-		// pgx's default, as many connections as cores (at least 4), leaves API requests queueing
-		// for a connection while round trips are in flight, and they share the pool with the job
-		// and webhook workers. Ten replicas of two cores fit PostgreSQL's default of 100
-		// connections; pool_max_conns in the URL overrides this.
+		// pgx's default, as many connections as cores (at least 4), leaves work queueing for a
+		// connection while round trips are in flight. pool_max_conns in the URL overrides this,
+		// for each of the two pools (lanes.go): a replica opens at most twice as many.
 		cfg.MaxConns = int32(max(10, 2*runtime.GOMAXPROCS(0)))
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
@@ -40,18 +39,25 @@ func openPostgres(ctx context.Context, dsn string, o Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("cannot reach PostgreSQL at %s: %v (is the server running? check --db or BOXWATCH_DB)", Redact(dsn), pgErrorText(err))
 	}
+	requests, err := pgxpool.NewWithConfig(ctx, cfg.Copy())
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("cannot connect to PostgreSQL at %s: %v", Redact(dsn), pgErrorText(err))
+	}
+	l := lanes{work: pool, requests: requests}
 	rebound := newPGStatements(bound(o.StatementCacheBytes, DefaultStatementCacheBytes))
 	db := &DB{
 		dialect:    Postgres,
-		read:       translatingConn{pgConn{pool, rebound}, translatePostgres},
-		write:      translatingConn{pgConn{pool, rebound}, translatePostgres},
+		read:       translatingConn{pgConn{l, rebound}, translatePostgres},
+		write:      translatingConn{pgConn{l, rebound}, translatePostgres},
 		rebound:    rebound,
 		statements: rebound.Stats,
-		closers:    []func(){pool.Close},
+		closers:    []func(){requests.Close, pool.Close},
 		ping:       pool.Ping,
 		translate:  translatePostgres,
 		ts:         func(t time.Time) any { return t },
 		pool:       pool,
+		lanes:      l,
 	}
 	db.limiter = newLeaseLimiter(db, time.Now) // monotonic: leases last their length whatever the wall clock does
 	return db, nil

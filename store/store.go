@@ -63,7 +63,8 @@ type DB struct {
 	sqlReader *sql.DB         // SQLite only
 	delivered *deliveredQueue // SQLite only: successes recorded together (see RecordDelivered)
 	path      string          // SQLite only: the database file
-	pool      *pgxpool.Pool   // PostgreSQL only
+	pool      *pgxpool.Pool   // PostgreSQL only: background work's pool, and the job queue's
+	lanes     lanes           // PostgreSQL only: pool and the API requests' own (ForRequest)
 }
 
 // txn is a boxwatch.Tx on the writer.
@@ -116,7 +117,7 @@ func (db *DB) InTx(ctx context.Context, fn func(tx boxwatch.Tx) error) error {
 
 func (db *DB) runTx(ctx context.Context, tx *txn, fn func(tx boxwatch.Tx) error) error {
 	if db.pool != nil {
-		t, err := db.pool.Begin(ctx)
+		t, err := db.lanes.pick(ctx).Begin(ctx)
 		if err != nil {
 			return db.internal("begin", err)
 		}

@@ -1,18 +1,23 @@
 package storetest
 
 import (
+	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/boxwatch/boxwatch/store"
 )
 
 func testPoolStats(t *testing.T, db *store.DB) {
-	if _, err := db.Accounts(ctx); err != nil {
-		t.Fatal(err)
+	// A read of background work, and one of a request (on PostgreSQL, a pool each).
+	for _, c := range []context.Context{ctx, store.ForRequest(ctx)} {
+		if _, err := db.DueShipments(c, time.Now(), 1); err != nil {
+			t.Fatal(err)
+		}
 	}
 	pools := db.PoolStats()
-	want := map[store.Dialect][]string{store.SQLite: {"sqlite_writer", "sqlite_readers"}, store.Postgres: {"postgres"}}[db.Dialect()]
+	want := map[store.Dialect][]string{store.SQLite: {"sqlite_writer", "sqlite_readers"}, store.Postgres: {"postgres", "postgres_requests"}}[db.Dialect()]
 	var names []string
 	for _, p := range pools {
 		names = append(names, p.Name)

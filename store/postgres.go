@@ -53,7 +53,7 @@ func openPostgres(ctx context.Context, dsn string, o Options) (*DB, error) {
 		rebound:    rebound,
 		statements: rebound.Stats,
 		closers:    []func(){requests.Close, pool.Close},
-		ping:       pool.Ping,
+		ping:       func(ctx context.Context) error { return l.pick(ctx).Ping(ctx) },
 		translate:  translatePostgres,
 		ts:         func(t time.Time) any { return t },
 		pool:       pool,

@@ -16,7 +16,7 @@ type poolCollector func() []store.PoolStats
 
 var (
 	connsDesc = prometheus.NewDesc("boxwatch_db_connections",
-		"Open database connections of this process, by pool (postgres, sqlite_writer, sqlite_readers) and state (in_use, idle).",
+		"Open database connections of this process, by pool (postgres, postgres_requests, sqlite_writer, sqlite_readers, sqlite_request_readers) and state (in_use, idle).",
 		[]string{"pool", "state"}, nil)
 	maxConnsDesc = prometheus.NewDesc("boxwatch_db_connections_max",
 		"Most connections a pool of this process may open, by pool.", []string{"pool"}, nil)

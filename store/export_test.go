@@ -144,3 +144,34 @@ func (db *DB) DeafenReadCache() {
 	c.reset(true)
 	db.cache = c
 }
+
+// HoldBackgroundConnections takes every connection background work reads with (on PostgreSQL
+// its pool, on SQLite its readers), as a burst of jobs would, until release is called.
+func (db *DB) HoldBackgroundConnections(ctx context.Context) (held int, release func(), err error) {
+	var done []func()
+	release = func() {
+		for _, f := range done {
+			f()
+		}
+	}
+	if db.pool != nil {
+		for range db.lanes.work.Config().MaxConns {
+			c, err := db.lanes.work.Acquire(ctx)
+			if err != nil {
+				release()
+				return 0, nil, err
+			}
+			done = append(done, c.Release)
+		}
+		return len(done), release, nil
+	}
+	for range db.sqlReader.Stats().MaxOpenConnections {
+		c, err := db.sqlReader.Conn(ctx)
+		if err != nil {
+			release()
+			return 0, nil, err
+		}
+		done = append(done, func() { c.Close() })
+	}
+	return len(done), release, nil
+}

@@ -8,8 +8,9 @@ import (
 )
 
 // PoolStats describes one of the store's connection pools at a moment: on PostgreSQL background
-// work's ("postgres") and API requests' ("postgres_requests"), on SQLite the writer ("sqlite_writer", one connection) and the readers
-// ("sqlite_readers").
+// work's ("postgres") and API requests' ("postgres_requests"), on SQLite the writer
+// ("sqlite_writer", one connection), background work's readers ("sqlite_readers") and API
+// requests' ("sqlite_request_readers").
 type PoolStats struct {
 	Name string
 	// MaxOpen bounds the connections; Open are those that exist, InUse of them serve a query or
@@ -37,5 +38,6 @@ func (db *DB) PoolStats() []PoolStats {
 		return PoolStats{Name: name, MaxOpen: s.MaxOpenConnections, Open: s.OpenConnections, InUse: s.InUse, Idle: s.Idle,
 			Waits: s.WaitCount, WaitTime: s.WaitDuration}
 	}
-	return []PoolStats{stats("sqlite_writer", db.sqlWriter), stats("sqlite_readers", db.sqlReader)}
+	return []PoolStats{stats("sqlite_writer", db.sqlWriter), stats("sqlite_readers", db.sqlReader),
+		stats("sqlite_request_readers", db.sqlRequestReader)}
 }

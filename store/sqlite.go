@@ -16,7 +16,8 @@ import (
 	"github.com/boxwatch/boxwatch"
 )
 
-// sqliteReaders is the size of the read pool; WAL lets readers run beside the one writer.
+// sqliteReaders is the size of each read pool (background work's, API requests'); WAL lets
+// readers run beside the one writer.
 const sqliteReaders = 4
 
 func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
@@ -47,32 +48,54 @@ func openSQLite(ctx context.Context, path string, o Options) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
 	}
-	r, err := sql.Open("sqlite", readDSN)
+	readers := func() (*sql.DB, error) {
+		r, err := sql.Open("sqlite", readDSN)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
+		}
+		r.SetMaxOpenConns(sqliteReaders)
+		r.SetMaxIdleConns(sqliteReaders)
+		r.SetConnMaxLifetime(0)
+		return r, nil
+	}
+	r, err := readers()
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("cannot open SQLite database %s: %w", path, err)
+		return nil, err
 	}
-	r.SetMaxOpenConns(sqliteReaders)
-	r.SetMaxIdleConns(sqliteReaders)
-	r.SetConnMaxLifetime(0)
+	rq, err := readers()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 
 	stmts := newSQLStatements(bound(o.StatementCacheBytes, DefaultStatementCacheBytes))
 	writer := newSQLConn(w, "write", stmts)
 	return &DB{
-		dialect:    SQLite,
-		read:       translatingConn{newSQLConn(r, "read", stmts), translateSQLite},
+		dialect: SQLite,
+		read: readLanes{
+			work:     translatingConn{newSQLConn(r, "read", stmts), translateSQLite},
+			requests: translatingConn{newSQLConn(rq, "read_requests", stmts), translateSQLite},
+		},
 		write:      translatingConn{writer, translateSQLite},
 		writer:     writer,
 		statements: stmts.Stats,
-		closers:    []func(){func() { r.Close() }, func() { w.Close() }},
-		ping:       r.PingContext,
-		limiter:    newMemoryLimiter(boxwatch.SystemClock),
-		translate:  translateSQLite,
-		ts:         func(t time.Time) any { return t.UnixMicro() },
-		sqlWriter:  w,
-		sqlReader:  r,
-		delivered:  &deliveredQueue{},
-		path:       path,
+		closers:    []func(){func() { rq.Close() }, func() { r.Close() }, func() { w.Close() }},
+		ping: func(ctx context.Context) error {
+			if servesRequest(ctx) {
+				return rq.PingContext(ctx)
+			}
+			return r.PingContext(ctx)
+		},
+		limiter:          newMemoryLimiter(boxwatch.SystemClock),
+		translate:        translateSQLite,
+		ts:               func(t time.Time) any { return t.UnixMicro() },
+		sqlWriter:        w,
+		sqlReader:        r,
+		sqlRequestReader: rq,
+		delivered:        &deliveredQueue{},
+		path:             path,
 	}, nil
 }
 

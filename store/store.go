@@ -59,12 +59,13 @@ type DB struct {
 	sqlWriter *sql.DB // SQLite only
 	// writer runs the writer's statements, prepared once and cached (SQLite only): transactions
 	// run them too.
-	writer    sqlConn
-	sqlReader *sql.DB         // SQLite only
-	delivered *deliveredQueue // SQLite only: successes recorded together (see RecordDelivered)
-	path      string          // SQLite only: the database file
-	pool      *pgxpool.Pool   // PostgreSQL only: background work's pool, and the job queue's
-	lanes     lanes           // PostgreSQL only: pool and the API requests' own (ForRequest)
+	writer           sqlConn
+	sqlReader        *sql.DB         // SQLite only: background work's readers
+	sqlRequestReader *sql.DB         // SQLite only: API requests' readers
+	delivered        *deliveredQueue // SQLite only: successes recorded together (see RecordDelivered)
+	path             string          // SQLite only: the database file
+	pool             *pgxpool.Pool   // PostgreSQL only: background work's pool, and the job queue's
+	lanes            lanes           // PostgreSQL only: pool and the API requests' own (ForRequest)
 }
 
 // txn is a boxwatch.Tx on the writer.

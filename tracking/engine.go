@@ -93,10 +93,10 @@ const (
 	DefaultRefreshInterval = 4 * time.Hour
 	DefaultJobTimeout      = 2 * time.Minute
 	// DefaultTerminalWorkers: a check waits on the terminal rather than computing, so workers =
-	// checks a second × answer time (docs/deploy.md). 50 kept up with a million containers on two
-	// replicas, but on SQLite made an engine's refreshes stall (TestInlandLegThroughTheEngine), a
-	// cause not yet found: 20 until it is.
-	DefaultTerminalWorkers = 20
+	// checks a second × answer time (docs/deploy.md); 50 keep up with about 35 checks a second
+	// (a replica's share of 300,000 tracked containers, two in five near or at their terminal) at
+	// a second an answer, with room for slower terminals.
+	DefaultTerminalWorkers = 50
 	defaultScheduleEvery   = 5 * time.Second
 )
 
@@ -153,6 +153,16 @@ const priorityRefresh = 2
 type scheduleArgs struct{}
 
 func (scheduleArgs) Kind() string { return kindSchedule }
+
+func (scheduleArgs) InsertOpts() river.InsertOpts {
+	// At most one pass waits or runs, across every replica: a pass slower than ScheduleEvery
+	// (a busy database) skips the ticks that come meanwhile rather than piling passes up, which
+	// would run ahead of every refresh (priority 1 against 2) and starve them.
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
+	}}}
+}
 
 // Migrate creates or updates the job queue's tables in the store's database.
 func Migrate(ctx context.Context, db Database) error { return queue.Migrate(ctx, db) }

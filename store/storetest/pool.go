@@ -17,7 +17,7 @@ func testPoolStats(t *testing.T, db *store.DB) {
 		}
 	}
 	pools := db.PoolStats()
-	want := map[store.Dialect][]string{store.SQLite: {"sqlite_writer", "sqlite_readers"}, store.Postgres: {"postgres", "postgres_requests"}}[db.Dialect()]
+	want := map[store.Dialect][]string{store.SQLite: {"sqlite_writer", "sqlite_readers", "sqlite_request_readers"}, store.Postgres: {"postgres", "postgres_requests"}}[db.Dialect()]
 	var names []string
 	for _, p := range pools {
 		names = append(names, p.Name)

@@ -185,6 +185,7 @@ var notInSuite = map[string]string{
 	"RunStatement":               "test hook of store's statement cache tests",
 	"RunMigration":               "test hook of store's migration tests",
 	"ClaimPlan":                  "test hook of store's claim cost test (claim_test.go)",
+	"HoldBackgroundConnections":  "test hook of store's connection lanes test (lanes_test.go)",
 	"ActiveLegVesselsFromRoutes": "the route scan active_legs replaced: the benchmark's baseline and the migration test's oracle",
 }
 

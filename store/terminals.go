@@ -20,9 +20,19 @@ func scanTerminal(r row) (boxwatch.Terminal, error) {
 
 // SaveTerminal records a terminal. A listed one (from the terminal list) is written whole; a
 // carrier's report of a known terminal changes only the name, and only of a terminal not listed
-// and when the report names it.
+// and when the report names it. A save that would change nothing writes nothing: every lookup and
+// refresh mentions the terminals of its route, and writing the row each time would queue every
+// transaction through a busy terminal behind the others on its row lock (on PostgreSQL; on
+// SQLite it spares the writer).
 func (tx *txn) SaveTerminal(ctx context.Context, t boxwatch.Terminal) error {
-	_, err := tx.c.exec(ctx, "INSERT INTO terminals ("+terminalColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	cur, err := scanTerminal(tx.c.queryRow(ctx, "SELECT "+terminalColumns+" FROM terminals WHERE id = ?", t.ID))
+	switch err = tx.db.lookupErr("terminal", err); {
+	case err == nil && savedAlready(cur, t):
+		return nil
+	case err != nil && !errors.Is(err, boxwatch.ErrNotFound):
+		return err
+	}
+	_, err = tx.c.exec(ctx, "INSERT INTO terminals ("+terminalColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
 		name = CASE WHEN excluded.listed OR (NOT terminals.listed AND excluded.name <> '') THEN excluded.name ELSE terminals.name END,
 		updated_at = CASE WHEN excluded.listed AND (excluded.name <> terminals.name OR excluded.firms_code <> terminals.firms_code
@@ -43,6 +53,17 @@ func (tx *txn) SaveTerminal(ctx context.Context, t boxwatch.Terminal) error {
 		t.City, t.State, t.StateAbbr, t.Zip, t.Country, t.Listed)
 	tx.evict(terminalKey(t.ID), portTerminalsKey(t.LOCODE))
 	return tx.db.internal("save terminal", err)
+}
+
+// savedAlready reports whether saving t over cur, as SaveTerminal's upsert does, would leave cur
+// as it is.
+func savedAlready(cur, t boxwatch.Terminal) bool {
+	if !t.Listed {
+		return cur.Listed || t.Name == "" || t.Name == cur.Name
+	}
+	return cur.Listed && cur.Name == t.Name && cur.FIRMSCode == t.FIRMSCode && cur.Nickname == t.Nickname &&
+		cur.Street == t.Street && cur.City == t.City && cur.State == t.State && cur.StateAbbr == t.StateAbbr &&
+		cur.Zip == t.Zip && cur.Country == t.Country
 }
 
 // TerminalByRef returns the terminal a ref names: by its port and SMDG code, else by its FIRMS

@@ -157,10 +157,11 @@ func (scheduleArgs) Kind() string { return kindSchedule }
 func (scheduleArgs) InsertOpts() river.InsertOpts {
 	// At most one pass waits or runs, across every replica: a pass slower than ScheduleEvery
 	// (a busy database) skips the ticks that come meanwhile rather than piling passes up, which
-	// would run ahead of every refresh (priority 1 against 2) and starve them.
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
-		rivertype.JobStateScheduled, rivertype.JobStateRetryable,
+	// would run ahead of every refresh (priority 1 against 2) and starve them. A pass that fails
+	// is not retried: the next tick's is as good, and a pass waiting out its backoff would hold
+	// every tick off meanwhile.
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled,
 	}}}
 }
 

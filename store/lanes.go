@@ -18,8 +18,8 @@ import (
 type requestLane struct{}
 
 // ForRequest marks ctx as serving an API request: the statements run with it take connections
-// from the requests' pool (on SQLite, the requests' readers). Anything else (a context without the mark) is background
-// work.
+// from the requests' pool (on SQLite, the requests' readers). Anything else (a context without
+// the mark) is background work.
 func ForRequest(ctx context.Context) context.Context {
 	return context.WithValue(ctx, requestLane{}, true)
 }
